@@ -1,0 +1,22 @@
+import { cpSync, existsSync, rmSync } from "node:fs";
+import { resolve } from "node:path";
+import { open, output, parse, UsageError } from "./args";
+
+export const BACKUP_HELP = `dossier backup FILE
+  writes a consistent copy of the database to FILE and of the CV files to FILE.files/`;
+
+/** VACUUM INTO reads one snapshot, so the copy is consistent while writers go on (C2). The files
+ * are copied after it: every CV that the copied database names already exists by then. */
+export function backupCommand(argv: string[]) {
+  const parsed = parse(argv, {}, 1);
+  const target = parsed.positionals[0];
+  if (!target) throw new UsageError("backup needs a FILE");
+  const database = resolve(target);
+  if (existsSync(database)) throw new UsageError(`${target} already exists`);
+  const ctx = open(parsed);
+  ctx.store.sqlite.query("VACUUM INTO ?").run(database);
+  const files = `${database}.files`;
+  rmSync(files, { recursive: true, force: true });
+  cpSync(ctx.filesDir, files, { recursive: true });
+  output(parsed, { database: target, files: `${target}.files` }, `database → ${database}\nfiles → ${files}`);
+}

@@ -1,0 +1,61 @@
+import { parseRateLimit } from "../config";
+import { createOrg, listOrgs, PLANS, updateOrg, type OrgView, type Plan } from "../services/orgs";
+import { open, optional, output, parse, required, UnknownIdError, UsageError } from "./args";
+
+export const ORG_HELP = `dossier org create --name N [--plan free|pro|growth] [--rate-limit R]
+dossier org update ID [--plan P] [--rate-limit R] [--name N]
+dossier org list`;
+
+const OPTIONS = { name: { type: "string" }, plan: { type: "string" }, "rate-limit": { type: "string" } } as const;
+
+function plan(value: string | undefined): Plan | undefined {
+  if (value !== undefined && !PLANS.includes(value as Plan)) throw new UsageError(`--plan must be one of ${PLANS.join(", ")}`);
+  return value as Plan | undefined;
+}
+
+function rateLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseRateLimit(value);
+  } catch (error) {
+    throw new UsageError(`--rate-limit: ${(error as Error).message}`);
+  }
+}
+
+function name(value: string | undefined): string | undefined {
+  if (value !== undefined && (value.trim() === "" || [...value.trim()].length > 200)) throw new UsageError("--name must be 1 to 200 characters");
+  return value?.trim();
+}
+
+const describe = (org: OrgView) => `${org.id}  ${org.name}  plan=${org.plan}  rate_limit=${org.rate_limit}/min`;
+
+export function orgCommand(sub: string | undefined, argv: string[]) {
+  switch (sub) {
+    case "create": {
+      const parsed = parse(argv, OPTIONS);
+      const input = { name: name(required(parsed, "name"))!, plan: plan(optional(parsed, "plan")), rateLimit: rateLimit(optional(parsed, "rate-limit")) };
+      const ctx = open(parsed);
+      const org = createOrg(ctx, input);
+      output(parsed, org, describe(org));
+      return;
+    }
+    case "update": {
+      const parsed = parse(argv, OPTIONS, 1);
+      const id = parsed.positionals[0];
+      if (!id) throw new UsageError("org update needs an organization ID");
+      const changes = { name: name(optional(parsed, "name")), plan: plan(optional(parsed, "plan")), rateLimit: rateLimit(optional(parsed, "rate-limit")) };
+      const org = updateOrg(open(parsed), id, changes);
+      if (!org) throw new UnknownIdError(`no organization ${id}`);
+      output(parsed, org, describe(org));
+      return;
+    }
+    case "list": {
+      const parsed = parse(argv, {});
+      const orgs = listOrgs(open(parsed));
+      output(parsed, { data: orgs }, orgs.map(describe).join("\n") || "no organizations");
+      return;
+    }
+    default:
+      throw new UsageError(sub ? `unknown org command "${sub}"` : "org needs a command: create, update or list");
+  }
+}

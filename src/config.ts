@@ -1,0 +1,58 @@
+// Settings read from the environment once, at start (C1, C2, C7, C8).
+import { join, resolve } from "node:path";
+
+export interface Config {
+  dataDir: string;
+  sync: "full" | "normal";
+  defaultRateLimit: number;
+  webhookRetrySchedule: number[]; // ms
+  webhookTimeoutMs: number;
+  log: "json" | "pretty" | "off";
+  logLevel: "debug" | "info" | "warn" | "error";
+}
+
+export const DEFAULT_RETRY_SCHEDULE = ["5s", "5m", "30m", "2h", "5h", "10h", "14h", "20h", "24h"];
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses `<number><unit>` with unit ms, s, m or h (C10); throws on anything else. */
+export function parseDuration(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
+  if (!match) throw new Error(`invalid duration "${text}": expected <number><ms|s|m|h>, e.g. 5s`);
+  return Number(match[1]) * UNIT_MS[match[2]];
+}
+
+export function parseRateLimit(text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < 1 || value > 1_000_000) {
+    throw new Error(`invalid rate limit "${text}": expected an integer from 1 to 1000000`);
+  }
+  return value;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+  const sync = env.DOSSIER_SYNC ?? "full";
+  if (sync !== "full" && sync !== "normal") throw new Error(`invalid DOSSIER_SYNC "${sync}": expected full or normal`);
+  const log = env.DOSSIER_LOG ?? "json";
+  if (log !== "json" && log !== "pretty" && log !== "off") throw new Error(`invalid DOSSIER_LOG "${log}": expected json, pretty or off`);
+  const logLevel = env.DOSSIER_LOG_LEVEL ?? "info";
+  if (!["debug", "info", "warn", "error"].includes(logLevel)) {
+    throw new Error(`invalid DOSSIER_LOG_LEVEL "${logLevel}": expected debug, info, warn or error`);
+  }
+  const schedule = env.DOSSIER_WEBHOOK_RETRY_SCHEDULE
+    ? env.DOSSIER_WEBHOOK_RETRY_SCHEDULE.split(",")
+    : DEFAULT_RETRY_SCHEDULE;
+  return {
+    dataDir: resolve(env.DOSSIER_DATA ?? "./data"),
+    sync,
+    defaultRateLimit: env.DOSSIER_RATE_LIMIT ? parseRateLimit(env.DOSSIER_RATE_LIMIT) : 600,
+    webhookRetrySchedule: schedule.map(parseDuration),
+    webhookTimeoutMs: parseDuration(env.DOSSIER_WEBHOOK_TIMEOUT ?? "10s"),
+    log,
+    logLevel: logLevel as Config["logLevel"],
+    ...overrides,
+  };
+}
+
+export const databasePath = (dataDir: string) => join(dataDir, "dossier.db");
+export const filesPath = (dataDir: string) => join(dataDir, "files");

@@ -1,0 +1,36 @@
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { migrate } from "./migrate";
+import * as schema from "./schema";
+
+export type Orm = BunSQLiteDatabase<typeof schema>;
+
+export interface Store {
+  sqlite: Database;
+  orm: Orm;
+  close(): void;
+}
+
+/**
+ * Opens (and migrates) the database. `path` is a file or ":memory:".
+ * WAL lets readers run beside the one writer; synchronous=FULL makes a commit durable (C1).
+ */
+export function openStore(path: string, sync: "full" | "normal" = "full"): Store {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new Database(path, { create: true, strict: true });
+  sqlite.run("PRAGMA busy_timeout = 10000");
+  if (path !== ":memory:") sqlite.run("PRAGMA journal_mode = WAL");
+  sqlite.run(`PRAGMA synchronous = ${sync === "full" ? "FULL" : "NORMAL"}`);
+  sqlite.run("PRAGMA foreign_keys = ON");
+  migrate(sqlite);
+  const orm = drizzle({ client: sqlite, schema });
+  return { sqlite, orm, close: () => sqlite.close() };
+}
+
+/** Runs `work` in one BEGIN IMMEDIATE transaction: the write lock is taken up front, so two
+ * writers never deadlock on an upgrade and SQLITE_BUSY waits on the busy timeout instead. */
+export function inTransaction<T>(store: Store, work: () => T): T {
+  return store.sqlite.transaction(work).immediate();
+}

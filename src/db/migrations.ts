@@ -1,0 +1,10 @@
+// drizzle-kit's migrations, embedded so that the compiled executable migrates with nothing beside it.
+// Add each new file of drizzle/ here; test/db/migrate.test.ts checks this list against the journal.
+import journal from "../../drizzle/meta/_journal.json";
+import m0000 from "../../drizzle/0000_foundation.sql" with { type: "text" };
+
+export const migrationSql: Record<string, string> = {
+  "0000_foundation": m0000,
+};
+
+export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

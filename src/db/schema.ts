@@ -1,0 +1,224 @@
+// The whole storage model as code. drizzle-kit generates the migrations in drizzle/ from this file.
+// Timestamps are ISO 8601 strings with milliseconds (C3), so text order is time order.
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const organizations = sqliteTable("organizations", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  plan: text("plan", { enum: ["free", "pro", "growth"] }).notNull(),
+  rateLimit: integer("rate_limit").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    name: text("name"),
+    prefix: text("prefix").notNull(),
+    // SHA-256 of the whole key, hex: the key itself is never stored (C8).
+    keyHash: text("key_hash").notNull(),
+    scopes: text("scopes").notNull(), // comma separated
+    expiresAt: text("expires_at"),
+    revokedAt: text("revoked_at"),
+    lastUsedAt: text("last_used_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("api_keys_hash").on(t.keyHash), index("api_keys_org").on(t.organizationId)],
+);
+
+export const flows = sqliteTable(
+  "flows",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    name: text("name").notNull(),
+    type: text("type", { enum: ["candidate", "sales"] }).notNull(),
+    isDefault: integer("is_default", { mode: "boolean" }).notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    index("flows_org_name").on(t.organizationId, t.name, t.id),
+    // C4: at most one default flow per type per organization.
+    uniqueIndex("flows_one_default").on(t.organizationId, t.type).where(sql`is_default = 1`),
+  ],
+);
+
+export const stages = sqliteTable(
+  "stages",
+  {
+    id: text("id").primaryKey(),
+    flowId: text("flow_id").notNull().references(() => flows.id),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    name: text("name").notNull(),
+    position: integer("position").notNull(),
+    deadlineDays: integer("deadline_days"),
+    winProbability: integer("win_probability").notNull(),
+    color: text("color").notNull(),
+  },
+  (t) => [uniqueIndex("stages_flow_position").on(t.flowId, t.position)],
+);
+
+export const dossiers = sqliteTable(
+  "dossiers",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    flowId: text("flow_id").references(() => flows.id),
+    type: text("type", { enum: ["candidate", "sales"] }).notNull(),
+    name: text("name").notNull(),
+    email: text("email"),
+    phone: text("phone"),
+    company: text("company"),
+    role: text("role"),
+    contactPerson: text("contact_person"),
+    status: text("status", { enum: ["active", "won", "lost", "archived"] }).notNull(),
+    currentStageId: text("current_stage_id").references(() => stages.id),
+    assignedTo: text("assigned_to"),
+    dealSize: real("deal_size"),
+    dealCurrency: text("deal_currency"),
+    intakeNotes: text("intake_notes"),
+    cvUrl: text("cv_url"),
+    // The primary linked contact, kept in step by the link rules of C6.
+    contactId: text("contact_id"),
+    stageEnteredAt: text("stage_entered_at"),
+    // Stored rather than derived so that `overdue` can use an index.
+    stageDueAt: text("stage_due_at"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    index("dossiers_org_created").on(t.organizationId, t.createdAt, t.id),
+    index("dossiers_org_status_created").on(t.organizationId, t.status, t.createdAt, t.id),
+    index("dossiers_org_type_status_created").on(t.organizationId, t.type, t.status, t.createdAt, t.id),
+    index("dossiers_stage_created").on(t.currentStageId, t.createdAt, t.id),
+    index("dossiers_org_flow_created").on(t.organizationId, t.flowId, t.createdAt, t.id),
+    index("dossiers_org_assigned_created").on(t.organizationId, t.assignedTo, t.createdAt, t.id),
+    index("dossiers_org_status_due").on(t.organizationId, t.status, t.stageDueAt),
+    index("dossiers_contact").on(t.contactId),
+  ],
+);
+
+export const contacts = sqliteTable(
+  "contacts",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    fullName: text("full_name").notNull(),
+    email: text("email"),
+    // email.toLowerCase(): the database enforces uniqueness on it (C6, C10).
+    emailFolded: text("email_folded"),
+    phone: text("phone"),
+    linkedinUrl: text("linkedin_url"),
+    company: text("company"),
+    role: text("role"),
+    city: text("city"),
+    kind: text("kind").notNull(), // JSON array, order of first appearance
+    // One bit per kind, so that `kind=a&kind=b` is one integer test.
+    kindMask: integer("kind_mask").notNull(),
+    notes: text("notes"),
+    poolAddedAt: text("pool_added_at"),
+    poolExpiresAt: text("pool_expires_at"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    index("contacts_org_created").on(t.organizationId, t.createdAt, t.id),
+    uniqueIndex("contacts_org_email").on(t.organizationId, t.emailFolded),
+  ],
+);
+
+export const dossierContacts = sqliteTable(
+  "dossier_contacts",
+  {
+    dossierId: text("dossier_id").notNull().references(() => dossiers.id),
+    contactId: text("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    roleOnDossier: text("role_on_dossier", {
+      enum: ["primary", "hiring_manager", "decision_maker", "champion", "gatekeeper", "introducer", "other"],
+    }).notNull(),
+    isPrimary: integer("is_primary", { mode: "boolean" }).notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.dossierId, t.contactId] }),
+    index("dossier_contacts_contact").on(t.contactId),
+    // C6: at most one primary contact per dossier.
+    uniqueIndex("dossier_contacts_one_primary").on(t.dossierId).where(sql`is_primary = 1`),
+  ],
+);
+
+export const notes = sqliteTable(
+  "notes",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    dossierId: text("dossier_id").notNull().references(() => dossiers.id),
+    content: text("content").notNull(),
+    isInternal: integer("is_internal", { mode: "boolean" }).notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("notes_dossier_created").on(t.dossierId, t.createdAt, t.id)],
+);
+
+export const webhookEndpoints = sqliteTable("webhook_endpoints", {
+  organizationId: text("organization_id").primaryKey().references(() => organizations.id),
+  url: text("url").notNull(),
+  secret: text("secret").notNull(),
+  // After a rotation the replaced secret still signs for 24 h (C7).
+  previousSecret: text("previous_secret"),
+  previousSecretExpiresAt: text("previous_secret_expires_at"),
+  disabledAt: text("disabled_at"),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+// The transactional outbox (C7): one row per event, written in the change's own transaction.
+// Its delivery state lives on the same row so that recording an event is a single insert.
+export const events = sqliteTable(
+  "events",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    type: text("type").notNull(),
+    createdAt: text("created_at").notNull(),
+    body: text("body").notNull(), // the exact JSON sent to the receiver
+    status: text("status", { enum: ["pending", "succeeded", "failed", "skipped"] }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at"), // epoch ms; null unless pending
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+  },
+  (t) => [
+    uniqueIndex("events_id").on(t.id),
+    index("events_pending_due").on(t.status, t.nextAttemptAt),
+    index("events_org_seq").on(t.organizationId, t.seq),
+  ],
+);
+
+export const deliveryAttempts = sqliteTable(
+  "delivery_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventSeq: integer("event_seq").notNull().references(() => events.seq),
+    at: text("at").notNull(),
+    statusCode: integer("status_code"),
+    error: text("error"),
+    durationMs: integer("duration_ms").notNull(),
+    responseSnippet: text("response_snippet"),
+  },
+  (t) => [index("delivery_attempts_event").on(t.eventSeq, t.id)],
+);
+
+export type Organization = typeof organizations.$inferSelect;
+export type ApiKey = typeof apiKeys.$inferSelect;
+export type FlowRow = typeof flows.$inferSelect;
+export type StageRow = typeof stages.$inferSelect;
+export type DossierRow = typeof dossiers.$inferSelect;
+export type ContactRow = typeof contacts.$inferSelect;
+export type DossierContactRow = typeof dossierContacts.$inferSelect;
+export type NoteRow = typeof notes.$inferSelect;
+export type EventRow = typeof events.$inferSelect;

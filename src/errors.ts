@@ -1,0 +1,41 @@
+// The error codes of api-v1 "Errors" and C9. Services throw these; the HTTP layer renders them.
+export type ErrorCode =
+  | "invalid_body"
+  | "unauthorized"
+  | "plan_required"
+  | "forbidden"
+  | "not_found"
+  | "duplicate_contact"
+  | "rate_limited"
+  | "internal"
+  | "file_too_large"
+  | "payload_too_large"
+  | "unsupported_media_type";
+
+export const STATUS_OF: Record<ErrorCode, number> = {
+  invalid_body: 400,
+  unauthorized: 401,
+  plan_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  duplicate_contact: 409,
+  file_too_large: 413,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+};
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.status = STATUS_OF[code];
+  }
+}
+
+export const invalidBody = (message: string) => new ApiError("invalid_body", message);
+export const notFound = (message = "resource not found") => new ApiError("not_found", message);

@@ -1,0 +1,116 @@
+// Reading what a request carries, so that each check answers with C3's codes in C3's order:
+// routes call these after authentication and after loading the path's resource.
+import type { TSchema, Static } from "@sinclair/typebox";
+import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
+import { ValueErrorType } from "@sinclair/typebox/errors";
+import { ApiError, invalidBody, notFound } from "../errors";
+import { isUuid } from "../ids";
+
+export const JSON_LIMIT = 1_048_576; // 1 MB (C8, C10)
+
+const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+function checkerOf<T extends TSchema>(schema: T): TypeCheck<T> {
+  let check = compiled.get(schema);
+  if (!check) compiled.set(schema, (check = TypeCompiler.Compile(schema)));
+  return check as TypeCheck<T>;
+}
+
+/** Throws invalid_body naming the first problem, when `value` does not match `schema`. */
+export function validate<T extends TSchema>(schema: T, value: unknown): Static<T> {
+  const check = checkerOf(schema);
+  if (check.Check(value)) return value;
+  const first = check.Errors(value).First()!;
+  const field = first.path.replace(/^\//, "").replaceAll("/", ".");
+  if (first.type === ValueErrorType.ObjectAdditionalProperties) {
+    const extra = Object.keys(first.value ?? {}).find((k) => !(k in ((first.schema as { properties?: object }).properties ?? {})));
+    throw invalidBody(`unknown field "${[field, extra].filter(Boolean).join(".")}"`);
+  }
+  if (first.type === ValueErrorType.ObjectRequiredProperty) throw invalidBody(`${field} is required`);
+  throw invalidBody(field ? `${field}: ${first.message.toLowerCase()}` : first.message);
+}
+
+/** Reads at most `limit` bytes of the body; throws `tooLarge` past it, before buffering more. */
+export async function readBytes(request: Request, limit: number, tooLarge: () => ApiError): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (declared > limit) throw tooLarge();
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body) {
+    size += chunk.byteLength;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+export const payloadTooLarge = () => new ApiError("payload_too_large", "the JSON body is larger than 1 MB");
+
+export function isJson(request: Request): boolean {
+  const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
+  return type === "application/json";
+}
+
+/** The JSON body checked against `schema` (C3: not JSON, or no JSON Content-Type: 400). */
+export async function readJson<T extends TSchema>(request: Request, schema: T): Promise<Static<T>> {
+  if (!isJson(request)) throw invalidBody("the body must be JSON with Content-Type: application/json");
+  const bytes = await readBytes(request, JSON_LIMIT, payloadTooLarge);
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    throw invalidBody("the body is not valid JSON");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalidBody("the body must be a JSON object");
+  return validate(schema, value);
+}
+
+/** A path id that is not a UUID names no resource: 404, never 400 (C3). */
+export function pathId(id: string): string {
+  if (!isUuid(id)) throw notFound();
+  return id.toLowerCase();
+}
+
+export interface Paging {
+  page: number;
+  perPage: number;
+}
+
+const INTEGER = /^\d+$/;
+
+/** `page` ≥ 1 and `per_page` 1..100 (C3), else invalid_body. */
+export function paging(params: URLSearchParams): Paging {
+  const read = (name: string, fallback: number, max: number) => {
+    const raw = params.get(name);
+    if (raw === null) return fallback;
+    const value = Number(raw);
+    if (!INTEGER.test(raw) || value < 1 || value > max) {
+      throw invalidBody(`${name} must be an integer from 1${max === Infinity ? " up" : ` to ${max}`}`);
+    }
+    return value;
+  };
+  return { page: read("page", 1, Infinity), perPage: read("per_page", 25, 100) };
+}
+
+export const searchParams = (request: Request) => new URL(request.url).searchParams;
+
+/** An enum filter: absent → undefined; present but not one of `values` → invalid_body. */
+export function enumParam<T extends string>(params: URLSearchParams, name: string, values: readonly T[]): T | undefined {
+  const raw = params.get(name);
+  if (raw === null) return undefined;
+  if (!values.includes(raw as T)) throw invalidBody(`${name} must be one of ${values.join(", ")}`);
+  return raw as T;
+}
+
+/** A uuid filter: a non-uuid is 400 here, unlike a path id (C10). */
+export function uuidParam(params: URLSearchParams, name: string): string | undefined {
+  const raw = params.get(name);
+  if (raw === null) return undefined;
+  if (!isUuid(raw)) throw invalidBody(`${name} must be a uuid`);
+  return raw.toLowerCase();
+}
+
+export const one = <T>(data: T) => ({ data });
+export const page = <T>(data: T[], total: number, p: Paging) => ({ data, meta: { total, page: p.page, per_page: p.perPage } });
+/** An unpaginated list: meta is {total: n, page: 1, per_page: n} (C3, C10). */
+export const all = <T>(data: T[]) => ({ data, meta: { total: data.length, page: 1, per_page: data.length } });

@@ -1,0 +1,124 @@
+// API keys (api-v1 "Authentication", C8): only a SHA-256 hash is stored.
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { Context } from "../context";
+import { apiKeys, type ApiKey } from "../db/schema";
+import { newId, randomAlphanumeric } from "../ids";
+import type { Plan } from "./orgs";
+
+export const SCOPES = [
+  "dossiers:read",
+  "dossiers:write",
+  "contacts:read",
+  "contacts:write",
+  "flows:read",
+  "notes:read",
+  "notes:write",
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const KEY_PREFIX = "svc_live_";
+const KEY_FORMAT = /^svc_live_[A-Za-z0-9]{32}$/;
+
+export const hashKey = (key: string) => new Bun.CryptoHasher("sha256").update(key).digest("hex");
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  scopes: Scope[];
+  expires_at: string | null;
+  name: string | null;
+}
+
+export function createKey(
+  ctx: Context,
+  input: { organizationId: string; scopes: Scope[]; expiresAt?: string | null; name?: string | null },
+): CreatedKey {
+  const key = KEY_PREFIX + randomAlphanumeric(32);
+  const row: ApiKey = {
+    id: newId(),
+    organizationId: input.organizationId,
+    name: input.name ?? null,
+    prefix: key.slice(0, 12),
+    keyHash: hashKey(key),
+    scopes: input.scopes.join(","),
+    expiresAt: input.expiresAt ?? null,
+    revokedAt: null,
+    lastUsedAt: null,
+    createdAt: ctx.now().toISOString(),
+  };
+  ctx.store.orm.insert(apiKeys).values(row).run();
+  return { id: row.id, key, scopes: input.scopes, expires_at: row.expiresAt, name: row.name };
+}
+
+export function listKeys(ctx: Context, organizationId: string) {
+  return ctx.store.orm.select().from(apiKeys).where(eq(apiKeys.organizationId, organizationId))
+    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)).all()
+    .map((k) => ({
+      id: k.id,
+      prefix: k.prefix,
+      scopes: k.scopes.split(",").filter(Boolean),
+      expires_at: k.expiresAt,
+      revoked_at: k.revokedAt,
+      last_used_at: k.lastUsedAt,
+      name: k.name,
+    }));
+}
+
+/** Revokes the key (idempotent: the first revocation time stays). Null when the key is unknown. */
+export function revokeKey(ctx: Context, id: string): { id: string; revoked_at: string } | null {
+  const { orm } = ctx.store;
+  orm.update(apiKeys).set({ revokedAt: ctx.now().toISOString() }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).run();
+  const row = orm.select().from(apiKeys).where(eq(apiKeys.id, id)).get();
+  return row ? { id: row.id, revoked_at: row.revokedAt! } : null;
+}
+
+export interface Principal {
+  keyId: string;
+  organizationId: string;
+  plan: Plan;
+  rateLimit: number;
+  scopes: Set<string>;
+}
+
+interface PrincipalRow {
+  id: string;
+  organization_id: string;
+  scopes: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  plan: Plan;
+  rate_limit: number;
+}
+
+// last_used_at is written at most once a minute per key, so reads stay reads.
+const LAST_USED_GRANULARITY_MS = 60_000;
+const lastUsedWritten = new Map<string, number>();
+
+/** The key's principal, or null for any of C8's 401 causes (which are not told apart). The
+ * lookup is by hash, so no comparison ever touches the stored secret. */
+export function authenticate(ctx: Context, authorization: string | null): Principal | null {
+  if (!authorization?.startsWith("Bearer ")) return null;
+  const key = authorization.slice(7);
+  if (!KEY_FORMAT.test(key)) return null;
+  const row = ctx.store.sqlite
+    .query<PrincipalRow, [string]>(
+      `SELECT k.id, k.organization_id, k.scopes, k.expires_at, k.revoked_at, o.plan, o.rate_limit
+         FROM api_keys k JOIN organizations o ON o.id = k.organization_id WHERE k.key_hash = ?`,
+    )
+    .get(hashKey(key));
+  if (!row || row.revoked_at !== null) return null;
+  const now = ctx.now();
+  if (row.expires_at !== null && Date.parse(row.expires_at) <= now.getTime()) return null;
+  const written = lastUsedWritten.get(row.id) ?? 0;
+  if (now.getTime() - written >= LAST_USED_GRANULARITY_MS) {
+    lastUsedWritten.set(row.id, now.getTime());
+    ctx.store.sqlite.query(`UPDATE api_keys SET last_used_at = ? WHERE id = ?`).run(now.toISOString(), row.id);
+  }
+  return {
+    keyId: row.id,
+    organizationId: row.organization_id,
+    plan: row.plan,
+    rateLimit: row.rate_limit,
+    scopes: new Set(row.scopes.split(",")),
+  };
+}

@@ -1,0 +1,56 @@
+// The organization's webhook endpoint and its secrets (C2 `webhook set|rotate-secret|unset`, C7).
+import { eq } from "drizzle-orm";
+import { transact, type Context } from "../context";
+import { webhookEndpoints } from "../db/schema";
+import { randomAlphanumeric } from "../ids";
+
+export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+const newSecret = () => "whsec_" + randomAlphanumeric(32);
+
+/** Skips the organization's pending deliveries: nothing skipped is revived (C10). */
+export function skipPending(ctx: Context, organizationId: string) {
+  ctx.store.sqlite
+    .query(`UPDATE events SET status = 'skipped', next_attempt_at = NULL WHERE organization_id = ? AND status = 'pending'`)
+    .run(organizationId);
+}
+
+export function setEndpoint(ctx: Context, organizationId: string, url: string): { url: string; secret: string } {
+  const secret = newSecret();
+  const now = ctx.now().toISOString();
+  ctx.store.orm
+    .insert(webhookEndpoints)
+    .values({ organizationId, url, secret, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({
+      target: webhookEndpoints.organizationId,
+      set: { url, secret, previousSecret: null, previousSecretExpiresAt: null, disabledAt: null, updatedAt: now },
+    })
+    .run();
+  return { url, secret };
+}
+
+/** Null when the organization has no endpoint. */
+export function rotateSecret(ctx: Context, organizationId: string): { secret: string } | null {
+  const { orm } = ctx.store;
+  const current = orm.select().from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, organizationId)).get();
+  if (!current) return null;
+  const secret = newSecret();
+  const now = ctx.now();
+  orm.update(webhookEndpoints)
+    .set({
+      secret,
+      previousSecret: current.secret,
+      previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
+      updatedAt: now.toISOString(),
+    })
+    .where(eq(webhookEndpoints.organizationId, organizationId))
+    .run();
+  return { secret };
+}
+
+export function unsetEndpoint(ctx: Context, organizationId: string): { url: null } {
+  transact(ctx, () => {
+    ctx.store.orm.delete(webhookEndpoints).where(eq(webhookEndpoints.organizationId, organizationId)).run();
+    skipPending(ctx, organizationId);
+  });
+  return { url: null };
+}

@@ -1,0 +1,145 @@
+// C2: the operator surface. --json prints exactly one JSON object; bad arguments exit 2 with a
+// one-line message; unknown ids exit 1; bad arguments win over unknown ids (C10).
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { Database } from "bun:sqlite";
+import { tempDir } from "../helpers";
+import { dossier } from "./helpers";
+
+const UNKNOWN = "00000000-0000-4000-8000-000000000000";
+
+function expectOneJsonObject(stdout: string) {
+  expect(stdout.trim().split("\n")).toHaveLength(1);
+  expect(typeof JSON.parse(stdout)).toBe("object");
+}
+
+describe("dossier org|key|flow|webhook|backup --json", () => {
+  const data = tempDir();
+  let orgId = "";
+  let keyId = "";
+
+  test("org create: growth by default, default rate limit, default flows (C4)", () => {
+    const result = dossier(data, "org", "create", "--name", "Acme", "--json");
+    expect(result.code).toBe(0);
+    expectOneJsonObject(result.stdout);
+    expect(Object.keys(result.json).sort()).toEqual(["id", "name", "plan", "rate_limit"]);
+    expect(result.json).toMatchObject({ name: "Acme", plan: "growth", rate_limit: 600 });
+    orgId = result.json.id;
+    const db = new Database(join(data, "dossier.db"), { readonly: true });
+    expect(db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM flows WHERE organization_id = ? AND is_default = 1").get(orgId)!.n).toBe(2);
+    db.close();
+  });
+
+  test("org create with plan and rate limit; org update; org list", () => {
+    const pro = dossier(data, "org", "create", "--name", "Pro Co", "--plan", "pro", "--rate-limit", "50", "--json");
+    expect(pro.json).toMatchObject({ plan: "pro", rate_limit: 50 });
+    const updated = dossier(data, "org", "update", pro.json.id, "--plan", "growth", "--rate-limit", "70", "--name", "Grown", "--json");
+    expect(updated.code).toBe(0);
+    expect(updated.json).toEqual({ id: pro.json.id, name: "Grown", plan: "growth", rate_limit: 70 });
+    const list = dossier(data, "org", "list", "--json");
+    expectOneJsonObject(list.stdout);
+    expect(list.json.data.map((o: { name: string }) => o.name)).toEqual(["Acme", "Grown"]);
+  });
+
+  test("key create shows the key once; key list never shows it; key revoke", () => {
+    const created = dossier(data, "key", "create", "--org", orgId, "--scopes", "flows:read,dossiers:read", "--name", "ci", "--expires-at", "2030-01-01T00:00:00Z", "--json");
+    expect(created.code).toBe(0);
+    expectOneJsonObject(created.stdout);
+    expect(created.json).toMatchObject({ scopes: ["flows:read", "dossiers:read"], expires_at: "2030-01-01T00:00:00.000Z", name: "ci" });
+    expect(created.json.key).toMatch(/^svc_live_[A-Za-z0-9]{32}$/);
+    keyId = created.json.id;
+    const all = dossier(data, "key", "create", "--org", orgId, "--scopes", "all", "--json");
+    expect(all.json.scopes).toHaveLength(7);
+    const list = dossier(data, "key", "list", "--org", orgId, "--json");
+    expect(list.stdout).not.toContain(created.json.key);
+    expect(list.json.data[0]).toEqual({ id: keyId, prefix: created.json.key.slice(0, 12), scopes: ["flows:read", "dossiers:read"], expires_at: "2030-01-01T00:00:00.000Z", revoked_at: null, last_used_at: null, name: "ci" });
+    const revoked = dossier(data, "key", "revoke", keyId, "--json");
+    expect(revoked.code).toBe(0);
+    expect(Object.keys(revoked.json).sort()).toEqual(["id", "revoked_at"]);
+    expect(dossier(data, "key", "list", "--org", orgId, "--json").json.data[0].revoked_at).toBe(revoked.json.revoked_at);
+  });
+
+  test("flow create with defaults for stage fields, and --default moves the flag (C4, C10)", () => {
+    const result = dossier(data, "flow", "create", "--org", orgId, "--type", "candidate", "--name", "Engineering", "--stages", '[{"name":"Sourced"},{"name":"Tech","deadline_days":5,"win_probability":40,"color":"#abc"}]', "--default", "--json");
+    expect(result.code).toBe(0);
+    expect(result.json).toMatchObject({ name: "Engineering", type: "candidate", is_default: true, organization_id: orgId });
+    expect(result.json.stages.map((s: Record<string, unknown>) => [s.name, s.position, s.deadline_days, s.win_probability, s.color])).toEqual([
+      ["Sourced", 1, null, 0, "#9E9E9E"],
+      ["Tech", 2, 5, 40, "#abc"],
+    ]);
+    const db = new Database(join(data, "dossier.db"), { readonly: true });
+    expect(db.query<{ name: string }, [string]>("SELECT name FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default = 1").all(orgId)).toEqual([{ name: "Engineering" }]);
+    db.close();
+  });
+
+  test("webhook set, rotate-secret, unset", () => {
+    const set = dossier(data, "webhook", "set", "--org", orgId, "--url", "http://127.0.0.1:9/hook", "--json");
+    expect(set.code).toBe(0);
+    expect(set.json.url).toBe("http://127.0.0.1:9/hook");
+    expect(set.json.secret).toMatch(/^whsec_/);
+    const rotated = dossier(data, "webhook", "rotate-secret", "--org", orgId, "--json");
+    expect(rotated.json.secret).toMatch(/^whsec_/);
+    expect(rotated.json.secret).not.toBe(set.json.secret);
+    expect(dossier(data, "webhook", "unset", "--org", orgId, "--json").json).toEqual({ url: null });
+    const again = dossier(data, "webhook", "rotate-secret", "--org", orgId, "--json");
+    expect(again.code).toBe(1);
+  });
+
+  test("backup writes FILE and FILE.files (C10)", () => {
+    const target = join(tempDir(), "copy.db");
+    const result = dossier(data, "backup", target, "--json");
+    expect(result.code).toBe(0);
+    expect(result.json).toEqual({ database: target, files: `${target}.files` });
+    expect(existsSync(`${target}.files`)).toBe(true);
+    const copy = new Database(target, { readonly: true });
+    expect(copy.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()!.integrity_check).toBe("ok");
+    expect(copy.query<{ n: number }, []>("SELECT count(*) AS n FROM organizations").get()!.n).toBe(2);
+    copy.close();
+  });
+});
+
+describe("bad arguments exit 2 with one line; unknown ids exit 1", () => {
+  const data = tempDir();
+  const org = dossier(data, "org", "create", "--name", "X", "--json").json.id as string;
+  test.each([
+    ["unknown command", ["frobnicate"]],
+    ["org without a subcommand", ["org"]],
+    ["org create without --name", ["org", "create"]],
+    ["org create with a bad plan", ["org", "create", "--name", "A", "--plan", "gold"]],
+    ["org create with rate limit 0", ["org", "create", "--name", "A", "--rate-limit", "0"]],
+    ["org create with rate limit over 1,000,000", ["org", "create", "--name", "A", "--rate-limit", "1000001"]],
+    ["org create with an unknown flag", ["org", "create", "--name", "A", "--colour", "red"]],
+    ["org update without an id", ["org", "update", "--plan", "pro"]],
+    ["key create with an unknown scope (wins over the unknown org)", ["key", "create", "--org", UNKNOWN, "--scopes", "flows:read,admin"]],
+    ["key create with a bad expiry", ["key", "create", "--org", org, "--scopes", "all", "--expires-at", "tomorrow"]],
+    ["key revoke without an id", ["key", "revoke"]],
+    ["flow create with a bad type", ["flow", "create", "--org", org, "--type", "x", "--name", "F", "--stages", "[]"]],
+    ["flow create with no stages", ["flow", "create", "--org", org, "--type", "sales", "--name", "F", "--stages", "[]"]],
+    ["flow create with bad JSON", ["flow", "create", "--org", org, "--type", "sales", "--name", "F", "--stages", "[{"]],
+    ["flow create with win_probability 101", ["flow", "create", "--org", org, "--type", "sales", "--name", "F", "--stages", '[{"name":"A","win_probability":101}]']],
+    ["flow create with a bad colour", ["flow", "create", "--org", org, "--type", "sales", "--name", "F", "--stages", '[{"name":"A","color":"red"}]']],
+    ["flow create with negative deadline", ["flow", "create", "--org", org, "--type", "sales", "--name", "F", "--stages", '[{"name":"A","deadline_days":-1}]']],
+    ["webhook set with a bad URL", ["webhook", "set", "--org", org, "--url", "ftp://x"]],
+    ["backup without a file", ["backup"]],
+  ])("%s", (_name, args) => {
+    const result = dossier(data, ...args, "--json");
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  test.each([
+    ["org update", ["org", "update", UNKNOWN, "--plan", "pro"]],
+    ["key create", ["key", "create", "--org", UNKNOWN, "--scopes", "all"]],
+    ["key list", ["key", "list", "--org", UNKNOWN]],
+    ["key revoke", ["key", "revoke", UNKNOWN]],
+    ["flow create", ["flow", "create", "--org", UNKNOWN, "--type", "sales", "--name", "F", "--stages", '[{"name":"A"}]']],
+    ["webhook set", ["webhook", "set", "--org", UNKNOWN, "--url", "http://127.0.0.1:9/"]],
+  ])("unknown id: %s → exit 1", (_name, args) => {
+    const result = dossier(data, ...args, "--json");
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});

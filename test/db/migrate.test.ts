@@ -1,0 +1,56 @@
+// C1: drizzle-kit migrations, embedded, applied at start to an empty file or an older one.
+import { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { embeddedMigrations, migrate } from "../../src/db/migrate";
+import { openStore } from "../../src/db/client";
+import { tempDir } from "../helpers";
+
+const root = join(import.meta.dir, "../..");
+const tablesOf = (db: Database) =>
+  db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r) => r.name);
+
+describe("embedded migrations", () => {
+  test("every migration of drizzle/ is embedded, in the journal's order", () => {
+    const journal = JSON.parse(readFileSync(join(root, "drizzle/meta/_journal.json"), "utf8"));
+    const files = readdirSync(join(root, "drizzle")).filter((f) => f.endsWith(".sql")).sort();
+    expect(embeddedMigrations.map((m) => m.tag)).toEqual(journal.entries.map((e: { tag: string }) => e.tag));
+    expect(files).toEqual(embeddedMigrations.map((m) => `${m.tag}.sql`));
+    for (const m of embeddedMigrations) expect(m.sql).toBe(readFileSync(join(root, "drizzle", `${m.tag}.sql`), "utf8"));
+  });
+
+  test("an empty file gets every table; running again applies nothing", () => {
+    const path = join(tempDir(), "empty.db");
+    const store = openStore(path);
+    expect(tablesOf(store.sqlite)).toEqual(expect.arrayContaining(["organizations", "api_keys", "flows", "stages", "dossiers", "contacts", "dossier_contacts", "notes", "events", "delivery_attempts", "webhook_endpoints"]));
+    expect(migrate(store.sqlite)).toBe(0);
+    expect(store.sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM "__drizzle_migrations"`).get()!.n).toBe(embeddedMigrations.length);
+    store.close();
+  });
+
+  test.each(embeddedMigrations.map((_, k) => [k]))("a file made by the first %d migration(s) is brought up to date with its rows kept", (k) => {
+    const path = join(tempDir(), "older.db");
+    const older = new Database(path);
+    migrate(older, embeddedMigrations.slice(0, k));
+    if (k > 0) older.run("INSERT INTO organizations (id, name, plan, rate_limit, created_at) VALUES ('o1', 'Kept', 'growth', 600, '2026-01-01T00:00:00.000Z')");
+    older.close();
+    const store = openStore(path);
+    expect(store.sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM "__drizzle_migrations"`).get()!.n).toBe(embeddedMigrations.length);
+    if (k > 0) expect(store.sqlite.query<{ name: string }, []>("SELECT name FROM organizations").get()!.name).toBe("Kept");
+    expect(store.sqlite.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()!.integrity_check).toBe("ok");
+    store.close();
+  });
+
+  test("C1 pragmas: WAL, synchronous FULL by default and NORMAL on request, foreign keys on", () => {
+    const full = openStore(join(tempDir(), "full.db"));
+    expect(full.sqlite.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()!.journal_mode).toBe("wal");
+    expect(full.sqlite.query<{ synchronous: number }, []>("PRAGMA synchronous").get()!.synchronous).toBe(2);
+    expect(full.sqlite.query<{ foreign_keys: number }, []>("PRAGMA foreign_keys").get()!.foreign_keys).toBe(1);
+    expect(full.sqlite.query<{ timeout: number }, []>("PRAGMA busy_timeout").get()!.timeout).toBeGreaterThan(0);
+    full.close();
+    const normal = openStore(join(tempDir(), "normal.db"), "normal");
+    expect(normal.sqlite.query<{ synchronous: number }, []>("PRAGMA synchronous").get()!.synchronous).toBe(1);
+    normal.close();
+  });
+});

@@ -1,0 +1,103 @@
+// The one way tests make an app, an organization, a key and a server.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll } from "bun:test";
+import { createApp, type AppOptions, type DossierApp } from "../../src/app";
+import { createKey, SCOPES, type Scope } from "../../src/services/keys";
+import { createOrg, type Plan } from "../../src/services/orgs";
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A temporary folder removed after the test file. */
+export function tempDir(prefix = "dossier-test-"): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A real app on a real SQLite file in a temporary data folder. */
+export function makeApp(options: AppOptions = {}): DossierApp {
+  const app = createApp({
+    dataDir: options.memory ? undefined : tempDir(),
+    webhooks: false,
+    ...options,
+    env: { ...options.env },
+    config: { log: "off", ...options.config },
+  });
+  cleanups.push(() => app.close());
+  return app;
+}
+
+export interface Org {
+  id: string;
+  key: string;
+  keyId: string;
+}
+
+/** An organization (default flows included) with a key of the given scopes (default: all). */
+export function makeOrg(app: DossierApp, options: { plan?: Plan; scopes?: Scope[]; rateLimit?: number; name?: string } = {}): Org {
+  const org = createOrg(app.dossier, { name: options.name ?? "Test org", plan: options.plan ?? "growth", rateLimit: options.rateLimit });
+  const key = createKey(app.dossier, { organizationId: org.id, scopes: options.scopes ?? [...SCOPES] });
+  return { id: org.id, key: key.key, keyId: key.id };
+}
+
+/** Another key for the same organization. */
+export function makeKey(app: DossierApp, org: Org, scopes: Scope[], expiresAt?: string): string {
+  return createKey(app.dossier, { organizationId: org.id, scopes, expiresAt }).key;
+}
+
+type RawBody = string | Uint8Array | ArrayBuffer | Blob | FormData;
+
+export interface CallOptions {
+  key?: string | null;
+  body?: unknown;
+  /** A raw body, sent as is (with `contentType`). */
+  raw?: RawBody;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  json: any;
+  text: string;
+}
+
+/** One request through app.handle: `path` is under /api/v1 unless it starts with "/" already
+ * outside it (e.g. "/healthz"). */
+export async function call(app: DossierApp, method: string, path: string, options: CallOptions = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: RawBody | undefined = options.raw;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["content-type"] ??= "application/json";
+  }
+  if (options.contentType) headers["content-type"] = options.contentType;
+  const url = path.startsWith("/api/") || path.startsWith("/healthz") || path.startsWith("/docs") || path.startsWith("/openapi")
+    ? path
+    : `/api/v1${path}`;
+  const response = await app.handle(new Request(`http://localhost${url}`, { method, headers, body }));
+  const text = await response.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, json, text };
+}
+
+/** Counts rows of each table: compare before and after a rejected request. */
+export function rowCounts(app: DossierApp): Record<string, number> {
+  const { sqlite } = app.dossier.store;
+  const tables = sqlite
+    .query<{ name: string }, []>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' ORDER BY name`)
+    .all();
+  return Object.fromEntries(tables.map(({ name }) => [name, sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM "${name}"`).get()!.n]));
+}

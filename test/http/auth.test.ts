@@ -1,0 +1,160 @@
+// api-v1 "Authentication", C3 (order of checks), C8 (keys, plans, rate limits), C10.
+import { describe, expect, test } from "bun:test";
+import { revokeKey } from "../../src/services/keys";
+import { updateOrg } from "../../src/services/orgs";
+import { call, makeApp, makeKey, makeOrg } from "../helpers";
+
+describe("C8 401 unauthorized: every cause, one message", () => {
+  const app = makeApp();
+  const org = makeOrg(app);
+  const revoked = makeKey(app, org, ["flows:read"]);
+  const revokedId = app.dossier.store.sqlite.query<{ id: string }, []>("SELECT id FROM api_keys ORDER BY created_at DESC, rowid DESC LIMIT 1").get()!.id;
+  revokeKey(app.dossier, revokedId);
+  const expired = makeKey(app, org, ["flows:read"], new Date(Date.now() - 1000).toISOString());
+  const cases: [string, Record<string, string>][] = [
+    ["no header", {}],
+    ["not Bearer", { authorization: `Basic ${org.key}` }],
+    ["lower-case scheme without the key", { authorization: "Bearer" }],
+    ["wrong prefix", { authorization: `Bearer ${org.key.replace("svc_live_", "svc_test_")}` }],
+    ["too short", { authorization: `Bearer ${org.key.slice(0, -1)}` }],
+    ["too long", { authorization: `Bearer ${org.key}x` }],
+    ["bad characters", { authorization: `Bearer ${org.key.slice(0, -1)}!` }],
+    ["unknown key", { authorization: `Bearer svc_live_${"A".repeat(32)}` }],
+    ["revoked key", { authorization: `Bearer ${revoked}` }],
+    ["expired key", { authorization: `Bearer ${expired}` }],
+  ];
+  test.each(cases)("%s → 401 without rate-limit headers", async (_name, headers) => {
+    const answer = await call(app, "GET", "/flows", { headers });
+    expect(answer.status).toBe(401);
+    expect(answer.json.error.code).toBe("unauthorized");
+    expect(answer.json.error.message).toBe("a valid API key is required: Authorization: Bearer svc_live_...");
+    expect(answer.headers.get("x-ratelimit-limit")).toBeNull();
+  });
+
+  test("a key not yet expired works, and last_used_at is recorded", async () => {
+    const later = makeKey(app, org, ["flows:read"], new Date(Date.now() + 60_000).toISOString());
+    expect((await call(app, "GET", "/flows", { key: later })).status).toBe(200);
+    const row = app.dossier.store.sqlite.query<{ last_used_at: string | null }, [string]>("SELECT last_used_at FROM api_keys WHERE prefix = ?").get(later.slice(0, 12));
+    expect(row!.last_used_at).not.toBeNull();
+  });
+
+  test("keys are stored hashed: the database never holds the key", () => {
+    const rows = app.dossier.store.sqlite.query<{ key_hash: string; prefix: string }, []>("SELECT key_hash, prefix FROM api_keys").all();
+    for (const row of rows) {
+      expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(row.prefix.length).toBe(12);
+    }
+    expect(rows.some((r) => r.key_hash === new Bun.CryptoHasher("sha256").update(org.key).digest("hex"))).toBe(true);
+  });
+});
+
+describe("C8 402 plan_required and 403 forbidden", () => {
+  const app = makeApp();
+  test.each(["free", "pro"] as const)("an organization on %s gets 402 with rate-limit headers", async (plan) => {
+    const org = makeOrg(app, { plan });
+    const answer = await call(app, "GET", "/flows", { key: org.key });
+    expect(answer.status).toBe(402);
+    expect(answer.json.error.code).toBe("plan_required");
+    expect(answer.headers.get("x-ratelimit-remaining")).toBe("599");
+  });
+
+  test("a plan change takes effect on the next request (C10)", async () => {
+    const org = makeOrg(app, { plan: "pro" });
+    expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(402);
+    updateOrg(app.dossier, org.id, { plan: "growth" });
+    expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(200);
+  });
+
+  test("a key without flows:read gets 403 on GET /flows", async () => {
+    const org = makeOrg(app, { scopes: ["dossiers:read", "contacts:read"] });
+    const answer = await call(app, "GET", "/flows", { key: org.key });
+    expect(answer.status).toBe(403);
+    expect(answer.json.error.code).toBe("forbidden");
+    expect(answer.json.error.message).toContain("flows:read");
+  });
+});
+
+describe("C3 order of checks: 401 → 402 → 429 → 403 → 404 → 400", () => {
+  const app = makeApp();
+  test("401 wins over everything (a bad query, an unknown flow)", async () => {
+    expect((await call(app, "GET", "/flows/00000000-0000-4000-8000-000000000000/stages?per_page=0")).status).toBe(401);
+  });
+  test("402 wins over 403 and 404", async () => {
+    const org = makeOrg(app, { plan: "free", scopes: ["notes:read"] });
+    expect((await call(app, "GET", "/flows/not-a-uuid/stages", { key: org.key })).status).toBe(402);
+  });
+  test("429 wins over 403", async () => {
+    const org = makeOrg(app, { rateLimit: 1, scopes: ["notes:read"] });
+    expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(403);
+    expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(429);
+  });
+  test("403 wins over 404", async () => {
+    const org = makeOrg(app, { scopes: ["notes:read"] });
+    expect((await call(app, "GET", "/flows/not-a-uuid/stages", { key: org.key })).status).toBe(403);
+  });
+  test("404 for a malformed or unknown path id (never 400)", async () => {
+    const org = makeOrg(app);
+    for (const id of ["not-a-uuid", "00000000-0000-4000-8000-000000000000", "1'; DROP TABLE flows;--"]) {
+      const answer = await call(app, "GET", `/flows/${encodeURIComponent(id)}/stages`, { key: org.key });
+      expect(answer.status).toBe(404);
+      expect(answer.json.error.code).toBe("not_found");
+    }
+  });
+});
+
+describe("C8 rate limits: sliding 60 s window per organization", () => {
+  test("headers count down; 429 with Retry-After; 429s do not count; another org is unaffected", async () => {
+    let now = Date.parse("2026-11-22T10:00:00.000Z");
+    const app = makeApp({ now: () => new Date(now) });
+    const busy = makeOrg(app, { rateLimit: 3 });
+    const calm = makeOrg(app, { rateLimit: 3 });
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const answer = await call(app, "GET", "/flows", { key: busy.key });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("x-ratelimit-limit")).toBe("3");
+      remaining.push(answer.headers.get("x-ratelimit-remaining")!);
+      now += 10_000;
+    }
+    expect(remaining).toEqual(["2", "1", "0"]);
+    const refused = await call(app, "GET", "/flows", { key: busy.key });
+    expect(refused.status).toBe(429);
+    expect(refused.json.error.code).toBe("rate_limited");
+    // The oldest counted request (t=0) leaves the window at t=60 s; now is t=30 s.
+    expect(refused.headers.get("retry-after")).toBe("30");
+    expect(refused.headers.get("x-ratelimit-reset")).toBe("30");
+    expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+
+    const other = await call(app, "GET", "/flows", { key: calm.key });
+    expect(other.status).toBe(200);
+    expect(other.headers.get("x-ratelimit-remaining")).toBe("2");
+
+    // At t=60 s the first request has left the window; the 429 above was not counted.
+    now = Date.parse("2026-11-22T10:01:00.000Z");
+    const again = await call(app, "GET", "/flows", { key: busy.key });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("x-ratelimit-remaining")).toBe("0");
+  });
+
+  test("answers other than 2xx count too (C10), and carry the headers", async () => {
+    const app = makeApp();
+    const org = makeOrg(app, { rateLimit: 5, scopes: ["notes:read"] });
+    const forbidden = await call(app, "GET", "/flows", { key: org.key });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.headers.get("x-ratelimit-remaining")).toBe("4");
+    const missing = await call(app, "GET", "/flows/x/stages", { key: org.key });
+    expect(missing.status).toBe(403);
+    expect(missing.headers.get("x-ratelimit-remaining")).toBe("3");
+  });
+
+  test("a rate-limit change takes effect on the next request (C10)", async () => {
+    const app = makeApp();
+    const org = makeOrg(app, { rateLimit: 1 });
+    expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(200);
+    expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(429);
+    updateOrg(app.dossier, org.id, { rateLimit: 10 });
+    const answer = await call(app, "GET", "/flows", { key: org.key });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("x-ratelimit-limit")).toBe("10");
+  });
+});
