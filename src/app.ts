@@ -7,6 +7,7 @@ import { docs } from "./http/docs";
 import { errors } from "./http/errors";
 import { health } from "./http/health";
 import { requestId } from "./http/request-id";
+import { requestLog } from "./http/request-log";
 import { contactRoutes } from "./http/routes/contacts";
 import { dossierRoutes } from "./http/routes/dossiers";
 import { flowRoutes } from "./http/routes/flows";
@@ -30,6 +31,7 @@ function buildApp(ctx: Context) {
     .use(flowRoutes(ctx, guard));
   return new Elysia({ strictPath: true })
     .use(requestId)
+    .use(requestLog(ctx))
     .use(errors(ctx))
     .use(health(ctx))
     .use(docs(VERSION))

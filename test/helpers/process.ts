@@ -1,0 +1,48 @@
+// A real `dossier serve` process on 127.0.0.1, for tests of start-up, signals and crashes.
+import { join } from "node:path";
+
+export const MAIN = join(import.meta.dir, "../../src/main.ts");
+
+export interface ServerProcess {
+  url: string;
+  proc: ReturnType<typeof Bun.spawn>;
+  /** Everything the process wrote on stderr so far. */
+  stderr(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number>;
+}
+
+export async function startServerProcess(
+  data: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const proc = Bun.spawn([process.execPath, MAIN, "serve", "--port", "0", "--data", data, ...args], {
+    env: { ...process.env, DOSSIER_LOG: "json", ...env },
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  let text = "";
+  const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  const pump = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      text += decoder.decode(value, { stream: true });
+    }
+  })();
+  const deadline = Date.now() + 15_000;
+  let url: string | undefined;
+  while (!url && Date.now() < deadline) {
+    const match = /"msg":"listening","url":"([^"]+)"/.exec(text);
+    if (match) url = match[1];
+    else await Bun.sleep(20);
+    if (proc.exitCode !== null) break;
+  }
+  if (!url) {
+    proc.kill(9);
+    throw new Error(`server did not start:\n${text}`);
+  }
+  return { url, proc, stderr: () => text, exited: proc.exited.then(async (code) => (await pump, code)) };
+}
