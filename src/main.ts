@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 // The `dossier` command (C2). From source: `bun src/main.ts <command>`.
-import { BACKUP_HELP, backupCommand } from "./cli/backup";
 import { UnknownIdError, UsageError } from "./cli/args";
+import { BACKUP_HELP, backupCommand } from "./cli/backup";
 import { FLOW_HELP, flowCommand } from "./cli/flow";
 import { KEY_HELP, keyCommand } from "./cli/key";
 import { ORG_HELP, orgCommand } from "./cli/org";
@@ -9,55 +9,58 @@ import { SERVE_HELP, serveCommand } from "./cli/serve";
 import { WEBHOOK_HELP, webhookCommand } from "./cli/webhook";
 import { VERSION } from "./version";
 
-const HELP = `dossier ${VERSION}: recruitment and sales pipelines, one executable.
+const COMMON_HELP = `Every command takes --data DIR (env DOSSIER_DATA, default ./data); those that print a result
+take --json and then print exactly one JSON object on stdout. Exit status: 0 done, 1 unknown id,
+2 bad arguments.`;
 
-Commands:
-${[SERVE_HELP, ORG_HELP, KEY_HELP, FLOW_HELP, WEBHOOK_HELP, BACKUP_HELP, "dossier version"].join("\n")}
+interface Command {
+  help: string;
+  run(sub: string | undefined, args: string[], all: string[]): void | Promise<void>;
+}
 
-Every command takes --data DIR (env DOSSIER_DATA, default ./data); those that print a result take --json.`;
+const COMMANDS: Record<string, Command> = {
+  serve: { help: SERVE_HELP, run: (_sub, _args, all) => serveCommand(all) },
+  org: { help: ORG_HELP, run: orgCommand },
+  key: { help: KEY_HELP, run: keyCommand },
+  flow: { help: FLOW_HELP, run: flowCommand },
+  webhook: { help: WEBHOOK_HELP, run: webhookCommand },
+  backup: { help: BACKUP_HELP, run: (_sub, _args, all) => backupCommand(all) },
+};
+
+const HELP = `dossier ${VERSION}: recruitment and sales pipelines in one executable.
+
+Usage: dossier <command> [options]     dossier <command> --help     dossier version
+
+${Object.values(COMMANDS).map((c) => c.help).join("\n\n")}
+
+${COMMON_HELP}`;
 
 async function run(argv: string[]) {
-  const [command, ...rest] = argv;
-  const sub = rest[0]?.startsWith("-") ? undefined : rest[0];
-  const subArgs = sub === undefined ? rest : rest.slice(1);
-  switch (command) {
-    case "serve":
-      return serveCommand(rest);
-    case "org":
-      return orgCommand(sub, subArgs);
-    case "key":
-      return keyCommand(sub, subArgs);
-    case "flow":
-      return flowCommand(sub, subArgs);
-    case "webhook":
-      return webhookCommand(sub, subArgs);
-    case "backup":
-      return backupCommand(rest);
-    case "version":
-    case "--version":
-      process.stdout.write(rest.includes("--json") ? JSON.stringify({ version: VERSION }) + "\n" : `dossier ${VERSION}\n`);
-      return;
-    case undefined:
-    case "help":
-    case "--help":
-    case "-h":
-      process.stdout.write(HELP + "\n");
-      return;
-    default:
-      throw new UsageError(`unknown command "${command}"; see dossier --help`);
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    process.stdout.write(HELP + "\n");
+    return;
   }
+  if (name === "version" || name === "--version") {
+    process.stdout.write(rest.includes("--json") ? JSON.stringify({ version: VERSION }) + "\n" : `dossier ${VERSION}\n`);
+    return;
+  }
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(`unknown command "${name}"; see dossier --help`);
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(`${command.help}\n\n${COMMON_HELP}\n`);
+    return;
+  }
+  const sub = rest[0]?.startsWith("-") ? undefined : rest[0];
+  await command.run(sub, sub === undefined ? rest : rest.slice(1), rest);
 }
 
 try {
   await run(process.argv.slice(2));
 } catch (error) {
-  if (error instanceof UsageError) {
+  if (error instanceof UsageError || error instanceof UnknownIdError) {
     process.stderr.write(`dossier: ${error.message}\n`);
-    process.exit(2);
-  }
-  if (error instanceof UnknownIdError) {
-    process.stderr.write(`dossier: ${error.message}\n`);
-    process.exit(1);
+    process.exit(error instanceof UsageError ? 2 : 1);
   }
   throw error;
 }

@@ -3,7 +3,8 @@ import { resolve } from "node:path";
 import { open, output, parse, UsageError } from "./args";
 
 export const BACKUP_HELP = `dossier backup FILE
-  writes a consistent copy of the database to FILE and of the CV files to FILE.files/`;
+  A consistent online copy (safe while a server runs): the database to FILE, the CV files to
+  FILE.files/. Restore: stop the server, put FILE at DIR/dossier.db and FILE.files at DIR/files.`;
 
 /** VACUUM INTO reads one snapshot, so the copy is consistent while writers go on (C2). The files
  * are copied after it: every CV that the copied database names already exists by then. */

@@ -4,7 +4,11 @@ import { checkIso, open, optional, output, parse, required, UnknownIdError, Usag
 
 export const KEY_HELP = `dossier key create --org ID --scopes LIST|all [--expires-at ISO] [--name N]
 dossier key list --org ID
-dossier key revoke ID`;
+dossier key revoke ID
+  --scopes      comma separated: dossiers:read, dossiers:write, contacts:read, contacts:write,
+                flows:read, notes:read, notes:write; or all
+  --expires-at  ISO 8601 date-time after which the key answers 401 (default: never)
+  The key is printed once; only its SHA-256 hash is stored.`;
 
 function scopes(list: string): Scope[] {
   if (list === "all") return [...SCOPES];

@@ -4,7 +4,10 @@ import { open, optional, output, parse, required, UnknownIdError, UsageError } f
 
 export const ORG_HELP = `dossier org create --name N [--plan free|pro|growth] [--rate-limit R]
 dossier org update ID [--plan P] [--rate-limit R] [--name N]
-dossier org list`;
+dossier org list
+  --plan        free, pro or growth (default growth; the API answers 402 to free and pro)
+  --rate-limit  requests per sliding 60 s window, 1 to 1000000
+                (default: env DOSSIER_RATE_LIMIT, else 600)`;
 
 const OPTIONS = { name: { type: "string" }, plan: { type: "string" }, "rate-limit": { type: "string" } } as const;
 

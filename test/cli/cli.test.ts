@@ -143,3 +143,25 @@ describe("bad arguments exit 2 with one line; unknown ids exit 1", () => {
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
   });
 });
+
+describe("help and version (issue 8)", () => {
+  const data = tempDir();
+  test.each([
+    ["serve", ["--port", "DOSSIER_PORT", "DOSSIER_HOST", "DOSSIER_SYNC", "--no-bootstrap"]],
+    ["org", ["--plan", "--rate-limit", "DOSSIER_RATE_LIMIT"]],
+    ["key", ["--scopes", "--expires-at"]],
+    ["flow", ["--stages", "--default"]],
+    ["webhook", ["--url", "rotate-secret"]],
+    ["backup", ["FILE.files"]],
+  ])("dossier %s --help lists its flags and settings", (command, words) => {
+    const result = dossier(data, command, "--help");
+    expect(result.code).toBe(0);
+    for (const word of [...words, "--data", "DOSSIER_DATA", "--json"]) expect(result.stdout).toContain(word);
+  });
+  test("dossier --help lists every command; version --json", () => {
+    const help = dossier(data, "--help");
+    for (const command of ["serve", "org create", "key create", "flow create", "webhook set", "backup"]) expect(help.stdout).toContain(`dossier ${command}`);
+    const version = dossier(data, "version", "--json");
+    expect(version.json).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
+  });
+});
