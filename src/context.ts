@@ -5,12 +5,15 @@ import { join } from "node:path";
 import { databasePath, filesPath, loadConfig, type Config } from "./config";
 import { openStore, type Store } from "./db/client";
 import { createLogger, type Logger } from "./log";
+import { loadMasterKey } from "./secrets";
 
 export interface Context {
   store: Store;
   config: Config;
   filesDir: string;
   logger: Logger;
+  /** Seals webhook secrets at rest (src/secrets.ts). */
+  masterKey: Buffer;
   now(): Date;
   /** Called after a transaction that recorded outbox events has committed. */
   onEventsCommitted(): void;
@@ -35,11 +38,13 @@ export function openContext(options: ContextOptions = {}): Context {
   const filesDir = memory ? mkdtempSync(join(tmpdir(), "dossier-files-")) : filesPath(config.dataDir);
   mkdirSync(filesDir, { recursive: true });
   const store = openStore(memory ? ":memory:" : databasePath(config.dataDir), config.sync);
+  const masterKey = loadMasterKey(memory ? null : config.dataDir);
   return {
     store,
     config,
     filesDir,
     logger: createLogger(config),
+    masterKey,
     now: options.now ?? (() => new Date()),
     onEventsCommitted: () => {},
   };

@@ -92,6 +92,7 @@ describe("dossier org|key|flow|webhook|backup --json", () => {
     expect(result.code).toBe(0);
     expect(result.json).toEqual({ database: target, files: `${target}.files` });
     expect(existsSync(`${target}.files`)).toBe(true);
+    expect(existsSync(`${target}.key`)).toBe(true);
     const copy = new Database(target, { readonly: true });
     expect(copy.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()!.integrity_check).toBe("ok");
     expect(copy.query<{ n: number }, []>("SELECT count(*) AS n FROM organizations").get()!.n).toBe(2);
