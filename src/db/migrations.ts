@@ -2,9 +2,11 @@
 // Add each new file of drizzle/ here; test/db/migrate.test.ts checks this list against the journal.
 import journal from "../../drizzle/meta/_journal.json";
 import m0000 from "../../drizzle/0000_foundation.sql" with { type: "text" };
+import m0001 from "../../drizzle/0001_contacts_search.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
+  "0001_contacts_search": m0001,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

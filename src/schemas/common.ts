@@ -1,4 +1,9 @@
-import { Type as t, type TSchema } from "@sinclair/typebox";
+import { FormatRegistry, Type as t, type TSchema } from "@sinclair/typebox";
+import { isUuid } from "../ids";
+
+// TypeBox refuses formats it does not know; the shared Uuid and DateTime schemas need these.
+if (!FormatRegistry.Has("uuid")) FormatRegistry.Set("uuid", (value) => isUuid(value));
+if (!FormatRegistry.Has("date-time")) FormatRegistry.Set("date-time", (value) => !Number.isNaN(Date.parse(value)));
 
 export const Uuid = t.String({ format: "uuid" });
 export const DateTime = t.String({ format: "date-time", examples: ["2026-11-22T04:21:26.123Z"] });

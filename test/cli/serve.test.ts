@@ -1,0 +1,108 @@
+// C2: `dossier serve` as a real process: first-start bootstrap, operator changes while it runs
+// (C10), and the graceful stop on SIGTERM.
+import { describe, expect, test } from "bun:test";
+import { startServerProcess } from "../helpers/process";
+import { tempDir } from "../helpers";
+import { dossier } from "./helpers";
+
+const BOOTSTRAP_KEY = /API key \(shown once, store it now\): (svc_live_[A-Za-z0-9]{32})/;
+
+describe("first start", () => {
+  test("creates Default on Growth with a key of every scope, printed once on stderr", async () => {
+    const data = tempDir();
+    const first = await startServerProcess(data);
+    const key = BOOTSTRAP_KEY.exec(first.stderr())?.[1];
+    expect(key).toBeDefined();
+    expect(first.stderr()).toContain(`${first.url}/api/v1`);
+    const flows = await fetch(`${first.url}/api/v1/flows`, { headers: { authorization: `Bearer ${key}` } });
+    expect(flows.status).toBe(200);
+    first.proc.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+
+    const orgs = dossier(data, "org", "list", "--json").json.data;
+    expect(orgs).toEqual([{ id: expect.any(String), name: "Default", plan: "growth", rate_limit: 600 }]);
+    expect(dossier(data, "key", "list", "--org", orgs[0].id, "--json").json.data[0].scopes).toHaveLength(7);
+
+    const second = await startServerProcess(data);
+    expect(second.stderr()).not.toMatch(BOOTSTRAP_KEY);
+    second.proc.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+    expect(dossier(data, "org", "list", "--json").json.data).toHaveLength(1);
+  });
+
+  test("--no-bootstrap creates nothing", async () => {
+    const data = tempDir();
+    const server = await startServerProcess(data, ["--no-bootstrap"]);
+    expect(server.stderr()).not.toMatch(BOOTSTRAP_KEY);
+    server.proc.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(dossier(data, "org", "list", "--json").json.data).toEqual([]);
+  });
+});
+
+describe("C10: operator changes take effect on the next request while a server runs", () => {
+  test("key revoke → 401; org update --plan pro → 402; --rate-limit → new limit", async () => {
+    const data = tempDir();
+    const org = dossier(data, "org", "create", "--name", "Live", "--json").json;
+    const key = dossier(data, "key", "create", "--org", org.id, "--scopes", "flows:read", "--json").json;
+    const other = dossier(data, "key", "create", "--org", org.id, "--scopes", "flows:read", "--json").json;
+    const server = await startServerProcess(data, ["--no-bootstrap"]);
+    try {
+      const get = (k: string) => fetch(`${server.url}/api/v1/flows`, { headers: { authorization: `Bearer ${k}` } });
+      expect((await get(key.key)).status).toBe(200);
+      expect(dossier(data, "key", "revoke", key.id).code).toBe(0);
+      expect((await get(key.key)).status).toBe(401);
+      expect(dossier(data, "org", "update", org.id, "--plan", "pro").code).toBe(0);
+      expect((await get(other.key)).status).toBe(402);
+      expect(dossier(data, "org", "update", org.id, "--plan", "growth", "--rate-limit", "42").code).toBe(0);
+      const answer = await get(other.key);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("x-ratelimit-limit")).toBe("42");
+    } finally {
+      server.proc.kill("SIGTERM");
+      await server.exited;
+    }
+  });
+});
+
+describe("C2: SIGTERM", () => {
+  test("a request in flight completes, then the process exits 0", async () => {
+    const data = tempDir();
+    const org = dossier(data, "org", "create", "--name", "Stop", "--json").json;
+    const key = dossier(data, "key", "create", "--org", org.id, "--scopes", "all", "--json").json.key;
+    const server = await startServerProcess(data, ["--no-bootstrap"]);
+    const body = JSON.stringify({ full_name: "Slow Upload", email: "slow@example.com" });
+    let sendRest!: () => void;
+    const restSent = new Promise<void>((resolve) => (sendRest = resolve));
+    // The body arrives in two halves; SIGTERM lands between them, while the request is in flight.
+    const stream = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(new TextEncoder().encode(body.slice(0, 10)));
+        await restSent;
+        controller.enqueue(new TextEncoder().encode(body.slice(10)));
+        controller.close();
+      },
+    });
+    const pending = fetch(`${server.url}/api/v1/contacts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    await Bun.sleep(300);
+    server.proc.kill("SIGTERM");
+    await Bun.sleep(300);
+    expect(server.proc.exitCode).toBeNull();
+    sendRest();
+    const answer = await pending;
+    expect(answer.status).toBe(201);
+    expect(((await answer.json()) as any).data.full_name).toBe("Slow Upload");
+    expect(await server.exited).toBe(0);
+    // The write it acknowledged is there after the stop.
+    const after = await startServerProcess(data, ["--no-bootstrap"]);
+    const list = await fetch(`${after.url}/api/v1/contacts`, { headers: { authorization: `Bearer ${key}` } });
+    expect(((await list.json()) as any).meta.total).toBe(1);
+    after.proc.kill("SIGTERM");
+    expect(await after.exited).toBe(0);
+  });
+});

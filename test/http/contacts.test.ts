@@ -1,0 +1,682 @@
+// api-v1 "Contact", "Contacts"; C3 (text limits, sort, paging, order of checks), C6 (pool, kind,
+// search, 201, updated_at, delete), C10 (nulls, read-only fields, case folding, PATCH that changes
+// nothing, no events for contacts).
+import { describe, expect, test } from "bun:test";
+import { dossiers } from "../../src/db/schema";
+import type { DossierApp } from "../../src/app";
+import { newId } from "../../src/ids";
+import { call, makeApp, makeKey, makeOrg, rowCounts, type Org } from "../helpers";
+
+/** A settable clock for makeApp({ now }). */
+function clock(start = "2026-03-01T12:00:00.000Z") {
+  let time = Date.parse(start);
+  return {
+    now: () => new Date(time),
+    set: (iso: string) => void (time = Date.parse(iso)),
+    tick: (ms = 1) => void (time += ms),
+  };
+}
+
+/** A dossier row written directly (the dossiers endpoints are another issue's). */
+function insertDossier(app: DossierApp, organizationId: string, fields: { status?: "active" | "archived"; name?: string } = {}) {
+  const now = app.dossier.now().toISOString();
+  const id = newId();
+  app.dossier.store.orm.insert(dossiers).values({
+    id,
+    organizationId,
+    type: "candidate",
+    name: fields.name ?? "Someone",
+    status: fields.status ?? "active",
+    createdAt: now,
+    updatedAt: now,
+  }).run();
+  return id;
+}
+
+const create = async (app: DossierApp, org: Org, body: Record<string, unknown>) => {
+  const answer = await call(app, "POST", "/contacts", { key: org.key, body });
+  if (answer.status !== 201) throw new Error(`create failed: ${answer.status} ${answer.text}`);
+  return answer.json.data;
+};
+
+const names = (answer: { json: { data: { full_name: string }[] } }) => answer.json.data.map((c) => c.full_name);
+
+describe("POST /contacts (api-v1 Contacts, C6)", () => {
+  const time = clock();
+  const app = makeApp({ now: time.now });
+  const org = makeOrg(app);
+
+  test("C6: 201 with every field, null where unset, dossier_count 0, kind [] by default", async () => {
+    const answer = await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "Ada Lovelace" } });
+    expect(answer.status).toBe(201);
+    expect(answer.json.data).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      full_name: "Ada Lovelace",
+      email: null,
+      phone: null,
+      linkedin_url: null,
+      company: null,
+      role: null,
+      city: null,
+      kind: [],
+      notes: null,
+      dossier_count: 0,
+      pool_added_at: null,
+      pool_expires_at: null,
+      created_at: "2026-03-01T12:00:00.000Z",
+      updated_at: "2026-03-01T12:00:00.000Z",
+    });
+    const again = await call(app, "GET", `/contacts/${answer.json.data.id}`, { key: org.key });
+    expect(again.json.data).toEqual(answer.json.data);
+  });
+
+  test("C10: every field stored; full_name trimmed, other text as given; kind de-duplicated in order of first appearance; pool dates in C3's form", async () => {
+    const body = {
+      full_name: "  Grace Hopper  ",
+      email: "Grace@Navy.MIL",
+      phone: " +1 555 0100 ",
+      linkedin_url: "https://www.linkedin.com/in/grace",
+      company: " US Navy",
+      role: "Rear Admiral",
+      city: "Arlington",
+      kind: ["partner", "client", "partner", "candidate", "client"],
+      notes: "  COBOL  ",
+      pool_added_at: "2026-01-01T00:00:00Z",
+      pool_expires_at: "2026-06-01T02:00:00+02:00",
+    };
+    const contact = await create(app, org, body);
+    expect(contact).toMatchObject({
+      full_name: "Grace Hopper",
+      email: "Grace@Navy.MIL",
+      phone: " +1 555 0100 ",
+      company: " US Navy",
+      notes: "  COBOL  ",
+      kind: ["partner", "client", "candidate"],
+      pool_added_at: "2026-01-01T00:00:00.000Z",
+      pool_expires_at: "2026-06-01T00:00:00.000Z",
+    });
+    const row = app.dossier.store.sqlite.query<{ kind_mask: number; email_folded: string }, [string]>("SELECT kind_mask, email_folded FROM contacts WHERE id = ?").get(contact.id)!;
+    expect(row.email_folded).toBe("grace@navy.mil");
+    expect(row.kind_mask).toBe(1 | 4 | 16);
+  });
+
+  test("C10: null for an optional field on create is the same as leaving it out", async () => {
+    const contact = await create(app, org, { full_name: "Nulls", email: null, phone: null, kind: null, notes: null, pool_added_at: null });
+    expect(contact).toMatchObject({ email: null, phone: null, kind: [], notes: null, pool_added_at: null });
+  });
+
+  test("C3: lengths are counted in code points (200 emoji of two UTF-16 units are 200 characters)", async () => {
+    const emoji = "😀".repeat(200);
+    const contact = await create(app, org, { full_name: emoji, company: emoji, role: emoji, city: emoji, phone: emoji, notes: "😀".repeat(20_000) });
+    expect([...contact.full_name].length).toBe(200);
+  });
+
+  test("C3 limits at their bound are accepted", async () => {
+    const contact = await create(app, org, {
+      full_name: "n".repeat(200),
+      email: `${"e".repeat(190)}@bound.org`,
+      phone: "p".repeat(200),
+      company: "c".repeat(200),
+      role: "r".repeat(200),
+      city: "y".repeat(200),
+      linkedin_url: `http://x.org/${"l".repeat(487)}`,
+      notes: "z".repeat(20_000),
+    });
+    expect(contact.linkedin_url.length).toBe(500);
+    expect(contact.email.length).toBe(200);
+  });
+
+  const rejected: [string, unknown, string][] = [
+    ["full_name missing", {}, "full_name"],
+    ["full_name null", { full_name: null }, "full_name"],
+    ["full_name blank after trimming", { full_name: "   " }, "full_name"],
+    ["full_name empty", { full_name: "" }, "full_name"],
+    ["full_name 201 characters", { full_name: "n".repeat(201) }, "full_name"],
+    ["full_name 201 code points", { full_name: "😀".repeat(201) }, "full_name"],
+    ["full_name not a string", { full_name: 42 }, "full_name"],
+    ["email without @", { full_name: "A", email: "nobody.example.com" }, "email"],
+    ["email with two @", { full_name: "A", email: "a@b@example.com" }, "email"],
+    ["email without a dot in the domain", { full_name: "A", email: "a@localhost" }, "email"],
+    ["email with a space", { full_name: "A", email: "a b@example.com" }, "email"],
+    ["email 201 characters", { full_name: "A", email: `${"e".repeat(191)}@bound.org` }, "email"],
+    ["phone 201 characters", { full_name: "A", phone: "p".repeat(201) }, "phone"],
+    ["company 201 characters", { full_name: "A", company: "c".repeat(201) }, "company"],
+    ["role 201 characters", { full_name: "A", role: "r".repeat(201) }, "role"],
+    ["city 201 characters", { full_name: "A", city: "y".repeat(201) }, "city"],
+    ["linkedin_url not a URL", { full_name: "A", linkedin_url: "linkedin.com/in/a" }, "linkedin_url"],
+    ["linkedin_url not http(s)", { full_name: "A", linkedin_url: "ftp://linkedin.com/in/a" }, "linkedin_url"],
+    ["linkedin_url javascript:", { full_name: "A", linkedin_url: "javascript:alert(1)" }, "linkedin_url"],
+    ["linkedin_url 501 characters", { full_name: "A", linkedin_url: `http://x.org/${"l".repeat(488)}` }, "linkedin_url"],
+    ["notes 20,001 characters", { full_name: "A", notes: "z".repeat(20_001) }, "notes"],
+    ["kind not an array", { full_name: "A", kind: "client" }, "kind"],
+    ["kind with an unknown value", { full_name: "A", kind: ["client", "boss"] }, "kind"],
+    ["pool_added_at not a date", { full_name: "A", pool_added_at: "yesterday" }, "pool_added_at"],
+    ["pool_expires_at a date without time", { full_name: "A", pool_expires_at: "2026-01-01" }, "pool_expires_at"],
+    ["pool_expires_at an impossible date", { full_name: "A", pool_expires_at: "2026-02-30T00:00:00Z" }, "pool_expires_at"],
+    ["C6 pool_expires_at equal to pool_added_at", { full_name: "A", pool_added_at: "2026-01-01T00:00:00Z", pool_expires_at: "2026-01-01T00:00:00.000Z" }, "pool_expires_at"],
+    ["C6 pool_expires_at before pool_added_at", { full_name: "A", pool_added_at: "2026-01-02T00:00:00Z", pool_expires_at: "2026-01-01T00:00:00Z" }, "pool_expires_at"],
+    ["C3 unknown field", { full_name: "A", nickname: "a" }, "nickname"],
+    ["C10 read-only id", { full_name: "A", id: newId() }, "id"],
+    ["C10 read-only dossier_count", { full_name: "A", dossier_count: 0 }, "dossier_count"],
+    ["C10 read-only created_at", { full_name: "A", created_at: "2026-01-01T00:00:00.000Z" }, "created_at"],
+    ["C10 read-only updated_at", { full_name: "A", updated_at: "2026-01-01T00:00:00.000Z" }, "updated_at"],
+    ["C3 a JSON array", [], ""],
+  ];
+  test.each(rejected)("C3/C6/C10: %s → 400 invalid_body naming the field, no row written", async (_name, body, field) => {
+    const before = rowCounts(app);
+    const answer = await call(app, "POST", "/contacts", { key: org.key, body });
+    expect(answer.status).toBe(400);
+    expect(answer.json.error.code).toBe("invalid_body");
+    expect(answer.json.error.message).toContain(field);
+    expect(rowCounts(app)).toEqual(before);
+  });
+
+  test.each([
+    ["not JSON", { raw: "{full_name:", contentType: "application/json" }],
+    ["no Content-Type", { raw: JSON.stringify({ full_name: "A" }) }],
+    ["text/plain", { raw: JSON.stringify({ full_name: "A" }), contentType: "text/plain" }],
+  ])("C3: a body %s → 400 invalid_body, no row written", async (_name, options) => {
+    const before = rowCounts(app);
+    const answer = await call(app, "POST", "/contacts", { key: org.key, ...options });
+    expect(answer.status).toBe(400);
+    expect(answer.json.error.code).toBe("invalid_body");
+    expect(rowCounts(app)).toEqual(before);
+  });
+
+  test("C10: contacts emit no event", async () => {
+    const before = rowCounts(app).events;
+    await create(app, org, { full_name: "Quiet" });
+    expect(rowCounts(app).events).toBe(before);
+  });
+});
+
+describe("email uniqueness (api-v1 Errors duplicate_contact, C10 case folding)", () => {
+  const app = makeApp();
+  const org = makeOrg(app);
+  const other = makeOrg(app);
+
+  test("C10: the same email in another case → 409 duplicate_contact, no row written", async () => {
+    await create(app, org, { full_name: "First", email: "Jane.Doe@Example.com" });
+    for (const email of ["jane.doe@example.com", "JANE.DOE@EXAMPLE.COM", "Jane.Doe@Example.com"]) {
+      const before = rowCounts(app);
+      const answer = await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "Second", email } });
+      expect(answer.status).toBe(409);
+      expect(answer.json.error.code).toBe("duplicate_contact");
+      expect(rowCounts(app)).toEqual(before);
+    }
+  });
+
+  test("C10: folding is Unicode, as JavaScript's toLowerCase(): ÉLODIE@ and élodie@ clash", async () => {
+    await create(app, org, { full_name: "Élodie", email: "ÉLODIE@exemple.fr" });
+    const answer = await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "Élodie bis", email: "élodie@EXEMPLE.fr" } });
+    expect(answer.status).toBe(409);
+  });
+
+  test("tenancy: the same email in another organization is fine; contacts without email never clash", async () => {
+    expect((await call(app, "POST", "/contacts", { key: other.key, body: { full_name: "Other", email: "jane.doe@example.com" } })).status).toBe(201);
+    expect((await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "No mail 1" } })).status).toBe(201);
+    expect((await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "No mail 2" } })).status).toBe(201);
+  });
+
+  test("C10: PATCH of email onto another contact's email in another case → 409, nothing changes", async () => {
+    const a = await create(app, org, { full_name: "A", email: "taken@example.org" });
+    const b = await create(app, org, { full_name: "B", email: "free@example.org" });
+    const before = rowCounts(app);
+    const answer = await call(app, "PATCH", `/contacts/${b.id}`, { key: org.key, body: { email: "TAKEN@example.ORG", city: "Paris" } });
+    expect(answer.status).toBe(409);
+    expect(answer.json.error.code).toBe("duplicate_contact");
+    expect(rowCounts(app)).toEqual(before);
+    expect((await call(app, "GET", `/contacts/${b.id}`, { key: org.key })).json.data).toEqual(b);
+    expect((await call(app, "GET", `/contacts/${a.id}`, { key: org.key })).json.data).toEqual(a);
+  });
+
+  test("C10: PATCH of a contact's own email in another case is not a duplicate; email null frees the address", async () => {
+    const a = await create(app, org, { full_name: "Self", email: "self@example.org" });
+    const answer = await call(app, "PATCH", `/contacts/${a.id}`, { key: org.key, body: { email: "SELF@example.org" } });
+    expect(answer.status).toBe(200);
+    expect(answer.json.data.email).toBe("SELF@example.org");
+    expect((await call(app, "PATCH", `/contacts/${a.id}`, { key: org.key, body: { email: null } })).json.data.email).toBeNull();
+    expect((await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "New owner", email: "self@EXAMPLE.org" } })).status).toBe(201);
+  });
+});
+
+describe("email uniqueness under concurrency, through a real server (issue 4)", () => {
+  const app = makeApp();
+  const org = makeOrg(app);
+
+  const withServer = async (work: (base: string) => Promise<void>) => {
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => app.handle(request) });
+    try {
+      await work(`http://127.0.0.1:${server.port}/api/v1`);
+    } finally {
+      await server.stop(true);
+    }
+  };
+  const send = (url: string, method: string, body: unknown) =>
+    fetch(url, { method, headers: { authorization: `Bearer ${org.key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+
+  test("C10: 20 concurrent creates with one email in varied case → exactly one 201 and nineteen 409 duplicate_contact", async () => {
+    await withServer(async (base) => {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => send(`${base}/contacts`, "POST", { full_name: `Racer ${i}`, email: i % 2 ? "Race@Example.com" : "race@EXAMPLE.com" })),
+      );
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses).toEqual([201, ...Array(19).fill(409)]);
+      for (const answer of answers) {
+        const json = (await answer.json()) as { error?: { code: string } };
+        if (answer.status === 409) expect(json.error!.code).toBe("duplicate_contact");
+      }
+    });
+    const rows = app.dossier.store.sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM contacts WHERE email_folded = ?").get("race@example.com")!;
+    expect(rows.n).toBe(1);
+  });
+
+  test("C10: 20 concurrent PATCHes of 20 contacts onto one email → exactly one 200 and nineteen 409", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await create(app, org, { full_name: `Patcher ${i}`, email: `patcher${i}@example.com` })).id);
+    await withServer(async (base) => {
+      const answers = await Promise.all(ids.map((id, i) => send(`${base}/contacts/${id}`, "PATCH", { email: i % 2 ? "Same@Example.com" : "same@example.com" })));
+      expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(19).fill(409)]);
+      await Promise.all(answers.map((a) => a.arrayBuffer()));
+    });
+    const n = app.dossier.store.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM contacts WHERE email_folded = 'same@example.com'").get()!.n;
+    expect(n).toBe(1);
+  });
+});
+
+describe("GET /contacts/{id}, PATCH, DELETE (api-v1 Contacts, C6, C10)", () => {
+  const time = clock();
+  const app = makeApp({ now: time.now });
+  const org = makeOrg(app);
+
+  test("C6: dossier_count counts links, archived dossiers included", async () => {
+    const c = await create(app, org, { full_name: "Linked" });
+    const active = insertDossier(app, org.id);
+    const archived = insertDossier(app, org.id, { status: "archived" });
+    for (const dossier of [active, archived]) {
+      const link = await call(app, "POST", `/dossiers/${dossier}/contacts`, { key: org.key, body: { contact_id: c.id, role_on_dossier: "other" } });
+      expect(link.status).toBe(201);
+    }
+    expect((await call(app, "GET", `/contacts/${c.id}`, { key: org.key })).json.data.dossier_count).toBe(2);
+    const listed = (await call(app, "GET", "/contacts?search=linked", { key: org.key })).json.data;
+    expect(listed.map((x: { dossier_count: number }) => x.dossier_count)).toEqual([2]);
+  });
+
+  test("C3: a malformed or unknown id → 404 not_found", async () => {
+    for (const id of ["nope", "123", newId()]) {
+      for (const method of ["GET", "PATCH", "DELETE"]) {
+        const answer = await call(app, method, `/contacts/${id}`, { key: org.key, body: method === "PATCH" ? { city: "x" } : undefined });
+        expect(answer.status).toBe(404);
+        expect(answer.json.error.code).toBe("not_found");
+      }
+    }
+  });
+
+  test("C3 order of checks: PATCH of an unknown contact with a bad body → 404, not 400", async () => {
+    const answer = await call(app, "PATCH", `/contacts/${newId()}`, { key: org.key, body: { nickname: 1 } });
+    expect(answer.status).toBe(404);
+  });
+
+  test("api-v1 PATCH: only the keys sent change; kind and notes replace; updated_at moves", async () => {
+    const c = await create(app, org, { full_name: "Before", email: "before@example.com", company: "Acme", kind: ["client", "partner"], notes: "old" });
+    time.tick(1000);
+    const answer = await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body: { full_name: "  After ", kind: ["supplier", "supplier"], notes: "new" } });
+    expect(answer.status).toBe(200);
+    expect(answer.json.data).toEqual({
+      ...c,
+      full_name: "After",
+      kind: ["supplier"],
+      notes: "new",
+      updated_at: time.now().toISOString(),
+    });
+    expect(answer.json.data.created_at).toBe(c.created_at);
+    const mask = app.dossier.store.sqlite.query<{ kind_mask: number }, [string]>("SELECT kind_mask FROM contacts WHERE id = ?").get(c.id)!.kind_mask;
+    expect(mask).toBe(8);
+  });
+
+  test("C10: null clears email, phone, linkedin_url, company, role, city, notes, pool dates", async () => {
+    const c = await create(app, org, {
+      full_name: "Full",
+      email: "full@example.com",
+      phone: "1",
+      linkedin_url: "https://l.example/x",
+      company: "C",
+      role: "R",
+      city: "Y",
+      notes: "N",
+      pool_added_at: "2026-01-01T00:00:00.000Z",
+      pool_expires_at: "2027-01-01T00:00:00.000Z",
+    });
+    const cleared = { email: null, phone: null, linkedin_url: null, company: null, role: null, city: null, notes: null, pool_added_at: null, pool_expires_at: null };
+    const answer = await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body: cleared });
+    expect(answer.status).toBe(200);
+    expect(answer.json.data).toMatchObject(cleared);
+    const folded = app.dossier.store.sqlite.query<{ email_folded: string | null }, [string]>("SELECT email_folded FROM contacts WHERE id = ?").get(c.id)!;
+    expect(folded.email_folded).toBeNull();
+  });
+
+  test("C10: PATCH {} and a PATCH that changes nothing answer 200 and keep updated_at", async () => {
+    const c = await create(app, org, { full_name: "Still", city: "Lyon", kind: ["client"] });
+    time.tick(5000);
+    const empty = await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body: {} });
+    expect(empty.status).toBe(200);
+    expect(empty.json.data).toEqual(c);
+    const same = await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body: { full_name: " Still ", city: "Lyon", kind: ["client", "client"], email: null } });
+    expect(same.status).toBe(200);
+    expect(same.json.data.updated_at).toBe(c.updated_at);
+  });
+
+  test("C6: the pool window is checked against the stored dates on PATCH", async () => {
+    const c = await create(app, org, { full_name: "Pool", pool_added_at: "2026-02-01T00:00:00.000Z" });
+    const before = rowCounts(app);
+    const bad = await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body: { pool_expires_at: "2026-01-01T00:00:00.000Z" } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.message).toContain("pool_expires_at");
+    expect(rowCounts(app)).toEqual(before);
+    const good = await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body: { pool_added_at: null, pool_expires_at: "2026-01-01T00:00:00.000Z" } });
+    expect(good.status).toBe(200);
+    expect(good.json.data).toMatchObject({ pool_added_at: null, pool_expires_at: "2026-01-01T00:00:00.000Z" });
+  });
+
+  const rejectedPatches: [string, Record<string, unknown>, string][] = [
+    ["C10 full_name null", { full_name: null }, "full_name"],
+    ["C10 kind null", { kind: null }, "kind"],
+    ["C3 full_name blank", { full_name: " \t " }, "full_name"],
+    ["C3 full_name 201 characters", { full_name: "x".repeat(201) }, "full_name"],
+    ["C3 email malformed", { email: "at@nodot" }, "email"],
+    ["C3 linkedin_url not http(s)", { linkedin_url: "mailto:a@b.c" }, "linkedin_url"],
+    ["C3 notes 20,001 characters", { notes: "n".repeat(20_001) }, "notes"],
+    ["C3 city 201 characters", { city: "c".repeat(201) }, "city"],
+    ["kind unknown value", { kind: ["friend"] }, "kind"],
+    ["C3 unknown field", { nickname: "x" }, "nickname"],
+    ["C10 read-only id", { id: newId() }, "id"],
+    ["C10 read-only dossier_count", { dossier_count: 3 }, "dossier_count"],
+    ["C10 read-only created_at", { created_at: "2026-01-01T00:00:00.000Z" }, "created_at"],
+    ["C10 read-only updated_at", { updated_at: "2026-01-01T00:00:00.000Z" }, "updated_at"],
+    ["a valid field beside an unknown one", { city: "Nice", organization_id: newId() }, "organization_id"],
+  ];
+  test.each(rejectedPatches)("%s → 400 invalid_body naming the field, nothing changes", async (_name, body, field) => {
+    const c = await create(app, org, { full_name: "Untouched", city: "Metz" });
+    const before = rowCounts(app);
+    const answer = await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body });
+    expect(answer.status).toBe(400);
+    expect(answer.json.error.code).toBe("invalid_body");
+    expect(answer.json.error.message).toContain(field);
+    expect(rowCounts(app)).toEqual(before);
+    expect((await call(app, "GET", `/contacts/${c.id}`, { key: org.key })).json.data).toEqual(c);
+  });
+
+  test("api-v1/C6 DELETE: hard delete; links removed; dossiers and their other links kept; the primary's dossier gets contact_id null; no event", async () => {
+    const gone = await create(app, org, { full_name: "Leaving" });
+    const stays = await create(app, org, { full_name: "Staying" });
+    const d1 = insertDossier(app, org.id); // gone is the primary, stays another link
+    const d2 = insertDossier(app, org.id); // stays is the primary, gone another link
+    const link = (d: string, c: string, primary: boolean) =>
+      call(app, "POST", `/dossiers/${d}/contacts`, { key: org.key, body: { contact_id: c, role_on_dossier: primary ? "primary" : "other", is_primary: primary } });
+    await link(d1, gone.id, true);
+    await link(d1, stays.id, false);
+    await link(d2, stays.id, true);
+    await link(d2, gone.id, false);
+    const dossierRow = (id: string) => app.dossier.store.sqlite.query<{ contact_id: string | null; updated_at: string; status: string }, [string]>("SELECT contact_id, updated_at, status FROM dossiers WHERE id = ?").get(id)!;
+    const d1Before = dossierRow(d1);
+    expect(d1Before.contact_id).toBe(gone.id);
+    const before = rowCounts(app);
+    time.tick(1000);
+
+    const answer = await call(app, "DELETE", `/contacts/${gone.id}`, { key: org.key });
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ data: { id: gone.id, deleted: true } });
+
+    const after = rowCounts(app);
+    expect(after.contacts).toBe(before.contacts - 1);
+    expect(after.dossier_contacts).toBe(before.dossier_contacts - 2);
+    expect(after.dossiers).toBe(before.dossiers);
+    expect(after.events).toBe(before.events);
+    expect(dossierRow(d1)).toEqual({ ...d1Before, contact_id: null });
+    expect(dossierRow(d2).contact_id).toBe(stays.id);
+    const d1Links = (await call(app, "GET", `/dossiers/${d1}/contacts`, { key: org.key })).json;
+    expect(d1Links.data.map((l: { contact_id: string }) => l.contact_id)).toEqual([stays.id]);
+    const d2Links = (await call(app, "GET", `/dossiers/${d2}/contacts`, { key: org.key })).json;
+    expect(d2Links.data.map((l: { contact_id: string }) => l.contact_id)).toEqual([stays.id]);
+    expect((await call(app, "GET", `/contacts/${gone.id}`, { key: org.key })).status).toBe(404);
+    expect((await call(app, "DELETE", `/contacts/${gone.id}`, { key: org.key })).status).toBe(404);
+    expect((await call(app, "GET", `/contacts/${stays.id}`, { key: org.key })).json.data.dossier_count).toBe(2);
+  });
+});
+
+describe("GET /contacts: sort, paging, kind, pool (C3, C6, C10)", () => {
+  const time = clock("2026-05-01T00:00:00.000Z");
+  const app = makeApp({ now: time.now });
+  const org = makeOrg(app);
+  const other = makeOrg(app);
+
+  test("C3: newest first (created_at desc, then id desc), stable across pages; meta", async () => {
+    const made: { id: string; created_at: string }[] = [];
+    for (let i = 0; i < 7; i++) {
+      if (i % 3 === 0) time.tick(10); // some share a created_at: id decides
+      made.push(await create(app, org, { full_name: `Sorted ${i}` }));
+    }
+    const expected = [...made].sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1)).map((c) => c.id);
+    const all = await call(app, "GET", "/contacts?per_page=100", { key: org.key });
+    expect(all.json.data.map((c: { id: string }) => c.id)).toEqual(expected);
+    expect(all.json.meta).toEqual({ total: 7, page: 1, per_page: 100 });
+    const pages: string[] = [];
+    for (let p = 1; p <= 3; p++) {
+      const answer = await call(app, "GET", `/contacts?per_page=3&page=${p}`, { key: org.key });
+      expect(answer.json.meta).toEqual({ total: 7, page: p, per_page: 3 });
+      pages.push(...answer.json.data.map((c: { id: string }) => c.id));
+    }
+    expect(pages).toEqual(expected);
+    expect((await call(app, "GET", "/contacts?page=9", { key: org.key })).json).toEqual({ data: [], meta: { total: 7, page: 9, per_page: 25 } });
+    expect((await call(app, "GET", "/contacts", { key: org.key })).json.meta.per_page).toBe(25);
+  });
+
+  test("tenancy: another organization's contacts are not listed", async () => {
+    expect((await call(app, "GET", "/contacts", { key: other.key })).json).toEqual({ data: [], meta: { total: 0, page: 1, per_page: 25 } });
+  });
+
+  test.each([["per_page=0"], ["per_page=101"], ["per_page=2.5"], ["page=0"], ["page=x"], ["kind=boss"], ["kind=client&kind=boss"], ["pool=forever"], ["pool="]])(
+    "C3/C6: %s → 400 invalid_body",
+    async (query) => {
+      const answer = await call(app, "GET", `/contacts?${query}`, { key: org.key });
+      expect(answer.status).toBe(400);
+      expect(answer.json.error.code).toBe("invalid_body");
+    },
+  );
+
+  test("C3: unknown query parameters are ignored", async () => {
+    expect((await call(app, "GET", "/contacts?colour=red", { key: org.key })).status).toBe(200);
+  });
+});
+
+describe("GET /contacts?kind= (C6: repeated = any of)", () => {
+  const app = makeApp();
+  const org = makeOrg(app);
+
+  test("C6: kind repeated matches contacts holding any of the kinds", async () => {
+    await create(app, org, { full_name: "K none" });
+    await create(app, org, { full_name: "K client", kind: ["client"] });
+    await create(app, org, { full_name: "K partner+supplier", kind: ["partner", "supplier"] });
+    await create(app, org, { full_name: "K candidate+client", kind: ["candidate", "client"] });
+    await create(app, org, { full_name: "K prospect", kind: ["prospect"] });
+    const kinds = async (query: string) => names(await call(app, "GET", `/contacts?${query}`, { key: org.key })).sort();
+    expect(await kinds("kind=client")).toEqual(["K candidate+client", "K client"]);
+    expect(await kinds("kind=client&kind=supplier")).toEqual(["K candidate+client", "K client", "K partner+supplier"]);
+    expect(await kinds("kind=prospect&kind=prospect")).toEqual(["K prospect"]);
+    expect(await kinds("kind=candidate&kind=prospect&kind=client&kind=supplier&kind=partner")).toHaveLength(4);
+    expect(await kinds("")).toHaveLength(5);
+    const total = (await call(app, "GET", "/contacts?kind=client&kind=partner&per_page=1", { key: org.key })).json.meta.total;
+    expect(total).toBe(3);
+  });
+
+  test("C6: after a PATCH of kind, the filter follows", async () => {
+    const c = await create(app, org, { full_name: "K moving", kind: ["client"] });
+    await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body: { kind: ["partner"] } });
+    expect(names(await call(app, "GET", "/contacts?kind=client", { key: org.key }))).not.toContain("K moving");
+    expect(names(await call(app, "GET", "/contacts?kind=partner", { key: org.key }))).toContain("K moving");
+  });
+});
+
+describe("GET /contacts?pool= (C6, C10): windows just before, at and after their bounds", () => {
+  const time = clock("2026-01-01T00:00:00.000Z");
+  const app = makeApp({ now: time.now });
+  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const ADDED = "2026-04-01T00:00:00.000Z";
+  const EXPIRES = "2026-07-01T00:00:00.000Z";
+  const shift = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+
+  const pool = async (filter: string, at: string) => {
+    time.set(at);
+    return names(await call(app, "GET", `/contacts?pool=${filter}&per_page=100`, { key: org.key })).sort();
+  };
+
+  test("setup", async () => {
+    await create(app, org, { full_name: "window", pool_added_at: ADDED, pool_expires_at: EXPIRES });
+    await create(app, org, { full_name: "added only", pool_added_at: ADDED });
+    await create(app, org, { full_name: "expires only", pool_expires_at: EXPIRES });
+    await create(app, org, { full_name: "no dates" });
+  });
+
+  const cases: [string, string, string[], string[]][] = [
+    ["1 ms before pool_added_at", shift(ADDED, -1), ["expires only"], []],
+    ["at pool_added_at", ADDED, ["added only", "expires only", "window"], []],
+    ["1 ms after pool_added_at", shift(ADDED, 1), ["added only", "expires only", "window"], []],
+    ["1 ms before pool_expires_at", shift(EXPIRES, -1), ["added only", "expires only", "window"], []],
+    ["at pool_expires_at", EXPIRES, ["added only"], ["expires only", "window"]],
+    ["1 ms after pool_expires_at", shift(EXPIRES, 1), ["added only"], ["expires only", "window"]],
+  ];
+  test.each(cases)("C6: %s: in_pool and expired as the window says; no dates matches neither", async (_name, at, inPool, expired) => {
+    expect(await pool("in_pool", at)).toEqual(inPool);
+    expect(await pool("expired", at)).toEqual(expired);
+  });
+
+  test("C6: pool and kind combine", async () => {
+    await create(app, org, { full_name: "window client", kind: ["client"], pool_added_at: ADDED, pool_expires_at: EXPIRES });
+    time.set(shift(ADDED, 1));
+    expect(names(await call(app, "GET", "/contacts?pool=in_pool&kind=client", { key: org.key }))).toEqual(["window client"]);
+  });
+});
+
+describe("GET /contacts?search= (C6, C10: case-insensitive substring, index-served)", () => {
+  const app = makeApp();
+  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const other = makeOrg(app);
+  const search = async (q: string, key = org.key) => names(await call(app, "GET", `/contacts?search=${encodeURIComponent(q)}&per_page=100`, { key })).sort();
+
+  test("setup", async () => {
+    await create(app, org, { full_name: "élodie Martin", email: "elo@mail.example", company: "Boulangerie Paul", role: "Baker" });
+    await create(app, org, { full_name: "Bob Stone", email: "Bob.Stone@QuarryCorp.example", company: "Quarry Corp", role: "Chief Geologist" });
+    await create(app, org, { full_name: "Zoë Ångström", email: null, company: "Straße GmbH", role: "İnşaat Mühendisi" });
+    await create(app, org, { full_name: "Carol Danvers", company: "Kree Empire", role: "Captain", email: "carol@sky.example" });
+    await call(app, "POST", "/contacts", { key: other.key, body: { full_name: "Élodie Elsewhere", company: "Quarry Corp" } });
+  });
+
+  const cases: [string, string, string[]][] = [
+    ["full_name, mixed case", "bOB sT", ["Bob Stone"]],
+    ["full_name, upper-case non-ASCII finds lower-case", "ÉLODIE", ["élodie Martin"]],
+    ["full_name, non-ASCII in the middle", "ångSTRÖM", ["Zoë Ångström"]],
+    ["email, mixed case", "QUARRYcorp.EX", ["Bob Stone"]],
+    ["email, exact local part", "carol@", ["Carol Danvers"]],
+    ["company, mixed case", "bOULANGER", ["élodie Martin"]],
+    ["company, ß", "STRAßE GM", ["Zoë Ångström"]],
+    ["role, mixed case", "geoLOGIST", ["Bob Stone"]],
+    ["role, dotted capital I folds as toLowerCase", "İNŞAAT", ["Zoë Ångström"]],
+    ["a substring in the middle of a word", "uarr", ["Bob Stone"]],
+    ["matching several contacts on different fields", "ar", ["Bob Stone", "Carol Danvers", "élodie Martin"]],
+    ["C10: two characters (below the trigram index) still work", "BO", ["Bob Stone", "élodie Martin"]],
+    ["one character, non-ASCII upper case", "Ë", ["Zoë Ångström"]],
+    ["one character", "q", ["Bob Stone"]],
+    ["no match", "xyz", []],
+    ["spaces are part of the substring", "n m", []],
+    ["does not match across two fields", "martinelo", []],
+    ["FTS syntax is taken literally", '"bob" OR stone*', []],
+    ["quotes and operators in a short query", '"', []],
+    ["NEAR( is just text", "NEAR(", []],
+  ];
+  test.each(cases)("C6 search on %s: %p", async (_name, q, expected) => {
+    expect(await search(q)).toEqual(expected);
+  });
+
+  test("C3: an empty search is no filter", async () => {
+    expect(await search("")).toHaveLength(4);
+  });
+
+  test("tenancy: search never returns another organization's contacts", async () => {
+    expect(await search("quarry corp")).toEqual(["Bob Stone"]);
+    expect(await search("élodie", other.key)).toEqual(["Élodie Elsewhere"]);
+  });
+
+  test("C6: the index follows PATCH and DELETE, and combines with kind and paging", async () => {
+    const c = (await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "Renamed Person", kind: ["client"] } })).json.data;
+    expect(await search("renamed")).toEqual(["Renamed Person"]);
+    await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body: { full_name: "Ÿvonne Nouvelle", role: "Directrice" } });
+    expect(await search("renamed")).toEqual([]);
+    expect(await search("ÿVONNE")).toEqual(["Ÿvonne Nouvelle"]);
+    expect(await search("DIRECTR")).toEqual(["Ÿvonne Nouvelle"]);
+    await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body: { email: "Yvonne@Example.com", city: "Évry" } });
+    expect(await search("ÿVONNE")).toEqual(["Ÿvonne Nouvelle"]);
+    expect(await search("yvonne@")).toEqual(["Ÿvonne Nouvelle"]);
+    expect(names(await call(app, "GET", "/contacts?search=vonne&kind=client", { key: org.key }))).toEqual(["Ÿvonne Nouvelle"]);
+    expect((await call(app, "GET", "/contacts?search=vonne&kind=partner", { key: org.key })).json.meta.total).toBe(0);
+    const paged = await call(app, "GET", "/contacts?search=ar&per_page=2&page=2", { key: org.key });
+    expect(paged.json.meta).toEqual({ total: 3, page: 2, per_page: 2 });
+    expect(paged.json.data).toHaveLength(1);
+    await call(app, "DELETE", `/contacts/${c.id}`, { key: org.key });
+    expect(await search("ÿvonne")).toEqual([]);
+    expect(await search("ÿv")).toEqual([]);
+  });
+
+  test("C6: a search of three characters or more is served by the trigram index (contacts_fts), kept consistent", async () => {
+    const { sqlite } = app.dossier.store;
+    // The external-content index agrees with its folded table after every write above.
+    expect(() => sqlite.run("INSERT INTO contacts_fts(contacts_fts, rank) VALUES('integrity-check', 1)")).not.toThrow();
+    const plan = sqlite.query<{ detail: string }, []>(
+      `EXPLAIN QUERY PLAN SELECT s.contact_id FROM contacts_fts f JOIN contact_search s ON s.id = f.rowid WHERE contacts_fts MATCH '"stone"'`,
+    ).all();
+    expect(plan.some((row) => row.detail.includes("VIRTUAL TABLE INDEX"))).toBe(true);
+    // Take Bob's entry out of the index only: a 3+ character search (index) no longer finds him,
+    // while a 2-character search (scan of the folded text) still does.
+    const row = sqlite.query<{ id: number; full_name: string; email: string; company: string; role: string }, []>(
+      "SELECT s.id, s.full_name, s.email, s.company, s.role FROM contact_search s JOIN contacts c ON c.id = s.contact_id WHERE c.full_name = 'Bob Stone'",
+    ).get()!;
+    sqlite.query("INSERT INTO contacts_fts(contacts_fts, rowid, full_name, email, company, role) VALUES('delete', ?1, ?2, ?3, ?4, ?5)")
+      .run(row.id, row.full_name, row.email, row.company, row.role);
+    expect(await search("stone")).toEqual([]);
+    expect(await search("st")).toContain("Bob Stone");
+    sqlite.query("INSERT INTO contacts_fts(rowid, full_name, email, company, role) VALUES(?1, ?2, ?3, ?4, ?5)")
+      .run(row.id, row.full_name, row.email, row.company, row.role);
+    expect(await search("stone")).toEqual(["Bob Stone"]);
+  });
+});
+
+describe("contacts: scopes and tenancy on every route (api-v1 Authentication, Tenancy)", () => {
+  const app = makeApp();
+  const org = makeOrg(app);
+  const other = makeOrg(app);
+
+  test("403 forbidden without the route's scope", async () => {
+    const reader = makeKey(app, org, ["contacts:read"]);
+    const writer = makeKey(app, org, ["contacts:write"]);
+    const c = await create(app, org, { full_name: "Scoped" });
+    expect((await call(app, "GET", "/contacts", { key: writer })).status).toBe(403);
+    expect((await call(app, "GET", `/contacts/${c.id}`, { key: writer })).status).toBe(403);
+    const before = rowCounts(app);
+    expect((await call(app, "POST", "/contacts", { key: reader, body: { full_name: "No" } })).status).toBe(403);
+    expect((await call(app, "PATCH", `/contacts/${c.id}`, { key: reader, body: { city: "No" } })).status).toBe(403);
+    expect((await call(app, "DELETE", `/contacts/${c.id}`, { key: reader })).status).toBe(403);
+    expect(rowCounts(app)).toEqual(before);
+    expect((await call(app, "GET", `/contacts/${c.id}`, { key: reader })).status).toBe(200);
+  });
+
+  test("another organization's contact → 404 not_found on GET, PATCH and DELETE; nothing changes", async () => {
+    const theirs = await create(app, other, { full_name: "Theirs", email: "theirs@example.com" });
+    const before = rowCounts(app);
+    for (const [method, body] of [["GET", undefined], ["PATCH", { full_name: "Mine now" }], ["DELETE", undefined]] as const) {
+      const answer = await call(app, method, `/contacts/${theirs.id}`, { key: org.key, body });
+      expect(answer.status).toBe(404);
+      expect(answer.json.error.code).toBe("not_found");
+    }
+    expect(rowCounts(app)).toEqual(before);
+    expect((await call(app, "GET", `/contacts/${theirs.id}`, { key: other.key })).json.data).toEqual(theirs);
+  });
+});

@@ -1,0 +1,156 @@
+// The building blocks other services call inside their own transaction (POST /dossiers uses them,
+// C5): findContactByEmail, insertContact, linkContact; and migration 0001 (contact search, C6).
+import { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { transact } from "../../src/context";
+import { openStore } from "../../src/db/client";
+import { embeddedMigrations, migrate } from "../../src/db/migrate";
+import { dossiers } from "../../src/db/schema";
+import { ApiError } from "../../src/errors";
+import { newId } from "../../src/ids";
+import { findContactByEmail, insertContact, listContacts } from "../../src/services/contacts";
+import { linkContact, unlinkContact } from "../../src/services/links";
+import { makeApp, makeOrg, rowCounts, tempDir } from "../helpers";
+
+describe("findContactByEmail / insertContact (C5, C6, C10)", () => {
+  const app = makeApp();
+  const ctx = app.dossier;
+  const org = makeOrg(app);
+  const other = makeOrg(app);
+
+  test("insertContact stores trimmed full_name, de-duplicated kind and its mask, the folded email", () => {
+    const row = transact(ctx, () => insertContact(ctx, org.id, { full_name: "  Émile Zola ", email: "Emile@Zola.FR", kind: ["prospect", "prospect", "candidate"] }));
+    expect(row).toMatchObject({ fullName: "Émile Zola", email: "Emile@Zola.FR", emailFolded: "emile@zola.fr", kind: '["prospect","candidate"]', kindMask: 3 });
+    expect(row.createdAt).toBe(row.updatedAt);
+  });
+
+  test("findContactByEmail is case-insensitive (Unicode) and scoped to the organization", () => {
+    expect(findContactByEmail(ctx, org.id, "EMILE@zola.fr")?.fullName).toBe("Émile Zola");
+    expect(findContactByEmail(ctx, org.id, "nobody@zola.fr")).toBeNull();
+    expect(findContactByEmail(ctx, other.id, "emile@zola.fr")).toBeNull();
+    transact(ctx, () => insertContact(ctx, org.id, { full_name: "Ölaf", email: "ÖLAF@example.com" }));
+    expect(findContactByEmail(ctx, org.id, "ölaf@EXAMPLE.com")?.fullName).toBe("Ölaf");
+  });
+
+  test("C10: an email clash throws duplicate_contact (409), and the caller's whole transaction rolls back", () => {
+    const before = rowCounts(app);
+    let thrown: unknown;
+    try {
+      transact(ctx, () => {
+        insertContact(ctx, org.id, { full_name: "Written first" });
+        insertContact(ctx, org.id, { full_name: "Clash", email: "emile@ZOLA.fr" });
+      });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ApiError);
+    expect((thrown as ApiError).code).toBe("duplicate_contact");
+    expect((thrown as ApiError).status).toBe(409);
+    expect(rowCounts(app)).toEqual(before);
+  });
+
+  test("the search index follows insertContact, with non-ASCII text folded as toLowerCase()", () => {
+    transact(ctx, () => insertContact(ctx, org.id, { full_name: "ÅSA ÖBERG", company: "ÆRØ Shipping", role: "CEO" }));
+    const found = (q: string) => listContacts(ctx, org.id, { search: q, page: 1, perPage: 10 }).data.map((c) => c.full_name);
+    expect(found("åsa öb")).toEqual(["ÅSA ÖBERG"]);
+    expect(found("ærø")).toEqual(["ÅSA ÖBERG"]);
+    expect(found("Æ")).toEqual(["ÅSA ÖBERG"]);
+  });
+});
+
+describe("linkContact / unlinkContact (C6, C10)", () => {
+  let now = Date.parse("2026-06-01T00:00:00.000Z");
+  const app = makeApp({ now: () => new Date(now) });
+  const ctx = app.dossier;
+  const org = makeOrg(app);
+  const other = makeOrg(app);
+  const dossier = (organizationId = org.id) => {
+    const id = newId();
+    const at = ctx.now().toISOString();
+    ctx.store.orm.insert(dossiers).values({ id, organizationId, type: "candidate", name: "D", status: "active", createdAt: at, updatedAt: at }).run();
+    return id;
+  };
+  const row = (id: string) => ctx.store.sqlite.query<{ contact_id: string | null; updated_at: string }, [string]>("SELECT contact_id, updated_at FROM dossiers WHERE id = ?").get(id)!;
+  const linkRow = (d: string, c: string) =>
+    ctx.store.sqlite.query<{ created_at: string; is_primary: number; role_on_dossier: string }, [string, string]>(
+      "SELECT created_at, is_primary, role_on_dossier FROM dossier_contacts WHERE dossier_id = ? AND contact_id = ?",
+    ).get(d, c);
+
+  test("C5 use: insert a dossier, a contact and a primary link in one transaction", () => {
+    const before = rowCounts(app);
+    const d = dossier();
+    const result = transact(ctx, () => {
+      const c = insertContact(ctx, org.id, { full_name: "Primary person", kind: ["candidate"] });
+      return linkContact(ctx, org.id, d, c.id, "primary", true);
+    });
+    expect(result.created).toBe(true);
+    expect(result.link).toMatchObject({ dossier_id: d, role_on_dossier: "primary", is_primary: true });
+    expect(row(d).contact_id).toBe(result.link.contact_id);
+    expect(rowCounts(app).events).toBe(before.events);
+  });
+
+  test("C10: re-link keeps created_at and, without isPrimary, is_primary; never bumps dossiers.updated_at", () => {
+    const d = dossier();
+    const { updated_at } = row(d);
+    const [a, b] = transact(ctx, () => [insertContact(ctx, org.id, { full_name: "A" }), insertContact(ctx, org.id, { full_name: "B" })]);
+    now += 1000;
+    transact(ctx, () => linkContact(ctx, org.id, d, a.id, "other", true));
+    const created = linkRow(d, a.id)!.created_at;
+    now += 1000;
+    const again = transact(ctx, () => linkContact(ctx, org.id, d, a.id, "champion"));
+    expect(again).toEqual({ created: false, link: { dossier_id: d, contact_id: a.id, role_on_dossier: "champion", is_primary: true } });
+    expect(linkRow(d, a.id)).toEqual({ created_at: created, is_primary: 1, role_on_dossier: "champion" });
+    transact(ctx, () => linkContact(ctx, org.id, d, b.id, "other", true));
+    expect(linkRow(d, a.id)!.is_primary).toBe(0);
+    expect(row(d)).toEqual({ contact_id: b.id, updated_at });
+    transact(ctx, () => linkContact(ctx, org.id, d, b.id, "other", false));
+    expect(row(d)).toEqual({ contact_id: null, updated_at });
+    transact(ctx, () => linkContact(ctx, org.id, d, a.id, "other", true));
+    transact(ctx, () => unlinkContact(ctx, org.id, d, a.id));
+    expect(row(d)).toEqual({ contact_id: null, updated_at });
+  });
+
+  test("tenancy: a dossier or contact of another organization → not_found, naming contact_id for the contact", () => {
+    const mine = dossier();
+    const theirs = dossier(other.id);
+    const c = transact(ctx, () => insertContact(ctx, org.id, { full_name: "Tenant" }));
+    const theirContact = transact(ctx, () => insertContact(ctx, other.id, { full_name: "Other tenant" }));
+    expect(() => transact(ctx, () => linkContact(ctx, org.id, theirs, c.id, "other"))).toThrow(ApiError);
+    let thrown: ApiError | undefined;
+    try {
+      transact(ctx, () => linkContact(ctx, org.id, mine, theirContact.id, "other"));
+    } catch (error) {
+      thrown = error as ApiError;
+    }
+    expect(thrown?.code).toBe("not_found");
+    expect(thrown?.message).toContain("contact_id");
+    expect(linkRow(mine, theirContact.id)).toBeNull();
+  });
+});
+
+describe("migration 0001_contacts_search (C6 search index)", () => {
+  test("contacts written before the migration are indexed by it (ASCII folding), and the index is consistent", () => {
+    const path = join(tempDir(), "older.db");
+    const older = new Database(path);
+    older.run("PRAGMA foreign_keys = ON");
+    migrate(older, embeddedMigrations.slice(0, 1));
+    older.run("INSERT INTO organizations (id, name, plan, rate_limit, created_at) VALUES ('o1', 'Kept', 'growth', 600, '2026-01-01T00:00:00.000Z')");
+    older.run(
+      `INSERT INTO contacts (id, organization_id, full_name, email, email_folded, company, role, kind, kind_mask, created_at, updated_at)
+       VALUES ('c1', 'o1', 'Old Timer', 'Old@Example.com', 'old@example.com', 'Legacy Inc', 'Keeper', '[]', 0, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
+    );
+    older.close();
+    const store = openStore(path);
+    const hits = (q: string) =>
+      store.sqlite.query<{ contact_id: string }, [string]>("SELECT s.contact_id FROM contacts_fts f JOIN contact_search s ON s.id = f.rowid WHERE contacts_fts MATCH ?").all(`"${q}"`);
+    expect(hits("old timer")).toEqual([{ contact_id: "c1" }]);
+    expect(hits("legacy")).toEqual([{ contact_id: "c1" }]);
+    expect(hits("old@example")).toEqual([{ contact_id: "c1" }]);
+    expect(() => store.sqlite.run("INSERT INTO contacts_fts(contacts_fts, rank) VALUES('integrity-check', 1)")).not.toThrow();
+    store.sqlite.run("DELETE FROM contacts WHERE id = 'c1'");
+    expect(hits("legacy")).toEqual([]);
+    expect(store.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM contact_search").get()!.n).toBe(0);
+    store.close();
+  });
+});
