@@ -101,6 +101,22 @@ export const dossiers = sqliteTable(
   ],
 );
 
+// Exact totals for GET /dossiers without scanning (issue 6): the number of dossiers per
+// (organization, type, status, flow, stage), kept by triggers on dossiers in the writing
+// transaction itself (migration 0003). '' stands for a null flow or stage, so that the key is unique.
+export const dossierCounts = sqliteTable(
+  "dossier_counts",
+  {
+    organizationId: text("organization_id").notNull(),
+    type: text("type").notNull(),
+    status: text("status").notNull(),
+    flowId: text("flow_id").notNull(),
+    stageId: text("stage_id").notNull(),
+    n: integer("n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.type, t.status, t.flowId, t.stageId] })],
+);
+
 export const contacts = sqliteTable(
   "contacts",
   {

@@ -189,7 +189,7 @@ export function dossierListWhere(query: Omit<ListDossiersQuery, "page" | "perPag
 export function listDossiers(ctx: Context, organizationId: string, query: ListDossiersQuery): { data: Dossier[]; total: number } {
   const { where, params } = dossierListWhere(query, organizationId, ctx.now().toISOString());
   const sqlite = sqliteOf(ctx);
-  const total = sqlite.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM dossiers WHERE ${where}`).get(...params)!.n;
+  const total = countDossiers(sqlite, organizationId, query, where, params);
   const offset = (query.page - 1) * query.perPage;
   const data =
     offset >= total
@@ -198,6 +198,29 @@ export function listDossiers(ctx: Context, organizationId: string, query: ListDo
           .query<Dossier, (string | number)[]>(`SELECT ${COLUMNS} FROM dossiers WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
           .all(...params, query.perPage, offset);
   return { data, total };
+}
+
+/** The exact total: from the counts the triggers of migration 0003 keep when the filters are
+ * among the counts' key (type, status, flow, stage), else a COUNT over the same WHERE. */
+function countDossiers(
+  sqlite: Database,
+  organizationId: string,
+  query: Omit<ListDossiersQuery, "page" | "perPage">,
+  where: string,
+  params: (string | number)[],
+): number {
+  if (query.overdue !== undefined || query.assignedTo !== undefined || (query.q !== undefined && query.q !== "")) {
+    return sqlite.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM dossiers WHERE ${where}`).get(...params)!.n;
+  }
+  const clauses = ["organization_id = ?", query.status === undefined ? "status <> 'archived'" : "status = ?"];
+  const values = [organizationId, query.status].filter((v): v is string => v !== undefined);
+  for (const [column, value] of [["type", query.type], ["stage_id", query.stageId], ["flow_id", query.flowId]] as const) {
+    if (value !== undefined) {
+      clauses.push(`${column} = ?`);
+      values.push(value);
+    }
+  }
+  return sqlite.query<{ n: number }, string[]>(`SELECT coalesce(sum(n), 0) AS n FROM dossier_counts WHERE ${clauses.join(" AND ")}`).get(...values)!.n;
 }
 
 interface StageInfo {
