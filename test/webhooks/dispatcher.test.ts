@@ -1,0 +1,604 @@
+// C7 / C10 webhook delivery against a real receiver on 127.0.0.1: signing, retries, 410, redirects,
+// Retry-After, ordering, isolation between organizations, the outbox's rollback, restarts.
+import { afterAll, describe, expect, test } from "bun:test";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { createApp, type AppOptions, type DossierApp } from "../../src/app";
+import { transact } from "../../src/context";
+import { listDeliveries, retryDelivery, DeliveryError } from "../../src/services/deliveries";
+import { recordEvent, type EventType } from "../../src/services/outbox";
+import { rotateSecret, setEndpoint, unsetEndpoint } from "../../src/services/webhooks";
+import { makeApp, makeOrg, tempDir } from "../helpers";
+
+// ---------------------------------------------------------------- helpers
+
+interface Received {
+  at: number; // performance.now()
+  path: string;
+  headers: Headers;
+  body: string;
+}
+
+type Respond = (request: Received, index: number) => Response | Promise<Response>;
+
+const servers: { stop(force?: boolean): unknown }[] = [];
+afterAll(() => {
+  for (const server of servers.splice(0)) server.stop(true);
+});
+
+/** A real HTTP receiver on 127.0.0.1; `respond` decides each answer (default 200 "ok"). */
+function receiver(respond: Respond = () => new Response("ok")) {
+  const received: Received[] = [];
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      const entry: Received = { at: performance.now(), path: new URL(request.url).pathname, headers: request.headers, body: await request.text() };
+      received.push(entry);
+      return respond(entry, received.length - 1);
+    },
+  });
+  servers.push(server);
+  return {
+    url: `http://127.0.0.1:${server.port}/hook`,
+    received,
+    stop: () => server.stop(true),
+    /** Waits (bounded) until `count` requests have arrived. */
+    async waitFor(count: number, timeoutMs = 3000) {
+      await until(() => received.length >= count, timeoutMs, `${count} deliveries (got ${received.length})`);
+      return received;
+    },
+  };
+}
+
+async function until(condition: () => boolean, timeoutMs: number, what: string) {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await Bun.sleep(5);
+  }
+}
+
+const FAST: AppOptions["config"] = { webhookRetrySchedule: [50, 100], webhookTimeoutMs: 500 };
+
+function webhookApp(config: AppOptions["config"] = FAST, dataDir?: string): DossierApp {
+  return makeApp({ webhooks: true, config, ...(dataDir ? { dataDir } : {}) });
+}
+
+/** Records one event in its own committed transaction, as a route would. */
+function emit(app: DossierApp, orgId: string, type: EventType = "dossier.created", data: unknown = { id: crypto.randomUUID() }): string {
+  const ctx = app.dossier;
+  return transact(ctx, () => recordEvent(ctx, orgId, type, data));
+}
+
+function eventRow(app: DossierApp, eventId: string) {
+  return app.dossier.store.sqlite
+    .query<{ seq: number; status: string; attempts: number; next_attempt_at: number | null; body: string; last_status_code: number | null }, [string]>(
+      `SELECT seq, status, attempts, next_attempt_at, body, last_status_code FROM events WHERE id = ?`,
+    )
+    .get(eventId)!;
+}
+
+const deliveryOf = (app: DossierApp, orgId: string, eventId: string) => listDeliveries(app.dossier, orgId, { eventId }).data[0];
+
+/** Waits until the delivery leaves `pending` (or reaches `status`). */
+async function settled(app: DossierApp, eventId: string, status?: string, timeoutMs = 3000) {
+  await until(() => (status ? eventRow(app, eventId).status === status : eventRow(app, eventId).status !== "pending"), timeoutMs, `${eventId} settled`);
+  return eventRow(app, eventId);
+}
+
+/** The verification a receiver would write, with node:crypto (not our signing code). */
+function verify(header: string, rawBody: string, secret: string, toleranceSeconds = 300): boolean {
+  const pairs = header.split(",").map((part) => {
+    const at = part.indexOf("=");
+    return [part.slice(0, at), part.slice(at + 1)] as const;
+  });
+  const t = pairs.find(([key]) => key === "t")?.[1];
+  if (!t || Math.abs(Date.now() / 1000 - Number(t)) > toleranceSeconds) return false;
+  const expected = createHmac("sha256", secret).update(`${t}.${rawBody}`, "utf8").digest();
+  return pairs
+    .filter(([key]) => key === "v1")
+    .some(([, hex]) => {
+      const given = Buffer.from(hex, "hex");
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
+}
+
+const signatures = (header: string) => header.split(",").filter((part) => part.startsWith("v1="));
+
+function setup(respond?: Respond, config?: AppOptions["config"]) {
+  const app = webhookApp(config);
+  const org = makeOrg(app);
+  const hook = receiver(respond);
+  const { secret } = setEndpoint(app.dossier, org.id, hook.url);
+  return { app, org, hook, secret };
+}
+
+// ---------------------------------------------------------------- delivery and signing
+
+describe("C7 delivery shape and signature", () => {
+  test("a committed event is POSTed within 100 ms with the exact body and the documented headers", async () => {
+    const { app, org, hook, secret } = setup();
+    await Bun.sleep(20); // let the start-up scan pass
+    const data = { id: crypto.randomUUID(), name: "Ada Lovelace — ünïcode ✓" };
+    const committed = performance.now();
+    const eventId = emit(app, org.id, "dossier.created", data);
+    const [request] = await hook.waitFor(1);
+    expect(request.at - committed).toBeLessThan(100);
+
+    const row = eventRow(app, eventId);
+    expect(request.body).toBe(row.body);
+    const body = JSON.parse(request.body);
+    expect(body).toEqual({ id: eventId, type: "dossier.created", created_at: expect.any(String), organization_id: org.id, data });
+    expect(body.id).toMatch(/^evt_[A-Za-z0-9]{26,}$/);
+    expect(new Date(body.created_at).toISOString()).toBe(body.created_at);
+
+    expect(request.headers.get("content-type")).toBe("application/json");
+    expect(request.headers.get("user-agent")).toBe("Dossier-Webhooks/1");
+    expect(request.headers.get("x-service-event-id")).toBe(eventId);
+    expect(request.headers.get("x-service-event-type")).toBe("dossier.created");
+    const header = request.headers.get("x-service-signature")!;
+    expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(Math.abs(Number(/^t=(\d+)/.exec(header)![1]) - Date.now() / 1000)).toBeLessThan(5);
+    expect(verify(header, request.body, secret)).toBe(true);
+    expect(verify(header, request.body + " ", secret)).toBe(false);
+    expect(verify(header, request.body, secret + "x")).toBe(false);
+
+    const delivery = (await settled(app, eventId)) && deliveryOf(app, org.id, eventId);
+    expect(delivery).toMatchObject({ event_id: eventId, type: "dossier.created", status: "succeeded", attempts: 1, next_attempt_at: null, last_status_code: 200, last_error: null });
+    expect(delivery.attempt_log).toEqual([
+      { at: expect.any(String), status_code: 200, error: null, duration_ms: expect.any(Number), response_snippet: "ok" },
+    ]);
+  });
+
+  test("rotation: two v1 signatures while the old secret is valid, both verify; one after it expires", async () => {
+    const { app, org, hook, secret: oldSecret } = setup();
+    const { secret: newSecret } = rotateSecret(app.dossier, org.id)!;
+    emit(app, org.id);
+    const [first] = await hook.waitFor(1);
+    const header = first.headers.get("x-service-signature")!;
+    const [currentSig, previousSig] = signatures(header);
+    expect(signatures(header)).toHaveLength(2);
+    const t = /^t=(\d+)/.exec(header)![1];
+    expect(verify(`t=${t},${currentSig}`, first.body, newSecret)).toBe(true);
+    expect(verify(`t=${t},${previousSig}`, first.body, oldSecret)).toBe(true);
+    expect(verify(`t=${t},${currentSig}`, first.body, oldSecret)).toBe(false);
+
+    app.dossier.store.sqlite
+      .query(`UPDATE webhook_endpoints SET previous_secret_expires_at = ? WHERE organization_id = ?`)
+      .run(new Date(Date.now() - 1000).toISOString(), org.id);
+    emit(app, org.id);
+    const [, second] = await hook.waitFor(2);
+    const after = second.headers.get("x-service-signature")!;
+    expect(signatures(after)).toHaveLength(1);
+    expect(verify(after, second.body, newSecret)).toBe(true);
+    expect(verify(after, second.body, oldSecret)).toBe(false);
+  });
+
+  test("each attempt is signed afresh with the current secret (a rotation between attempts)", async () => {
+    let answer = 500;
+    const { app, org, hook } = setup(() => new Response("", { status: answer }), { webhookRetrySchedule: [300], webhookTimeoutMs: 500 });
+    const eventId = emit(app, org.id);
+    await hook.waitFor(1);
+    const { secret } = setEndpoint(app.dossier, org.id, hook.url); // new secret, no overlap
+    answer = 200;
+    const [first, second] = await hook.waitFor(2);
+    expect(verify(second.headers.get("x-service-signature")!, second.body, secret)).toBe(true);
+    expect(verify(first.headers.get("x-service-signature")!, first.body, secret)).toBe(false);
+    expect(second.body).toBe(first.body);
+    expect((await settled(app, eventId)).status).toBe("succeeded");
+  });
+});
+
+// ---------------------------------------------------------------- retries
+
+describe("C7 retries", () => {
+  test("500, 500, then 200: three attempts, and the log shows them", async () => {
+    const { app, org, hook } = setup((_, index) => (index < 2 ? new Response(`boom ${index}`, { status: 500 }) : new Response("fine")));
+    const eventId = emit(app, org.id);
+    const requests = await hook.waitFor(3);
+    const row = await settled(app, eventId);
+    expect(row).toMatchObject({ status: "succeeded", attempts: 3, last_status_code: 200 });
+    // Delays count from the end of the previous attempt: 50 ms then 100 ms, each ±20 %.
+    expect(requests[1].at - requests[0].at).toBeGreaterThanOrEqual(40 - 2);
+    expect(requests[2].at - requests[1].at).toBeGreaterThanOrEqual(80 - 2);
+    expect(new Set(requests.map((r) => r.headers.get("x-service-event-id")))).toEqual(new Set([eventId]));
+    const log = deliveryOf(app, org.id, eventId).attempt_log!;
+    expect(log.map((entry) => [entry.status_code, entry.error, entry.response_snippet])).toEqual([
+      [500, "HTTP 500", "boom 0"],
+      [500, "HTTP 500", "boom 1"],
+      [200, null, "fine"],
+    ]);
+    expect(log.every((entry) => Number.isInteger(entry.duration_ms) && entry.duration_ms >= 0)).toBe(true);
+    expect(Date.parse(log[0].at)).toBeLessThanOrEqual(Date.parse(log[1].at));
+  });
+
+  test("after the last scheduled retry the delivery is failed and kept; `retry` queues it again from the schedule's start (C10, picked up within 5 s)", async () => {
+    let healthy = false;
+    const { app, org, hook } = setup(() => new Response(healthy ? "ok" : "down", { status: healthy ? 200 : 503 }));
+    const eventId = emit(app, org.id);
+    const row = await settled(app, eventId);
+    expect(row).toMatchObject({ status: "failed", attempts: 3, next_attempt_at: null, last_status_code: 503 });
+    expect(hook.received).toHaveLength(3);
+    await Bun.sleep(250); // nothing more is attempted
+    expect(hook.received).toHaveLength(3);
+    expect(listDeliveries(app.dossier, org.id, { status: "failed" }).data.map((d) => d.event_id)).toEqual([eventId]);
+
+    healthy = true;
+    expect(retryDelivery(app.dossier, eventId)).toEqual({ event_id: eventId, status: "pending" });
+    expect(eventRow(app, eventId)).toMatchObject({ status: "pending", attempts: 0 });
+    expect(deliveryOf(app, org.id, eventId).attempt_log).toHaveLength(3); // the history stays
+    await hook.waitFor(4, 6500);
+    expect(await settled(app, eventId)).toMatchObject({ status: "succeeded", attempts: 1, last_status_code: 200 });
+    expect(deliveryOf(app, org.id, eventId).attempt_log!.map((entry) => entry.status_code)).toEqual([503, 503, 503, 200]);
+  }, 15_000);
+
+  test("`retry` refuses anything but a failed delivery, and unknown ids", () => {
+    const app = makeApp();
+    const org = makeOrg(app);
+    setEndpoint(app.dossier, org.id, "http://127.0.0.1:9/hook");
+    const pending = emit(app, org.id);
+    const code = (work: () => unknown) => {
+      try {
+        work();
+      } catch (error) {
+        return error instanceof DeliveryError ? error.code : String(error);
+      }
+      return "no error";
+    };
+    expect(code(() => retryDelivery(app.dossier, pending))).toBe("not_failed");
+    expect(code(() => retryDelivery(app.dossier, "evt_nope"))).toBe("not_found");
+    app.dossier.store.sqlite.query(`UPDATE events SET status = 'failed', next_attempt_at = NULL WHERE id = ?`).run(pending);
+    unsetEndpoint(app.dossier, org.id);
+    expect(code(() => retryDelivery(app.dossier, pending))).toBe("no_endpoint");
+    expect(eventRow(app, pending).status).toBe("failed");
+  });
+
+  test("Retry-After on 429/503 lengthens the wait but adds no attempt", async () => {
+    const { app, org, hook } = setup(
+      () => new Response("slow down", { status: 429, headers: { "retry-after": "1" } }),
+      { webhookRetrySchedule: [50], webhookTimeoutMs: 500 },
+    );
+    const eventId = emit(app, org.id);
+    await hook.waitFor(1);
+    await until(() => eventRow(app, eventId).attempts === 1, 1000, "first attempt recorded");
+    const due = eventRow(app, eventId).next_attempt_at! - Date.now();
+    expect(due).toBeGreaterThan(800); // 1 s asked, not the 50 ms of the schedule
+    const [first, second] = await hook.waitFor(2, 3000);
+    expect(second.at - first.at).toBeGreaterThanOrEqual(950);
+    expect(await settled(app, eventId)).toMatchObject({ status: "failed", attempts: 2, last_status_code: 429 });
+    await Bun.sleep(100);
+    expect(hook.received).toHaveLength(2);
+  });
+
+  test("a Retry-After shorter than the scheduled wait changes nothing; on a 500 it is ignored", async () => {
+    const { app, org, hook } = setup(
+      (_, index) => new Response("", { status: index === 0 ? 500 : 503, headers: { "retry-after": index === 0 ? "2" : "0" } }),
+      { webhookRetrySchedule: [300, 50], webhookTimeoutMs: 500 },
+    );
+    const eventId = emit(app, org.id);
+    const [a, b, c] = await hook.waitFor(3, 3000);
+    expect(b.at - a.at).toBeGreaterThanOrEqual(240 - 2);
+    expect(b.at - a.at).toBeLessThan(1500); // the 500's Retry-After: 2 was not honoured
+    expect(c.at - b.at).toBeGreaterThanOrEqual(40 - 2);
+    expect((await settled(app, eventId)).status).toBe("failed");
+  });
+
+  test("a redirect is not followed: the 3xx is a failed attempt", async () => {
+    const { app, org, hook } = setup((request) =>
+      request.path === "/hook" ? new Response(null, { status: 307, headers: { location: "/elsewhere" } }) : new Response("followed!"),
+    );
+    const eventId = emit(app, org.id);
+    const row = await settled(app, eventId);
+    expect(row).toMatchObject({ status: "failed", attempts: 3, last_status_code: 307 });
+    expect(hook.received.map((r) => r.path)).toEqual(["/hook", "/hook", "/hook"]);
+    expect(deliveryOf(app, org.id, eventId).attempt_log!.map((entry) => entry.error)).toEqual(["HTTP 307", "HTTP 307", "HTTP 307"]);
+  });
+
+  test("a network error and a time-out are recorded without a status code", async () => {
+    const closed = receiver();
+    closed.stop(); // nothing listens on that port any more
+    const { app, org } = setup(undefined, { webhookRetrySchedule: [], webhookTimeoutMs: 200 });
+    setEndpoint(app.dossier, org.id, closed.url);
+    const refused = emit(app, org.id);
+    expect(await settled(app, refused)).toMatchObject({ status: "failed", attempts: 1, last_status_code: null });
+    const refusedLog = deliveryOf(app, org.id, refused).attempt_log![0];
+    expect(refusedLog.status_code).toBeNull();
+    expect(refusedLog.error).toBeTruthy();
+
+    const slow = receiver(async () => {
+      await Bun.sleep(600);
+      return new Response("late");
+    });
+    setEndpoint(app.dossier, org.id, slow.url);
+    const timedOut = emit(app, org.id);
+    expect(await settled(app, timedOut)).toMatchObject({ status: "failed", attempts: 1 });
+    const timedOutLog = deliveryOf(app, org.id, timedOut).attempt_log![0];
+    expect(timedOutLog).toMatchObject({ status_code: null, error: expect.stringContaining("timeout") });
+    expect(timedOutLog.duration_ms).toBeGreaterThanOrEqual(190);
+    expect(timedOutLog.duration_ms).toBeLessThan(550);
+  });
+
+  test("the log keeps the first 1 KB of the answer", async () => {
+    const { app, org } = setup(() => new Response("é".repeat(600) + "x".repeat(5000), { status: 400 }), { webhookRetrySchedule: [], webhookTimeoutMs: 500 });
+    const eventId = emit(app, org.id);
+    await settled(app, eventId);
+    const snippet = deliveryOf(app, org.id, eventId).attempt_log![0].response_snippet!;
+    expect(new TextEncoder().encode(snippet).length).toBeLessThanOrEqual(1024 + 2);
+    expect(snippet.startsWith("é".repeat(512))).toBe(true);
+    expect(snippet).not.toContain("x");
+  });
+});
+
+// ---------------------------------------------------------------- 410 and skipped deliveries
+
+describe("C10 410 Gone and skipped deliveries", () => {
+  test("410: the delivery fails at once, the endpoint is disabled, pending and later events are skipped; `webhook set` enables it again", async () => {
+    let gone = true;
+    const { app, org, hook } = setup(async (request) => {
+      if (!gone) return new Response("ok");
+      await Bun.sleep(50); // the others are recorded (and queued) meanwhile
+      return new Response("gone", { status: 410 });
+    });
+    const first = emit(app, org.id);
+    await hook.waitFor(1);
+    const queued = [emit(app, org.id), emit(app, org.id)];
+    expect(await settled(app, first)).toMatchObject({ status: "failed", attempts: 1, last_status_code: 410 });
+    const endpoint = () =>
+      app.dossier.store.sqlite.query<{ disabled_at: string | null }, [string]>(`SELECT disabled_at FROM webhook_endpoints WHERE organization_id = ?`).get(org.id)!;
+    expect(endpoint().disabled_at).not.toBeNull();
+    for (const id of queued) expect(eventRow(app, id).status).toBe("skipped");
+    const later = emit(app, org.id);
+    expect(eventRow(app, later).status).toBe("skipped");
+    await Bun.sleep(150);
+    expect(hook.received).toHaveLength(1);
+
+    gone = false;
+    setEndpoint(app.dossier, org.id, hook.url);
+    expect(endpoint().disabled_at).toBeNull();
+    const revived = emit(app, org.id);
+    await hook.waitFor(2);
+    expect((await settled(app, revived)).status).toBe("succeeded");
+    for (const id of [...queued, later]) expect(eventRow(app, id).status).toBe("skipped"); // nothing skipped is revived
+    expect(hook.received.map((r) => r.headers.get("x-service-event-id"))).toEqual([first, revived]);
+  });
+
+  test("events recorded while no endpoint is set are skipped, not delivered later", async () => {
+    const app = webhookApp();
+    const org = makeOrg(app);
+    const before = emit(app, org.id);
+    expect(eventRow(app, before)).toMatchObject({ status: "skipped", next_attempt_at: null });
+    const hook = receiver();
+    setEndpoint(app.dossier, org.id, hook.url);
+    const after = emit(app, org.id);
+    await hook.waitFor(1);
+    await Bun.sleep(150);
+    expect(hook.received.map((r) => r.headers.get("x-service-event-id"))).toEqual([after]);
+    expect(listDeliveries(app.dossier, org.id, { status: "skipped" }).data).toEqual([
+      { event_id: before, type: "dossier.created", status: "skipped", attempts: 0, next_attempt_at: null, last_status_code: null, last_error: null },
+    ]);
+  });
+
+  test("`webhook unset` skips the pending deliveries, including one waiting for its retry", async () => {
+    const { app, org, hook } = setup(() => new Response("", { status: 500 }), { webhookRetrySchedule: [400, 400], webhookTimeoutMs: 500 });
+    const eventId = emit(app, org.id);
+    await until(() => eventRow(app, eventId).attempts === 1, 2000, "first attempt recorded");
+    unsetEndpoint(app.dossier, org.id);
+    expect(eventRow(app, eventId).status).toBe("skipped");
+    await Bun.sleep(700);
+    expect(hook.received).toHaveLength(1);
+    expect(eventRow(app, eventId).status).toBe("skipped");
+  });
+
+  test("a rolled-back transaction emits nothing", async () => {
+    const { app, org, hook } = setup();
+    const ctx = app.dossier;
+    const count = () => ctx.store.sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM events`).get()!.n;
+    const before = count();
+    expect(() =>
+      transact(ctx, () => {
+        recordEvent(ctx, org.id, "dossier.created", { id: "rolled back" });
+        throw new Error("the change fails after recording its event");
+      }),
+    ).toThrow("the change fails");
+    expect(count()).toBe(before);
+    const kept = emit(app, org.id);
+    await hook.waitFor(1);
+    await Bun.sleep(100);
+    expect(hook.received.map((r) => JSON.parse(r.body).id)).toEqual([kept]);
+  });
+});
+
+// ---------------------------------------------------------------- order and isolation
+
+describe("C7 order and isolation", () => {
+  test("first attempts go out in event order", async () => {
+    const { app, org, hook } = setup(async () => {
+      await Bun.sleep(Math.random() * 5);
+      return new Response("ok");
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      ids.push(emit(app, org.id, i % 2 ? "dossier.updated" : "note.created", { i }));
+      if (i % 7 === 0) await Bun.sleep(1);
+    }
+    await hook.waitFor(40);
+    expect(hook.received.map((r) => r.headers.get("x-service-event-id"))).toEqual(ids);
+    expect(hook.received.map((r) => JSON.parse(r.body).data.i)).toEqual([...Array(40).keys()]);
+  });
+
+  test("a delivery waiting for its retry does not hold back later events", async () => {
+    const { app, org, hook } = setup((request) =>
+      JSON.parse(request.body).data.n === 1 && hook.received.filter((r) => JSON.parse(r.body).data.n === 1).length === 1
+        ? new Response("", { status: 500 })
+        : new Response("ok"),
+      { webhookRetrySchedule: [400], webhookTimeoutMs: 500 },
+    );
+    const first = emit(app, org.id, "dossier.created", { n: 1 });
+    await hook.waitFor(1);
+    const others = [2, 3, 4].map((n) => emit(app, org.id, "dossier.created", { n }));
+    await hook.waitFor(4, 300); // well before the first one's retry
+    expect(hook.received.map((r) => JSON.parse(r.body).data.n)).toEqual([1, 2, 3, 4]);
+    await hook.waitFor(5, 2000);
+    expect(JSON.parse(hook.received[4].body).data.n).toBe(1);
+    expect((await settled(app, first)).status).toBe("succeeded");
+    for (const id of others) expect(eventRow(app, id).status).toBe("succeeded");
+  });
+
+  test("a slow endpoint does not hold back other organizations", async () => {
+    const app = webhookApp({ webhookRetrySchedule: [5000], webhookTimeoutMs: 1500 });
+    const slowOrg = makeOrg(app, { name: "slow" });
+    const fastOrg = makeOrg(app, { name: "fast" });
+    const slow = receiver(async () => {
+      await Bun.sleep(1000);
+      return new Response("ok");
+    });
+    const fast = receiver();
+    setEndpoint(app.dossier, slowOrg.id, slow.url);
+    setEndpoint(app.dossier, fastOrg.id, fast.url);
+    emit(app, slowOrg.id);
+    emit(app, slowOrg.id);
+    await slow.waitFor(1);
+    const started = performance.now();
+    for (let i = 0; i < 5; i++) emit(app, fastOrg.id);
+    await fast.waitFor(5, 500);
+    expect(performance.now() - started).toBeLessThan(300);
+    expect(slow.received).toHaveLength(1); // still busy with its first
+    await slow.waitFor(2, 3000);
+  });
+
+  test("more organizations than concurrent requests: all delivered promptly (no wait for the 5 s scan)", async () => {
+    const app = webhookApp();
+    const hook = receiver();
+    const orgs = Array.from({ length: 300 }, (_, i) => makeOrg(app, { name: `org ${i}` }));
+    for (const org of orgs) setEndpoint(app.dossier, org.id, hook.url);
+    const ctx = app.dossier;
+    const started = performance.now();
+    transact(ctx, () => {
+      for (const org of orgs) recordEvent(ctx, org.id, "note.created", {});
+    });
+    await hook.waitFor(300, 3000);
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  test("a backlog larger than the memory queue: a slow organization keeps its order and holds back no one", async () => {
+    const app = webhookApp({ webhookRetrySchedule: [50], webhookTimeoutMs: 1000 });
+    const slowOrg = makeOrg(app, { name: "slow" });
+    const fastOrg = makeOrg(app, { name: "fast" });
+    const slow = receiver(async () => {
+      await Bun.sleep(2);
+      return new Response("ok");
+    });
+    const fast = receiver();
+    setEndpoint(app.dossier, slowOrg.id, slow.url);
+    setEndpoint(app.dossier, fastOrg.id, fast.url);
+    const ctx = app.dossier;
+    // 1,500 for the slow organization in one commit (more than a read and than a lane holds), then new events of both.
+    transact(ctx, () => {
+      for (let i = 0; i < 1500; i++) recordEvent(ctx, slowOrg.id, "note.created", { i });
+    });
+    await slow.waitFor(10);
+    for (let i = 1500; i < 1550; i++) emit(app, slowOrg.id, "note.created", { i });
+    const started = performance.now();
+    for (let i = 0; i < 20; i++) emit(app, fastOrg.id, "note.created", { i });
+    await fast.waitFor(20, 1000);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(slow.received.length).toBeLessThan(1550);
+    await slow.waitFor(1550, 20_000);
+    expect(slow.received.map((r) => JSON.parse(r.body).data.i)).toEqual([...Array(1550).keys()]);
+  }, 30_000);
+
+  test("many events to many organizations: each delivered exactly once", async () => {
+    const app = webhookApp();
+    const hook = receiver();
+    const orgs = Array.from({ length: 5 }, (_, i) => makeOrg(app, { name: `org ${i}` }));
+    for (const org of orgs) setEndpoint(app.dossier, org.id, hook.url);
+    const ids: string[] = [];
+    for (let i = 0; i < 300; i++) ids.push(emit(app, orgs[i % orgs.length].id, "note.created", { i }));
+    await hook.waitFor(300, 10_000);
+    await Bun.sleep(100);
+    const seen = hook.received.map((r) => r.headers.get("x-service-event-id")!);
+    expect(seen.length).toBe(300);
+    expect(new Set(seen)).toEqual(new Set(ids));
+    for (const org of orgs) {
+      const mine = hook.received.filter((r) => JSON.parse(r.body).organization_id === org.id).map((r) => JSON.parse(r.body).data.i);
+      expect(mine).toEqual([...mine].sort((a, b) => a - b)); // per organization, in event order
+    }
+    await until(() => orgs.every((org) => listDeliveries(app.dossier, org.id, { status: "pending" }).data.length === 0), 2000, "all recorded");
+    expect(orgs.flatMap((org) => listDeliveries(app.dossier, org.id, { status: "succeeded" }).data)).toHaveLength(300);
+  });
+});
+
+// ---------------------------------------------------------------- durability
+
+describe("C7 / C10 durability", () => {
+  test("pending deliveries survive a restart on the same data folder and are delivered at once", async () => {
+    const dataDir = tempDir();
+    const first = createApp({ dataDir, webhooks: false, config: { log: "off" } });
+    const org = makeOrg(first);
+    const hook = receiver();
+    setEndpoint(first.dossier, org.id, hook.url);
+    const ids = [emit(first, org.id), emit(first, org.id), emit(first, org.id)];
+    await first.close();
+    expect(hook.received).toHaveLength(0);
+
+    const started = performance.now();
+    const second = makeApp({ dataDir, webhooks: true, config: FAST });
+    await hook.waitFor(3);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(hook.received.map((r) => r.headers.get("x-service-event-id"))).toEqual(ids);
+    for (const id of ids) expect((await settled(second, id)).status).toBe("succeeded");
+  });
+
+  test("a delivery waiting for its retry keeps its due time across a restart", async () => {
+    const dataDir = tempDir();
+    let up = false;
+    const hook = receiver(() => new Response("", { status: up ? 200 : 500 }));
+    const first = createApp({ dataDir, webhooks: true, config: { log: "off", webhookRetrySchedule: [1500], webhookTimeoutMs: 500 } });
+    const org = makeOrg(first);
+    setEndpoint(first.dossier, org.id, hook.url);
+    const eventId = emit(first, org.id);
+    await until(() => eventRow(first, eventId).attempts === 1, 2000, "first attempt recorded");
+    const due = eventRow(first, eventId).next_attempt_at!;
+    await first.close();
+
+    up = true;
+    const second = makeApp({ dataDir, webhooks: true, config: { webhookRetrySchedule: [1500], webhookTimeoutMs: 500 } });
+    await Bun.sleep(Math.max(0, due - Date.now() - 300));
+    expect(hook.received).toHaveLength(1); // not before its due time
+    await hook.waitFor(2, 2500);
+    expect(Date.now()).toBeGreaterThanOrEqual(due - 5);
+    expect((await settled(second, eventId)).status).toBe("succeeded");
+  });
+
+  test("close() waits for the attempts in flight and records them", async () => {
+    const dataDir = tempDir();
+    const hook = receiver(async () => {
+      await Bun.sleep(300);
+      return new Response("late but fine");
+    });
+    const app = createApp({ dataDir, webhooks: true, config: { log: "off", ...FAST, webhookTimeoutMs: 2000 } });
+    const org = makeOrg(app);
+    setEndpoint(app.dossier, org.id, hook.url);
+    const eventId = emit(app, org.id);
+    await hook.waitFor(1);
+    await app.close();
+
+    const reopened = makeApp({ dataDir, webhooks: false });
+    expect(eventRow(reopened, eventId)).toMatchObject({ status: "succeeded", attempts: 1 });
+    expect(deliveryOf(reopened, org.id, eventId).attempt_log![0].response_snippet).toBe("late but fine");
+  });
+
+  test("an attempt whose result was never recorded (a crash) is attempted again after restart", async () => {
+    const dataDir = tempDir();
+    const hook = receiver();
+    const first = createApp({ dataDir, webhooks: false, config: { log: "off" } });
+    const org = makeOrg(first);
+    setEndpoint(first.dossier, org.id, hook.url);
+    const eventId = emit(first, org.id);
+    // What a crash mid-attempt leaves: still pending, due, with no attempt recorded.
+    await first.close();
+    const second = makeApp({ dataDir, webhooks: true, config: FAST });
+    await hook.waitFor(1);
+    expect((await settled(second, eventId)).status).toBe("succeeded");
+  });
+});

@@ -1,0 +1,129 @@
+// api-v1 "Events" + C7 end to end: real API requests, the outbox, the dispatcher, a real receiver
+// on 127.0.0.1, and a signature check written with node:crypto (not our signing code).
+import { afterAll, describe, expect, test } from "bun:test";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { listDeliveries } from "../../src/services/deliveries";
+import { setEndpoint } from "../../src/services/webhooks";
+import { call, makeApp, makeOrg } from "../helpers";
+
+interface Received {
+  headers: Headers;
+  body: string;
+}
+
+const servers: { stop(force?: boolean): unknown }[] = [];
+afterAll(() => {
+  for (const server of servers.splice(0)) server.stop(true);
+});
+
+function receiver() {
+  const received: Received[] = [];
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      received.push({ headers: request.headers, body: await request.text() });
+      return new Response("ok");
+    },
+  });
+  servers.push(server);
+  return {
+    url: `http://127.0.0.1:${server.port}/hook`,
+    received,
+    async waitFor(count: number, timeoutMs = 3000) {
+      const deadline = performance.now() + timeoutMs;
+      while (received.length < count) {
+        if (performance.now() > deadline) throw new Error(`timed out waiting for ${count} deliveries (got ${received.length})`);
+        await Bun.sleep(5);
+      }
+      return received;
+    },
+  };
+}
+
+function verify(header: string, rawBody: string, secret: string): boolean {
+  const parts = Object.groupBy(header.split(","), (part) => part.slice(0, part.indexOf("=")));
+  const t = parts.t?.[0]?.slice(2);
+  if (!t || Math.abs(Date.now() / 1000 - Number(t)) > 300) return false;
+  const expected = createHmac("sha256", secret).update(`${t}.${rawBody}`).digest();
+  return (parts.v1 ?? []).some((part) => {
+    const given = Buffer.from(part.slice(3), "hex");
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
+function setup() {
+  const app = makeApp({ webhooks: true, config: { webhookRetrySchedule: [50, 100], webhookTimeoutMs: 1000 } });
+  const org = makeOrg(app);
+  const hook = receiver();
+  const { secret } = setEndpoint(app.dossier, org.id, hook.url);
+  const events = () =>
+    hook.received.map((r) => {
+      expect(verify(r.headers.get("x-service-signature")!, r.body, secret)).toBe(true);
+      const body = JSON.parse(r.body);
+      expect(r.headers.get("x-service-event-id")).toBe(body.id);
+      expect(r.headers.get("x-service-event-type")).toBe(body.type);
+      return body;
+    });
+  return { app, org, hook, secret, events };
+}
+
+describe("api-v1 Events, C7: the five events arrive signed, with the documented bodies", () => {
+  test("dossier.created, stage_changed then updated, updated with previous_attributes, note.created, deleted", async () => {
+    const { app, org, hook, events } = setup();
+    const created = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Grace Hopper", email: "grace@example.com" } });
+    expect(created.status).toBe(201);
+    const dossier = created.json.data;
+    await hook.waitFor(1);
+    expect(events()[0]).toEqual({ id: expect.stringMatching(/^evt_/), type: "dossier.created", created_at: expect.any(String), organization_id: org.id, data: dossier });
+
+    const flow = (await call(app, "GET", `/flows/${dossier.flow_id}/stages`, { key: org.key })).json.data;
+    const nextStage = flow.find((stage: { id: string }) => stage.id !== dossier.current_stage_id);
+    const moved = await call(app, "PATCH", `/dossiers/${dossier.id}`, { key: org.key, body: { current_stage_id: nextStage.id } });
+    expect(moved.status).toBe(200);
+    await hook.waitFor(3);
+    const [, stageChanged, updated] = events();
+    expect(stageChanged).toMatchObject({
+      type: "dossier.stage_changed",
+      organization_id: org.id,
+      data: { id: dossier.id, current_stage_id: nextStage.id, previous_stage_id: dossier.current_stage_id, status: "active" },
+    });
+    expect(updated).toMatchObject({ type: "dossier.updated", data: moved.json.data, previous_attributes: { current_stage_id: dossier.current_stage_id } });
+
+    const renamed = await call(app, "PATCH", `/dossiers/${dossier.id}`, { key: org.key, body: { company: "Navy" } });
+    await hook.waitFor(4);
+    expect(events()[3]).toMatchObject({ type: "dossier.updated", data: renamed.json.data, previous_attributes: { company: null } });
+
+    const note = await call(app, "POST", `/dossiers/${dossier.id}/notes`, { key: org.key, body: { content: "Invented the compiler" } });
+    expect(note.status).toBe(201);
+    await hook.waitFor(5);
+    expect(events()[4]).toMatchObject({ type: "note.created", organization_id: org.id, data: note.json.data });
+
+    const deleted = await call(app, "DELETE", `/dossiers/${dossier.id}`, { key: org.key });
+    expect(deleted.status).toBe(200);
+    await hook.waitFor(6);
+    expect(events()[5]).toMatchObject({ type: "dossier.deleted", data: { id: dossier.id, status: "archived" } });
+
+    const types = events().map((event) => event.type);
+    expect(types).toEqual(["dossier.created", "dossier.stage_changed", "dossier.updated", "dossier.updated", "note.created", "dossier.deleted"]);
+    expect(new Set(events().map((event) => event.id)).size).toBe(6);
+  });
+
+  test("a rejected request emits nothing; a PATCH that changes nothing emits nothing", async () => {
+    const { app, org, hook, events } = setup();
+    const bad = await call(app, "POST", "/dossiers", {
+      key: org.key,
+      body: { type: "candidate", name: "Nobody", contact_id: "00000000-0000-4000-8000-000000000000" },
+    });
+    expect(bad.status).toBe(404);
+    const created = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Somebody" } });
+    const id = created.json.data.id;
+    expect((await call(app, "PATCH", `/dossiers/${id}`, { key: org.key, body: {} })).status).toBe(200);
+    expect((await call(app, "PATCH", `/dossiers/${id}`, { key: org.key, body: { name: "Somebody" } })).status).toBe(200);
+    expect((await call(app, "PATCH", `/dossiers/${id}`, { key: org.key, body: { status: "nope" } })).status).toBe(400);
+    await hook.waitFor(1);
+    await Bun.sleep(150);
+    expect(events().map((event) => [event.type, event.data.id])).toEqual([["dossier.created", id]]);
+    expect(listDeliveries(app.dossier, org.id).data).toHaveLength(1);
+  });
+});
