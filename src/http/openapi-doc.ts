@@ -1,62 +1,207 @@
 // Each route's OpenAPI operation, built from the same TypeBox schemas that validate and shape it.
-import type { TSchema } from "@sinclair/typebox";
+// The document must not lie (issue 8): every status a route can answer is listed here with its exact
+// body schema, and test/openapi/contract.test.ts runs every route against a real server and checks
+// each answer (status, body, headers) against this document.
+import { Type as t, type TSchema } from "@sinclair/typebox";
 import type { DocumentDecoration } from "elysia";
 import { STATUS_OF, type ErrorCode } from "../errors";
 import type { Scope } from "../services/keys";
-import { ErrorBody } from "../schemas/common";
+import { closed } from "../schemas/common";
 
-// Failures any authenticated route can give (C3's order of checks).
+/** Failures any authenticated route can give (C3's order of checks, C8). */
 const AUTH_ERRORS: ErrorCode[] = ["unauthorized", "plan_required", "rate_limited", "forbidden", "internal"];
 
+/** When each code is answered (api-v1 "Errors", C3, C8, C9), and an example message. */
+const ERROR_DOCS: Record<ErrorCode, { when: string; message: string }> = {
+  invalid_body: {
+    when: "A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter",
+    message: "name is required",
+  },
+  unauthorized: { when: "A missing, malformed, unknown, revoked or expired API key (the message does not say which)", message: "a valid API key is required: Authorization: Bearer svc_live_..." },
+  plan_required: { when: "The organization is on the Free or Pro plan; the API requires Growth", message: "the API requires the Growth plan; this organization is on pro" },
+  forbidden: { when: "The key lacks a scope this operation requires", message: "this key lacks the scope dossiers:write" },
+  not_found: {
+    when: "A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's",
+    message: "dossier not found",
+  },
+  duplicate_contact: { when: "Another contact of the organization has this email (compared case-insensitively)", message: "a contact with this email already exists in the organization" },
+  file_too_large: { when: "A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB", message: "the CV is larger than 10 MB" },
+  payload_too_large: { when: "A JSON body over 1 MB (1,048,576 bytes)", message: "the JSON body is larger than 1 MB" },
+  unsupported_media_type: { when: "A Content-Type that is neither multipart/form-data nor application/pdf", message: "send the CV as multipart/form-data (field cv) or as application/pdf" },
+  rate_limited: { when: "The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again", message: "rate limit of 600 requests per minute exceeded" },
+  internal: { when: "An unexpected server error; the details are logged with the request id. Safe to retry", message: "an unexpected error occurred; it is safe to retry" },
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  402: "Payment Required",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+};
+
+type Header = { description: string; required: boolean; schema: Record<string, unknown> };
+
+const REQUEST_ID: Header = {
+  description: "The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem",
+  required: true,
+  schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,100}$" },
+};
+
+/** Rate-limit headers (C8, C10): on every answer to a request whose key names an organization. */
+const rateLimitHeaders = (required: boolean): Record<string, Header> => ({
+  "X-RateLimit-Limit": { description: "Requests allowed per sliding 60 s window for the organization", required, schema: { type: "integer", minimum: 1 } },
+  "X-RateLimit-Remaining": { description: "Requests left in the window after this one", required, schema: { type: "integer", minimum: 0 } },
+  "X-RateLimit-Reset": { description: "Seconds until a counted request leaves the window (0 when none is counted)", required, schema: { type: "integer", minimum: 0 } },
+});
+
+/** The headers of an answer with this status. A 401 names no organization, so it carries no
+ * rate-limit headers; a 500 carries them when the failure came after the key was checked. */
+export function headersFor(status: number): Record<string, Header> {
+  if (status === 401) return { "X-Request-Id": REQUEST_ID };
+  const headers: Record<string, Header> = { "X-Request-Id": REQUEST_ID, ...rateLimitHeaders(status !== 500) };
+  if (status === 429) {
+    headers["Retry-After"] = { description: "Whole seconds to wait before the next request is accepted", required: true, schema: { type: "integer", minimum: 1 } };
+  }
+  return headers;
+}
+
+/** The error envelope of one status, its `code` narrowed to the codes this operation gives there. */
+function errorResponse(status: number, codes: ErrorCode[]) {
+  const code = codes.length === 1 ? t.Literal(codes[0]) : t.Union(codes.map((c) => t.Literal(c)));
+  const schema = t.Object({ error: t.Object({ code, message: t.String({ minLength: 1, description: "Human readable" }) }, closed) }, closed);
+  return {
+    description: `${STATUS_TEXT[status] ?? "Error"}: ${codes.map((c) => `\`${c}\`: ${ERROR_DOCS[c].when}.`).join(" ")}`,
+    headers: headersFor(status),
+    content: {
+      "application/json": {
+        schema,
+        examples: Object.fromEntries(codes.map((c) => [c, { summary: c, value: { error: { code: c, message: ERROR_DOCS[c].message } } }])),
+      },
+    },
+  };
+}
+
+/** A success answer that is not a JSON envelope (e.g. the CV download). */
+export interface SuccessDoc {
+  description: string;
+  mediaType: string;
+  schema: TSchema;
+  headers?: Record<string, Header>;
+}
+
 export interface OperationDoc {
+  /** A stable operationId: the method name a generated client gets. */
+  id: string;
   summary: string;
   tag: string;
   scopes: Scope[];
+  description?: string;
+  /** Path parameters (all uuids) and what they name. */
+  params?: Record<string, string>;
   /** Query parameters, all optional; an array schema is a parameter that may repeat. */
   query?: Record<string, TSchema>;
+  /** The JSON request body. */
   body?: TSchema;
   /** Other request bodies by media type, e.g. multipart/form-data. */
   bodies?: Record<string, TSchema>;
-  responses: Record<number, TSchema>;
+  /** The success answers: a JSON envelope schema, or a SuccessDoc. */
+  responses: Record<number, TSchema | SuccessDoc>;
+  /** Error codes beyond AUTH_ERRORS that this operation can answer. */
   errors?: ErrorCode[];
-  description?: string;
+}
+
+const isSuccessDoc = (value: TSchema | SuccessDoc): value is SuccessDoc => typeof (value as SuccessDoc).mediaType === "string";
+const example = (schema: TSchema) => (Array.isArray(schema.examples) ? schema.examples[0] : undefined);
+
+type Parameter = { name: string; in: string; required?: boolean; description?: string; schema: unknown; style?: string; explode?: boolean };
+
+function pathParameter(name: string, description = "The resource's id"): Parameter {
+  return {
+    name,
+    in: "path",
+    required: true,
+    description: `${description}. A malformed or unknown id answers 404 not_found.`,
+    schema: { type: "string", format: "uuid" },
+  };
 }
 
 export function operation(doc: OperationDoc): DocumentDecoration {
   const responses: Record<string, unknown> = {};
-  for (const [status, schema] of Object.entries(doc.responses)) {
-    responses[status] = { description: Number(status) === 201 ? "Created" : "OK", content: { "application/json": { schema } } };
-  }
-  for (const code of [...AUTH_ERRORS, ...(doc.errors ?? [])]) {
-    const status = String(STATUS_OF[code]);
-    const existing = responses[status] as { description: string } | undefined;
+  for (const [status, answer] of Object.entries(doc.responses)) {
+    if (isSuccessDoc(answer)) {
+      responses[status] = {
+        description: answer.description,
+        headers: { ...headersFor(Number(status)), ...answer.headers },
+        content: { [answer.mediaType]: { schema: answer.schema } },
+      };
+      continue;
+    }
+    const sample = example(answer);
     responses[status] = {
-      description: existing ? `${existing.description}, ${code}` : code,
-      content: { "application/json": { schema: ErrorBody } },
-      ...(code === "rate_limited" ? { headers: { "Retry-After": { schema: { type: "integer" } } } } : {}),
+      description: Number(status) === 201 ? "Created" : "OK",
+      headers: headersFor(Number(status)),
+      content: { "application/json": { schema: answer, ...(sample === undefined ? {} : { example: sample }) } },
     };
   }
-  const content: Record<string, { schema: TSchema }> = {};
-  if (doc.body) content["application/json"] = { schema: doc.body };
-  for (const [type, schema] of Object.entries(doc.bodies ?? {})) content[type] = { schema };
-  return {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of [...AUTH_ERRORS, ...(doc.errors ?? [])]) {
+    const codes = byStatus.get(STATUS_OF[code]) ?? [];
+    if (!codes.includes(code)) codes.push(code);
+    byStatus.set(STATUS_OF[code], codes);
+  }
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) responses[String(status)] = errorResponse(status, codes);
+
+  const content: Record<string, { schema: TSchema; example?: unknown; encoding?: unknown }> = {};
+  const bodies: [string, TSchema][] = [...(doc.body ? [["application/json", doc.body] as [string, TSchema]] : []), ...Object.entries(doc.bodies ?? {})];
+  for (const [type, schema] of bodies) {
+    const sample = example(schema);
+    // A multipart file part (format binary) is a PDF: the only file this API takes.
+    const files = type === "multipart/form-data" ? Object.entries(schema.properties ?? {}).filter(([, p]) => (p as TSchema).format === "binary") : [];
+    content[type] = {
+      schema,
+      ...(sample === undefined ? {} : { example: sample }),
+      ...(files.length > 0 ? { encoding: Object.fromEntries(files.map(([name]) => [name, { contentType: "application/pdf" }])) } : {}),
+    };
+  }
+
+  const query: Parameter[] = Object.entries(doc.query ?? {}).map(([name, schema]) => ({
+    name,
+    in: "query",
+    required: false,
+    ...(schema.description ? { description: String(schema.description) } : {}),
+    schema,
+    ...(schema.type === "array" ? { style: "form", explode: true } : {}),
+  }));
+  const declared = Object.entries(doc.params ?? {}).map(([name, description]) => pathParameter(name, description));
+  const parameters = [...declared, ...query];
+
+  const detail: Record<string, unknown> = {
+    operationId: doc.id,
     summary: doc.summary,
     tags: [doc.tag],
     description: [doc.description, `Required scopes: ${doc.scopes.map((s) => `\`${s}\``).join(", ")}.`].filter(Boolean).join("\n\n"),
     security: [{ bearerAuth: [] }],
     "x-scopes": doc.scopes,
-    ...(doc.query
-      ? {
-          parameters: Object.entries(doc.query).map(([name, schema]) => ({
-            name,
-            in: "query",
-            required: false,
-            schema,
-            ...(schema.type === "array" ? { style: "form", explode: true } : {}),
-          })),
-        }
-      : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
     ...(Object.keys(content).length > 0 ? { requestBody: { required: true, content } } : {}),
     responses,
-  } as DocumentDecoration;
+  };
+  // @elysiajs/openapi replaces `parameters` with the path's own, typed as plain strings (it reads
+  // them from the route's Elysia `params` schema, which our routes do not declare: C3's order of
+  // checks). The document is served as JSON, so the operation restores ours when it is serialized:
+  // the path parameters the route has, typed as uuids and described, then the query parameters.
+  detail.toJSON = function (this: Record<string, unknown>) {
+    const { toJSON: _, ...rest } = this;
+    const given = ((rest.parameters as Parameter[] | undefined) ?? []).filter((p) => p.in === "path");
+    const path = given.map((p) => declared.find((d) => d.name === p.name) ?? pathParameter(p.name));
+    const all = [...path, ...query];
+    return { ...rest, ...(all.length > 0 ? { parameters: all } : {}) };
+  };
+  return detail as DocumentDecoration;
 }

@@ -6,25 +6,52 @@ if (!FormatRegistry.Has("uuid")) FormatRegistry.Set("uuid", (value) => isUuid(va
 if (!FormatRegistry.Has("date-time")) FormatRegistry.Set("date-time", (value) => !Number.isNaN(Date.parse(value)));
 
 export const Uuid = t.String({ format: "uuid" });
-export const DateTime = t.String({ format: "date-time", examples: ["2026-11-22T04:21:26.123Z"] });
+export const DateTime = t.String({ format: "date-time", description: "ISO 8601 UTC with milliseconds and Z", examples: ["2026-11-22T04:21:26.123Z"] });
 export const Nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 
-export const Meta = t.Object({
-  total: t.Integer({ minimum: 0 }),
-  page: t.Integer({ minimum: 1 }),
-  per_page: t.Integer({ minimum: 0 }),
-});
+/** Response records are closed: a member the document does not name is a lie (test/openapi). */
+export const closed = { additionalProperties: false } as const;
 
-export const ErrorBody = t.Object(
-  { error: t.Object({ code: t.String(), message: t.String() }) },
-  { examples: [{ error: { code: "not_found", message: "resource not found" } }] },
+export const Meta = t.Object(
+  {
+    total: t.Integer({ minimum: 0, description: "Number of items across all pages" }),
+    page: t.Integer({ minimum: 1 }),
+    per_page: t.Integer({ minimum: 0, description: "The page size asked for; on an unpaginated list, the number of items" }),
+  },
+  { ...closed, examples: [{ total: 1, page: 1, per_page: 25 }] },
 );
 
-export const One = <T extends TSchema>(schema: T) => t.Object({ data: schema });
-export const List = <T extends TSchema>(schema: T) => t.Object({ data: t.Array(schema), meta: Meta });
+/** The error envelope (api-v1 "Errors"). Each operation's answers narrow `code` to the codes of
+ * that status (src/http/openapi-doc.ts). */
+export const ErrorBody = t.Object(
+  {
+    error: t.Object(
+      { code: t.String({ description: "Stable, machine-readable" }), message: t.String({ description: "Human readable" }) },
+      closed,
+    ),
+  },
+  { ...closed, examples: [{ error: { code: "not_found", message: "dossier not found" } }] },
+);
+
+const firstExample = (schema: TSchema): unknown => (Array.isArray(schema.examples) ? schema.examples[0] : undefined);
+
+/** `{ data: <resource> }` */
+export const One = <T extends TSchema>(schema: T) => {
+  const example = firstExample(schema);
+  return t.Object({ data: schema }, { ...closed, ...(example === undefined ? {} : { examples: [{ data: example }] }) });
+};
+
+/** `{ data: [<resource>...], meta }` */
+export const List = <T extends TSchema>(schema: T) => {
+  const example = firstExample(schema);
+  return t.Object(
+    { data: t.Array(schema), meta: Meta },
+    { ...closed, ...(example === undefined ? {} : { examples: [{ data: [example], meta: { total: 1, page: 1, per_page: 25 } }] }) },
+  );
+};
 
 /** The query parameters of a paginated list (C3). */
 export const PagingQuery = {
-  page: t.Integer({ minimum: 1, default: 1, description: "1-based page number" }),
-  per_page: t.Integer({ minimum: 1, maximum: 100, default: 25 }),
+  page: t.Integer({ minimum: 1, default: 1, description: "1-based page number; a page past the end answers data: [] with the right total" }),
+  per_page: t.Integer({ minimum: 1, maximum: 100, default: 25, description: "Page size, 1 to 100" }),
 };

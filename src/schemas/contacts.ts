@@ -3,7 +3,7 @@
 // formats, so that validation does not depend on which formats are registered; the rules TypeBox
 // cannot say (code points after trimming, URL and email forms, the pool window) are the service's.
 import { Type as t } from "@sinclair/typebox";
-import { DateTime, Nullable, Uuid } from "./common";
+import { closed, DateTime, Nullable, Uuid } from "./common";
 
 export const ContactKind = t.Union(
   [t.Literal("candidate"), t.Literal("prospect"), t.Literal("client"), t.Literal("supplier"), t.Literal("partner")],
@@ -23,23 +23,45 @@ export const PoolFilter = t.Union([t.Literal("in_pool"), t.Literal("expired")], 
   description: "in_pool: pool_added_at <= now < pool_expires_at (a missing date is open-ended); expired: pool_expires_at <= now",
 });
 
-export const Contact = t.Object({
-  id: Uuid,
-  full_name: t.String(),
-  email: Nullable(t.String()),
-  phone: Nullable(t.String()),
-  linkedin_url: Nullable(t.String()),
-  company: Nullable(t.String()),
-  role: Nullable(t.String()),
-  city: Nullable(t.String()),
-  kind: t.Array(ContactKind, { description: "No duplicates, order of first appearance" }),
-  notes: Nullable(t.String()),
-  dossier_count: t.Integer({ minimum: 0, description: "Linked dossiers, archived ones included" }),
-  pool_added_at: Nullable(DateTime),
-  pool_expires_at: Nullable(DateTime),
-  created_at: DateTime,
-  updated_at: DateTime,
-});
+const EXAMPLE_CONTACT = {
+  id: "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+  full_name: "Jane Doe",
+  email: "jane.doe@acme.example",
+  phone: "+33 1 23 45 67 89",
+  linkedin_url: "https://www.linkedin.com/in/janedoe",
+  company: "Acme",
+  role: "Head of procurement",
+  city: "Lyon",
+  kind: ["prospect", "client"],
+  notes: null,
+  dossier_count: 1,
+  pool_added_at: null,
+  pool_expires_at: null,
+  created_at: "2026-11-22T04:21:26.123Z",
+  updated_at: "2026-11-22T04:21:26.123Z",
+};
+
+/** Every contact representation (api-v1 "Contact", C6): `null` where unset. */
+export const Contact = t.Object(
+  {
+    id: Uuid,
+    full_name: t.String({ description: "Stored trimmed" }),
+    email: Nullable(t.String({ description: "Unique per organization, compared case-insensitively; stored as given" })),
+    phone: Nullable(t.String()),
+    linkedin_url: Nullable(t.String({ description: "Public profile URL (http or https)" })),
+    company: Nullable(t.String({ description: "Current employer or account" })),
+    role: Nullable(t.String({ description: "Job title or role" })),
+    city: Nullable(t.String({ description: "City of residence" })),
+    kind: t.Array(ContactKind, { uniqueItems: true, description: "No duplicates, order of first appearance; [] by default" }),
+    notes: Nullable(t.String({ description: "Free-form internal notes" })),
+    dossier_count: t.Integer({ minimum: 0, description: "Linked dossiers, archived ones included" }),
+    pool_added_at: Nullable(t.String({ format: "date-time", description: "Start of the talent-pool window" })),
+    pool_expires_at: Nullable(t.String({ format: "date-time", description: "End of the talent-pool window" })),
+    created_at: DateTime,
+    updated_at: DateTime,
+  },
+  { ...closed, examples: [EXAMPLE_CONTACT] },
+);
 
 const text = (description: string) => Nullable(t.String({ description }));
 const date = (description: string) => Nullable(t.String({ description: `${description}; ISO 8601 date-time, stored in UTC with milliseconds` }));
@@ -62,7 +84,10 @@ export const CreateContact = t.Object(
     ...optionalFields,
     kind: t.Optional(Nullable(t.Array(ContactKind, { description: "Default []; duplicates are dropped" }))),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ full_name: "Jane Doe", email: "jane.doe@acme.example", company: "Acme", kind: ["prospect"], pool_expires_at: "2027-06-30T00:00:00.000Z" }],
+  },
 );
 
 export const PatchContact = t.Object(
@@ -71,10 +96,13 @@ export const PatchContact = t.Object(
     ...optionalFields,
     kind: t.Optional(t.Array(ContactKind, { description: "Replaces the whole array; not null" })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ role: "CFO", kind: ["client"], notes: null }] },
 );
 
-export const DeletedContact = t.Object({ id: Uuid, deleted: t.Literal(true) });
+export const DeletedContact = t.Object(
+  { id: Uuid, deleted: t.Literal(true) },
+  { ...closed, examples: [{ id: EXAMPLE_CONTACT.id, deleted: true }] },
+);
 
 export const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
@@ -84,23 +112,39 @@ export const CreateLink = t.Object(
     role_on_dossier: LinkRole,
     is_primary: t.Optional(t.Boolean({ description: "true demotes the dossier's previous primary; on a re-link, absent keeps the current value" })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ contact_id: EXAMPLE_CONTACT.id, role_on_dossier: "decision_maker", is_primary: true }] },
 );
 
-export const Link = t.Object({
-  dossier_id: Uuid,
-  contact_id: Uuid,
-  role_on_dossier: LinkRole,
-  is_primary: t.Boolean(),
-});
+const EXAMPLE_DOSSIER_ID = "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d";
 
-export const LinkItem = t.Object({
-  contact_id: Uuid,
-  full_name: t.String(),
-  email: Nullable(t.String()),
-  company: Nullable(t.String()),
-  role_on_dossier: LinkRole,
-  is_primary: t.Boolean(),
-});
+export const Link = t.Object(
+  {
+    dossier_id: Uuid,
+    contact_id: Uuid,
+    role_on_dossier: LinkRole,
+    is_primary: t.Boolean({ description: "At most one primary per dossier" }),
+  },
+  { ...closed, examples: [{ dossier_id: EXAMPLE_DOSSIER_ID, contact_id: EXAMPLE_CONTACT.id, role_on_dossier: "decision_maker", is_primary: true }] },
+);
 
-export const Unlinked = t.Object({ dossier_id: Uuid, contact_id: Uuid, unlinked: t.Literal(true) });
+export const LinkItem = t.Object(
+  {
+    contact_id: Uuid,
+    full_name: t.String(),
+    email: Nullable(t.String()),
+    company: Nullable(t.String()),
+    role_on_dossier: LinkRole,
+    is_primary: t.Boolean(),
+  },
+  {
+    ...closed,
+    examples: [
+      { contact_id: EXAMPLE_CONTACT.id, full_name: "Jane Doe", email: "jane.doe@acme.example", company: "Acme", role_on_dossier: "decision_maker", is_primary: true },
+    ],
+  },
+);
+
+export const Unlinked = t.Object(
+  { dossier_id: Uuid, contact_id: Uuid, unlinked: t.Literal(true) },
+  { ...closed, examples: [{ dossier_id: EXAMPLE_DOSSIER_ID, contact_id: EXAMPLE_CONTACT.id, unlinked: true }] },
+);

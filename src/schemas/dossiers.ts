@@ -2,7 +2,7 @@
 // TypeBox checks types and unknown fields; the rules TypeBox cannot say (lengths in code points,
 // trimming, email shape, currencies, sales-only fields) live in services/dossiers.ts.
 import { Type as t } from "@sinclair/typebox";
-import { DateTime, Nullable, Uuid } from "./common";
+import { closed, DateTime, Nullable, Uuid } from "./common";
 
 export const DossierType = t.Union([t.Literal("candidate"), t.Literal("sales")]);
 export const DossierStatus = t.Union([t.Literal("active"), t.Literal("won"), t.Literal("lost"), t.Literal("archived")]);
@@ -16,30 +16,59 @@ const DealSize = t.Number({ description: "Sales only. A finite number >= 0, in t
 const Currency = t.String({ description: "Sales only. ISO 4217 code known to the runtime, upper case" });
 const IntakeNotes = t.String({ description: "At most 20,000 characters" });
 
-export const Dossier = t.Object({
-  id: Uuid,
-  organization_id: Uuid,
-  flow_id: Nullable(Uuid),
-  type: DossierType,
-  name: t.String(),
-  email: Nullable(t.String()),
-  phone: Nullable(t.String()),
-  company: Nullable(t.String()),
-  role: Nullable(t.String()),
-  contact_person: Nullable(t.String({ description: "Sales only" })),
-  status: DossierStatus,
-  current_stage_id: Nullable(Uuid),
-  assigned_to: Nullable(Uuid),
-  deal_size: Nullable(t.Number({ description: "Sales only" })),
-  deal_currency: Nullable(t.String({ description: "Sales only. ISO 4217" })),
-  intake_notes: Nullable(t.String()),
-  cv_url: Nullable(t.String({ description: "<org_id>/dossiers/<dossier_id>/cv.pdf, null without a CV" })),
-  contact_id: Nullable(Uuid),
-  stage_entered_at: Nullable(DateTime),
-  stage_due_at: Nullable(t.Union([DateTime], { description: "stage_entered_at + the stage's deadline_days days" })),
-  created_at: DateTime,
-  updated_at: DateTime,
-});
+const EXAMPLE_DOSSIER = {
+  id: "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+  organization_id: "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+  flow_id: "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+  type: "sales",
+  name: "Acme renewal 2027",
+  email: "jane.doe@acme.example",
+  phone: "+33 1 23 45 67 89",
+  company: "Acme",
+  role: "Head of procurement",
+  contact_person: "Jane Doe",
+  status: "active",
+  current_stage_id: "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+  assigned_to: null,
+  deal_size: 12500.5,
+  deal_currency: "EUR",
+  intake_notes: "Met at the trade fair.",
+  cv_url: null,
+  contact_id: "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+  stage_entered_at: "2026-11-22T04:21:26.123Z",
+  stage_due_at: "2026-11-29T04:21:26.123Z",
+  created_at: "2026-11-22T04:21:26.123Z",
+  updated_at: "2026-11-22T04:21:26.123Z",
+};
+
+/** Every dossier representation (C5): all the fields, `null` where unset. */
+export const Dossier = t.Object(
+  {
+    id: Uuid,
+    organization_id: Uuid,
+    flow_id: Nullable(Uuid),
+    type: DossierType,
+    name: t.String({ description: "Candidate: the person's name. Sales: deal or account name. Stored trimmed" }),
+    email: Nullable(t.String({ description: "Primary contact email, as given" })),
+    phone: Nullable(t.String()),
+    company: Nullable(t.String({ description: "Candidate: current employer. Sales: target company" })),
+    role: Nullable(t.String({ description: "Candidate: role applied for. Sales: role of the contact" })),
+    contact_person: Nullable(t.String({ description: "Sales only. Named contact at the target company" })),
+    status: DossierStatus,
+    current_stage_id: Nullable(t.String({ format: "uuid", description: "The stage the dossier is in" })),
+    assigned_to: Nullable(t.String({ format: "uuid", description: "User id of the assigned member" })),
+    deal_size: Nullable(t.Number({ minimum: 0, description: "Sales only. Expected contract value, in the main currency unit" })),
+    deal_currency: Nullable(t.String({ pattern: "^[A-Z]{3}$", description: "Sales only. ISO 4217" })),
+    intake_notes: Nullable(t.String()),
+    cv_url: Nullable(t.String({ pattern: "^[0-9a-f-]{36}/dossiers/[0-9a-f-]{36}/cv\\.pdf$", description: "<org_id>/dossiers/<dossier_id>/cv.pdf; null without a CV" })),
+    contact_id: Nullable(t.String({ format: "uuid", description: "The primary linked contact" })),
+    stage_entered_at: Nullable(t.String({ format: "date-time", description: "When the dossier entered its current stage" })),
+    stage_due_at: Nullable(t.String({ format: "date-time", description: "stage_entered_at + the stage's deadline_days days; null without a deadline" })),
+    created_at: DateTime,
+    updated_at: DateTime,
+  },
+  { ...closed, examples: [EXAMPLE_DOSSIER] },
+);
 
 export const CreateDossier = t.Object(
   {
@@ -57,7 +86,20 @@ export const CreateDossier = t.Object(
     deal_size: t.Optional(Nullable(DealSize)),
     deal_currency: t.Optional(Nullable(Currency)),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        type: "sales",
+        name: "Acme renewal 2027",
+        email: "jane.doe@acme.example",
+        company: "Acme",
+        contact_person: "Jane Doe",
+        deal_size: 12500.5,
+        deal_currency: "EUR",
+      },
+    ],
+  },
 );
 
 /** Multipart POST /dossiers: the same fields as form fields (numbers as decimal strings, an empty
@@ -96,12 +138,15 @@ export const PatchDossier = t.Object(
     status: t.Optional(DossierStatus),
     assigned_to: t.Optional(Nullable(Uuid)),
     intake_notes: t.Optional(Nullable(IntakeNotes)),
-    current_stage_id: t.Optional(Nullable(Uuid)),
+    current_stage_id: t.Optional(Nullable(t.String({ format: "uuid", description: "A stage of the dossier's flow; null leaves the dossier in no stage" }))),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ status: "won", current_stage_id: "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", assigned_to: null }] },
 );
 
-export const ArchivedDossier = t.Object({ id: Uuid, status: t.Literal("archived") });
+export const ArchivedDossier = t.Object(
+  { id: Uuid, status: t.Literal("archived") },
+  { ...closed, examples: [{ id: EXAMPLE_DOSSIER.id, status: "archived" }] },
+);
 
 export const CvForm = t.Object({ cv: t.String({ format: "binary", description: "PDF, at most 10 MB" }) }, { additionalProperties: false });
 export const CvRaw = t.String({ format: "binary", description: "The PDF bytes, at most 10 MB" });

@@ -48,6 +48,7 @@ export const contactRoutes = (ctx: Context, auth: Auth) => {
       {
         scopes: ["contacts:read"],
         detail: operation({
+          id: "listContacts",
           summary: "List contacts",
           tag: "Contacts",
           scopes: ["contacts:read"],
@@ -55,7 +56,7 @@ export const contactRoutes = (ctx: Context, auth: Auth) => {
             "Newest first (created_at, then id, descending). `kind` may repeat: contacts holding any of the kinds. " +
             "`search`: case-insensitive substring of full_name, email, company or role.",
           query: {
-            kind: t.Array(ContactKind),
+            kind: t.Array(ContactKind, { description: "Repeat to combine: contacts holding any of the kinds" }),
             pool: PoolFilter,
             search: t.String({ description: "Case-insensitive substring of full_name, email, company or role" }),
             ...PagingQuery,
@@ -77,6 +78,7 @@ export const contactRoutes = (ctx: Context, auth: Auth) => {
         parse: "none",
         scopes: ["contacts:write"],
         detail: operation({
+          id: "createContact",
           summary: "Create a contact",
           tag: "Contacts",
           scopes: ["contacts:write"],
@@ -93,7 +95,9 @@ export const contactRoutes = (ctx: Context, auth: Auth) => {
       {
         scopes: ["contacts:read"],
         detail: operation({
+          id: "getContact",
           summary: "Retrieve a contact",
+          params: { id: "The contact's id" },
           tag: "Contacts",
           scopes: ["contacts:read"],
           responses: { 200: One(Contact) },
@@ -114,7 +118,9 @@ export const contactRoutes = (ctx: Context, auth: Auth) => {
         parse: "none",
         scopes: ["contacts:write"],
         detail: operation({
+          id: "updateContact",
           summary: "Update a contact",
+          params: { id: "The contact's id" },
           tag: "Contacts",
           scopes: ["contacts:write"],
           description:
@@ -137,7 +143,9 @@ export const contactRoutes = (ctx: Context, auth: Auth) => {
       {
         scopes: ["contacts:write"],
         detail: operation({
+          id: "deleteContact",
           summary: "Delete a contact",
+          params: { id: "The contact's id" },
           tag: "Contacts",
           scopes: ["contacts:write"],
           description: "Hard delete. Its links are removed; the dossiers stay, and one whose primary it was gets contact_id null. No event.",

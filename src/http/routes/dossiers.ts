@@ -12,7 +12,7 @@ import { Elysia } from "elysia";
 import type { Context } from "../../context";
 import { ApiError, invalidBody, notFound } from "../../errors";
 import { CV_LIMIT, cvFile, isPdf } from "../../files/cv";
-import { List, One, PagingQuery, Uuid } from "../../schemas/common";
+import { List, One, PagingQuery } from "../../schemas/common";
 import {
   ArchivedDossier, CreateDossier, CreateDossierForm, CvForm, CvRaw, Dossier, DossierStatus, DossierType, PatchDossier,
 } from "../../schemas/dossiers";
@@ -80,25 +80,6 @@ async function readCreateForm(request: Request): Promise<{ input: CreateDossierI
   return { input: validate(CreateDossier, fields), cv };
 }
 
-/** The download answers a PDF, which `operation` (JSON answers) does not describe by itself. */
-function cvDownloadDoc() {
-  const doc = operation({
-    summary: "Download the CV",
-    tag: "Dossiers",
-    scopes: ["dossiers:read"],
-    description: 'The PDF itself, as an attachment named "cv.pdf"; 404 when the dossier has no CV.',
-    responses: {},
-    errors: ["not_found"],
-  });
-  const responses = doc.responses as Record<string, unknown>;
-  responses["200"] = {
-    description: "The PDF",
-    headers: { "Content-Disposition": { schema: { type: "string", example: 'attachment; filename="cv.pdf"' } } },
-    content: { "application/pdf": { schema: CvRaw } },
-  };
-  return doc;
-}
-
 function overdueParam(params: URLSearchParams): boolean | undefined {
   const raw = params.get("overdue");
   if (raw === null) return undefined;
@@ -136,6 +117,7 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
       {
         scopes: ["dossiers:read"],
         detail: operation({
+          id: "listDossiers",
           summary: "List dossiers",
           tag: "Dossiers",
           scopes: ["dossiers:read"],
@@ -144,13 +126,13 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
             "`overdue=true`: active dossiers whose stage_due_at has passed; `overdue=false`: all others. " +
             "`q`: case-insensitive substring over name, email and company.",
           query: {
-            type: DossierType,
-            status: DossierStatus,
-            stage_id: Uuid,
-            overdue: t.Boolean(),
-            assigned_to: Uuid,
-            flow_id: Uuid,
-            q: t.String(),
+            type: t.Union(DossierType.anyOf, { description: "Only dossiers of this type" }),
+            status: t.Union(DossierStatus.anyOf, { description: "Only dossiers in this status; without it, archived dossiers are left out" }),
+            stage_id: t.String({ format: "uuid", description: "Only dossiers currently in this stage; a non-uuid is 400" }),
+            overdue: t.Boolean({ description: "true: only active dossiers whose stage_due_at has passed; false: all others" }),
+            assigned_to: t.String({ format: "uuid", description: "Only dossiers assigned to this user; a non-uuid is 400" }),
+            flow_id: t.String({ format: "uuid", description: "Only dossiers in this flow; a non-uuid is 400" }),
+            q: t.String({ description: "Case-insensitive substring of name, email or company" }),
             ...PagingQuery,
           },
           responses: { 200: List(Dossier) },
@@ -175,6 +157,7 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
         parse: "none",
         scopes: ["dossiers:write"],
         detail: operation({
+          id: "createDossier",
           summary: "Create a dossier",
           tag: "Dossiers",
           scopes: ["dossiers:write"],
@@ -183,7 +166,8 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
             "Linked as primary to `contact_id`, else to the contact with the same email, else to a new contact. " +
             "As multipart/form-data: the same fields as form fields (numbers as decimal strings, empty = absent) plus an " +
             "optional PDF file `cv` (at most 10 MB; body at most 11 MB); the dossier and its CV are created atomically. " +
-            "Emits dossier.created.",
+            "A flow_id or contact_id that is not the organization's: 404 naming the field. A JSON body over 1 MB: 413 " +
+            "payload_too_large; a CV over 10 MB: 413 file_too_large. Emits dossier.created.",
           body: CreateDossier,
           bodies: { "multipart/form-data": CreateDossierForm },
           responses: { 201: One(Dossier) },
@@ -194,7 +178,9 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
     .get("/dossiers/:id", ({ params, principal }) => one(load(principal.organizationId, params.id)), {
       scopes: ["dossiers:read"],
       detail: operation({
+        id: "getDossier",
         summary: "Retrieve a dossier",
+        params: { id: "The dossier's id (archived dossiers too)" },
         tag: "Dossiers",
         scopes: ["dossiers:read"],
         responses: { 200: One(Dossier) },
@@ -212,7 +198,9 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
         parse: "none",
         scopes: ["dossiers:write"],
         detail: operation({
+          id: "updateDossier",
           summary: "Update a dossier",
+          params: { id: "The dossier's id (archived dossiers too)" },
           tag: "Dossiers",
           scopes: ["dossiers:write"],
           description:
@@ -231,7 +219,9 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
       {
         scopes: ["dossiers:write"],
         detail: operation({
+          id: "archiveDossier",
           summary: "Archive a dossier",
+          params: { id: "The dossier's id" },
           tag: "Dossiers",
           scopes: ["dossiers:write"],
           description: "Soft delete: status becomes archived, the data is kept. Emits dossier.deleted (nothing when already archived).",
@@ -266,7 +256,9 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
         parse: "none",
         scopes: ["dossiers:write"],
         detail: operation({
+          id: "attachCv",
           summary: "Attach a CV",
+          params: { id: "The dossier's id (archived dossiers too)" },
           tag: "Dossiers",
           scopes: ["dossiers:write"],
           description:
@@ -290,7 +282,25 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
       },
       {
         scopes: ["dossiers:read"],
-        detail: cvDownloadDoc(),
+        detail: operation({
+          id: "downloadCv",
+          summary: "Download the CV",
+          tag: "Dossiers",
+          scopes: ["dossiers:read"],
+          params: { id: "The dossier's id" },
+          description: 'The PDF itself, as an attachment named "cv.pdf"; 404 when the dossier has no CV.',
+          responses: {
+            200: {
+              description: "The PDF",
+              mediaType: "application/pdf",
+              schema: CvRaw,
+              headers: {
+                "Content-Disposition": { description: "Always this value", required: true, schema: { type: "string", const: 'attachment; filename="cv.pdf"' } },
+              },
+            },
+          },
+          errors: ["not_found"],
+        }),
       },
     );
 };

@@ -1,4 +1,5 @@
 // GET /flows, GET /flows/{id}/stages (api-v1 "Flows", C3, C4).
+import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import type { Context } from "../../context";
 import { notFound } from "../../errors";
@@ -24,11 +25,12 @@ export const flowRoutes = (ctx: Context, auth: Auth) =>
       {
         scopes: ["flows:read"],
         detail: operation({
+          id: "listFlows",
           summary: "List flows with their stages",
           tag: "Flows",
           scopes: ["flows:read"],
           description: "Sorted by name; each flow's stages by position.",
-          query: { type: FlowType, ...PagingQuery },
+          query: { type: t.Union(FlowType.anyOf, { description: "Only flows of this type" }), ...PagingQuery },
           responses: { 200: List(Flow) },
           errors: ["invalid_body"],
         }),
@@ -44,7 +46,9 @@ export const flowRoutes = (ctx: Context, auth: Auth) =>
       {
         scopes: ["flows:read"],
         detail: operation({
+          id: "listStages",
           summary: "List a flow's stages",
+          params: { id: "The flow's id" },
           tag: "Flows",
           scopes: ["flows:read"],
           description: "Not paginated: meta is {total: n, page: 1, per_page: n}.",

@@ -33,7 +33,9 @@ export const linkRoutes = (ctx: Context, auth: Auth) => {
       {
         scopes: ["contacts:read"],
         detail: operation({
+          id: "listDossierContacts",
           summary: "List a dossier's contacts",
+          params: { id: "The dossier's id" },
           tag: "Dossier-contact links",
           scopes: ["contacts:read"],
           description: "The primary first, then by link time, oldest first. Not paginated: meta is {total: n, page: 1, per_page: n}.",
@@ -57,7 +59,9 @@ export const linkRoutes = (ctx: Context, auth: Auth) => {
         parse: "none",
         scopes: ["contacts:write", "dossiers:write"],
         detail: operation({
+          id: "linkContact",
           summary: "Link a contact to a dossier",
+          params: { id: "The dossier's id" },
           tag: "Dossier-contact links",
           scopes: ["contacts:write", "dossiers:write"],
           description:
@@ -80,7 +84,9 @@ export const linkRoutes = (ctx: Context, auth: Auth) => {
       {
         scopes: ["contacts:write", "dossiers:write"],
         detail: operation({
+          id: "unlinkContact",
           summary: "Unlink a contact from a dossier",
+          params: { id: "The dossier's id", contact_id: "The linked contact's id" },
           tag: "Dossier-contact links",
           scopes: ["contacts:write", "dossiers:write"],
           description: "The contact is kept. A contact that is not linked: 404. When it was the primary, the dossier's contact_id becomes null. No event.",

@@ -32,7 +32,9 @@ export const noteRoutes = (ctx: Context, auth: Auth) => {
       {
         scopes: ["notes:read"],
         detail: operation({
+          id: "listNotes",
           summary: "List a dossier's notes",
+          params: { id: "The dossier's id (archived dossiers too)" },
           tag: "Notes",
           scopes: ["notes:read"],
           description: "Oldest first.",
@@ -55,7 +57,9 @@ export const noteRoutes = (ctx: Context, auth: Auth) => {
         parse: "none",
         scopes: ["notes:write"],
         detail: operation({
+          id: "createNote",
           summary: "Add a note to a dossier",
+          params: { id: "The dossier's id (archived dossiers too)" },
           tag: "Notes",
           scopes: ["notes:write"],
           description: "`content` must not be empty after trimming; `is_internal` defaults to true. Emits note.created.",

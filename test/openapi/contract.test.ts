@@ -1,0 +1,216 @@
+// Issue 8, "a document that cannot lie": GET /openapi.json, typed client generated from it,
+// a scenario that uses every route type-checked against those types and run against a real server
+// on 127.0.0.1, and every answer (status, body, headers) checked against the document with ajv
+// (JSON Schema 2020-12, the dialect of OpenAPI 3.1). An undocumented status, a body or header that
+// does not match, or a documented status that the scenario never saw fails the test.
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import type { Middleware } from "openapi-fetch";
+import ts from "typescript";
+import { makeApp, makeKey, makeOrg } from "../helpers";
+import { runScenario, type Fixtures } from "./scenario";
+import { GENERATED, generateTypes } from "./typegen";
+
+type Schema = Record<string, unknown>;
+type Header = { required?: boolean; schema: Schema };
+type Response = { description: string; headers?: Record<string, Header>; content?: Record<string, { schema: Schema; example?: unknown; examples?: Record<string, { value: unknown }> }> };
+type Operation = {
+  operationId: string;
+  parameters?: { name: string; in: string; required?: boolean; schema: Schema }[];
+  requestBody?: { content: Record<string, { schema: Schema; example?: unknown }> };
+  responses: Record<string, Response>;
+  security?: unknown;
+  "x-scopes"?: string[];
+  description?: string;
+};
+type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+
+const app = makeApp();
+let server: ReturnType<typeof Bun.serve>;
+let baseUrl: string;
+let document: Document;
+
+beforeAll(async () => {
+  server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => app.handle(request) });
+  baseUrl = `http://127.0.0.1:${server.port}`;
+  document = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as Document;
+});
+afterAll(() => server?.stop(true));
+
+const operations = () =>
+  Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+addFormats(ajv);
+ajv.addFormat("binary", true);
+ajv.addKeyword({ keyword: "example" }); // OpenAPI's, allowed beside JSON Schema's `examples`
+const validators = new WeakMap<Schema, ValidateFunction>();
+function validatorOf(schema: Schema): ValidateFunction {
+  let validate = validators.get(schema);
+  if (!validate) validators.set(schema, (validate = ajv.compile(schema)));
+  return validate;
+}
+const problems = (validate: ValidateFunction) => ajv.errorsText(validate.errors, { separator: "; " });
+
+describe("the OpenAPI document cannot lie (issue 8)", () => {
+  test("every operation declares its parameters, bodies, scopes, security and exact answers", () => {
+    const ops = operations().filter(({ path }) => path.startsWith("/api/v1/"));
+    expect(ops.length).toBe(19);
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    for (const { path, method, op } of ops) {
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(op.security, where).toEqual([{ bearerAuth: [] }]);
+      expect(op["x-scopes"]!.length, where).toBeGreaterThan(0);
+      for (const scope of op["x-scopes"]!) expect(op.description, where).toContain(`\`${scope}\``);
+      // Path parameters: each one of the path, required, a uuid.
+      const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      const declared = (op.parameters ?? []).filter((p) => p.in === "path");
+      expect(declared.map((p) => p.name), where).toEqual(inPath);
+      for (const p of declared) expect(p, where).toMatchObject({ required: true, schema: { type: "string", format: "uuid" } });
+      // Bodies on the writes that read one.
+      if (method === "post" || method === "patch") expect(Object.keys(op.requestBody?.content ?? {}).length, where).toBeGreaterThan(0);
+      // Every answer: a description, X-Request-Id, and for JSON a closed schema.
+      for (const status of ["401", "402", "403", "429", "500"]) expect(op.responses[status], `${where} ${status}`).toBeDefined();
+      for (const [status, response] of Object.entries(op.responses)) {
+        expect(response.description.length, `${where} ${status}`).toBeGreaterThan(0);
+        expect(response.headers?.["X-Request-Id"]?.required, `${where} ${status}`).toBe(true);
+        const json = response.content?.["application/json"];
+        if (json) expect(json.schema.additionalProperties, `${where} ${status}`).toBe(false);
+      }
+      expect(op.responses["429"].headers?.["Retry-After"]?.required, where).toBe(true);
+    }
+    const list = (p: string) => document.paths[p].get.parameters!.map((q) => q.name);
+    expect(list("/api/v1/dossiers")).toEqual(["type", "status", "stage_id", "overdue", "assigned_to", "flow_id", "q", "page", "per_page"]);
+    expect(list("/api/v1/dossiers/{id}/notes")).toEqual(["id", "page", "per_page"]);
+    expect(list("/api/v1/contacts")).toEqual(["kind", "pool", "search", "page", "per_page"]);
+    expect(Object.keys(document.paths["/api/v1/dossiers"].post.requestBody!.content)).toEqual(["application/json", "multipart/form-data"]);
+    expect(Object.keys(document.paths["/api/v1/dossiers/{id}/cv"].post.requestBody!.content)).toEqual(["multipart/form-data", "application/pdf"]);
+    const download = document.paths["/api/v1/dossiers/{id}/cv"].get.responses["200"];
+    expect(Object.keys(download.content!)).toEqual(["application/pdf"]);
+    expect(download.headers!["Content-Disposition"].required).toBe(true);
+  });
+
+  test("every example in the document matches its schema", () => {
+    let checked = 0;
+    const check = (schema: Schema, value: unknown, where: string) => {
+      const validate = validatorOf(schema);
+      if (!validate(value)) throw new Error(`${where}: the example does not match: ${problems(validate)}`);
+      checked++;
+    };
+    const walk = (schema: unknown, where: string): void => {
+      if (!schema || typeof schema !== "object") return;
+      const s = schema as Schema;
+      if (Array.isArray(s.examples) && (s.type !== undefined || s.anyOf !== undefined)) for (const e of s.examples) check(s, e, where);
+      for (const value of Object.values(s)) if (value && typeof value === "object") walk(value, where);
+    };
+    for (const { path, method, op } of operations()) {
+      const where = `${method.toUpperCase()} ${path}`;
+      for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
+        if (media.example !== undefined) check(media.schema, media.example, `${where} ${type} body`);
+        walk(media.schema, `${where} ${type} body`);
+      }
+      for (const [status, response] of Object.entries(op.responses)) {
+        for (const media of Object.values(response.content ?? {})) {
+          if (media.example !== undefined) check(media.schema, media.example, `${where} ${status}`);
+          for (const [name, example] of Object.entries(media.examples ?? {})) check(media.schema, example.value, `${where} ${status} ${name}`);
+          walk(media.schema, `${where} ${status}`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  test("the committed client types are those of the served document (regenerate: bun test/openapi/generate.ts)", async () => {
+    const fresh = await generateTypes(document);
+    const committed = readFileSync(GENERATED, "utf8");
+    if (committed !== fresh) throw new Error("test/openapi/generated/api.d.ts is stale: run `bun test/openapi/generate.ts` and review the diff");
+  });
+
+  test("the scenario type-checks against the generated client types", () => {
+    const root = join(import.meta.dir, "../..");
+    const config = ts.readConfigFile(join(root, "tsconfig.json"), ts.sys.readFile);
+    const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
+    const program = ts.createProgram([join(import.meta.dir, "scenario.ts")], { ...options, noEmit: true });
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
+      const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
+      if (!d.file || d.start === undefined) return text;
+      const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+      return `${d.file.fileName.slice(dirname(root).length + 1)}:${line + 1}:${character + 1} ${text}`;
+    });
+    expect(diagnostics).toEqual([]);
+  }, 30_000);
+
+  test("every route answers, for every status the scenario provokes, exactly what the document says", async () => {
+    const org = makeOrg(app);
+    const fixtures: Fixtures = {
+      baseUrl,
+      keys: {
+        all: org.key,
+        none: makeKey(app, org, []),
+        pro: makeOrg(app, { plan: "pro" }).key,
+        limited: makeOrg(app, { rateLimit: 1 }).key,
+      },
+      middleware: checker,
+      breakDatabase: () => app.dossier.store.sqlite.run("ALTER TABLE api_keys RENAME TO api_keys_gone"),
+    };
+    await runScenario(fixtures);
+    expect(failures).toEqual([]);
+
+    // Every documented (operation, status) was answered at least once: the document promises
+    // nothing the service does not do.
+    const documented = operations().flatMap(({ path, method, op }) => Object.keys(op.responses).map((status) => `${method.toUpperCase()} ${path} ${status}`));
+    const missing = documented.filter((entry) => !seen.has(entry));
+    expect(missing).toEqual([]);
+    console.log(`checked ${answers} answers: ${operations().length} operations, ${seen.size} (operation, status) pairs, all documented pairs seen`);
+  }, 30_000);
+});
+
+// ---- the checker: an openapi-fetch middleware that checks each answer against the document ----
+
+const failures: string[] = [];
+const seen = new Set<string>();
+let answers = 0;
+
+const checker: Middleware = {
+  async onResponse({ request, response, schemaPath }) {
+    const method = request.method.toLowerCase();
+    const status = String(response.status);
+    const where = `${request.method} ${schemaPath} ${status}`;
+    answers++;
+    seen.add(where);
+    const documented = document.paths[schemaPath]?.[method]?.responses[status];
+    if (!documented) {
+      failures.push(`${where}: status not documented (${await response.clone().text()})`);
+      return;
+    }
+    for (const [name, header] of Object.entries(documented.headers ?? {})) {
+      const raw = response.headers.get(name);
+      if (raw === null) {
+        if (header.required) failures.push(`${where}: header ${name} missing`);
+        continue;
+      }
+      const value = header.schema.type === "integer" && /^-?\d+$/.test(raw) ? Number(raw) : raw;
+      const validate = validatorOf(header.schema);
+      if (!validate(value)) failures.push(`${where}: header ${name}: ${JSON.stringify(raw)}: ${problems(validate)}`);
+    }
+    const type = response.headers.get("content-type")?.split(";")[0].trim() ?? "";
+    const media = documented.content?.[type];
+    if (!media) {
+      failures.push(`${where}: content type ${type} not documented (${Object.keys(documented.content ?? {}).join(", ")})`);
+      return;
+    }
+    if (type === "application/json") {
+      const body = await response.clone().json();
+      const validate = validatorOf(media.schema);
+      if (!validate(body)) failures.push(`${where}: body does not match: ${problems(validate)}: ${JSON.stringify(body).slice(0, 300)}`);
+    } else if (type === "application/pdf") {
+      const bytes = new Uint8Array(await response.clone().arrayBuffer());
+      if (new TextDecoder().decode(bytes.subarray(0, 5)) !== "%PDF-") failures.push(`${where}: not a PDF`);
+    } else {
+      failures.push(`${where}: no check for ${type}`);
+    }
+  },
+};

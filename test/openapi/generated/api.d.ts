@@ -1,0 +1,5352 @@
+// Generated from GET /openapi.json by `bun test/openapi/generate.ts` (openapi-typescript). Do not edit.
+
+export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness and database check */
+        get: operations["getHealthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dossiers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List dossiers
+         * @description Newest first (created_at desc, then id desc). Without `status`, archived dossiers are left out. `overdue=true`: active dossiers whose stage_due_at has passed; `overdue=false`: all others. `q`: case-insensitive substring over name, email and company.
+         *
+         *     Required scopes: `dossiers:read`.
+         */
+        get: operations["listDossiers"];
+        put?: never;
+        /**
+         * Create a dossier
+         * @description Into the first stage of `flow_id` (default: the organization's default flow for the type; its type must match). Linked as primary to `contact_id`, else to the contact with the same email, else to a new contact. As multipart/form-data: the same fields as form fields (numbers as decimal strings, empty = absent) plus an optional PDF file `cv` (at most 10 MB; body at most 11 MB); the dossier and its CV are created atomically. A flow_id or contact_id that is not the organization's: 404 naming the field. A JSON body over 1 MB: 413 payload_too_large; a CV over 10 MB: 413 file_too_large. Emits dossier.created.
+         *
+         *     Required scopes: `dossiers:write`.
+         */
+        post: operations["createDossier"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dossiers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a dossier
+         * @description Required scopes: `dossiers:read`.
+         */
+        get: operations["getDossier"];
+        put?: never;
+        post?: never;
+        /**
+         * Archive a dossier
+         * @description Soft delete: status becomes archived, the data is kept. Emits dossier.deleted (nothing when already archived).
+         *
+         *     Required scopes: `dossiers:write`.
+         */
+        delete: operations["archiveDossier"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a dossier
+         * @description Any subset of the fields; `null` clears a nullable field. `current_stage_id` must be a stage of the dossier's flow; a new stage emits dossier.stage_changed, then dossier.updated. Any change emits dossier.updated with `previous_attributes`. A PATCH that changes nothing answers 200 and emits nothing.
+         *
+         *     Required scopes: `dossiers:write`.
+         */
+        patch: operations["updateDossier"];
+        trace?: never;
+    };
+    "/api/v1/dossiers/{id}/cv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the CV
+         * @description The PDF itself, as an attachment named "cv.pdf"; 404 when the dossier has no CV.
+         *
+         *     Required scopes: `dossiers:read`.
+         */
+        get: operations["downloadCv"];
+        put?: never;
+        /**
+         * Attach a CV
+         * @description A PDF of at most 10 MB, as multipart/form-data (the file field `cv` alone) or as the raw application/pdf body. Replaces any earlier CV. Answers the whole updated dossier. Emits dossier.updated.
+         *
+         *     Required scopes: `dossiers:write`.
+         */
+        post: operations["attachCv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dossiers/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a dossier's notes
+         * @description Oldest first.
+         *
+         *     Required scopes: `notes:read`.
+         */
+        get: operations["listNotes"];
+        put?: never;
+        /**
+         * Add a note to a dossier
+         * @description `content` must not be empty after trimming; `is_internal` defaults to true. Emits note.created.
+         *
+         *     Required scopes: `notes:write`.
+         */
+        post: operations["createNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dossiers/{id}/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a dossier's contacts
+         * @description The primary first, then by link time, oldest first. Not paginated: meta is {total: n, page: 1, per_page: n}.
+         *
+         *     Required scopes: `contacts:read`.
+         */
+        get: operations["listDossierContacts"];
+        put?: never;
+        /**
+         * Link a contact to a dossier
+         * @description 201 for a new link, 200 when the contact was already linked (its role and is_primary are updated; without is_primary the current value stays). is_primary true demotes the previous primary; the dossier's contact_id follows the primary. A contact_id that is not the organization's: 404 naming the field. No event.
+         *
+         *     Required scopes: `contacts:write`, `dossiers:write`.
+         */
+        post: operations["linkContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dossiers/{id}/contacts/{contact_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink a contact from a dossier
+         * @description The contact is kept. A contact that is not linked: 404. When it was the primary, the dossier's contact_id becomes null. No event.
+         *
+         *     Required scopes: `contacts:write`, `dossiers:write`.
+         */
+        delete: operations["unlinkContact"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List contacts
+         * @description Newest first (created_at, then id, descending). `kind` may repeat: contacts holding any of the kinds. `search`: case-insensitive substring of full_name, email, company or role.
+         *
+         *     Required scopes: `contacts:read`.
+         */
+        get: operations["listContacts"];
+        put?: never;
+        /**
+         * Create a contact
+         * @description An email already used by a contact of the organization (case-insensitive) answers 409 duplicate_contact.
+         *
+         *     Required scopes: `contacts:write`.
+         */
+        post: operations["createContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a contact
+         * @description Required scopes: `contacts:read`.
+         */
+        get: operations["getContact"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a contact
+         * @description Hard delete. Its links are removed; the dossiers stay, and one whose primary it was gets contact_id null. No event.
+         *
+         *     Required scopes: `contacts:write`.
+         */
+        delete: operations["deleteContact"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a contact
+         * @description Only the keys sent change; `kind` and `notes` replace. `null` clears a field other than full_name and kind. A PATCH that changes nothing keeps updated_at.
+         *
+         *     Required scopes: `contacts:write`.
+         */
+        patch: operations["updateContact"];
+        trace?: never;
+    };
+    "/api/v1/flows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List flows with their stages
+         * @description Sorted by name; each flow's stages by position.
+         *
+         *     Required scopes: `flows:read`.
+         */
+        get: operations["listFlows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/flows/{id}/stages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a flow's stages
+         * @description Not paginated: meta is {total: n, page: 1, per_page: n}.
+         *
+         *     Required scopes: `flows:read`.
+         */
+        get: operations["listStages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getHealthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                    };
+                };
+            };
+        };
+    };
+    listDossiers: {
+        parameters: {
+            query?: {
+                /** @description Only dossiers of this type */
+                type?: "candidate" | "sales";
+                /** @description Only dossiers in this status; without it, archived dossiers are left out */
+                status?: "active" | "won" | "lost" | "archived";
+                /** @description Only dossiers currently in this stage; a non-uuid is 400 */
+                stage_id?: string;
+                /** @description true: only active dossiers whose stage_due_at has passed; false: all others */
+                overdue?: boolean;
+                /** @description Only dossiers assigned to this user; a non-uuid is 400 */
+                assigned_to?: string;
+                /** @description Only dossiers in this flow; a non-uuid is 400 */
+                flow_id?: string;
+                /** @description Case-insensitive substring of name, email or company */
+                q?: string;
+                /** @description 1-based page number; a page past the end answers data: [] with the right total */
+                page?: number;
+                /** @description Page size, 1 to 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                     *           "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+                     *           "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+                     *           "type": "sales",
+                     *           "name": "Acme renewal 2027",
+                     *           "email": "jane.doe@acme.example",
+                     *           "phone": "+33 1 23 45 67 89",
+                     *           "company": "Acme",
+                     *           "role": "Head of procurement",
+                     *           "contact_person": "Jane Doe",
+                     *           "status": "active",
+                     *           "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *           "assigned_to": null,
+                     *           "deal_size": 12500.5,
+                     *           "deal_currency": "EUR",
+                     *           "intake_notes": "Met at the trade fair.",
+                     *           "cv_url": null,
+                     *           "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "stage_entered_at": "2026-11-22T04:21:26.123Z",
+                     *           "stage_due_at": "2026-11-29T04:21:26.123Z",
+                     *           "created_at": "2026-11-22T04:21:26.123Z",
+                     *           "updated_at": "2026-11-22T04:21:26.123Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "per_page": 25
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            flow_id: string | null;
+                            type: "candidate" | "sales";
+                            /** @description Candidate: the person's name. Sales: deal or account name. Stored trimmed */
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            company: string | null;
+                            role: string | null;
+                            contact_person: string | null;
+                            status: "active" | "won" | "lost" | "archived";
+                            current_stage_id: string | null;
+                            assigned_to: string | null;
+                            deal_size: number | null;
+                            deal_currency: string | null;
+                            intake_notes: string | null;
+                            cv_url: string | null;
+                            contact_id: string | null;
+                            stage_entered_at: string | null;
+                            stage_due_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            updated_at: string;
+                        }[];
+                        /**
+                         * @example {
+                         *       "total": 1,
+                         *       "page": 1,
+                         *       "per_page": 25
+                         *     }
+                         */
+                        meta: {
+                            /** @description Number of items across all pages */
+                            total: number;
+                            page: number;
+                            /** @description The page size asked for; on an unpaginated list, the number of items */
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createDossier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "sales",
+                 *       "name": "Acme renewal 2027",
+                 *       "email": "jane.doe@acme.example",
+                 *       "company": "Acme",
+                 *       "contact_person": "Jane Doe",
+                 *       "deal_size": 12500.5,
+                 *       "deal_currency": "EUR"
+                 *     }
+                 */
+                "application/json": {
+                    type: "candidate" | "sales";
+                    /** @description 1 to 200 characters after trimming; stored trimmed */
+                    name: string;
+                    email?: string | null;
+                    phone?: string | null;
+                    company?: string | null;
+                    role?: string | null;
+                    contact_id?: string | null;
+                    flow_id?: string | null;
+                    assigned_to?: string | null;
+                    intake_notes?: string | null;
+                    contact_person?: string | null;
+                    deal_size?: number | null;
+                    deal_currency?: string | null;
+                };
+                "multipart/form-data": {
+                    type: "candidate" | "sales";
+                    /** @description 1 to 200 characters after trimming; stored trimmed */
+                    name: string;
+                    /** @description At most 200 characters; one @, a dot in the domain */
+                    email?: string;
+                    /** @description At most 200 characters */
+                    phone?: string;
+                    /** @description At most 200 characters */
+                    company?: string;
+                    /** @description At most 200 characters */
+                    role?: string;
+                    /** @description uuid of an existing contact to link as primary */
+                    contact_id?: string;
+                    /** @description uuid; default: the organization's default flow for the type */
+                    flow_id?: string;
+                    /** @description uuid */
+                    assigned_to?: string;
+                    /** @description At most 20,000 characters */
+                    intake_notes?: string;
+                    /** @description Sales only. At most 200 characters */
+                    contact_person?: string;
+                    /** @description Sales only. A decimal number >= 0, e.g. 12500.50 */
+                    deal_size?: string;
+                    /** @description Sales only. ISO 4217 code, upper case */
+                    deal_currency?: string;
+                    /**
+                     * Format: binary
+                     * @description The CV: a PDF file of at most 10 MB (the whole body at most 11 MB)
+                     */
+                    cv?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                     *         "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+                     *         "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+                     *         "type": "sales",
+                     *         "name": "Acme renewal 2027",
+                     *         "email": "jane.doe@acme.example",
+                     *         "phone": "+33 1 23 45 67 89",
+                     *         "company": "Acme",
+                     *         "role": "Head of procurement",
+                     *         "contact_person": "Jane Doe",
+                     *         "status": "active",
+                     *         "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *         "assigned_to": null,
+                     *         "deal_size": 12500.5,
+                     *         "deal_currency": "EUR",
+                     *         "intake_notes": "Met at the trade fair.",
+                     *         "cv_url": null,
+                     *         "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "stage_entered_at": "2026-11-22T04:21:26.123Z",
+                     *         "stage_due_at": "2026-11-29T04:21:26.123Z",
+                     *         "created_at": "2026-11-22T04:21:26.123Z",
+                     *         "updated_at": "2026-11-22T04:21:26.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                         *       "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+                         *       "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+                         *       "type": "sales",
+                         *       "name": "Acme renewal 2027",
+                         *       "email": "jane.doe@acme.example",
+                         *       "phone": "+33 1 23 45 67 89",
+                         *       "company": "Acme",
+                         *       "role": "Head of procurement",
+                         *       "contact_person": "Jane Doe",
+                         *       "status": "active",
+                         *       "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                         *       "assigned_to": null,
+                         *       "deal_size": 12500.5,
+                         *       "deal_currency": "EUR",
+                         *       "intake_notes": "Met at the trade fair.",
+                         *       "cv_url": null,
+                         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                         *       "stage_entered_at": "2026-11-22T04:21:26.123Z",
+                         *       "stage_due_at": "2026-11-29T04:21:26.123Z",
+                         *       "created_at": "2026-11-22T04:21:26.123Z",
+                         *       "updated_at": "2026-11-22T04:21:26.123Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            flow_id: string | null;
+                            type: "candidate" | "sales";
+                            /** @description Candidate: the person's name. Sales: deal or account name. Stored trimmed */
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            company: string | null;
+                            role: string | null;
+                            contact_person: string | null;
+                            status: "active" | "won" | "lost" | "archived";
+                            current_stage_id: string | null;
+                            assigned_to: string | null;
+                            deal_size: number | null;
+                            deal_currency: string | null;
+                            intake_notes: string | null;
+                            cv_url: string | null;
+                            contact_id: string | null;
+                            stage_entered_at: string | null;
+                            stage_due_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
+            413: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: "payload_too_large" | "file_too_large";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDossier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dossier's id (archived dossiers too). A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                     *         "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+                     *         "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+                     *         "type": "sales",
+                     *         "name": "Acme renewal 2027",
+                     *         "email": "jane.doe@acme.example",
+                     *         "phone": "+33 1 23 45 67 89",
+                     *         "company": "Acme",
+                     *         "role": "Head of procurement",
+                     *         "contact_person": "Jane Doe",
+                     *         "status": "active",
+                     *         "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *         "assigned_to": null,
+                     *         "deal_size": 12500.5,
+                     *         "deal_currency": "EUR",
+                     *         "intake_notes": "Met at the trade fair.",
+                     *         "cv_url": null,
+                     *         "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "stage_entered_at": "2026-11-22T04:21:26.123Z",
+                     *         "stage_due_at": "2026-11-29T04:21:26.123Z",
+                     *         "created_at": "2026-11-22T04:21:26.123Z",
+                     *         "updated_at": "2026-11-22T04:21:26.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                         *       "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+                         *       "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+                         *       "type": "sales",
+                         *       "name": "Acme renewal 2027",
+                         *       "email": "jane.doe@acme.example",
+                         *       "phone": "+33 1 23 45 67 89",
+                         *       "company": "Acme",
+                         *       "role": "Head of procurement",
+                         *       "contact_person": "Jane Doe",
+                         *       "status": "active",
+                         *       "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                         *       "assigned_to": null,
+                         *       "deal_size": 12500.5,
+                         *       "deal_currency": "EUR",
+                         *       "intake_notes": "Met at the trade fair.",
+                         *       "cv_url": null,
+                         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                         *       "stage_entered_at": "2026-11-22T04:21:26.123Z",
+                         *       "stage_due_at": "2026-11-29T04:21:26.123Z",
+                         *       "created_at": "2026-11-22T04:21:26.123Z",
+                         *       "updated_at": "2026-11-22T04:21:26.123Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            flow_id: string | null;
+                            type: "candidate" | "sales";
+                            /** @description Candidate: the person's name. Sales: deal or account name. Stored trimmed */
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            company: string | null;
+                            role: string | null;
+                            contact_person: string | null;
+                            status: "active" | "won" | "lost" | "archived";
+                            current_stage_id: string | null;
+                            assigned_to: string | null;
+                            deal_size: number | null;
+                            deal_currency: string | null;
+                            intake_notes: string | null;
+                            cv_url: string | null;
+                            contact_id: string | null;
+                            stage_entered_at: string | null;
+                            stage_due_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    archiveDossier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dossier's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                     *         "status": "archived"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                         *       "status": "archived"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            status: "archived";
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateDossier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dossier's id (archived dossiers too). A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "won",
+                 *       "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                 *       "assigned_to": null
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1 to 200 characters after trimming; stored trimmed */
+                    name?: string;
+                    email?: string | null;
+                    phone?: string | null;
+                    company?: string | null;
+                    role?: string | null;
+                    contact_person?: string | null;
+                    deal_size?: number | null;
+                    deal_currency?: string | null;
+                    status?: "active" | "won" | "lost" | "archived";
+                    assigned_to?: string | null;
+                    intake_notes?: string | null;
+                    current_stage_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                     *         "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+                     *         "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+                     *         "type": "sales",
+                     *         "name": "Acme renewal 2027",
+                     *         "email": "jane.doe@acme.example",
+                     *         "phone": "+33 1 23 45 67 89",
+                     *         "company": "Acme",
+                     *         "role": "Head of procurement",
+                     *         "contact_person": "Jane Doe",
+                     *         "status": "active",
+                     *         "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *         "assigned_to": null,
+                     *         "deal_size": 12500.5,
+                     *         "deal_currency": "EUR",
+                     *         "intake_notes": "Met at the trade fair.",
+                     *         "cv_url": null,
+                     *         "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "stage_entered_at": "2026-11-22T04:21:26.123Z",
+                     *         "stage_due_at": "2026-11-29T04:21:26.123Z",
+                     *         "created_at": "2026-11-22T04:21:26.123Z",
+                     *         "updated_at": "2026-11-22T04:21:26.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                         *       "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+                         *       "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+                         *       "type": "sales",
+                         *       "name": "Acme renewal 2027",
+                         *       "email": "jane.doe@acme.example",
+                         *       "phone": "+33 1 23 45 67 89",
+                         *       "company": "Acme",
+                         *       "role": "Head of procurement",
+                         *       "contact_person": "Jane Doe",
+                         *       "status": "active",
+                         *       "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                         *       "assigned_to": null,
+                         *       "deal_size": 12500.5,
+                         *       "deal_currency": "EUR",
+                         *       "intake_notes": "Met at the trade fair.",
+                         *       "cv_url": null,
+                         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                         *       "stage_entered_at": "2026-11-22T04:21:26.123Z",
+                         *       "stage_due_at": "2026-11-29T04:21:26.123Z",
+                         *       "created_at": "2026-11-22T04:21:26.123Z",
+                         *       "updated_at": "2026-11-22T04:21:26.123Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            flow_id: string | null;
+                            type: "candidate" | "sales";
+                            /** @description Candidate: the person's name. Sales: deal or account name. Stored trimmed */
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            company: string | null;
+                            role: string | null;
+                            contact_person: string | null;
+                            status: "active" | "won" | "lost" | "archived";
+                            current_stage_id: string | null;
+                            assigned_to: string | null;
+                            deal_size: number | null;
+                            deal_currency: string | null;
+                            intake_notes: string | null;
+                            cv_url: string | null;
+                            contact_id: string | null;
+                            stage_entered_at: string | null;
+                            stage_due_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+            413: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "payload_too_large";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    downloadCv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dossier's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Always this value */
+                    "Content-Disposition": "attachment; filename=\"cv.pdf\"";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    attachCv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dossier's id (archived dossiers too). A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description PDF, at most 10 MB
+                     */
+                    cv: string;
+                };
+                "application/pdf": string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                     *         "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+                     *         "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+                     *         "type": "sales",
+                     *         "name": "Acme renewal 2027",
+                     *         "email": "jane.doe@acme.example",
+                     *         "phone": "+33 1 23 45 67 89",
+                     *         "company": "Acme",
+                     *         "role": "Head of procurement",
+                     *         "contact_person": "Jane Doe",
+                     *         "status": "active",
+                     *         "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *         "assigned_to": null,
+                     *         "deal_size": 12500.5,
+                     *         "deal_currency": "EUR",
+                     *         "intake_notes": "Met at the trade fair.",
+                     *         "cv_url": null,
+                     *         "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "stage_entered_at": "2026-11-22T04:21:26.123Z",
+                     *         "stage_due_at": "2026-11-29T04:21:26.123Z",
+                     *         "created_at": "2026-11-22T04:21:26.123Z",
+                     *         "updated_at": "2026-11-22T04:21:26.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                         *       "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+                         *       "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+                         *       "type": "sales",
+                         *       "name": "Acme renewal 2027",
+                         *       "email": "jane.doe@acme.example",
+                         *       "phone": "+33 1 23 45 67 89",
+                         *       "company": "Acme",
+                         *       "role": "Head of procurement",
+                         *       "contact_person": "Jane Doe",
+                         *       "status": "active",
+                         *       "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                         *       "assigned_to": null,
+                         *       "deal_size": 12500.5,
+                         *       "deal_currency": "EUR",
+                         *       "intake_notes": "Met at the trade fair.",
+                         *       "cv_url": null,
+                         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                         *       "stage_entered_at": "2026-11-22T04:21:26.123Z",
+                         *       "stage_due_at": "2026-11-29T04:21:26.123Z",
+                         *       "created_at": "2026-11-22T04:21:26.123Z",
+                         *       "updated_at": "2026-11-22T04:21:26.123Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            flow_id: string | null;
+                            type: "candidate" | "sales";
+                            /** @description Candidate: the person's name. Sales: deal or account name. Stored trimmed */
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            company: string | null;
+                            role: string | null;
+                            contact_person: string | null;
+                            status: "active" | "won" | "lost" | "archived";
+                            current_stage_id: string | null;
+                            assigned_to: string | null;
+                            deal_size: number | null;
+                            deal_currency: string | null;
+                            intake_notes: string | null;
+                            cv_url: string | null;
+                            contact_id: string | null;
+                            stage_entered_at: string | null;
+                            stage_due_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content Too Large: `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
+            413: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "file_too_large";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`: A Content-Type that is neither multipart/form-data nor application/pdf. */
+            415: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unsupported_media_type";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listNotes: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; a page past the end answers data: [] with the right total */
+                page?: number;
+                /** @description Page size, 1 to 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The dossier's id (archived dossiers too). A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3e4f5a6b-7c8d-4e9f-8a0b-1c2d3e4f5a6b",
+                     *           "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                     *           "content": "Called back, wants a proposal by Friday.",
+                     *           "is_internal": true,
+                     *           "created_at": "2026-11-22T04:21:26.123Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "per_page": 25
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            dossier_id: string;
+                            content: string;
+                            /** @description Internal notes are not shared */
+                            is_internal: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            created_at: string;
+                        }[];
+                        /**
+                         * @example {
+                         *       "total": 1,
+                         *       "page": 1,
+                         *       "per_page": 25
+                         *     }
+                         */
+                        meta: {
+                            /** @description Number of items across all pages */
+                            total: number;
+                            page: number;
+                            /** @description The page size asked for; on an unpaginated list, the number of items */
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dossier's id (archived dossiers too). A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "content": "Called back, wants a proposal by Friday.",
+                 *       "is_internal": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Not empty: 1 to 20,000 characters after trimming; stored as given */
+                    content: string;
+                    /**
+                     * @description Internal notes are not shared
+                     * @default true
+                     */
+                    is_internal?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3e4f5a6b-7c8d-4e9f-8a0b-1c2d3e4f5a6b",
+                     *         "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                     *         "content": "Called back, wants a proposal by Friday.",
+                     *         "is_internal": true,
+                     *         "created_at": "2026-11-22T04:21:26.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "3e4f5a6b-7c8d-4e9f-8a0b-1c2d3e4f5a6b",
+                         *       "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                         *       "content": "Called back, wants a proposal by Friday.",
+                         *       "is_internal": true,
+                         *       "created_at": "2026-11-22T04:21:26.123Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            dossier_id: string;
+                            content: string;
+                            /** @description Internal notes are not shared */
+                            is_internal: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+            413: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "payload_too_large";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listDossierContacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dossier's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "full_name": "Jane Doe",
+                     *           "email": "jane.doe@acme.example",
+                     *           "company": "Acme",
+                     *           "role_on_dossier": "decision_maker",
+                     *           "is_primary": true
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "per_page": 25
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            contact_id: string;
+                            full_name: string;
+                            email: string | null;
+                            company: string | null;
+                            role_on_dossier: "primary" | "hiring_manager" | "decision_maker" | "champion" | "gatekeeper" | "introducer" | "other";
+                            is_primary: boolean;
+                        }[];
+                        /**
+                         * @example {
+                         *       "total": 1,
+                         *       "page": 1,
+                         *       "per_page": 25
+                         *     }
+                         */
+                        meta: {
+                            /** @description Number of items across all pages */
+                            total: number;
+                            page: number;
+                            /** @description The page size asked for; on an unpaginated list, the number of items */
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    linkContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dossier's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                 *       "role_on_dossier": "decision_maker",
+                 *       "is_primary": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A contact of the caller's organization */
+                    contact_id: string;
+                    role_on_dossier: "primary" | "hiring_manager" | "decision_maker" | "champion" | "gatekeeper" | "introducer" | "other";
+                    /** @description true demotes the dossier's previous primary; on a re-link, absent keeps the current value */
+                    is_primary?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                     *         "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "role_on_dossier": "decision_maker",
+                     *         "is_primary": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                         *       "role_on_dossier": "decision_maker",
+                         *       "is_primary": true
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            dossier_id: string;
+                            /** Format: uuid */
+                            contact_id: string;
+                            role_on_dossier: "primary" | "hiring_manager" | "decision_maker" | "champion" | "gatekeeper" | "introducer" | "other";
+                            /** @description At most one primary per dossier */
+                            is_primary: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                     *         "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "role_on_dossier": "decision_maker",
+                     *         "is_primary": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                         *       "role_on_dossier": "decision_maker",
+                         *       "is_primary": true
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            dossier_id: string;
+                            /** Format: uuid */
+                            contact_id: string;
+                            role_on_dossier: "primary" | "hiring_manager" | "decision_maker" | "champion" | "gatekeeper" | "introducer" | "other";
+                            /** @description At most one primary per dossier */
+                            is_primary: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+            413: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "payload_too_large";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    unlinkContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The dossier's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+                /** @description The linked contact's id. A malformed or unknown id answers 404 not_found. */
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                     *         "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "unlinked": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                         *       "unlinked": true
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            dossier_id: string;
+                            /** Format: uuid */
+                            contact_id: string;
+                            /** @constant */
+                            unlinked: true;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listContacts: {
+        parameters: {
+            query?: {
+                /** @description Repeat to combine: contacts holding any of the kinds */
+                kind?: ("candidate" | "prospect" | "client" | "supplier" | "partner")[];
+                /** @description in_pool: pool_added_at <= now < pool_expires_at (a missing date is open-ended); expired: pool_expires_at <= now */
+                pool?: "in_pool" | "expired";
+                /** @description Case-insensitive substring of full_name, email, company or role */
+                search?: string;
+                /** @description 1-based page number; a page past the end answers data: [] with the right total */
+                page?: number;
+                /** @description Page size, 1 to 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "full_name": "Jane Doe",
+                     *           "email": "jane.doe@acme.example",
+                     *           "phone": "+33 1 23 45 67 89",
+                     *           "linkedin_url": "https://www.linkedin.com/in/janedoe",
+                     *           "company": "Acme",
+                     *           "role": "Head of procurement",
+                     *           "city": "Lyon",
+                     *           "kind": [
+                     *             "prospect",
+                     *             "client"
+                     *           ],
+                     *           "notes": null,
+                     *           "dossier_count": 1,
+                     *           "pool_added_at": null,
+                     *           "pool_expires_at": null,
+                     *           "created_at": "2026-11-22T04:21:26.123Z",
+                     *           "updated_at": "2026-11-22T04:21:26.123Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "per_page": 25
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Stored trimmed */
+                            full_name: string;
+                            email: string | null;
+                            phone: string | null;
+                            linkedin_url: string | null;
+                            company: string | null;
+                            role: string | null;
+                            city: string | null;
+                            /** @description No duplicates, order of first appearance; [] by default */
+                            kind: ("candidate" | "prospect" | "client" | "supplier" | "partner")[];
+                            notes: string | null;
+                            /** @description Linked dossiers, archived ones included */
+                            dossier_count: number;
+                            pool_added_at: string | null;
+                            pool_expires_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            updated_at: string;
+                        }[];
+                        /**
+                         * @example {
+                         *       "total": 1,
+                         *       "page": 1,
+                         *       "per_page": 25
+                         *     }
+                         */
+                        meta: {
+                            /** @description Number of items across all pages */
+                            total: number;
+                            page: number;
+                            /** @description The page size asked for; on an unpaginated list, the number of items */
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "full_name": "Jane Doe",
+                 *       "email": "jane.doe@acme.example",
+                 *       "company": "Acme",
+                 *       "kind": [
+                 *         "prospect"
+                 *       ],
+                 *       "pool_expires_at": "2027-06-30T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1 to 200 characters after trimming; stored trimmed */
+                    full_name: string;
+                    email?: string | null;
+                    phone?: string | null;
+                    linkedin_url?: string | null;
+                    company?: string | null;
+                    role?: string | null;
+                    city?: string | null;
+                    notes?: string | null;
+                    pool_added_at?: string | null;
+                    pool_expires_at?: string | null;
+                    kind?: ("candidate" | "prospect" | "client" | "supplier" | "partner")[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "full_name": "Jane Doe",
+                     *         "email": "jane.doe@acme.example",
+                     *         "phone": "+33 1 23 45 67 89",
+                     *         "linkedin_url": "https://www.linkedin.com/in/janedoe",
+                     *         "company": "Acme",
+                     *         "role": "Head of procurement",
+                     *         "city": "Lyon",
+                     *         "kind": [
+                     *           "prospect",
+                     *           "client"
+                     *         ],
+                     *         "notes": null,
+                     *         "dossier_count": 1,
+                     *         "pool_added_at": null,
+                     *         "pool_expires_at": null,
+                     *         "created_at": "2026-11-22T04:21:26.123Z",
+                     *         "updated_at": "2026-11-22T04:21:26.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                         *       "full_name": "Jane Doe",
+                         *       "email": "jane.doe@acme.example",
+                         *       "phone": "+33 1 23 45 67 89",
+                         *       "linkedin_url": "https://www.linkedin.com/in/janedoe",
+                         *       "company": "Acme",
+                         *       "role": "Head of procurement",
+                         *       "city": "Lyon",
+                         *       "kind": [
+                         *         "prospect",
+                         *         "client"
+                         *       ],
+                         *       "notes": null,
+                         *       "dossier_count": 1,
+                         *       "pool_added_at": null,
+                         *       "pool_expires_at": null,
+                         *       "created_at": "2026-11-22T04:21:26.123Z",
+                         *       "updated_at": "2026-11-22T04:21:26.123Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Stored trimmed */
+                            full_name: string;
+                            email: string | null;
+                            phone: string | null;
+                            linkedin_url: string | null;
+                            company: string | null;
+                            role: string | null;
+                            city: string | null;
+                            /** @description No duplicates, order of first appearance; [] by default */
+                            kind: ("candidate" | "prospect" | "client" | "supplier" | "partner")[];
+                            notes: string | null;
+                            /** @description Linked dossiers, archived ones included */
+                            dossier_count: number;
+                            pool_added_at: string | null;
+                            pool_expires_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `duplicate_contact`: Another contact of the organization has this email (compared case-insensitively). */
+            409: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "duplicate_contact";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+            413: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "payload_too_large";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contact's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "full_name": "Jane Doe",
+                     *         "email": "jane.doe@acme.example",
+                     *         "phone": "+33 1 23 45 67 89",
+                     *         "linkedin_url": "https://www.linkedin.com/in/janedoe",
+                     *         "company": "Acme",
+                     *         "role": "Head of procurement",
+                     *         "city": "Lyon",
+                     *         "kind": [
+                     *           "prospect",
+                     *           "client"
+                     *         ],
+                     *         "notes": null,
+                     *         "dossier_count": 1,
+                     *         "pool_added_at": null,
+                     *         "pool_expires_at": null,
+                     *         "created_at": "2026-11-22T04:21:26.123Z",
+                     *         "updated_at": "2026-11-22T04:21:26.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                         *       "full_name": "Jane Doe",
+                         *       "email": "jane.doe@acme.example",
+                         *       "phone": "+33 1 23 45 67 89",
+                         *       "linkedin_url": "https://www.linkedin.com/in/janedoe",
+                         *       "company": "Acme",
+                         *       "role": "Head of procurement",
+                         *       "city": "Lyon",
+                         *       "kind": [
+                         *         "prospect",
+                         *         "client"
+                         *       ],
+                         *       "notes": null,
+                         *       "dossier_count": 1,
+                         *       "pool_added_at": null,
+                         *       "pool_expires_at": null,
+                         *       "created_at": "2026-11-22T04:21:26.123Z",
+                         *       "updated_at": "2026-11-22T04:21:26.123Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Stored trimmed */
+                            full_name: string;
+                            email: string | null;
+                            phone: string | null;
+                            linkedin_url: string | null;
+                            company: string | null;
+                            role: string | null;
+                            city: string | null;
+                            /** @description No duplicates, order of first appearance; [] by default */
+                            kind: ("candidate" | "prospect" | "client" | "supplier" | "partner")[];
+                            notes: string | null;
+                            /** @description Linked dossiers, archived ones included */
+                            dossier_count: number;
+                            pool_added_at: string | null;
+                            pool_expires_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contact's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                         *       "deleted": true
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contact's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "CFO",
+                 *       "kind": [
+                 *         "client"
+                 *       ],
+                 *       "notes": null
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1 to 200 characters after trimming; not null */
+                    full_name?: string;
+                    email?: string | null;
+                    phone?: string | null;
+                    linkedin_url?: string | null;
+                    company?: string | null;
+                    role?: string | null;
+                    city?: string | null;
+                    notes?: string | null;
+                    pool_added_at?: string | null;
+                    pool_expires_at?: string | null;
+                    /** @description Replaces the whole array; not null */
+                    kind?: ("candidate" | "prospect" | "client" | "supplier" | "partner")[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "full_name": "Jane Doe",
+                     *         "email": "jane.doe@acme.example",
+                     *         "phone": "+33 1 23 45 67 89",
+                     *         "linkedin_url": "https://www.linkedin.com/in/janedoe",
+                     *         "company": "Acme",
+                     *         "role": "Head of procurement",
+                     *         "city": "Lyon",
+                     *         "kind": [
+                     *           "prospect",
+                     *           "client"
+                     *         ],
+                     *         "notes": null,
+                     *         "dossier_count": 1,
+                     *         "pool_added_at": null,
+                     *         "pool_expires_at": null,
+                     *         "created_at": "2026-11-22T04:21:26.123Z",
+                     *         "updated_at": "2026-11-22T04:21:26.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                         *       "full_name": "Jane Doe",
+                         *       "email": "jane.doe@acme.example",
+                         *       "phone": "+33 1 23 45 67 89",
+                         *       "linkedin_url": "https://www.linkedin.com/in/janedoe",
+                         *       "company": "Acme",
+                         *       "role": "Head of procurement",
+                         *       "city": "Lyon",
+                         *       "kind": [
+                         *         "prospect",
+                         *         "client"
+                         *       ],
+                         *       "notes": null,
+                         *       "dossier_count": 1,
+                         *       "pool_added_at": null,
+                         *       "pool_expires_at": null,
+                         *       "created_at": "2026-11-22T04:21:26.123Z",
+                         *       "updated_at": "2026-11-22T04:21:26.123Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Stored trimmed */
+                            full_name: string;
+                            email: string | null;
+                            phone: string | null;
+                            linkedin_url: string | null;
+                            company: string | null;
+                            role: string | null;
+                            city: string | null;
+                            /** @description No duplicates, order of first appearance; [] by default */
+                            kind: ("candidate" | "prospect" | "client" | "supplier" | "partner")[];
+                            notes: string | null;
+                            /** @description Linked dossiers, archived ones included */
+                            dossier_count: number;
+                            pool_added_at: string | null;
+                            pool_expires_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `duplicate_contact`: Another contact of the organization has this email (compared case-insensitively). */
+            409: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "duplicate_contact";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+            413: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "payload_too_large";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listFlows: {
+        parameters: {
+            query?: {
+                /** @description Only flows of this type */
+                type?: "candidate" | "sales";
+                /** @description 1-based page number; a page past the end answers data: [] with the right total */
+                page?: number;
+                /** @description Page size, 1 to 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+                     *           "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+                     *           "name": "Sales",
+                     *           "type": "sales",
+                     *           "is_default": true,
+                     *           "stages": [
+                     *             {
+                     *               "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *               "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+                     *               "name": "Lead",
+                     *               "position": 1,
+                     *               "deadline_days": 7,
+                     *               "win_probability": 10,
+                     *               "color": "#90CAF9"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "per_page": 25
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organization_id: string;
+                            name: string;
+                            type: "candidate" | "sales";
+                            /** @description The flow used when a dossier of this type is created without flow_id; at most one per type */
+                            is_default: boolean;
+                            /** @description Ordered by position */
+                            stages: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                flow_id: string;
+                                name: string;
+                                /** @description 1-based order within the flow */
+                                position: number;
+                                deadline_days: number | null;
+                                /** @description Percentage */
+                                win_probability: number;
+                                /** @description #RGB or #RRGGBB */
+                                color: string;
+                            }[];
+                        }[];
+                        /**
+                         * @example {
+                         *       "total": 1,
+                         *       "page": 1,
+                         *       "per_page": 25
+                         *     }
+                         */
+                        meta: {
+                            /** @description Number of items across all pages */
+                            total: number;
+                            page: number;
+                            /** @description The page size asked for; on an unpaginated list, the number of items */
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listStages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The flow's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *           "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+                     *           "name": "Lead",
+                     *           "position": 1,
+                     *           "deadline_days": 7,
+                     *           "win_probability": 10,
+                     *           "color": "#90CAF9"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "per_page": 25
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            flow_id: string;
+                            name: string;
+                            /** @description 1-based order within the flow */
+                            position: number;
+                            deadline_days: number | null;
+                            /** @description Percentage */
+                            win_probability: number;
+                            /** @description #RGB or #RRGGBB */
+                            color: string;
+                        }[];
+                        /**
+                         * @example {
+                         *       "total": 1,
+                         *       "page": 1,
+                         *       "per_page": 25
+                         *     }
+                         */
+                        meta: {
+                            /** @description Number of items across all pages */
+                            total: number;
+                            page: number;
+                            /** @description The page size asked for; on an unpaginated list, the number of items */
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before the next request is accepted */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,293 @@
+// A scenario that uses every route of the API through a client typed by the OpenAPI document
+// (openapi-fetch + the openapi-typescript types in ./generated). It is type-checked against freshly
+// generated types and run against a real server by contract.test.ts, whose middleware checks each
+// answer against the document. Besides the happy path it provokes, route by route, each error
+// status the document lists: an expected error code that the document does not list for that route
+// does not compile (see `fails`).
+import createClient, { type Client, type Middleware } from "openapi-fetch";
+import type { paths } from "./generated/api";
+
+export type Api = Client<paths>;
+
+export interface Fixtures {
+  baseUrl: string;
+  keys: {
+    /** every scope, Growth plan */
+    all: string;
+    /** no scope at all (403) */
+    none: string;
+    /** an organization on the Pro plan (402) */
+    pro: string;
+    /** an organization whose rate limit is 1 request a minute (429 after the first) */
+    limited: string;
+  };
+  /** Checks every answer against the document. */
+  middleware: Middleware;
+  /** Makes every later request fail inside the server (500). */
+  breakDatabase(): void;
+}
+
+/** An id that names nothing. */
+const NOBODY = "00000000-0000-4000-8000-000000000000";
+const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n");
+const MB = 1_048_576;
+
+/** A PDF of `size` bytes. */
+function pdfOf(size: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  bytes.set(PDF.subarray(0, 9));
+  return bytes;
+}
+
+type Answer = { data?: unknown; error?: unknown; response: Response };
+/** The error codes the document lists for an operation (a union of literals). */
+type ErrorCodeOf<R> = R extends { error: { error: { code: infer C } } } ? C : never;
+
+async function describe(r: Answer): Promise<string> {
+  return `${r.response.status} ${JSON.stringify(r.error ?? null)}`;
+}
+
+/** The body of a success answer with this status. */
+async function ok<R extends Answer>(call: Promise<R>, status: 200 | 201): Promise<NonNullable<R["data"]>> {
+  const r = await call;
+  if (r.response.status !== status || r.data === undefined) throw new Error(`expected ${status} from ${r.response.url}, got ${await describe(r)}`);
+  return r.data as NonNullable<R["data"]>;
+}
+
+/** An error answer with this status and code; `code` must be one the document lists for the route. */
+async function fails<R extends Answer>(call: Promise<R>, status: number, code: ErrorCodeOf<R>): Promise<void> {
+  const r = await call;
+  const got = (r.error as { error?: { code?: string } } | undefined)?.error?.code;
+  if (r.response.status !== status || got !== code) throw new Error(`expected ${status} ${code} from ${r.response.url}, got ${await describe(r)}`);
+}
+
+function check(condition: boolean, what: string): void {
+  if (!condition) throw new Error(`scenario: ${what}`);
+}
+
+export function client(fixtures: Fixtures, key: string | null): Api {
+  const api = createClient<paths>({ baseUrl: fixtures.baseUrl, headers: key ? { Authorization: `Bearer ${key}` } : {} });
+  api.use(fixtures.middleware);
+  return api;
+}
+
+const big = (bytes: number) => "x".repeat(bytes);
+const form = (fields: Record<string, string | Blob>) => {
+  const body = new FormData();
+  for (const [name, value] of Object.entries(fields)) body.append(name, value);
+  return body;
+};
+
+/** Every route once, with plausible input: for the statuses every route shares (401, 402, 403, 429, 500). */
+function everyRoute(api: Api, id: string) {
+  const path = { path: { id } };
+  return [
+    api.GET("/api/v1/dossiers"),
+    api.POST("/api/v1/dossiers", { body: { type: "candidate", name: "Ada Lovelace" } }),
+    api.GET("/api/v1/dossiers/{id}", { params: path }),
+    api.PATCH("/api/v1/dossiers/{id}", { params: path, body: { status: "won" } }),
+    api.DELETE("/api/v1/dossiers/{id}", { params: path }),
+    api.POST("/api/v1/dossiers/{id}/cv", { params: path, body: "", bodySerializer: () => PDF, headers: { "Content-Type": "application/pdf" } }),
+    api.GET("/api/v1/dossiers/{id}/cv", { params: path, parseAs: "arrayBuffer" }),
+    api.GET("/api/v1/dossiers/{id}/notes", { params: path }),
+    api.POST("/api/v1/dossiers/{id}/notes", { params: path, body: { content: "hello" } }),
+    api.GET("/api/v1/dossiers/{id}/contacts", { params: path }),
+    api.POST("/api/v1/dossiers/{id}/contacts", { params: path, body: { contact_id: id, role_on_dossier: "other" } }),
+    api.DELETE("/api/v1/dossiers/{id}/contacts/{contact_id}", { params: { path: { id, contact_id: id } } }),
+    api.GET("/api/v1/contacts"),
+    api.POST("/api/v1/contacts", { body: { full_name: "Grace Hopper" } }),
+    api.GET("/api/v1/contacts/{id}", { params: path }),
+    api.PATCH("/api/v1/contacts/{id}", { params: path, body: { city: "Paris" } }),
+    api.DELETE("/api/v1/contacts/{id}", { params: path }),
+    api.GET("/api/v1/flows"),
+    api.GET("/api/v1/flows/{id}/stages", { params: path }),
+  ];
+}
+
+async function expectEvery(calls: Promise<Answer>[], status: number, code: string): Promise<void> {
+  for (const r of await Promise.all(calls)) {
+    const got = (r.error as { error?: { code?: string } } | undefined)?.error?.code;
+    if (r.response.status !== status || got !== code) throw new Error(`expected ${status} ${code} from ${r.response.url}, got ${await describe(r)}`);
+  }
+}
+
+export async function runScenario(fixtures: Fixtures): Promise<void> {
+  const api = client(fixtures, fixtures.keys.all);
+
+  // Operations outside /api/v1.
+  const health = await ok(client(fixtures, null).GET("/healthz"), 200);
+  check(health.status === "ok", "healthz");
+
+  // Flows and stages.
+  const flows = await ok(api.GET("/api/v1/flows", { params: { query: { type: "candidate", page: 1, per_page: 10 } } }), 200);
+  const recruitment = flows.data.find((f) => f.is_default && f.type === "candidate");
+  check(recruitment !== undefined && flows.meta.total >= 1, "a default candidate flow");
+  const sales = (await ok(api.GET("/api/v1/flows", { params: { query: { type: "sales" } } }), 200)).data[0];
+  await fails(api.GET("/api/v1/flows", { params: { query: { per_page: 0 } } }), 400, "invalid_body");
+  const stages = await ok(api.GET("/api/v1/flows/{id}/stages", { params: { path: { id: recruitment!.id } } }), 200);
+  check(stages.meta.per_page === stages.data.length && stages.data[0].position === 1, "stages meta");
+  await fails(api.GET("/api/v1/flows/{id}/stages", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  await fails(api.GET("/api/v1/flows/{id}/stages", { params: { path: { id: "not-a-uuid" } } }), 404, "not_found");
+
+  // Contacts.
+  const jane = (
+    await ok(
+      api.POST("/api/v1/contacts", {
+        body: { full_name: " Jane Doe ", email: "jane@acme.example", kind: ["prospect", "client", "prospect"], pool_added_at: "2026-01-01T00:00:00Z" },
+      }),
+      201,
+    )
+  ).data;
+  check(jane.full_name === "Jane Doe" && jane.kind.length === 2 && jane.dossier_count === 0 && jane.notes === null, "created contact");
+  const bob = (await ok(api.POST("/api/v1/contacts", { body: { full_name: "Bob", email: "bob@acme.example" } }), 201)).data;
+  await fails(api.POST("/api/v1/contacts", { body: { email: "x@acme.example" } as never }), 400, "invalid_body");
+  await fails(api.POST("/api/v1/contacts", { body: { full_name: "Jane again", email: "JANE@acme.example" } }), 409, "duplicate_contact");
+  await fails(api.POST("/api/v1/contacts", { body: { full_name: "Big", notes: big(MB + 1) } }), 413, "payload_too_large");
+
+  const contacts = await ok(api.GET("/api/v1/contacts", { params: { query: { kind: ["client", "partner"], search: "JANE", pool: "in_pool" } } }), 200);
+  check(contacts.meta.total === 1 && contacts.data[0].id === jane.id, "contact filters");
+  await fails(api.GET("/api/v1/contacts", { params: { query: { pool: "someday" as never } } }), 400, "invalid_body");
+
+  check((await ok(api.GET("/api/v1/contacts/{id}", { params: { path: { id: jane.id } } }), 200)).data.email === "jane@acme.example", "get contact");
+  await fails(api.GET("/api/v1/contacts/{id}", { params: { path: { id: NOBODY } } }), 404, "not_found");
+
+  const patched = (await ok(api.PATCH("/api/v1/contacts/{id}", { params: { path: { id: bob.id } }, body: { city: "Paris", phone: null } }), 200)).data;
+  check(patched.city === "Paris" && patched.phone === null, "patched contact");
+  await fails(api.PATCH("/api/v1/contacts/{id}", { params: { path: { id: bob.id } }, body: { dossier_count: 3 } as never }), 400, "invalid_body");
+  await fails(api.PATCH("/api/v1/contacts/{id}", { params: { path: { id: NOBODY } }, body: { city: "Paris" } }), 404, "not_found");
+  await fails(api.PATCH("/api/v1/contacts/{id}", { params: { path: { id: bob.id } }, body: { email: "Jane@Acme.example" } }), 409, "duplicate_contact");
+  await fails(api.PATCH("/api/v1/contacts/{id}", { params: { path: { id: bob.id } }, body: { notes: big(MB + 1) } }), 413, "payload_too_large");
+
+  // Dossiers: JSON and multipart creation.
+  const deal = (
+    await ok(
+      api.POST("/api/v1/dossiers", {
+        body: { type: "sales", name: "Acme renewal", contact_id: jane.id, flow_id: sales.id, deal_size: 12500.5, deal_currency: "EUR", contact_person: "Jane" },
+      }),
+      201,
+    )
+  ).data;
+  check(deal.status === "active" && deal.contact_id === jane.id && deal.cv_url === null && deal.current_stage_id === sales.stages[0].id, "created dossier");
+  const ada = (
+    await ok(
+      api.POST("/api/v1/dossiers", {
+        body: { type: "candidate", name: "Ada Lovelace" },
+        bodySerializer: () => form({ type: "candidate", name: "Ada Lovelace", email: "ada@example.org", deal_size: "", cv: new File([PDF], "ada.pdf", { type: "application/pdf" }) }),
+      }),
+      201,
+    )
+  ).data;
+  check(ada.cv_url === `${ada.organization_id}/dossiers/${ada.id}/cv.pdf` && ada.contact_id !== null, "multipart dossier with a CV");
+  await fails(api.POST("/api/v1/dossiers", { body: { type: "candidate", name: "Ada", deal_size: 3 } }), 400, "invalid_body");
+  await fails(api.POST("/api/v1/dossiers", { body: { type: "sales", name: "Ghost flow", flow_id: NOBODY } }), 404, "not_found");
+  await fails(api.POST("/api/v1/dossiers", { body: { type: "candidate", name: "Big", intake_notes: big(MB + 1) } }), 413, "payload_too_large");
+  await fails(
+    api.POST("/api/v1/dossiers", {
+      body: { type: "candidate", name: "Big CV" },
+      bodySerializer: () => form({ type: "candidate", name: "Big CV", cv: new File([pdfOf(10 * MB + 1)], "cv.pdf") }),
+    }),
+    413,
+    "file_too_large",
+  );
+
+  const listed = await ok(
+    api.GET("/api/v1/dossiers", { params: { query: { type: "sales", status: "active", stage_id: deal.current_stage_id!, overdue: false, q: "acme", page: 1, per_page: 5 } } }),
+    200,
+  );
+  check(listed.meta.total === 1 && listed.meta.per_page === 5 && listed.data[0].id === deal.id, "dossier filters");
+  await fails(api.GET("/api/v1/dossiers", { params: { query: { assigned_to: "nobody" } } }), 400, "invalid_body");
+
+  check((await ok(api.GET("/api/v1/dossiers/{id}", { params: { path: { id: deal.id } } }), 200)).data.deal_currency === "EUR", "get dossier");
+  await fails(api.GET("/api/v1/dossiers/{id}", { params: { path: { id: NOBODY } } }), 404, "not_found");
+
+  const moved = (
+    await ok(
+      api.PATCH("/api/v1/dossiers/{id}", { params: { path: { id: deal.id } }, body: { current_stage_id: sales.stages[1].id, assigned_to: NOBODY, phone: null } }),
+      200,
+    )
+  ).data;
+  check(moved.current_stage_id === sales.stages[1].id && moved.assigned_to === NOBODY && moved.stage_entered_at !== null, "moved dossier");
+  await fails(api.PATCH("/api/v1/dossiers/{id}", { params: { path: { id: deal.id } }, body: { current_stage_id: recruitment!.stages[0].id } }), 400, "invalid_body");
+  await fails(api.PATCH("/api/v1/dossiers/{id}", { params: { path: { id: NOBODY } }, body: { name: "x" } }), 404, "not_found");
+  await fails(api.PATCH("/api/v1/dossiers/{id}", { params: { path: { id: deal.id } }, body: { intake_notes: big(MB + 1) } }), 413, "payload_too_large");
+
+  // CVs.
+  const onDeal = { params: { path: { id: deal.id } } };
+  await fails(api.GET("/api/v1/dossiers/{id}/cv", { ...onDeal, parseAs: "arrayBuffer" }), 404, "not_found");
+  const withCv = (await ok(api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, body: { cv: "" }, bodySerializer: () => form({ cv: new File([PDF], "cv.pdf") }) }), 200)).data;
+  check(withCv.cv_url === `${deal.organization_id}/dossiers/${deal.id}/cv.pdf`, "cv_url after upload");
+  await ok(api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, body: "", bodySerializer: () => PDF, headers: { "Content-Type": "application/pdf" } }), 200);
+  const pdf = await ok(api.GET("/api/v1/dossiers/{id}/cv", { ...onDeal, parseAs: "arrayBuffer" }), 200);
+  check(pdf.byteLength === PDF.byteLength, "downloaded CV");
+  await fails(
+    api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, body: "", bodySerializer: () => "not a pdf", headers: { "Content-Type": "application/pdf" } }),
+    400,
+    "invalid_body",
+  );
+  await fails(
+    api.POST("/api/v1/dossiers/{id}/cv", { params: { path: { id: NOBODY } }, body: "", bodySerializer: () => PDF, headers: { "Content-Type": "application/pdf" } }),
+    404,
+    "not_found",
+  );
+  await fails(
+    api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, body: "", bodySerializer: () => pdfOf(10 * MB + 1), headers: { "Content-Type": "application/pdf" } }),
+    413,
+    "file_too_large",
+  );
+  await fails(
+    api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, body: "", bodySerializer: () => "hello", headers: { "Content-Type": "text/plain" } }),
+    415,
+    "unsupported_media_type",
+  );
+
+  // Notes.
+  const note = (await ok(api.POST("/api/v1/dossiers/{id}/notes", { ...onDeal, body: { content: "Called back" } }), 201)).data;
+  check(note.is_internal === true && note.dossier_id === deal.id, "created note");
+  await fails(api.POST("/api/v1/dossiers/{id}/notes", { ...onDeal, body: { content: "   " } }), 400, "invalid_body");
+  await fails(api.POST("/api/v1/dossiers/{id}/notes", { params: { path: { id: NOBODY } }, body: { content: "x" } }), 404, "not_found");
+  await fails(api.POST("/api/v1/dossiers/{id}/notes", { ...onDeal, body: { content: big(MB + 1) } }), 413, "payload_too_large");
+  const notes = await ok(api.GET("/api/v1/dossiers/{id}/notes", { params: { path: { id: deal.id }, query: { page: 1, per_page: 100 } } }), 200);
+  check(notes.data.length === 1 && notes.data[0].id === note.id, "listed notes");
+  await fails(api.GET("/api/v1/dossiers/{id}/notes", { params: { path: { id: deal.id }, query: { page: 0 } } }), 400, "invalid_body");
+  await fails(api.GET("/api/v1/dossiers/{id}/notes", { params: { path: { id: NOBODY } } }), 404, "not_found");
+
+  // Dossier-contact links.
+  const linked = (await ok(api.POST("/api/v1/dossiers/{id}/contacts", { ...onDeal, body: { contact_id: bob.id, role_on_dossier: "champion" } }), 201)).data;
+  check(linked.is_primary === false && linked.role_on_dossier === "champion", "new link");
+  const relinked = (
+    await ok(api.POST("/api/v1/dossiers/{id}/contacts", { ...onDeal, body: { contact_id: bob.id, role_on_dossier: "decision_maker", is_primary: true } }), 200)
+  ).data;
+  check(relinked.is_primary === true, "re-link");
+  await fails(api.POST("/api/v1/dossiers/{id}/contacts", { ...onDeal, body: { contact_id: bob.id, role_on_dossier: "boss" as never } }), 400, "invalid_body");
+  await fails(api.POST("/api/v1/dossiers/{id}/contacts", { ...onDeal, body: { contact_id: NOBODY, role_on_dossier: "other" } }), 404, "not_found");
+  await fails(
+    api.POST("/api/v1/dossiers/{id}/contacts", { ...onDeal, body: { contact_id: bob.id, role_on_dossier: "other", padding: big(MB + 1) } as never }),
+    413,
+    "payload_too_large",
+  );
+  const team = await ok(api.GET("/api/v1/dossiers/{id}/contacts", onDeal), 200);
+  check(team.data[0].contact_id === bob.id && team.data[0].is_primary && team.meta.total === 2, "primary first");
+  await fails(api.GET("/api/v1/dossiers/{id}/contacts", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  const unlinked = (await ok(api.DELETE("/api/v1/dossiers/{id}/contacts/{contact_id}", { params: { path: { id: deal.id, contact_id: bob.id } } }), 200)).data;
+  check(unlinked.unlinked === true, "unlinked");
+  await fails(api.DELETE("/api/v1/dossiers/{id}/contacts/{contact_id}", { params: { path: { id: deal.id, contact_id: bob.id } } }), 404, "not_found");
+
+  // Archive and delete.
+  const archived = (await ok(api.DELETE("/api/v1/dossiers/{id}", { params: { path: { id: ada.id } } }), 200)).data;
+  check(archived.status === "archived", "archived");
+  await fails(api.DELETE("/api/v1/dossiers/{id}", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  const deleted = (await ok(api.DELETE("/api/v1/contacts/{id}", { params: { path: { id: bob.id } } }), 200)).data;
+  check(deleted.deleted === true, "deleted contact");
+  await fails(api.DELETE("/api/v1/contacts/{id}", { params: { path: { id: bob.id } } }), 404, "not_found");
+
+  // The statuses every route shares, in C3's order of checks.
+  await expectEvery(everyRoute(client(fixtures, null), NOBODY), 401, "unauthorized");
+  await expectEvery(everyRoute(client(fixtures, "svc_live_" + "0".repeat(32)), NOBODY), 401, "unauthorized");
+  await expectEvery(everyRoute(client(fixtures, fixtures.keys.pro), NOBODY), 402, "plan_required");
+  await expectEvery(everyRoute(client(fixtures, fixtures.keys.none), NOBODY), 403, "forbidden");
+  const limited = client(fixtures, fixtures.keys.limited);
+  await ok(limited.GET("/api/v1/flows"), 200); // the window's one request
+  await expectEvery(everyRoute(limited, NOBODY), 429, "rate_limited");
+  fixtures.breakDatabase();
+  await expectEvery(everyRoute(api, deal.id), 500, "internal");
+}

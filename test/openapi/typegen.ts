@@ -1,0 +1,14 @@
+// TypeScript types of the served OpenAPI document, with openapi-typescript's programmatic API.
+// test/openapi/generated/api.d.ts holds the types of the current document; the contract test fails
+// when it is stale, and `bun test/openapi/generate.ts` rewrites it.
+import { join } from "node:path";
+import openapiTS, { astToString } from "openapi-typescript";
+
+export const GENERATED = join(import.meta.dir, "generated/api.d.ts");
+
+const HEADER = "// Generated from GET /openapi.json by `bun test/openapi/generate.ts` (openapi-typescript). Do not edit.\n\n";
+
+export async function generateTypes(document: object): Promise<string> {
+  const ast = await openapiTS(structuredClone(document) as never, { silent: true, alphabetize: false });
+  return HEADER + astToString(ast);
+}
