@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync, existsSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { MASTER_KEY_FILE } from "../secrets";
 import { open, output, parse, UsageError } from "./args";
@@ -20,7 +20,37 @@ export function backupCommand(argv: string[]) {
   ctx.store.sqlite.query("VACUUM INTO ?").run(database);
   const files = `${database}.files`;
   rmSync(files, { recursive: true, force: true });
-  cpSync(ctx.filesDir, files, { recursive: true });
+  copyTree(ctx.filesDir, files);
   copyFileSync(join(ctx.config.dataDir, MASTER_KEY_FILE), `${database}.key`);
   output(parsed, { database: target, files: `${target}.files` }, `database → ${database}\nfiles → ${files}`);
+}
+
+const TEMPORARY = /^\.cv\.pdf\.[A-Za-z0-9]+\.tmp$/;
+const gone = (error: unknown) => (error as NodeJS.ErrnoException).code === "ENOENT";
+
+/** Copies the files folder while a server writes to it: a CV's temporary file (renamed into place or
+ * removed at any moment) is not copied, and an entry that disappears during the copy is skipped. */
+function copyTree(from: string, to: string) {
+  mkdirSync(to, { recursive: true });
+  let entries;
+  try {
+    entries = readdirSync(from, { withFileTypes: true });
+  } catch (error) {
+    if (gone(error)) return;
+    throw error;
+  }
+  for (const entry of entries) {
+    if (TEMPORARY.test(entry.name)) continue;
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) {
+      copyTree(source, target);
+      continue;
+    }
+    try {
+      copyFileSync(source, target);
+    } catch (error) {
+      if (!gone(error)) throw error;
+    }
+  }
 }

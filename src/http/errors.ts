@@ -2,7 +2,10 @@ import { Elysia } from "elysia";
 import { ApiError } from "../errors";
 import type { Context } from "../context";
 
-const envelope = (code: string, message: string) => ({ error: { code, message } });
+// A message may quote what the client sent (an unknown field's name, C3); an API key in it is
+// never echoed (issue 7: keys appear in no answer, no log).
+const KEY_IN_TEXT = /svc_live_[A-Za-z0-9]{32}/g;
+const envelope = (code: string, message: string) => ({ error: { code, message: message.replace(KEY_IN_TEXT, "svc_live_[redacted]") } });
 
 /** Renders every failure as `{ error: { code, message } }` (api-v1 "Errors", C3): our ApiErrors,
  * Elysia's own routing, parse and validation errors, and anything thrown (500, details logged). */

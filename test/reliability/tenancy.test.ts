@@ -1,0 +1,277 @@
+// Issue 7 item 2, api-v1 "Conventions" (Tenancy), C3: the test is generated from the app's own
+// route table. Every /api/v1 route that takes a path id is called with organization A's key and
+// organization B's ids (every combination of A's and B's ids for two-id paths, and every method
+// on that path): 404 `not_found`, nothing changes (fingerprint), nothing of B is in the answer.
+// List routes never show B's rows, even when filtered by B's ids; create routes refuse B's ids.
+// A route in the table without a rule here fails the test: a new route forces an update.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { call, makeApp, type CallOptions } from "../helpers";
+import { appFingerprint, fingerprintDiff } from "../helpers/fingerprint";
+import { pdf, seedOrg, type Seeded } from "./fixtures";
+
+const app = makeApp();
+let A: Seeded;
+let B: Seeded;
+beforeAll(async () => {
+  A = await seedOrg(app, "Alpha");
+  B = await seedOrg(app, "Bravo");
+});
+
+const OUTSIDE = (path: string) => path === "/healthz" || path === "/openapi.json" || path.startsWith("/docs");
+const routes = () => app.routes.filter((r) => !OUTSIDE(r.path)).map((r) => ({ method: r.method.toUpperCase(), path: r.path }));
+
+const cvForm = () => {
+  const form = new FormData();
+  form.set("cv", new File([pdf(300, 7)], "cv.pdf", { type: "application/pdf" }));
+  return form;
+};
+
+/** Bodies that A could send successfully to its own resource: with B's ids they must still be 404. */
+interface Rule {
+  bodies?: (a: Seeded, b: Seeded) => CallOptions[];
+  /** Checks beyond the path ids: lists, creates and bodies that carry B's ids. */
+  extra?: (a: Seeded, b: Seeded) => Promise<void>;
+}
+
+/** Asserts a call changes nothing and answers `status`/`code`, with none of B's ids or names in it. */
+async function refused(method: string, path: string, options: CallOptions, status = 404, code = "not_found") {
+  const before = appFingerprint(app);
+  const answer = await call(app, method, path, { key: A.key, ...options });
+  const label = `${method} ${path}`;
+  expect(answer.status, `${label}: ${answer.text}`).toBe(status);
+  expect(answer.json?.error?.code, label).toBe(code);
+  expect(fingerprintDiff(before, appFingerprint(app)), label).toEqual([]);
+  leaksNothing(label, answer.text);
+}
+
+function leaksNothing(label: string, text: string) {
+  for (const [field, value] of Object.entries(B)) {
+    if (field !== "name" && typeof value === "string") expect(text.includes(value), `${label} shows B's ${field}`).toBe(false);
+  }
+  for (const name of ["candidate", "deal", "manager", "loose", "note"]) {
+    expect(text.includes(`${B.name} ${name}`), `${label} shows B's ${name}`).toBe(false);
+  }
+}
+
+/** What B sees of its own data: compared before and after A's successful writes. */
+async function bView() {
+  const get = async (path: string) => (await call(app, "GET", path, { key: B.key })).text;
+  return Promise.all([
+    get(`/dossiers/${B.dossier}`),
+    get(`/dossiers/${B.dossier}/contacts`),
+    get(`/contacts?per_page=100`),
+    get(`/dossiers?per_page=100&status=active`),
+  ]);
+}
+
+/** Every id of B's dossiers (all statuses), contacts and flows, as B's own key lists them. */
+async function bIds(): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const path of ["/dossiers?per_page=100&status=active", "/dossiers?per_page=100&status=archived", "/contacts?per_page=100", "/flows"]) {
+    for (const row of (await call(app, "GET", path, { key: B.key })).json.data) ids.add(row.id);
+  }
+  return ids;
+}
+
+async function listed(path: string) {
+  const answer = await call(app, "GET", path, { key: A.key });
+  expect(answer.status, `GET ${path}: ${answer.text}`).toBe(200);
+  leaksNothing(`GET ${path}`, answer.text);
+  const theirs = await bIds();
+  for (const row of answer.json.data) expect(theirs.has(row.id), `GET ${path} lists B's ${row.id}`).toBe(false);
+  return answer.json;
+}
+
+const RULES: Record<string, Rule> = {
+  "GET /api/v1/dossiers": {
+    extra: async (a, b) => {
+      const mine = await listed("/dossiers?per_page=100");
+      for (const id of [a.dossier, a.sales]) expect(mine.data.map((d: any) => d.id)).toContain(id);
+      for (const query of [
+        `status=archived`, `flow_id=${b.flow}`, `stage_id=${b.stage}`, `q=Bravo`, `q=bravo.example`, `type=sales`,
+        `assigned_to=${b.id}`, `overdue=false`, `overdue=true`, `page=2&per_page=1`,
+      ]) {
+        const list = await listed(`/dossiers?${query}`);
+        for (const d of list.data) expect(d.organization_id).toBe(a.id);
+      }
+      expect((await listed(`/dossiers?flow_id=${b.flow}`)).meta.total).toBe(0);
+      expect((await listed(`/dossiers?stage_id=${b.stage}`)).meta.total).toBe(0);
+    },
+  },
+  "POST /api/v1/dossiers": {
+    extra: async (a, b) => {
+      await refused("POST", "/dossiers", { body: { type: "candidate", name: "X", flow_id: b.flow } });
+      await refused("POST", "/dossiers", { body: { type: "candidate", name: "X", contact_id: b.contact } });
+      await refused("POST", "/dossiers", { body: { type: "sales", name: "X", flow_id: b.salesFlow } });
+      const form = cvForm();
+      form.set("type", "candidate");
+      form.set("name", "X");
+      form.set("flow_id", b.flow);
+      await refused("POST", "/dossiers", { raw: form });
+      // B's contact email is not A's: A gets a new contact of its own, B's is untouched.
+      const view = await bView();
+      const created = await call(app, "POST", "/dossiers", { key: a.key, body: { type: "candidate", name: "Same email", email: "Candidate@Bravo.example" } });
+      expect(created.status).toBe(201);
+      expect(created.json.data.contact_id).not.toBe(b.contact);
+      leaksNothing("POST /dossiers", created.text);
+      expect(await bView()).toEqual(view);
+    },
+  },
+  "GET /api/v1/dossiers/:id": {},
+  "PATCH /api/v1/dossiers/:id": {
+    bodies: () => [{ body: { name: "Hijacked", status: "won" } }, { body: {} }],
+    extra: async (a, b) => {
+      // A stage of B's flow on A's own dossier: not in the dossier's flow (C5).
+      await refused("PATCH", `/dossiers/${a.dossier}`, { body: { current_stage_id: b.stage } }, 400, "invalid_body");
+    },
+  },
+  "DELETE /api/v1/dossiers/:id": {},
+  "POST /api/v1/dossiers/:id/cv": {
+    bodies: () => [{ raw: pdf(200, 3), contentType: "application/pdf" }, { raw: cvForm() }],
+  },
+  "GET /api/v1/dossiers/:id/cv": {},
+  "GET /api/v1/dossiers/:id/notes": {},
+  "POST /api/v1/dossiers/:id/notes": { bodies: () => [{ body: { content: "Hijack" } }] },
+  "GET /api/v1/dossiers/:id/contacts": {},
+  "POST /api/v1/dossiers/:id/contacts": {
+    bodies: (a) => [{ body: { contact_id: a.loose, role_on_dossier: "champion", is_primary: true } }],
+    extra: async (a, b) => {
+      for (const contact of [b.loose, b.contact, b.linked]) {
+        await refused("POST", `/dossiers/${a.dossier}/contacts`, { body: { contact_id: contact, role_on_dossier: "other" } });
+        await refused("POST", `/dossiers/${b.dossier}/contacts`, { body: { contact_id: contact, role_on_dossier: "other" } });
+      }
+    },
+  },
+  "DELETE /api/v1/dossiers/:id/contacts/:contact_id": {},
+  "GET /api/v1/contacts": {
+    extra: async (a) => {
+      const mine = await listed("/contacts?per_page=100");
+      for (const id of [a.contact, a.linked, a.loose]) expect(mine.data.map((c: any) => c.id)).toContain(id);
+      for (const query of ["search=bravo", "search=Bravo", "kind=partner&kind=client", "pool=in_pool", "pool=expired", "search=%40"]) {
+        await listed(`/contacts?${query}`);
+      }
+    },
+  },
+  "POST /api/v1/contacts": {
+    extra: async (a, b) => {
+      const view = await bView();
+      // Email uniqueness is per organization: B's email is free in A, and says nothing about B.
+      const created = await call(app, "POST", "/contacts", { key: a.key, body: { full_name: "Twin", email: b.email.toUpperCase() } });
+      expect(created.status, created.text).toBe(201);
+      leaksNothing("POST /contacts", created.text);
+      expect(await bView()).toEqual(view);
+    },
+  },
+  "GET /api/v1/contacts/:id": {},
+  "PATCH /api/v1/contacts/:id": {
+    bodies: () => [{ body: { full_name: "Hijacked", kind: ["client"] } }, { body: {} }],
+    extra: async (a, b) => {
+      const view = await bView();
+      const patched = await call(app, "PATCH", `/contacts/${a.loose}`, { key: a.key, body: { email: `manager@bravo.example` } });
+      expect(patched.status, patched.text).toBe(200);
+      expect(await bView()).toEqual(view);
+    },
+  },
+  "DELETE /api/v1/contacts/:id": {},
+  "GET /api/v1/flows": {
+    extra: async (a) => {
+      const flows = await listed("/flows?per_page=100");
+      expect(flows.data.map((f: any) => f.id).sort()).toEqual([a.flow, a.salesFlow].sort());
+      for (const f of flows.data) expect(f.organization_id).toBe(a.id);
+    },
+  },
+  "GET /api/v1/flows/:id/stages": {},
+};
+
+/** The id of `owner` for a path parameter, by the collection named just before it. */
+function idFor(owner: Seeded, collection: string): string[] {
+  switch (collection) {
+    case "dossiers":
+      return [owner.dossier, owner.sales];
+    case "contacts":
+      return [owner.contact, owner.linked];
+    case "flows":
+      return [owner.flow];
+    default:
+      throw new Error(`tenancy test: no ids for a path parameter after "/${collection}/": add them to idFor`);
+  }
+}
+
+/** Every way to fill the path's parameters with A's and B's ids, at least one of them B's. */
+function fillings(path: string): string[] {
+  const segments = path.split("/");
+  let paths = [{ path: [] as string[], hasB: false }];
+  segments.forEach((segment, i) => {
+    if (!segment.startsWith(":")) {
+      paths = paths.map((p) => ({ ...p, path: [...p.path, segment] }));
+      return;
+    }
+    const collection = segments[i - 1];
+    const next: typeof paths = [];
+    for (const p of paths) {
+      for (const id of idFor(A, collection)) next.push({ path: [...p.path, id], hasB: p.hasB });
+      for (const id of idFor(B, collection)) next.push({ path: [...p.path, id], hasB: true });
+    }
+    paths = next;
+  });
+  return paths.filter((p) => p.hasB).map((p) => p.path.join("/").replace(/^\/api\/v1/, ""));
+}
+
+describe("issue 7 tenancy, generated from the route table (api-v1 Tenancy, C3)", () => {
+  test("the route table is what this test knows: every /api/v1 route has a rule, every rule a route", () => {
+    const table = routes().map((r) => `${r.method} ${r.path}`);
+    expect(table.length).toBeGreaterThan(10);
+    const missing = table.filter((key) => !(key in RULES));
+    expect(missing, `routes without a tenancy rule (add one to RULES in ${import.meta.file})`).toEqual([]);
+    expect(Object.keys(RULES).filter((key) => !table.includes(key)), "rules for routes that no longer exist").toEqual([]);
+    for (const r of routes()) expect(r.path.startsWith("/api/v1/"), `${r.method} ${r.path} is outside /api/v1`).toBe(true);
+  });
+
+  test("every route with a path id: A's key with B's ids answers 404 not_found and changes nothing", async () => {
+    let calls = 0;
+    for (const route of routes()) {
+      if (!route.path.includes(":")) continue;
+      const rule = RULES[`${route.method} ${route.path}`] ?? {};
+      const bodies = rule.bodies?.(A, B) ?? [{}];
+      for (const path of fillings(route.path)) {
+        for (const options of bodies) {
+          await refused(route.method, path, typeof options.raw === "object" && options.raw instanceof FormData ? { raw: cvForm() } : options);
+          calls++;
+        }
+      }
+    }
+    expect(calls).toBeGreaterThan(40);
+  });
+
+  test("every method on every path with an id (served or not): 404 not_found with B's ids, no change", async () => {
+    const paths = [...new Set(routes().filter((r) => r.path.includes(":")).map((r) => r.path))];
+    for (const template of paths) {
+      for (const path of fillings(template)) {
+        for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+          await refused(method, path, method === "GET" || method === "DELETE" ? {} : { body: { name: "Hijack", content: "x" } });
+        }
+      }
+    }
+  });
+
+  test("list and create routes never show or take B's rows", async () => {
+    for (const route of routes()) {
+      const rule = RULES[`${route.method} ${route.path}`];
+      if (!route.path.includes(":")) expect(rule?.extra, `${route.method} ${route.path} needs an extra check`).toBeDefined();
+      await rule?.extra?.(A, B);
+    }
+  });
+
+  test("B's own key still sees all of B's data afterwards", async () => {
+    const dossier = await call(app, "GET", `/dossiers/${B.dossier}`, { key: B.key });
+    expect(dossier.status).toBe(200);
+    expect(dossier.json.data.name).toBe("Bravo candidate");
+    expect(dossier.json.data.status).toBe("active");
+    const links = await call(app, "GET", `/dossiers/${B.dossier}/contacts`, { key: B.key });
+    expect(links.json.data.map((l: any) => l.contact_id).sort()).toEqual([B.contact, B.linked].sort());
+    const notes = await call(app, "GET", `/dossiers/${B.dossier}/notes`, { key: B.key });
+    expect(notes.json.data.map((n: any) => n.id)).toEqual([B.note]);
+    const cv = await call(app, "GET", `/dossiers/${B.dossier}/cv`, { key: B.key });
+    expect(cv.status).toBe(200);
+  });
+});
