@@ -1,0 +1,486 @@
+// `npm run bench` (= bun bench/run.ts): issue 6's instrument. See bench/README.md.
+//
+//   npm run bench                 N = 10,000 then 1,000,000; writes docs/performance.md
+//   npm run bench -- --quick      N = 10,000 only, short rounds (< 90 s); last line `ratios: ...`
+//   options: --n 10000,1000000  --seconds S  --rounds R  --connections C  --no-build  --reuse
+//            --data-root DIR (default /tmp/dossier-bench)  --out FILE (default docs/performance.md)
+//
+// Per N: seed a data folder (bench/seed.ts), measure the executable's start-up to a 200 on
+// /healthz, start `dist/dossier serve` and bench/raw-server.ts pinned to CPU 0, probe every
+// endpoint (a 404 or other failure is reported, not run), warm up, then R interleaved rounds
+// (endpoint A, its raw baseline, endpoint B, its raw baseline, ...) of wrk pinned to CPU 1.
+// Medians over the rounds are reported; a ratio is the median of the per-round ratios of the
+// endpoint to the raw run right after it.
+import { createServer, type AddressInfo } from "node:net";
+import { cpus, totalmem } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { ensureWrk, hwmMb, runWrk, type RequestSpec, type WrkResult } from "./load";
+import { seed, type SeedResult } from "./seed";
+
+const ROOT = resolve(import.meta.dir, "..");
+const argv = process.argv.slice(2);
+const has = (name: string) => argv.includes(`--${name}`);
+const opt = (name: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const quick = has("quick");
+const sizes = (opt("n") ?? (quick ? "10000" : "10000,1000000")).split(",").map(Number);
+const seconds = Number(opt("seconds") ?? (quick ? "1" : "3"));
+const rounds = Number(opt("rounds") ?? "3");
+const connections = Number(opt("connections") ?? "16");
+const WARMUP_REQUESTS = { read: 300, write: 60 };
+const WARMUP_MAX_MS = 700; // per endpoint
+const dataRoot = resolve(opt("data-root") ?? "/tmp/dossier-bench");
+const outFile = resolve(ROOT, opt("out") ?? "docs/performance.md");
+const exe = join(ROOT, "dist", "dossier");
+const SERVER_CPU = 0;
+const LOAD_CPU = 1;
+const started = performance.now();
+const log = (line: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}\n`);
+
+// ---------------------------------------------------------------------------------------------
+// Targets of issue 6.
+
+const TARGET = { list: 0.85, filtered: 0.8, create: 0.6, search: 0.5, p99Growth: 1.5, rssMb: 150, startupMs: 300 };
+
+interface Endpoint {
+  name: string;
+  label: string;
+  /** Which raw run follows it, and what its ratio is checked against. */
+  raw: "list" | "create";
+  group: "list" | "filtered" | "create" | "search" | "other";
+  expect: number;
+  spec: (s: SeedResult) => RequestSpec;
+}
+
+const API = "/api/v1";
+const ENDPOINTS: Endpoint[] = [
+  { name: "list", label: "GET /dossiers (page 1)", raw: "list", group: "list", expect: 200, spec: () => ({ kind: "get", paths: [`${API}/dossiers`] }) },
+  { name: "list_p1000", label: "GET /dossiers?page=1000", raw: "list", group: "other", expect: 200, spec: () => ({ kind: "get", paths: [`${API}/dossiers?page=1000`] }) },
+  { name: "status", label: "GET /dossiers?status=won", raw: "list", group: "filtered", expect: 200, spec: () => ({ kind: "get", paths: [`${API}/dossiers?status=won`] }) },
+  { name: "type", label: "GET /dossiers?type=sales", raw: "list", group: "filtered", expect: 200, spec: () => ({ kind: "get", paths: [`${API}/dossiers?type=sales`] }) },
+  {
+    name: "stage", label: "GET /dossiers?stage_id=(Screening)", raw: "list", group: "filtered", expect: 200,
+    spec: (s) => ({ kind: "get", paths: [`${API}/dossiers?stage_id=${s.flows.candidate.stages[1].id}`] }),
+  },
+  {
+    name: "get", label: "GET /dossiers/{id}", raw: "list", group: "other", expect: 200,
+    spec: (s) => ({ kind: "get", paths: s.sampleIds.map((id) => `${API}/dossiers/${id}`) }),
+  },
+  { name: "create", label: "POST /dossiers (JSON)", raw: "create", group: "create", expect: 201, spec: () => ({ kind: "create", path: `${API}/dossiers` }) },
+  {
+    name: "patch_stage", label: "PATCH /dossiers/{id} (stage)", raw: "create", group: "other", expect: 200,
+    spec: (s) => ({ kind: "patch-stage", prefix: `${API}/dossiers/`, ids: s.sampleCandidateIds, stages: s.flows.candidate.stages.map((st) => st.id) }),
+  },
+  {
+    name: "search", label: "GET /contacts?search=(mid-word)", raw: "list", group: "search", expect: 200,
+    spec: (s) => ({ kind: "get", paths: s.searchTerms.map((t) => `${API}/contacts?search=${t.term}`) }),
+  },
+  { name: "kind", label: "GET /contacts?kind=client", raw: "list", group: "other", expect: 200, spec: () => ({ kind: "get", paths: [`${API}/contacts?kind=client`] }) },
+];
+const RAW: Record<"list" | "create", { label: string; spec: RequestSpec }> = {
+  list: { label: "raw list (page 1 + COUNT)", spec: { kind: "get", paths: ["/list"] } },
+  create: { label: "raw create (dossier+contact+link+event)", spec: { kind: "create", path: "/create" } },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Processes.
+
+/** A port the OS has just handed out (listen on 0, read it, close the listener and wait for it). */
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => done(port));
+    });
+  });
+}
+
+async function waitHealthy(url: string, timeoutMs: number, proc: Bun.Subprocess): Promise<number> {
+  const t0 = performance.now();
+  while (performance.now() - t0 < timeoutMs) {
+    if (proc.exitCode !== null) throw new Error(`the server exited with status ${proc.exitCode} before answering ${url}`);
+    try {
+      const res = await fetch(url);
+      if (res.status === 200) return performance.now() - t0;
+    } catch {
+      // not listening yet
+    }
+    await Bun.sleep(2);
+  }
+  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
+}
+
+const SERVER_ENV = { ...process.env, DOSSIER_LOG: "off", DOSSIER_LOG_LEVEL: "warn" };
+
+function startApp(dataDir: string, port: number) {
+  return Bun.spawn(["taskset", "-c", String(SERVER_CPU), exe, "serve", "--no-bootstrap", "--port", String(port), "--data", dataDir], {
+    env: SERVER_ENV,
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+}
+
+async function stop(proc: Bun.Subprocess) {
+  if (proc.exitCode !== null) return;
+  proc.kill("SIGTERM");
+  const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
+  if (!exited) proc.kill("SIGKILL");
+  await proc.exited;
+}
+
+/** Start-up of the compiled executable to its first 200 on /healthz (spawn to answer), median of 3. */
+async function measureStartup(dataDir: string): Promise<{ first: number; times: number[] }> {
+  const times: number[] = [];
+  let first = 0;
+  for (let i = 0; i < 4; i++) {
+    const port = await freePort();
+    const t0 = performance.now();
+    const proc = startApp(dataDir, port);
+    await waitHealthy(`http://127.0.0.1:${port}/healthz`, 30_000, proc);
+    // The first start after a build or a seed pays for cold page-cache reads of the 100+ MB
+    // executable and of the file: reported apart, not in the median.
+    if (i === 0) first = performance.now() - t0;
+    else times.push(performance.now() - t0);
+    await stop(proc);
+  }
+  return { first, times };
+}
+
+async function build() {
+  log("building: npm run build");
+  const proc = Bun.spawn(["npm", "run", "build"], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) {
+    throw new Error(`npm run build failed (${code}):\n${(err || out).trim().split("\n").slice(-15).join("\n")}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One N.
+
+interface EndpointReport {
+  endpoint: Endpoint;
+  state: "ok" | "missing" | "failing";
+  note?: string;
+  runs: WrkResult[];
+  raws: WrkResult[];
+  ratios: number[];
+}
+interface SizeReport {
+  n: number;
+  seed: SeedResult;
+  firstStartMs: number;
+  startupMs: number[];
+  endpoints: EndpointReport[];
+  rawRuns: Record<"list" | "create", WrkResult[]>;
+  appHwmMb: number;
+  rawHwmMb: number;
+  dbMb: number;
+}
+
+const median = (values: number[]) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+async function probe(base: string, key: string, endpoint: Endpoint, s: SeedResult): Promise<{ state: EndpointReport["state"]; note?: string }> {
+  const spec = endpoint.spec(s);
+  let method = "GET";
+  let path: string;
+  let body: string | undefined;
+  if (spec.kind === "get") path = spec.paths[0];
+  else if (spec.kind === "create") {
+    method = "POST";
+    path = spec.path;
+    body = JSON.stringify({ type: "candidate", name: "Probe", email: `probe.${Date.now()}@example.com` });
+  } else {
+    method = "PATCH";
+    path = spec.prefix + spec.ids[0];
+    body = JSON.stringify({ current_stage_id: spec.stages[2] });
+  }
+  try {
+    const res = await fetch(base + path, {
+      method,
+      body,
+      headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
+    });
+    const text = await res.text();
+    if (res.status === endpoint.expect) {
+      if (spec.kind === "get" && endpoint.name !== "get") {
+        const json = JSON.parse(text);
+        if (!json.meta || typeof json.meta.total !== "number") return { state: "failing", note: "no meta.total in the answer" };
+        return { state: "ok", note: `total=${json.meta.total}` };
+      }
+      return { state: "ok" };
+    }
+    if (res.status === 404) return { state: "missing", note: `404 ${text.slice(0, 80)}` };
+    return { state: "failing", note: `${res.status} ${text.slice(0, 120)}` };
+  } catch (error) {
+    return { state: "failing", note: (error as Error).message };
+  }
+}
+
+async function warmUp(base: string, spec: RequestSpec, key?: string) {
+  const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+  const count = spec.kind === "get" ? WARMUP_REQUESTS.read : WARMUP_REQUESTS.write;
+  const t0 = performance.now();
+  for (let i = 0; i < count && performance.now() - t0 < WARMUP_MAX_MS; i++) {
+    let res: Response;
+    if (spec.kind === "get") res = await fetch(base + spec.paths[i % spec.paths.length], { headers });
+    else if (spec.kind === "create") {
+      const body = JSON.stringify({ type: "candidate", name: `Warm ${i}`, email: `warm.${Date.now()}.${i}@example.com` });
+      res = await fetch(base + spec.path, { method: "POST", body, headers: { ...headers, "content-type": "application/json" } });
+    } else {
+      const body = JSON.stringify({ current_stage_id: spec.stages[i % spec.stages.length] });
+      res = await fetch(base + spec.prefix + spec.ids[i % spec.ids.length], { method: "PATCH", body, headers: { ...headers, "content-type": "application/json" } });
+    }
+    await res.arrayBuffer();
+  }
+}
+
+async function benchSize(n: number, wrk: string): Promise<SizeReport> {
+  const dataDir = join(dataRoot, `n${n}`);
+  let s: SeedResult;
+  const cacheFile = join(dataRoot, `n${n}.seed.json`);
+  if (has("reuse") && existsSync(cacheFile) && existsSync(join(dataDir, "dossier.db"))) {
+    s = JSON.parse(readFileSync(cacheFile, "utf8"));
+    log(`N=${n}: reusing ${dataDir}`);
+  } else {
+    log(`N=${n}: seeding ${dataDir}`);
+    s = await seed({ exe, dataDir, n, log });
+    writeFileSync(cacheFile, JSON.stringify(s));
+  }
+  const dbMb = Bun.file(s.dbPath).size / 1048576;
+
+  const { first: firstStartMs, times: startupMs } = await measureStartup(dataDir);
+  log(`N=${n}: start-up to 200 on /healthz: first ${firstStartMs.toFixed(0)} ms, then ${startupMs.map((t) => t.toFixed(0)).join(", ")} ms`);
+
+  const appPort = await freePort();
+  const rawPort = await freePort();
+  const app = startApp(dataDir, appPort);
+  const raw = Bun.spawn(
+    ["taskset", "-c", String(SERVER_CPU), process.execPath, join(ROOT, "bench", "raw-server.ts"), "--data", dataDir, "--org", s.organizationId, "--port", String(rawPort)],
+    { env: SERVER_ENV, stdout: "ignore", stderr: "pipe" },
+  );
+  const workDir = join(dataRoot, "lua");
+  mkdirSync(workDir, { recursive: true });
+  try {
+    const appBase = `http://127.0.0.1:${appPort}`;
+    const rawBase = `http://127.0.0.1:${rawPort}`;
+    await waitHealthy(`${appBase}/healthz`, 30_000, app);
+    await waitHealthy(`${rawBase}/healthz`, 30_000, raw);
+
+    const reports: EndpointReport[] = [];
+    for (const endpoint of ENDPOINTS) {
+      const result = await probe(appBase, s.key, endpoint, s);
+      reports.push({ endpoint, ...result, runs: [], raws: [], ratios: [] });
+      log(`probe ${endpoint.label}: ${result.state}${result.note ? ` (${result.note})` : ""}`);
+    }
+    const live = reports.filter((r) => r.state === "ok");
+    // After each run, wait until the server has worked off what wrk left queued (a slow endpoint
+    // can leave seconds of work behind), so that the next run measures only itself.
+    const run = async (base: string, spec: RequestSpec, key: string | undefined, pid: number, secs: number) => {
+      const result = await runWrk({ wrk, workDir, baseUrl: base, spec, key, seconds: secs, connections, cpu: LOAD_CPU, serverPid: pid });
+      await (await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(300_000) })).arrayBuffer();
+      return result;
+    };
+
+    // Warm-up: sequential requests to each endpoint and each raw baseline, so that the JIT and the
+    // page cache are hot before the first measured round.
+    log("warm-up");
+    for (const r of live) await warmUp(appBase, r.endpoint.spec(s), s.key);
+    for (const kind of ["list", "create"] as const) await warmUp(rawBase, RAW[kind].spec);
+
+    const rawRuns: Record<"list" | "create", WrkResult[]> = { list: [], create: [] };
+    for (let round = 1; round <= rounds; round++) {
+      for (const r of live) {
+        const mine = await run(appBase, r.endpoint.spec(s), s.key, app.pid, seconds);
+        const base = await run(rawBase, RAW[r.endpoint.raw].spec, undefined, raw.pid, seconds);
+        r.runs.push(mine);
+        r.raws.push(base);
+        rawRuns[r.endpoint.raw].push(base);
+        r.ratios.push(mine.rps / base.rps);
+        if (mine.requests === 0) r.note = `no answer within a ${seconds} s run (every request took longer)`;
+        if (base.non2xx + base.socketErrors > 0) log(`raw ${r.endpoint.raw}: ${base.non2xx} non-2xx, ${base.socketErrors} socket errors${base.firstError ? `: ${base.firstError}` : ""}`);
+        if (mine.non2xx > 0 || mine.socketErrors > 0) {
+          // More than 1 % failed answers: the run measured errors, not the endpoint.
+          if (mine.non2xx + mine.socketErrors > 0.01 * mine.requests) r.state = "failing";
+          r.note = `${mine.non2xx} non-2xx, ${mine.socketErrors} socket errors in round ${round}${mine.firstError ? `: ${mine.firstError}` : ""}`;
+          log(`${r.endpoint.label}: ${r.note}`);
+        }
+      }
+      log(`round ${round}/${rounds}: ${live.map((r) => `${r.endpoint.name}=${r.runs.at(-1)!.rps.toFixed(0)}/${r.raws.at(-1)!.rps.toFixed(0)}`).join(" ")}`);
+    }
+    return { n, seed: s, firstStartMs, startupMs, endpoints: reports, rawRuns, appHwmMb: hwmMb(app.pid), rawHwmMb: hwmMb(raw.pid), dbMb };
+  } finally {
+    await stop(app);
+    await stop(raw);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reporting.
+
+const fmt = (x: number, digits = 0) => (Number.isFinite(x) ? x.toFixed(digits) : "n/a");
+
+function targetOf(e: Endpoint): number | undefined {
+  return e.group === "list" ? TARGET.list : e.group === "filtered" ? TARGET.filtered : e.group === "create" ? TARGET.create : e.group === "search" ? TARGET.search : undefined;
+}
+
+function sizeTable(r: SizeReport): string {
+  const rows: string[] = [
+    `| endpoint | req/s | p50 ms | p99 ms | RSS MB | ratio to raw | target | |`,
+    `|---|---:|---:|---:|---:|---:|---:|---|`,
+  ];
+  for (const e of r.endpoints) {
+    if (e.state !== "ok") {
+      rows.push(`| ${e.endpoint.label} | ${e.state === "missing" ? "missing (404)" : "failing"} | | | | | | ${e.note ?? ""} |`);
+      continue;
+    }
+    const ratio = median(e.ratios);
+    const target = targetOf(e.endpoint);
+    const verdict = target === undefined ? "" : ratio >= target ? "met" : `**not met** (${fmt((ratio / target) * 100)} % of target)`;
+    rows.push(
+      `| ${e.endpoint.label} | ${fmt(median(e.runs.map((x) => x.rps)))} | ${fmt(median(e.runs.map((x) => x.p50ms)), 2)} | ` +
+        `${fmt(median(e.runs.map((x) => x.p99ms)), 2)} | ${fmt(Math.max(...e.runs.map((x) => x.rssMaxMb)))} | ` +
+        `${fmt(ratio, 2)} vs raw ${e.endpoint.raw} | ${target === undefined ? "" : "≥ " + target} | ${verdict}${e.note ? ` ${e.note}` : ""} |`,
+    );
+  }
+  for (const kind of ["list", "create"] as const) {
+    const runs = r.rawRuns[kind];
+    if (runs.length === 0) continue;
+    rows.push(
+      `| *${RAW[kind].label}* | ${fmt(median(runs.map((x) => x.rps)))} | ${fmt(median(runs.map((x) => x.p50ms)), 2)} | ` +
+        `${fmt(median(runs.map((x) => x.p99ms)), 2)} | ${fmt(Math.max(...runs.map((x) => x.rssMaxMb)))} | 1 | | |`,
+    );
+  }
+  return rows.join("\n");
+}
+
+function groupRatio(r: SizeReport, group: Endpoint["group"]): number {
+  const values = r.endpoints.filter((e) => e.endpoint.group === group).map((e) => (e.state === "ok" ? median(e.ratios) : 0));
+  return values.length === 0 ? 0 : Math.min(...values);
+}
+
+async function machine(): Promise<string> {
+  const model = cpus()[0]?.model ?? "unknown";
+  const cpuinfo = readFileSync("/proc/cpuinfo", "utf8");
+  const mhz = /cpu MHz\s*:\s*([\d.]+)/.exec(cpuinfo)?.[1];
+  const nproc = (await new Response(Bun.spawn(["nproc"], { stdout: "pipe" }).stdout).text()).trim();
+  const kernel = readFileSync("/proc/version", "utf8").split(" ").slice(0, 3).join(" ");
+  let commit = "unknown";
+  try {
+    const out = await new Response(Bun.spawn(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], { stdout: "pipe", stderr: "ignore" }).stdout).text();
+    const dirty = (await new Response(Bun.spawn(["git", "-C", ROOT, "status", "--porcelain"], { stdout: "pipe", stderr: "ignore" }).stdout).text()).trim();
+    commit = out.trim() + (dirty ? " (with uncommitted changes)" : "");
+  } catch {
+    // not a git checkout
+  }
+  const { Database } = await import("bun:sqlite");
+  const sqliteVersion = (new Database(":memory:").query("SELECT sqlite_version() AS v").get() as { v: string }).v;
+  return [
+    `- Machine: ${nproc} CPUs (nproc), ${model}${mhz ? ` @ ${Number(mhz).toFixed(0)} MHz` : ""}, ${(totalmem() / 1073741824).toFixed(1)} GB RAM; ${kernel}`,
+    `- Bun ${Bun.version}, SQLite ${sqliteVersion}, wrk (1 thread, ${connections} connections); commit ${commit}`,
+    `- Server (\`dist/dossier serve\`, DOSSIER_LOG=off) and raw baseline pinned to CPU ${SERVER_CPU}; wrk pinned to CPU ${LOAD_CPU}; 127.0.0.1`,
+    `- ${rounds} interleaved rounds of ${seconds} s per endpoint (each followed by its raw baseline), after a warm-up of up to ${WARMUP_REQUESTS.read} sequential requests per read endpoint (${WARMUP_REQUESTS.write} per write, at most ${WARMUP_MAX_MS} ms each); medians`,
+  ].join("\n");
+}
+
+function sizeSection(r: SizeReport): string {
+  const s = r.seed;
+  return [
+    `### N = ${r.n.toLocaleString("en-US")}`,
+    "",
+    `Seeded in ${s.seconds.total.toFixed(1)} s (rows ${s.seconds.rows.toFixed(1)} s, indexes ${s.seconds.indexes.toFixed(1)} s): ` +
+      `${Object.entries(s.counts).map(([t, c]) => `${t} ${c.toLocaleString("en-US")}`).join(", ")}; database file ${r.dbMb.toFixed(0)} MB. ` +
+      `Search terms (matches): ${s.searchTerms.map((t) => `\`${t.term}\` (${t.matches})`).join(", ")}.`,
+    "",
+    `Start-up of \`dist/dossier serve\` to a 200 on /healthz: ${r.startupMs.map((t) => t.toFixed(0)).join(", ")} ms ` +
+      `(median ${median(r.startupMs).toFixed(0)} ms; the very first start after the seed took ${r.firstStartMs.toFixed(0)} ms; target < ${TARGET.startupMs} ms with the 1M file). ` +
+      `Server VmHWM after the run: ${r.appHwmMb.toFixed(0)} MB (raw baseline ${r.rawHwmMb.toFixed(0)} MB); target RSS < ${TARGET.rssMb} MB.`,
+    "",
+    sizeTable(r),
+    "",
+  ].join("\n");
+}
+
+function growthTable(reports: SizeReport[]): string {
+  const small = reports.find((r) => r.n === Math.min(...reports.map((x) => x.n)))!;
+  const big = reports.find((r) => r.n === Math.max(...reports.map((x) => x.n)))!;
+  if (small === big) return "";
+  const rows = [
+    `### p99 at N = ${big.n.toLocaleString("en-US")} vs N = ${small.n.toLocaleString("en-US")} (target ≤ ${TARGET.p99Growth}×)`,
+    "",
+    `| endpoint | p99 ms (${small.n}) | p99 ms (${big.n}) | growth | |`,
+    `|---|---:|---:|---:|---|`,
+  ];
+  for (const e of big.endpoints) {
+    const other = small.endpoints.find((x) => x.endpoint.name === e.endpoint.name)!;
+    if (e.state !== "ok" || other.state !== "ok") {
+      rows.push(`| ${e.endpoint.label} | ${other.state} | ${e.state} | | |`);
+      continue;
+    }
+    const a = median(other.runs.map((x) => x.p99ms));
+    const b = median(e.runs.map((x) => x.p99ms));
+    const none = (runs: WrkResult[]) => runs.some((x) => x.requests === 0);
+    if (none(e.runs) || none(other.runs)) {
+      rows.push(`| ${e.endpoint.label} | ${none(other.runs) ? "no answer" : fmt(a, 2)} | ${none(e.runs) ? "no answer within the run" : fmt(b, 2)} | | **not met** |`);
+      continue;
+    }
+    rows.push(`| ${e.endpoint.label} | ${fmt(a, 2)} | ${fmt(b, 2)} | ${fmt(b / a, 2)}× | ${b / a <= TARGET.p99Growth ? "met" : "**not met**"} |`);
+  }
+  return rows.join("\n") + "\n";
+}
+
+function writeReport(section: string, body: string) {
+  const begin = `<!-- bench:${section}:begin -->`;
+  const end = `<!-- bench:${section}:end -->`;
+  let doc = existsSync(outFile)
+    ? readFileSync(outFile, "utf8")
+    : "# Performance\n\nMeasured with `npm run bench` (bench/README.md). Issue 6's targets: list ≥ 0.85 of the raw list, filtered lists ≥ 0.80, create ≥ 0.60 of the raw create, contact search ≥ 0.50 of the raw list; p99 at 1M ≤ 1.5 × p99 at 10k; RSS < 150 MB; start-up < 300 ms.\n\n";
+  const block = `${begin}\n${body.trim()}\n${end}`;
+  const i = doc.indexOf(begin);
+  const j = doc.indexOf(end);
+  doc = i >= 0 && j > i ? doc.slice(0, i) + block + doc.slice(j + end.length) : doc.trimEnd() + "\n\n" + block + "\n";
+  writeFileSync(outFile, doc);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+try {
+  const wrk = await ensureWrk(log);
+  if (!has("no-build")) await build();
+  if (!existsSync(exe)) throw new Error(`${exe} is missing: run npm run build`);
+  mkdirSync(dataRoot, { recursive: true });
+  const reports: SizeReport[] = [];
+  for (const n of sizes) reports.push(await benchSize(n, wrk));
+
+  const when = new Date().toISOString();
+  const body = [
+    `## ${quick ? "Quick run" : "Full run"} (${when}, ${((performance.now() - started) / 1000).toFixed(0)} s)`,
+    "",
+    await machine(),
+    "",
+    ...reports.map(sizeSection),
+    growthTable(reports),
+  ].join("\n");
+  writeReport(quick ? "quick" : "full", body);
+  process.stdout.write("\n" + body + "\n");
+  log(`written to ${outFile}`);
+  // One ratios line per N, the largest N's last (with --quick the only one, N = 10,000). `filtered`
+  // is the worst of the three filters; an endpoint that is missing counts as 0.
+  const ratios = (r: SizeReport) =>
+    `list=${fmt(groupRatio(r, "list"), 2)} filtered=${fmt(groupRatio(r, "filtered"), 2)} create=${fmt(groupRatio(r, "create"), 2)} search=${fmt(groupRatio(r, "search"), 2)}`;
+  for (const r of reports.slice(0, -1)) process.stdout.write(`ratios at N=${r.n}: ${ratios(r)}\n`);
+  process.stdout.write(`ratios: ${ratios(reports.at(-1)!)}\n`);
+} catch (error) {
+  process.stderr.write(`bench: ${(error as Error).message}\n`);
+  process.exit(1);
+}
