@@ -1,8 +1,11 @@
 // The organization's webhook endpoint and its secrets (C2 `webhook set|rotate-secret|unset`, C7).
+// Secrets are stored sealed under the data folder's master key (docs/security.md); only the
+// dispatcher unseals them, to sign.
 import { eq } from "drizzle-orm";
 import { transact, type Context } from "../context";
 import { webhookEndpoints } from "../db/schema";
 import { randomAlphanumeric } from "../ids";
+import { seal } from "../secrets";
 
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 const newSecret = () => "whsec_" + randomAlphanumeric(32);
@@ -16,13 +19,14 @@ export function skipPending(ctx: Context, organizationId: string) {
 
 export function setEndpoint(ctx: Context, organizationId: string, url: string): { url: string; secret: string } {
   const secret = newSecret();
+  const sealed = seal(ctx.masterKey, secret);
   const now = ctx.now().toISOString();
   ctx.store.orm
     .insert(webhookEndpoints)
-    .values({ organizationId, url, secret, createdAt: now, updatedAt: now })
+    .values({ organizationId, url, secret: sealed, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({
       target: webhookEndpoints.organizationId,
-      set: { url, secret, previousSecret: null, previousSecretExpiresAt: null, disabledAt: null, updatedAt: now },
+      set: { url, secret: sealed, previousSecret: null, previousSecretExpiresAt: null, disabledAt: null, updatedAt: now },
     })
     .run();
   return { url, secret };
@@ -37,7 +41,7 @@ export function rotateSecret(ctx: Context, organizationId: string): { secret: st
   const now = ctx.now();
   orm.update(webhookEndpoints)
     .set({
-      secret,
+      secret: seal(ctx.masterKey, secret),
       previousSecret: current.secret,
       previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
       updatedAt: now.toISOString(),
