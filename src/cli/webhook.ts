@@ -1,10 +1,15 @@
+import { DELIVERY_STATUSES, DeliveryError, listDeliveries, retryDelivery, type Delivery, type DeliveryStatus } from "../services/deliveries";
 import { getOrg } from "../services/orgs";
 import { rotateSecret, setEndpoint, unsetEndpoint } from "../services/webhooks";
-import { open, output, parse, required, UnknownIdError, UsageError, type Parsed } from "./args";
+import { open, optional, output, parse, required, UnknownIdError, UsageError, type Parsed } from "./args";
 
 export const WEBHOOK_HELP = `dossier webhook set --org ID --url URL
 dossier webhook rotate-secret --org ID
-dossier webhook unset --org ID`;
+dossier webhook unset --org ID
+dossier webhook deliveries --org ID [--status ${DELIVERY_STATUSES.join("|")}] [--event EVENT_ID]
+dossier webhook retry EVENT_ID
+  deliveries   the delivery log, newest first; with --event, that event's attempts
+  retry        re-queues a failed delivery now; a running server sends it within 5 s`;
 
 function orgContext(parsed: Parsed) {
   const organizationId = required(parsed, "org");
@@ -48,7 +53,52 @@ export function webhookCommand(sub: string | undefined, argv: string[]) {
       output(parsed, unsetEndpoint(ctx, organizationId), "webhook endpoint removed");
       return;
     }
+    case "deliveries": {
+      const parsed = parse(argv, { org: { type: "string" }, status: { type: "string" }, event: { type: "string" } });
+      const status = optional(parsed, "status");
+      if (status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(status)) {
+        throw new UsageError(`--status must be one of ${DELIVERY_STATUSES.join(", ")}`);
+      }
+      const { ctx, organizationId } = orgContext(parsed);
+      const result = operatorCall(() =>
+        listDeliveries(ctx, organizationId, { status: status as DeliveryStatus | undefined, eventId: optional(parsed, "event") }),
+      );
+      output(parsed, result, describeDeliveries(result.data));
+      return;
+    }
+    case "retry": {
+      const parsed = parse(argv, {}, 1);
+      const eventId = parsed.positionals[0];
+      if (!eventId) throw new UsageError("webhook retry needs an EVENT_ID");
+      const result = operatorCall(() => retryDelivery(open(parsed), eventId));
+      output(parsed, result, `${result.event_id} queued again: a running server sends it within 5 s`);
+      return;
+    }
     default:
       throw new UsageError(sub ? `unknown webhook command "${sub}"` : "webhook needs a command: set, rotate-secret, unset, deliveries or retry");
   }
+}
+
+/** A DeliveryError (unknown event, not failed, no endpoint) exits 1 with its message (C2, C10). */
+function operatorCall<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof DeliveryError) throw new UnknownIdError(error.message);
+    throw error;
+  }
+}
+
+function describeDeliveries(deliveries: Delivery[]): string {
+  if (deliveries.length === 0) return "no deliveries";
+  const lines: string[] = [];
+  for (const d of deliveries) {
+    const last = d.last_error ?? (d.last_status_code === null ? "" : `HTTP ${d.last_status_code}`);
+    const next = d.next_attempt_at ? `next ${d.next_attempt_at}` : "";
+    lines.push([d.event_id, d.type, d.status, `${d.attempts} attempt${d.attempts === 1 ? "" : "s"}`, last, next].filter(Boolean).join("  "));
+    for (const a of d.attempt_log ?? []) {
+      lines.push(`  ${a.at}  ${a.error ?? `HTTP ${a.status_code}`}  ${a.duration_ms} ms`);
+    }
+  }
+  return lines.join("\n");
 }

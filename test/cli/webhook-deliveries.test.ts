@@ -1,0 +1,127 @@
+// C2 `dossier webhook deliveries` and `dossier webhook retry`, C10 (retry only a failed delivery;
+// a running server picks the retry up within 5 s): a real server process delivers to a real
+// receiver on 127.0.0.1 that fails, the CLI reads the log and re-queues the delivery, and the
+// server sends it again.
+import { afterAll, describe, expect, test } from "bun:test";
+import { tempDir } from "../helpers";
+import { startServerProcess, type ServerProcess } from "../helpers/process";
+import { dossier } from "./helpers";
+
+const data = tempDir();
+const running: ServerProcess[] = [];
+let receiverUp = false;
+const receiver = Bun.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  async fetch(request) {
+    await request.text();
+    return receiverUp ? new Response("ok") : new Response("receiver down", { status: 500 });
+  },
+});
+afterAll(() => {
+  for (const server of running) if (server.proc.exitCode === null) server.proc.kill(9);
+  receiver.stop(true);
+});
+
+async function until<T>(read: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await Bun.sleep(50);
+  }
+}
+
+describe("C2 webhook deliveries | retry", () => {
+  test("a failed delivery is listed with its attempts, re-queued by retry, and sent again by the running server", async () => {
+    const org = dossier(data, "org", "create", "--name", "Hooks", "--json").json;
+    const key = dossier(data, "key", "create", "--org", org.id, "--scopes", "all", "--json").json.key;
+    expect(dossier(data, "webhook", "set", "--org", org.id, "--url", `http://127.0.0.1:${receiver.port}/hook`, "--json").code).toBe(0);
+    // One retry 50 ms after the first failure: two attempts, then `failed`.
+    const server = await startServerProcess(data, ["--no-bootstrap"], { DOSSIER_WEBHOOK_RETRY_SCHEDULE: "50ms" });
+    running.push(server);
+    const created = await fetch(`${server.url}/api/v1/dossiers`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ type: "candidate", name: "Lin" }),
+    });
+    expect(created.status).toBe(201);
+
+    const failed = await until(
+      () => {
+        const list = dossier(data, "webhook", "deliveries", "--org", org.id, "--status", "failed", "--json").json;
+        return list.data.length === 1 ? list.data[0] : undefined;
+      },
+      10_000,
+      "the delivery to fail",
+    );
+    expect(failed).toEqual({
+      event_id: expect.stringMatching(/^evt_/),
+      type: "dossier.created",
+      status: "failed",
+      attempts: 2,
+      next_attempt_at: null,
+      last_status_code: 500,
+      last_error: "HTTP 500",
+    });
+    // Unfiltered: the same delivery; another status: none.
+    expect(dossier(data, "webhook", "deliveries", "--org", org.id, "--json").json.data).toEqual([failed]);
+    expect(dossier(data, "webhook", "deliveries", "--org", org.id, "--status", "succeeded", "--json").json).toEqual({ data: [] });
+
+    const detail = dossier(data, "webhook", "deliveries", "--org", org.id, "--event", failed.event_id, "--json").json.data[0];
+    expect(detail.attempt_log).toHaveLength(2);
+    for (const attempt of detail.attempt_log) {
+      expect(attempt).toEqual({ at: expect.any(String), status_code: 500, error: "HTTP 500", duration_ms: expect.any(Number), response_snippet: "receiver down" });
+    }
+    const human = dossier(data, "webhook", "deliveries", "--org", org.id, "--event", failed.event_id);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(`${failed.event_id}  dossier.created  failed  2 attempts  HTTP 500`);
+
+    receiverUp = true;
+    const retried = dossier(data, "webhook", "retry", failed.event_id, "--json");
+    expect(retried.code).toBe(0);
+    expect(retried.json).toEqual({ event_id: failed.event_id, status: "pending" });
+    // Retry only a failed delivery: a second one, while pending or after success, exits 1 (C10).
+    const again = dossier(data, "webhook", "retry", failed.event_id, "--json");
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(failed.event_id);
+
+    const succeeded = await until(
+      () => {
+        const item = dossier(data, "webhook", "deliveries", "--org", org.id, "--event", failed.event_id, "--json").json.data[0];
+        return item.status === "succeeded" ? item : undefined;
+      },
+      10_000,
+      "the server to send the retried delivery (C10: within 5 s)",
+    );
+    // The schedule starts afresh (C10), so `attempts` counts from the retry; the log keeps them all.
+    expect(succeeded.attempts).toBe(1);
+    expect(succeeded.attempt_log.map((a: { status_code: number }) => a.status_code)).toEqual([500, 500, 200]);
+    expect(dossier(data, "webhook", "retry", failed.event_id).code).toBe(1);
+    server.proc.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+  }, 30_000);
+
+  test.each([
+    ["an unknown --status", ["webhook", "deliveries", "--org", "org_x", "--status", "lost"], 2],
+    ["deliveries without --org", ["webhook", "deliveries"], 2],
+    ["retry without EVENT_ID", ["webhook", "retry"], 2],
+    ["retry with two ids", ["webhook", "retry", "evt_a", "evt_b"], 2],
+    ["deliveries of an unknown organization", ["webhook", "deliveries", "--org", "org_unknown"], 1],
+    ["retry of an unknown event", ["webhook", "retry", "evt_unknown"], 1],
+  ])("%s: that exit status, a one-line message", (_name, args, code) => {
+    const result = dossier(data, ...(args as string[]));
+    expect(result.code).toBe(code as number);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  test("--event of another organization's event: exit 1", () => {
+    const orgs = dossier(data, "org", "list", "--json").json.data;
+    const other = dossier(data, "org", "create", "--name", "Other", "--json").json;
+    const event = dossier(data, "webhook", "deliveries", "--org", orgs[0].id, "--json").json.data[0];
+    expect(event).toBeDefined();
+    expect(dossier(data, "webhook", "deliveries", "--org", other.id, "--event", event.event_id).code).toBe(1);
+  });
+});
