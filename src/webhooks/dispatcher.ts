@@ -465,13 +465,24 @@ class WebhookDispatcher implements Dispatcher {
     const { ctx } = this;
     const schedule = ctx.config.webhookRetrySchedule;
     const nextTimes: number[] = [];
+    const logged: Record<string, unknown>[] = [];
     try {
       this.sql
         .transaction(() => {
           for (const { row, at, endedAt, attemptsBefore, url, secret, result } of batch) {
             this.insertAttempt.run(row.seq, at.toISOString(), result.statusCode, result.error, result.durationMs, result.responseSnippet);
+            const line = {
+              event_id: row.id,
+              event_type: row.type,
+              organization_id: row.organization_id,
+              attempt: attemptsBefore + 1,
+              status_code: result.statusCode,
+              error: result.error,
+              duration_ms: result.durationMs,
+            };
             if (isSuccess(result)) {
               this.markSucceeded.run(result.statusCode!, row.seq);
+              logged.push({ ...line, outcome: "succeeded" });
               continue;
             }
             if (result.statusCode === 410) {
@@ -480,18 +491,18 @@ class WebhookDispatcher implements Dispatcher {
               this.markFailure.run("failed", null, 410, result.error, row.seq);
               const disabled = this.disableEndpoint.run(ctx.now().toISOString(), row.organization_id, secret, url);
               if (disabled.changes > 0) skipPending(ctx, row.organization_id);
-              ctx.logger.log("warn", "webhook endpoint answered 410 Gone: disabled", { organization_id: row.organization_id, event_id: row.id });
+              logged.push({ ...line, outcome: "endpoint_disabled" });
               continue;
             }
             const wait = retryDelay(schedule, attemptsBefore + 1, result.retryAfterMs);
             if (wait === null) {
               this.markFailure.run("failed", null, result.statusCode, result.error, row.seq);
-              ctx.logger.log("warn", "webhook delivery failed after its last retry", { event_id: row.id, error: result.error });
+              logged.push({ ...line, outcome: "failed" });
             } else {
               const next = endedAt + wait;
               this.markFailure.run("pending", next, result.statusCode, result.error, row.seq);
               nextTimes.push(next);
-              ctx.logger.log("info", "webhook attempt failed; will retry", { event_id: row.id, error: result.error, next_attempt_at: new Date(next).toISOString() });
+              logged.push({ ...line, outcome: "retry", next_attempt_at: new Date(next).toISOString() });
             }
           }
         })
@@ -500,6 +511,13 @@ class WebhookDispatcher implements Dispatcher {
       // The deliveries stay pending with their due time: they are attempted again (at least once).
       ctx.logger.log("error", "webhook dispatcher: cannot record attempts", { error: String(error), count: batch.length });
       if (!this.stopped) this.armAt(ctx.now().getTime() + ERROR_BACKOFF_MS);
+      logged.length = 0;
+    }
+    // Logged once committed (issue 8: one line per attempt), so the log never shows an attempt
+    // that a crash took back.
+    for (const fields of logged) {
+      const level = fields.outcome === "succeeded" || fields.outcome === "retry" ? "info" : "warn";
+      ctx.logger.log(level, "webhook attempt", fields);
     }
     for (const next of nextTimes) this.armAt(next);
     for (const org of goneOrgs) this.gone.delete(org);

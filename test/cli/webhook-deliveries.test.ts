@@ -1,7 +1,7 @@
 // C2 `dossier webhook deliveries` and `dossier webhook retry`, C10 (retry only a failed delivery;
 // a running server picks the retry up within 5 s): a real server process delivers to a real
 // receiver on 127.0.0.1 that fails, the CLI reads the log and re-queues the delivery, and the
-// server sends it again.
+// server sends it again; the server's log has one line per attempt (issue 8).
 import { afterAll, describe, expect, test } from "bun:test";
 import { tempDir } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
@@ -39,7 +39,7 @@ describe("C2 webhook deliveries | retry", () => {
     const key = dossier(data, "key", "create", "--org", org.id, "--scopes", "all", "--json").json.key;
     expect(dossier(data, "webhook", "set", "--org", org.id, "--url", `http://127.0.0.1:${receiver.port}/hook`, "--json").code).toBe(0);
     // One retry 50 ms after the first failure: two attempts, then `failed`.
-    const server = await startServerProcess(data, ["--no-bootstrap"], { DOSSIER_WEBHOOK_RETRY_SCHEDULE: "50ms" });
+    const server = await startServerProcess(data, ["--no-bootstrap"], { DOSSIER_WEBHOOK_RETRY_SCHEDULE: "50ms", DOSSIER_LOG: "json" });
     running.push(server);
     const created = await fetch(`${server.url}/api/v1/dossiers`, {
       method: "POST",
@@ -101,6 +101,19 @@ describe("C2 webhook deliveries | retry", () => {
     expect(dossier(data, "webhook", "retry", failed.event_id).code).toBe(1);
     server.proc.kill("SIGTERM");
     expect(await server.exited).toBe(0);
+
+    // Issue 8: the server logs one line per attempt, once its result is recorded.
+    const attempts = server
+      .stderr()
+      .split("\n")
+      .filter((line) => line.includes('"msg":"webhook attempt"'))
+      .map((line) => JSON.parse(line));
+    const common = { event_id: failed.event_id, event_type: "dossier.created", organization_id: org.id, duration_ms: expect.any(Number) };
+    expect(attempts).toEqual([
+      { ...common, time: expect.any(String), level: "info", msg: "webhook attempt", attempt: 1, status_code: 500, error: "HTTP 500", outcome: "retry", next_attempt_at: expect.any(String) },
+      { ...common, time: expect.any(String), level: "warn", msg: "webhook attempt", attempt: 2, status_code: 500, error: "HTTP 500", outcome: "failed" },
+      { ...common, time: expect.any(String), level: "info", msg: "webhook attempt", attempt: 1, status_code: 200, error: null, outcome: "succeeded" },
+    ]);
   }, 30_000);
 
   test.each([

@@ -1,0 +1,90 @@
+// Issue 8 item 4: docs/webhooks.md runs as written. Its operator block runs with `dossier` on PATH;
+// its TypeScript verifier (copied out of the document, not imported from our code) and its openssl
+// line check the signatures of real deliveries from a real server process to a receiver on
+// 127.0.0.1, during a secret rotation (two v1= values), and refuse a tampered body.
+import { afterAll, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { dossier } from "../cli/helpers";
+import { tempDir } from "../helpers";
+import { startServerProcess, type ServerProcess } from "../helpers/process";
+import { runBlock } from "./run-blocks";
+
+const doc = readFileSync(join(import.meta.dir, "../../docs/webhooks.md"), "utf8");
+const blocks = (lang: string, section: string) => {
+  const part = doc.split(/^## /m).find((s) => s.startsWith(section)) ?? "";
+  return [...part.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]!);
+};
+
+const running: ServerProcess[] = [];
+const receivers: { stop(force?: boolean): unknown }[] = [];
+afterAll(() => {
+  for (const server of running) if (server.proc.exitCode === null) server.proc.kill(9);
+  for (const receiver of receivers) receiver.stop(true);
+});
+
+test("the operator block runs: set prints a secret, rotate-secret, unset", () => {
+  const [block] = blocks("sh", "# Webhooks");
+  expect(block).toContain("dossier webhook set");
+  const data = tempDir();
+  const org = dossier(data, "org", "create", "--name", "Doc", "--json").json;
+  const run = runBlock(block!.replaceAll("ORG_ID", org.id), { DOSSIER_DATA: data });
+  expect(run.exitCode).toBe(0);
+  expect(run.stdout.toString()).toMatch(/secret whsec_[A-Za-z0-9]{32}[\s\S]*secret whsec_[A-Za-z0-9]{32}[\s\S]*webhook endpoint removed/);
+});
+
+test("the documented TypeScript verifier and openssl line accept real deliveries and refuse a tampered one", async () => {
+  const [source] = blocks("ts", "Checking the signature");
+  const [shell] = blocks("sh", "Checking the signature");
+  expect(source).toContain("export function verifyDossierSignature");
+  const dir = tempDir();
+  writeFileSync(join(dir, "verify.ts"), source!);
+  const { verifyDossierSignature } = (await import(join(dir, "verify.ts"))) as {
+    verifyDossierSignature(header: string, rawBody: string, secret: string, toleranceS?: number): boolean;
+  };
+
+  const received: { signature: string; body: string }[] = [];
+  const receiver = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      received.push({ signature: request.headers.get("x-service-signature") ?? "", body: await request.text() });
+      return new Response("ok");
+    },
+  });
+  receivers.push(receiver);
+  const data = tempDir();
+  const org = dossier(data, "org", "create", "--name", "Doc", "--json").json;
+  const key = dossier(data, "key", "create", "--org", org.id, "--scopes", "all", "--json").json.key;
+  const old = dossier(data, "webhook", "set", "--org", org.id, "--url", `http://127.0.0.1:${receiver.port}/hook`, "--json").json.secret;
+  const current = dossier(data, "webhook", "rotate-secret", "--org", org.id, "--json").json.secret;
+  const server = await startServerProcess(data, ["--no-bootstrap"]);
+  running.push(server);
+  const answer = await fetch(`${server.url}/api/v1/dossiers`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ type: "candidate", name: "Zoë Ødegård" }), // non-ASCII: the raw UTF-8 bytes are signed
+  });
+  expect(answer.status).toBe(201);
+  for (let i = 0; i < 200 && received.length === 0; i++) await Bun.sleep(10);
+  server.proc.kill("SIGTERM");
+  await server.exited;
+  expect(received).toHaveLength(1);
+  const { signature, body } = received[0]!;
+
+  expect(verifyDossierSignature(signature, body, current)).toBe(true);
+  expect(verifyDossierSignature(signature, body, old)).toBe(true);
+  expect(verifyDossierSignature(signature, body.replace("Zoë", "Zoe"), current)).toBe(false);
+  expect(verifyDossierSignature(signature, body, "whsec_" + "x".repeat(32))).toBe(false);
+  expect(verifyDossierSignature(signature, body, current, -1)).toBe(false); // too old
+
+  // openssl in a shell, with body.json exactly as received and T from the header.
+  const t = signature.split(",")[0]!.slice(2);
+  const v1 = signature.split(",").slice(1).map((part) => part.slice(3));
+  for (const secret of [current, old]) {
+    const run = runBlock(`printf '%s' "$BODY" > body.json\n${shell}`, { T: t, SECRET: secret, BODY: body });
+    expect(run.exitCode).toBe(0);
+    const hex = run.stdout.toString().trim().split(/\s+/).pop() ?? "";
+    expect(v1).toContain(hex);
+  }
+});
