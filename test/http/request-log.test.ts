@@ -19,10 +19,11 @@ describe("request log", () => {
   test("one JSON line per request with the route pattern, status, duration and organization", async () => {
     const app = makeApp({ config: { log: "json" } });
     const org = makeOrg(app);
+    const wrongKey = org.key.slice(0, -1) + (org.key.endsWith("Z") ? "Y" : "Z"); // one character off
     const lines = await captureStderr(async () => {
       await call(app, "GET", "/flows/00000000-0000-4000-8000-000000000000/stages", { key: org.key, headers: { "x-request-id": "req-1" } });
       await call(app, "GET", "/flows?per_page=0", { key: org.key, headers: { "x-request-id": "req-2" } });
-      await call(app, "GET", "/flows", { headers: { authorization: `Bearer ${org.key.slice(0, -1)}Z`, "x-request-id": "req-3" } });
+      await call(app, "GET", "/flows", { headers: { authorization: `Bearer ${wrongKey}`, "x-request-id": "req-3" } });
     });
     const entries = lines.map((line) => JSON.parse(line)).filter((e) => e.msg === "request");
     expect(entries.map((e) => [e.request_id, e.method, e.route, e.status, e.organization_id])).toEqual([
