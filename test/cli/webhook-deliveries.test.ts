@@ -3,7 +3,7 @@
 // receiver on 127.0.0.1 that fails, the CLI reads the log and re-queues the delivery, and the
 // server sends it again; the server's log has one line per attempt (issue 8).
 import { afterAll, describe, expect, test } from "bun:test";
-import { tempDir } from "../helpers";
+import { tempDir, until } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
 import { dossier } from "./helpers";
 
@@ -23,15 +23,6 @@ afterAll(() => {
   receiver.stop(true);
 });
 
-async function until<T>(read: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await Bun.sleep(50);
-  }
-}
 
 describe("C2 webhook deliveries | retry", () => {
   test("a failed delivery is listed with its attempts, re-queued by retry, and sent again by the running server", async () => {

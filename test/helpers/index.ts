@@ -101,3 +101,14 @@ export function rowCounts(app: DossierApp): Record<string, number> {
     .all();
   return Object.fromEntries(tables.map(({ name }) => [name, sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM "${name}"`).get()!.n]));
 }
+
+/** Polls `read` until it gives a value other than undefined or false (bounded by `timeoutMs`). */
+export async function until<T>(read: () => T | undefined | false, timeoutMs: number, what: string): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (value !== undefined && value !== false) return value;
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await Bun.sleep(10);
+  }
+}

@@ -5,7 +5,7 @@ import { afterAll, expect, test } from "bun:test";
 import { openContext } from "../../src/context";
 import { listDeliveries } from "../../src/services/deliveries";
 import { dossier } from "../cli/helpers";
-import { tempDir } from "../helpers";
+import { tempDir, until } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
 
 const BOOTSTRAP_KEY = /API key \(shown once, store it now\): (svc_live_[A-Za-z0-9]{32})/;
@@ -18,13 +18,6 @@ afterAll(() => {
   for (const server of servers) server.stop(true);
 });
 
-async function until(condition: () => boolean, timeoutMs: number, what: string) {
-  const deadline = performance.now() + timeoutMs;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await Bun.sleep(10);
-  }
-}
 
 test("C7: kill -9 while the receiver is down; after restart every event is delivered", async () => {
   const data = tempDir();

@@ -7,7 +7,7 @@ import { transact } from "../../src/context";
 import { listDeliveries, retryDelivery, DeliveryError } from "../../src/services/deliveries";
 import { recordEvent, type EventType } from "../../src/services/outbox";
 import { rotateSecret, setEndpoint, unsetEndpoint } from "../../src/services/webhooks";
-import { makeApp, makeOrg, tempDir } from "../helpers";
+import { makeApp, makeOrg, tempDir, until } from "../helpers";
 
 // ---------------------------------------------------------------- helpers
 
@@ -50,13 +50,6 @@ function receiver(respond: Respond = () => new Response("ok")) {
   };
 }
 
-async function until(condition: () => boolean, timeoutMs: number, what: string) {
-  const deadline = performance.now() + timeoutMs;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await Bun.sleep(5);
-  }
-}
 
 const FAST: AppOptions["config"] = { webhookRetrySchedule: [50, 100], webhookTimeoutMs: 500 };
 
