@@ -98,6 +98,10 @@ export const dossiers = sqliteTable(
     index("dossiers_org_assigned_created").on(t.organizationId, t.assignedTo, t.createdAt, t.id),
     index("dossiers_org_status_due").on(t.organizationId, t.status, t.stageDueAt),
     index("dossiers_contact").on(t.contactId),
+    // Issue 6, deep pages: the default list's order (created_at DESC, id DESC) with status beside it,
+    // so that `SELECT id ... INDEXED BY dossiers_org_created_cover ... LIMIT ? OFFSET ?` skips the
+    // archived rows and steps over the offset without reading a single table row.
+    index("dossiers_org_created_cover").on(t.organizationId, sql`${t.createdAt} desc`, sql`${t.id} desc`, t.status),
   ],
 );
 
@@ -143,8 +147,33 @@ export const contacts = sqliteTable(
   (t) => [
     index("contacts_org_created").on(t.organizationId, t.createdAt, t.id),
     uniqueIndex("contacts_org_email").on(t.organizationId, t.emailFolded),
+    // GET /contacts?kind=: the list's order with kind_mask beside it, so that the kind test of a
+    // page skips non-matching contacts in the index, reading table rows only for the page's own.
+    index("contacts_org_created_kind").on(t.organizationId, sql`${t.createdAt} desc`, sql`${t.id} desc`, t.kindMask),
   ],
 );
+
+// Exact totals for GET /contacts?kind= (issue 6): contacts per (organization, kind_mask), kept by
+// triggers on contacts in the writing transaction itself (migration 0004). A kind filter's total
+// is the sum of n over the few masks that share a bit with it.
+export const contactKindCounts = sqliteTable(
+  "contact_kind_counts",
+  {
+    organizationId: text("organization_id").notNull(),
+    kindMask: integer("kind_mask").notNull(),
+    n: integer("n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.kindMask] })],
+);
+
+// A per-organization counter that triggers on contacts bump in the writing transaction whenever a
+// contact is inserted or deleted, or a field the contact search or the kind filter reads changes
+// (migration 0004). The server's in-memory search cache compares it with one indexed read per
+// request, which also sees writes made by another process (the CLI) on the same file.
+export const contactGenerations = sqliteTable("contact_generations", {
+  organizationId: text("organization_id").primaryKey(),
+  generation: integer("generation").notNull(),
+});
 
 export const dossierContacts = sqliteTable(
   "dossier_contacts",
