@@ -229,11 +229,17 @@ const duplicate = () => new ApiError("duplicate_contact", "a contact with this e
 // ---------------------------------------------------------------------------------------------
 // Building blocks, called inside a caller's transaction (they open none).
 
+// findContactByEmail and insertContact run on every POST /dossiers: bun:sqlite's query() keeps the
+// prepared statement per SQL text, where drizzle's builder prepares a new one on each call (issue 6).
+const ROW_COLUMNS = `id, organization_id AS organizationId, full_name AS fullName, email, email_folded AS emailFolded, phone,
+  linkedin_url AS linkedinUrl, company, role, city, kind, kind_mask AS kindMask, notes, pool_added_at AS poolAddedAt,
+  pool_expires_at AS poolExpiresAt, created_at AS createdAt, updated_at AS updatedAt`;
+
 /** The organization's contact with this email, compared case-insensitively (C10), or null. */
 export function findContactByEmail(ctx: Context, organizationId: string, email: string): ContactRow | null {
-  return ctx.store.orm.select().from(contacts)
-    .where(and(eq(contacts.organizationId, organizationId), eq(contacts.emailFolded, fold(email))))
-    .get() ?? null;
+  return ctx.store.sqlite
+    .query<ContactRow, [string, string]>(`SELECT ${ROW_COLUMNS} FROM contacts WHERE organization_id = ?1 AND email_folded = ?2`)
+    .get(organizationId, fold(email));
 }
 
 /** The organization's contact row, or null (another organization's is null too). */
@@ -273,7 +279,16 @@ export function insertContact(ctx: Context, organizationId: string, input: Conta
     updatedAt: now,
   };
   try {
-    ctx.store.orm.insert(contacts).values(row).run();
+    ctx.store.sqlite
+      .query(
+        `INSERT INTO contacts (id, organization_id, full_name, email, email_folded, phone, linkedin_url, company, role, city,
+           kind, kind_mask, notes, pool_added_at, pool_expires_at, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)`,
+      )
+      .run(
+        row.id, row.organizationId, row.fullName, row.email, row.emailFolded, row.phone, row.linkedinUrl, row.company, row.role,
+        row.city, row.kind, row.kindMask, row.notes, row.poolAddedAt, row.poolExpiresAt, row.createdAt, row.updatedAt,
+      );
   } catch (error) {
     if (isEmailClash(error)) throw duplicate();
     throw error;
