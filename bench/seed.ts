@@ -256,10 +256,12 @@ export async function seed(options: {
     .query<{ name: string; sql: string }, []>(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'contacts' AND name = 'contacts_search_ai'`)
     .all();
   for (const trigger of triggers) db.run(`DROP TRIGGER "${trigger.name}"`);
-  // Likewise the insert trigger of migration 0004 (kind counts and the contacts generation): two
-  // upserts per contact during the load cost more than one GROUP BY after it, with the same result.
+  // Likewise the insert triggers of migration 0004 (kind counts and the contacts generation): an
+  // upsert or two per contact and per link during the load cost more than one GROUP BY after it.
   const countTriggers = db
-    .query<{ name: string; sql: string }, []>(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'contacts' AND name = 'contacts_counts_insert'`)
+    .query<{ name: string; sql: string }, []>(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('contacts_counts_insert', 'dossier_contacts_generation_insert')`,
+    )
     .all();
   for (const trigger of countTriggers) db.run(`DROP TRIGGER "${trigger.name}"`);
 

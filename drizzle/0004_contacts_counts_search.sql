@@ -35,9 +35,26 @@ BEGIN
   ON CONFLICT DO UPDATE SET `n` = `n` + 1;
 END;
 --> statement-breakpoint
--- Only the columns that decide which contacts a cached search or kind filter returns, and in which
--- order: a change of phone or notes leaves the cache valid (page rows are always read fresh).
-CREATE TRIGGER `contacts_generation_update` AFTER UPDATE OF `full_name`, `email_folded`, `company`, `role`, `kind_mask`, `organization_id`, `created_at` ON `contacts` BEGIN
+-- Any change of a contact counts (GET /contacts caches whole pages, not only which contacts match),
+-- and so does any link: a contact's dossier_count is the number of its dossier_contacts rows.
+CREATE TRIGGER `contacts_generation_update` AFTER UPDATE ON `contacts` BEGIN
+  INSERT INTO `contact_generations` (`organization_id`, `generation`) VALUES (OLD.`organization_id`, 1)
+  ON CONFLICT DO UPDATE SET `generation` = `generation` + 1;
+  INSERT INTO `contact_generations` (`organization_id`, `generation`) SELECT NEW.`organization_id`, 1 WHERE NEW.`organization_id` IS NOT OLD.`organization_id`
+  ON CONFLICT DO UPDATE SET `generation` = `generation` + 1;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `dossier_contacts_generation_insert` AFTER INSERT ON `dossier_contacts` BEGIN
+  INSERT INTO `contact_generations` (`organization_id`, `generation`) VALUES (NEW.`organization_id`, 1)
+  ON CONFLICT DO UPDATE SET `generation` = `generation` + 1;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `dossier_contacts_generation_delete` AFTER DELETE ON `dossier_contacts` BEGIN
+  INSERT INTO `contact_generations` (`organization_id`, `generation`) VALUES (OLD.`organization_id`, 1)
+  ON CONFLICT DO UPDATE SET `generation` = `generation` + 1;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `dossier_contacts_generation_update` AFTER UPDATE OF `contact_id`, `organization_id` ON `dossier_contacts` BEGIN
   INSERT INTO `contact_generations` (`organization_id`, `generation`) VALUES (OLD.`organization_id`, 1)
   ON CONFLICT DO UPDATE SET `generation` = `generation` + 1;
   INSERT INTO `contact_generations` (`organization_id`, `generation`) SELECT NEW.`organization_id`, 1 WHERE NEW.`organization_id` IS NOT OLD.`organization_id`

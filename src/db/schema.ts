@@ -166,10 +166,10 @@ export const contactKindCounts = sqliteTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.kindMask] })],
 );
 
-// A per-organization counter that triggers on contacts bump in the writing transaction whenever a
-// contact is inserted or deleted, or a field the contact search or the kind filter reads changes
-// (migration 0004). The server's in-memory search cache compares it with one indexed read per
-// request, which also sees writes made by another process (the CLI) on the same file.
+// A per-organization counter that triggers bump in the writing transaction whenever one of the
+// organization's contacts or dossier links is inserted, updated or deleted (migration 0004). The
+// server's in-memory cache of GET /contacts compares it with one indexed read per request, which
+// also sees writes made by another process (the CLI) on the same file.
 export const contactGenerations = sqliteTable("contact_generations", {
   organizationId: text("organization_id").primaryKey(),
   generation: integer("generation").notNull(),

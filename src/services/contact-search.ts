@@ -6,10 +6,12 @@
 // contacts), shorter terms from a scan of the organization's folded text. Because even ∝ matches is
 // ~30 ms for a 1 %-selective fragment at 1M contacts, the result (total + the first sorted ids) is
 // remembered per organization and term, and trusted only while the organization's generation
-// (contact_generations, bumped by triggers on contacts in every writing transaction, migration
-// 0004) is the one it was computed at. Reading the generation is one primary-key lookup per
-// request and sees writes by any connection or process on the file. Call inside one read
-// transaction, so that the generation, the total and the page are one snapshot.
+// (contact_generations, bumped by triggers on contacts and dossier_contacts in every writing
+// transaction, migration 0004) is the one it was computed at. Whole answered pages are remembered
+// the same way (cachedPage/rememberPage), for any GET /contacts without a pool filter: a repeated
+// page then costs the generation read and a map lookup. Reading the generation is one primary-key
+// lookup per request and sees writes by any connection or process on the file. Call inside one
+// read transaction, so that the generation, the total and the page are one snapshot.
 import type { Database } from "bun:sqlite";
 
 export type PoolFilter = "in_pool" | "expired";
@@ -29,10 +31,11 @@ export interface MatchQuery {
 /** The trigram index serves substrings of 3 code points or more. */
 const TRIGRAM = 3;
 
-// Memory bounds of the cache, per open database: entries, and rowids over all entries (8 bytes
-// each, so at most 8 MB). An entry keeps at most the first MAX_IDS_PER_ENTRY sorted ids; a page
-// beyond them is answered by SQL (the total stays cached).
-export const CACHE_LIMITS = { entries: 256, ids: 1_000_000, idsPerEntry: 50_000 };
+// Memory bounds of the caches, per open database: search entries, and rowids over all of them (8
+// bytes each, so at most 8 MB); an entry keeps at most the first idsPerEntry sorted ids, and a page
+// beyond them is answered by SQL (the total stays cached). Pages: their number, and the length of
+// their JSON over all of them (about 2 bytes a character in memory).
+export const CACHE_LIMITS = { entries: 256, ids: 1_000_000, idsPerEntry: 50_000, pages: 512, pageChars: 2_000_000 };
 
 interface Entry {
   generation: number;
@@ -40,10 +43,19 @@ interface Entry {
   ids: Float64Array;
 }
 
+interface PageEntry {
+  generation: number;
+  total: number;
+  data: readonly unknown[];
+  chars: number;
+}
+
 interface Cache {
   /** Least recently used first (Map keeps insertion order; a hit re-inserts). */
   entries: Map<string, Entry>;
   ids: number;
+  pages: Map<string, PageEntry>;
+  pageChars: number;
 }
 
 // One cache per open database: two connections on the same file (server and CLI, or two contexts
@@ -53,7 +65,7 @@ const caches = new WeakMap<Database, Cache>();
 function cacheOf(sqlite: Database): Cache {
   let cache = caches.get(sqlite);
   if (!cache) {
-    cache = { entries: new Map(), ids: 0 };
+    cache = { entries: new Map(), ids: 0, pages: new Map(), pageChars: 0 };
     caches.set(sqlite, cache);
   }
   return cache;
@@ -74,10 +86,51 @@ function remember(cache: Cache, key: string, entry: Entry) {
   }
 }
 
-/** Entries and ids held for this database (tests check the bounds). */
+/** Entries, ids and pages held for this database (tests check the bounds). */
 export function cacheStats(sqlite: Database) {
   const cache = cacheOf(sqlite);
-  return { entries: cache.entries.size, ids: cache.ids };
+  return { entries: cache.entries.size, ids: cache.ids, pages: cache.pages.size, pageChars: cache.pageChars };
+}
+
+/** The organization's contacts generation: 0 until its first contact is written. */
+export function contactsGeneration(sqlite: Database, organizationId: string): number {
+  return (
+    sqlite
+      .query<{ generation: number }, [string]>(`SELECT generation FROM contact_generations WHERE organization_id = ?`)
+      .get(organizationId)?.generation ?? 0
+  );
+}
+
+/** A page answered at this generation, or null. `key` must start with the organization's id. */
+export function cachedPage<T>(sqlite: Database, key: string, generation: number): { total: number; data: T[] } | null {
+  const cache = cacheOf(sqlite);
+  const page = cache.pages.get(key);
+  if (!page) return null;
+  cache.pages.delete(key);
+  if (page.generation !== generation) {
+    cache.pageChars -= page.chars;
+    return null;
+  }
+  cache.pages.set(key, page); // most recently used
+  return { total: page.total, data: page.data.slice() as T[] };
+}
+
+export function rememberPage(sqlite: Database, key: string, generation: number, total: number, data: readonly unknown[]) {
+  const cache = cacheOf(sqlite);
+  const chars = JSON.stringify(data).length;
+  if (chars > CACHE_LIMITS.pageChars / 4) return; // a page of huge notes is not worth the room
+  const old = cache.pages.get(key);
+  if (old) {
+    cache.pages.delete(key);
+    cache.pageChars -= old.chars;
+  }
+  cache.pages.set(key, { generation, total, data: data.slice(), chars });
+  cache.pageChars += chars;
+  for (const [oldest, value] of cache.pages) {
+    if (cache.pages.size <= CACHE_LIMITS.pages && cache.pageChars <= CACHE_LIMITS.pageChars) break;
+    cache.pages.delete(oldest);
+    cache.pageChars -= value.chars;
+  }
 }
 
 type Params = Record<string, string | number>;
@@ -133,23 +186,15 @@ function sortedIds(sqlite: Database, q: MatchQuery, limit: number, offset: numbe
     .map((row) => row.id);
 }
 
-function generationOf(sqlite: Database, organizationId: string): number {
-  return (
-    sqlite
-      .query<{ generation: number }, [string]>(`SELECT generation FROM contact_generations WHERE organization_id = ?`)
-      .get(organizationId)?.generation ?? 0
-  );
-}
-
 /**
  * The exact total of the matches and the contact_search rowids of the page
- * [offset, offset + limit), in the list's order. Call inside a read transaction.
+ * [offset, offset + limit), in the list's order. `generation` is contactsGeneration's, read in the
+ * same read transaction.
  */
-export function searchPage(sqlite: Database, q: MatchQuery, offset: number, limit: number): { total: number; ids: number[] } {
+export function searchPage(sqlite: Database, q: MatchQuery, offset: number, limit: number, generation: number): { total: number; ids: number[] } {
   if (q.pool) return { total: countMatches(sqlite, q), ids: sortedIds(sqlite, q, limit, offset) };
   const cache = cacheOf(sqlite);
   const key = `${q.organizationId}\u0000${q.mask}\u0000${q.folded}`;
-  const generation = generationOf(sqlite, q.organizationId);
   let entry = cache.entries.get(key);
   if (entry && entry.generation === generation) {
     // Most recently used: move to the end.

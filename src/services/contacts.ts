@@ -8,7 +8,7 @@ import type { Context } from "../context";
 import { contacts, type ContactRow } from "../db/schema";
 import { ApiError, invalidBody } from "../errors";
 import { newId } from "../ids";
-import { searchPage, type PoolFilter } from "./contact-search";
+import { cachedPage, contactsGeneration, rememberPage, searchPage, type PoolFilter } from "./contact-search";
 
 export type { ContactRow } from "../db/schema";
 
@@ -462,19 +462,32 @@ function listByPool(ctx: Context, organizationId: string, mask: number, pool: Po
  */
 export function listContacts(ctx: Context, organizationId: string, query: ContactQuery): { data: Contact[]; total: number } {
   const mask = query.kinds && query.kinds.length > 0 ? kindMaskOf(query.kinds) : 0;
-  return ctx.store.sqlite.transaction(() => {
+  const { sqlite } = ctx.store;
+  return sqlite.transaction(() => {
+    // A pool filter depends on the time, not only on the rows: never cached.
+    if (query.pool && (query.search === undefined || query.search === "")) {
+      const { total, rows } = listByPool(ctx, organizationId, mask, query.pool, query);
+      return { data: rows.map(presentSql), total };
+    }
+    const generation = contactsGeneration(sqlite, organizationId);
+    const folded = query.search === undefined || query.search === "" ? null : fold(query.search);
+    // What decides the page; the organization first, "s"/"k" so that no term can pose as another key.
+    const pageKey = `${organizationId}\u0000${mask}\u0000${query.page}\u0000${query.perPage}\u0000${folded === null ? "k" : `s${folded}`}`;
+    if (!query.pool) {
+      const hit = cachedPage<Contact>(sqlite, pageKey, generation);
+      if (hit) return hit;
+    }
     let result: { total: number; rows: ContactSqlRow[] };
-    if (query.search !== undefined && query.search !== "") {
-      const folded = fold(query.search);
+    if (folded !== null) {
       const pool = query.pool ? { filter: query.pool, now: ctx.now().toISOString() } : undefined;
       const match = { organizationId, folded, length: codePoints(folded), mask, pool };
-      const { total, ids } = searchPage(ctx.store.sqlite, match, (query.page - 1) * query.perPage, query.perPage);
+      const { total, ids } = searchPage(sqlite, match, (query.page - 1) * query.perPage, query.perPage, generation);
       result = { total, rows: rowsBySearchIds(ctx, organizationId, ids) };
-    } else if (query.pool) {
-      result = listByPool(ctx, organizationId, mask, query.pool, query);
     } else {
       result = listByKinds(ctx, organizationId, mask, query);
     }
-    return { data: result.rows.map(presentSql), total: result.total };
+    const answer = { data: result.rows.map(presentSql), total: result.total };
+    if (!query.pool) rememberPage(sqlite, pageKey, generation, answer.total, answer.data);
+    return answer;
   })();
 }

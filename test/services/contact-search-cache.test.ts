@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { openContext, transact, type Context } from "../../src/context";
 import { CACHE_LIMITS, cacheStats } from "../../src/services/contact-search";
-import { createContact, deleteContact, KINDS, kindMaskOf, listContacts, updateContact, type Kind } from "../../src/services/contacts";
+import { createContact, deleteContact, getContact, KINDS, kindMaskOf, listContacts, updateContact, type Kind } from "../../src/services/contacts";
 import { call, makeApp, makeOrg } from "../helpers";
 
 interface Raw {
@@ -39,6 +39,8 @@ function searched(ctx: Context, organizationId: string, term: string, kinds: Kin
   for (let page = 1; page <= Math.ceil(first.total / perPage) + 1 && page <= 50; page++) {
     const { data, total } = listContacts(ctx, organizationId, { search: term, kinds, page, perPage });
     expect(total).toBe(first.total);
+    // Whole pages are cached too: every field, dossier_count included, as a fresh read gives it.
+    for (const contact of data) expect(contact).toEqual(getContact(ctx, organizationId, contact.id)!);
     ids.push(...data.map((c) => c.id));
   }
   expect(ids.length).toBe(first.total);
@@ -47,7 +49,22 @@ function searched(ctx: Context, organizationId: string, term: string, kinds: Kin
 
 const TERMS = ["ann", "an", "a", "smith", "acme", "@corp", "engineer", "zz"];
 
+/** GET /contacts without search (kind filter or none): exact total and full first pages. */
+function expectKindPages(ctx: Context, organizationId: string) {
+  for (const kinds of [[], ["client"], ["candidate", "partner"]] as Kind[][]) {
+    const mask = kindMaskOf(kinds);
+    const all = expected(ctx, organizationId, "", mask);
+    for (const page of [1, 2]) {
+      const { data, total } = listContacts(ctx, organizationId, { kinds, page, perPage: 2 });
+      expect(total).toBe(all.length);
+      expect(data.map((c) => c.id)).toEqual(all.slice((page - 1) * 2, page * 2));
+      for (const contact of data) expect(contact).toEqual(getContact(ctx, organizationId, contact.id)!);
+    }
+  }
+}
+
 function expectExact(ctx: Context, organizationId: string) {
+  expectKindPages(ctx, organizationId);
   for (const term of TERMS) {
     expect(searched(ctx, organizationId, term)).toEqual(expected(ctx, organizationId, term));
     expect(searched(ctx, organizationId, term, ["client"])).toEqual(expected(ctx, organizationId, term, kindMaskOf(["client"])));
@@ -118,6 +135,17 @@ describe("contact search cache: exact after every contact write", () => {
     expectExact(ctx, org.id);
   });
 
+  test("a link to a dossier and its removal (dossier_count)", async () => {
+    const dossier = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "sales", name: "Deal" } })).json.data;
+    expectExact(ctx, org.id);
+    const linked = await call(app, "POST", `/dossiers/${dossier.id}/contacts`, { key: org.key, body: { contact_id: ann, role_on_dossier: "champion" } });
+    expect(linked.status).toBe(201);
+    expect(getContact(ctx, org.id, ann)!.dossier_count).toBe(1);
+    expectExact(ctx, org.id);
+    expect((await call(app, "DELETE", `/dossiers/${dossier.id}/contacts/${ann}`, { key: org.key })).status).toBe(200);
+    expectExact(ctx, org.id);
+  });
+
   test("delete", async () => {
     expect((await call(app, "DELETE", `/contacts/${ann}`, { key: org.key })).status).toBe(200);
     expectExact(ctx, org.id);
@@ -142,6 +170,8 @@ describe("contact search cache: exact after every contact write", () => {
       transact(second, () => updateContact(second, org.id, made.id, { full_name: "Liese Zz", role: "Engineer" }));
       expectExact(ctx, org.id);
       transact(second, () => updateContact(second, org.id, made.id, { kind: ["candidate"] }));
+      expectExact(ctx, org.id);
+      transact(second, () => updateContact(second, org.id, made.id, { phone: "+49 30 1", city: "Berlin" }));
       expectExact(ctx, org.id);
       transact(second, () => deleteContact(second, org.id, made.id));
       expectExact(ctx, org.id);
@@ -213,7 +243,7 @@ describe("the cache's memory is bounded", () => {
     const ctx = app.dossier;
     const org = makeOrg(app);
     const saved = { ...CACHE_LIMITS };
-    Object.assign(CACHE_LIMITS, { entries: 4, ids: 10, idsPerEntry: 6 });
+    Object.assign(CACHE_LIMITS, { entries: 4, ids: 10, idsPerEntry: 6, pages: 5, pageChars: 5000 });
     try {
       transact(ctx, () => {
         for (let i = 0; i < 20; i++) createContact(ctx, org.id, { full_name: `Person ${String(i).padStart(2, "0")} ${i % 2 ? "odd" : "even"}` });
@@ -223,6 +253,8 @@ describe("the cache's memory is bounded", () => {
         const stats = cacheStats(ctx.store.sqlite);
         expect(stats.entries).toBeLessThanOrEqual(4);
         expect(stats.ids).toBeLessThanOrEqual(10);
+        expect(stats.pages).toBeLessThanOrEqual(5);
+        expect(stats.pageChars).toBeLessThanOrEqual(5000);
       }
     } finally {
       Object.assign(CACHE_LIMITS, saved);
