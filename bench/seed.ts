@@ -351,6 +351,7 @@ export async function seed(options: {
         dossierCreated[i] = created;
         contactIds[i] = contactId;
         types[i] = type;
+        if ((i & 4095) === 0) progress.show("dossiers, contacts, primary links", i, n);
         if (i % sampleEvery === 0) {
           sampleIds.push(id);
           if (type === "candidate") sampleCandidateIds.push(id);
