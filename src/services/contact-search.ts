@@ -189,10 +189,10 @@ function sortedIds(sqlite: Database, q: MatchQuery, limit: number, offset: numbe
 /**
  * The exact total of the matches and the contact_search rowids of the page
  * [offset, offset + limit), in the list's order. `generation` is contactsGeneration's, read in the
- * same read transaction.
+ * same read transaction; null bypasses the cache (see listContacts).
  */
-export function searchPage(sqlite: Database, q: MatchQuery, offset: number, limit: number, generation: number): { total: number; ids: number[] } {
-  if (q.pool) return { total: countMatches(sqlite, q), ids: sortedIds(sqlite, q, limit, offset) };
+export function searchPage(sqlite: Database, q: MatchQuery, offset: number, limit: number, generation: number | null): { total: number; ids: number[] } {
+  if (q.pool || generation === null) return { total: countMatches(sqlite, q), ids: sortedIds(sqlite, q, limit, offset) };
   const cache = cacheOf(sqlite);
   const key = `${q.organizationId}\u0000${q.mask}\u0000${q.folded}`;
   let entry = cache.entries.get(key);

@@ -463,17 +463,20 @@ function listByPool(ctx: Context, organizationId: string, mask: number, pool: Po
 export function listContacts(ctx: Context, organizationId: string, query: ContactQuery): { data: Contact[]; total: number } {
   const mask = query.kinds && query.kinds.length > 0 ? kindMaskOf(query.kinds) : 0;
   const { sqlite } = ctx.store;
+  // Inside a caller's transaction the generation may count writes that are later rolled back, after
+  // which the same number would stand for other rows: such reads neither use nor fill the caches.
+  const cacheable = !query.pool && !sqlite.inTransaction;
   return sqlite.transaction(() => {
     // A pool filter depends on the time, not only on the rows: never cached.
     if (query.pool && (query.search === undefined || query.search === "")) {
       const { total, rows } = listByPool(ctx, organizationId, mask, query.pool, query);
       return { data: rows.map(presentSql), total };
     }
-    const generation = contactsGeneration(sqlite, organizationId);
+    const generation = cacheable ? contactsGeneration(sqlite, organizationId) : null;
     const folded = query.search === undefined || query.search === "" ? null : fold(query.search);
     // What decides the page; the organization first, "s"/"k" so that no term can pose as another key.
     const pageKey = `${organizationId}\u0000${mask}\u0000${query.page}\u0000${query.perPage}\u0000${folded === null ? "k" : `s${folded}`}`;
-    if (!query.pool) {
+    if (generation !== null) {
       const hit = cachedPage<Contact>(sqlite, pageKey, generation);
       if (hit) return hit;
     }
@@ -487,7 +490,7 @@ export function listContacts(ctx: Context, organizationId: string, query: Contac
       result = listByKinds(ctx, organizationId, mask, query);
     }
     const answer = { data: result.rows.map(presentSql), total: result.total };
-    if (!query.pool) rememberPage(sqlite, pageKey, generation, answer.total, answer.data);
+    if (generation !== null) rememberPage(sqlite, pageKey, generation, answer.total, answer.data);
     return answer;
   })();
 }

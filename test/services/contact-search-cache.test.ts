@@ -181,6 +181,23 @@ describe("contact search cache: exact after every contact write", () => {
     }
   });
 
+  test("a read inside a transaction that rolls back leaves nothing behind in the cache", () => {
+    expectExact(ctx, org.id);
+    expect(() =>
+      ctx.store.sqlite.transaction(() => {
+        createContact(ctx, org.id, { full_name: "Ann Rolledback" });
+        expect(searched(ctx, org.id, "rolledb")).toHaveLength(1);
+        expect(listContacts(ctx, org.id, { page: 1, perPage: 2 }).data[0].full_name).toBe("Ann Rolledback");
+        throw new Error("roll back");
+      })(),
+    ).toThrow("roll back");
+    // The next write brings the generation back to the number it had inside the rolled-back transaction.
+    transact(ctx, () => createContact(ctx, org.id, { full_name: "Quentin Other" }));
+    expect(searched(ctx, org.id, "rolledb")).toEqual([]);
+    expect(listContacts(ctx, org.id, { page: 1, perPage: 2 }).data[0].full_name).toBe("Quentin Other");
+    expectExact(ctx, org.id);
+  });
+
   test("the other organization's answers never mix in", () => {
     expect(searched(ctx, other.id, "ann")).toEqual(expected(ctx, other.id, "ann"));
     expect(searched(ctx, other.id, "ann")).toHaveLength(1);
