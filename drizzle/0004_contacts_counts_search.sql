@@ -1,6 +1,7 @@
 CREATE TABLE `contact_generations` (
 	`organization_id` text PRIMARY KEY NOT NULL,
-	`generation` integer NOT NULL
+	`generation` integer NOT NULL,
+	`search_edits` integer DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE `contact_kind_counts` (
@@ -11,7 +12,8 @@ CREATE TABLE `contact_kind_counts` (
 );
 --> statement-breakpoint
 CREATE INDEX `contacts_org_created_kind` ON `contacts` (`organization_id`,"created_at" desc,"id" desc,`kind_mask`);--> statement-breakpoint
-CREATE INDEX `dossiers_org_created_cover` ON `dossiers` (`organization_id`,"created_at" desc,"id" desc,`status`);--> statement-breakpoint
+CREATE INDEX `dossiers_org_created_cover` ON `dossiers` (`organization_id`,"created_at" desc,"id" desc,`status`);
+--> statement-breakpoint
 -- Hand-written below (issue 6). contact_kind_counts and contact_generations are kept by triggers on
 -- contacts inside each writing transaction, like dossier_counts (migration 0003).
 CREATE TRIGGER `contacts_counts_insert` AFTER INSERT ON `contacts` BEGIN
@@ -23,8 +25,8 @@ END;
 --> statement-breakpoint
 CREATE TRIGGER `contacts_counts_delete` AFTER DELETE ON `contacts` BEGIN
   UPDATE `contact_kind_counts` SET `n` = `n` - 1 WHERE `organization_id` = OLD.`organization_id` AND `kind_mask` = OLD.`kind_mask`;
-  INSERT INTO `contact_generations` (`organization_id`, `generation`) VALUES (OLD.`organization_id`, 1)
-  ON CONFLICT DO UPDATE SET `generation` = `generation` + 1;
+  INSERT INTO `contact_generations` (`organization_id`, `generation`, `search_edits`) VALUES (OLD.`organization_id`, 1, 1)
+  ON CONFLICT DO UPDATE SET `generation` = `generation` + 1, `search_edits` = `search_edits` + 1;
 END;
 --> statement-breakpoint
 CREATE TRIGGER `contacts_counts_update` AFTER UPDATE OF `kind_mask`, `organization_id` ON `contacts`
@@ -42,6 +44,15 @@ CREATE TRIGGER `contacts_generation_update` AFTER UPDATE ON `contacts` BEGIN
   ON CONFLICT DO UPDATE SET `generation` = `generation` + 1;
   INSERT INTO `contact_generations` (`organization_id`, `generation`) SELECT NEW.`organization_id`, 1 WHERE NEW.`organization_id` IS NOT OLD.`organization_id`
   ON CONFLICT DO UPDATE SET `generation` = `generation` + 1;
+END;
+--> statement-breakpoint
+-- search_edits (see src/db/schema.ts): an update of what a search or kind filter reads, or of the
+-- order; a plain insert does not move it.
+CREATE TRIGGER `contacts_search_edits_update` AFTER UPDATE OF `full_name`, `email_folded`, `company`, `role`, `kind_mask`, `organization_id`, `created_at` ON `contacts` BEGIN
+  INSERT INTO `contact_generations` (`organization_id`, `generation`, `search_edits`) VALUES (OLD.`organization_id`, 1, 1)
+  ON CONFLICT DO UPDATE SET `search_edits` = `search_edits` + 1;
+  INSERT INTO `contact_generations` (`organization_id`, `generation`, `search_edits`) SELECT NEW.`organization_id`, 1, 1 WHERE NEW.`organization_id` IS NOT OLD.`organization_id`
+  ON CONFLICT DO UPDATE SET `search_edits` = `search_edits` + 1;
 END;
 --> statement-breakpoint
 CREATE TRIGGER `dossier_contacts_generation_insert` AFTER INSERT ON `dossier_contacts` BEGIN

@@ -170,9 +170,15 @@ export const contactKindCounts = sqliteTable(
 // organization's contacts or dossier links is inserted, updated or deleted (migration 0004). The
 // server's in-memory cache of GET /contacts compares it with one indexed read per request, which
 // also sees writes made by another process (the CLI) on the same file.
+// search_edits moves only on the writes that can change which contacts a search matches or their
+// order other than by adding new ones (a delete, or an update of a searched field, kind_mask,
+// created_at): between two equal values, the matches of a search only gained new contacts, whose
+// contact_search ids are above every earlier id of the organization, so a cached result is brought
+// up to date by looking at those alone.
 export const contactGenerations = sqliteTable("contact_generations", {
   organizationId: text("organization_id").primaryKey(),
   generation: integer("generation").notNull(),
+  searchEdits: integer("search_edits").notNull().default(0),
 });
 
 export const dossierContacts = sqliteTable(

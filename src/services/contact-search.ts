@@ -37,10 +37,28 @@ const TRIGRAM = 3;
 // their JSON over all of them (about 2 bytes a character in memory).
 export const CACHE_LIMITS = { entries: 256, ids: 1_000_000, idsPerEntry: 50_000, pages: 512, pageChars: 2_000_000 };
 
+/** A contact_search row's place in the list's order (created_at desc, then contact id desc). */
+interface SortKey {
+  created_at: string;
+  contact_id: string;
+}
+const sortsBefore = (a: SortKey, b: SortKey) => a.created_at > b.created_at || (a.created_at === b.created_at && a.contact_id > b.contact_id);
+
 interface Entry {
   generation: number;
+  searchEdits: number;
+  /** The organization's highest contact_search id when computed: later inserts are above it. */
+  orgMax: number;
   total: number;
   ids: Float64Array;
+  /** The first match's sort key (null when there is none). */
+  first: SortKey | null;
+}
+
+/** contact_generations' row for the organization (zeros until its first contact write). */
+export interface Generation {
+  generation: number;
+  searchEdits: number;
 }
 
 interface PageEntry {
@@ -92,12 +110,12 @@ export function cacheStats(sqlite: Database) {
   return { entries: cache.entries.size, ids: cache.ids, pages: cache.pages.size, pageChars: cache.pageChars };
 }
 
-/** The organization's contacts generation: 0 until its first contact is written. */
-export function contactsGeneration(sqlite: Database, organizationId: string): number {
+/** The organization's contacts generation and search edits: zeros until its first contact write. */
+export function contactsGeneration(sqlite: Database, organizationId: string): Generation {
   return (
     sqlite
-      .query<{ generation: number }, [string]>(`SELECT generation FROM contact_generations WHERE organization_id = ?`)
-      .get(organizationId)?.generation ?? 0
+      .query<Generation, [string]>(`SELECT generation, search_edits AS searchEdits FROM contact_generations WHERE organization_id = ?`)
+      .get(organizationId) ?? { generation: 0, searchEdits: 0 }
   );
 }
 
@@ -138,13 +156,15 @@ type Params = Record<string, string | number>;
 /** FROM and WHERE of the matches. The CROSS JOINs fix the join order: from the FTS index (or the
  * org's search rows), then contact_search by rowid, then contacts by id only when a kind or pool
  * filter needs its columns. Values are bound, never pasted. */
-function matchSql(q: MatchQuery): { sql: string; params: Params } {
+function matchSql(q: MatchQuery, after?: number): { sql: string; params: Params } {
   const params: Params = { org: q.organizationId };
   const where: string[] = [];
   let from: string;
   if (q.length >= TRIGRAM) {
     from = "contacts_fts f CROSS JOIN contact_search s ON s.id = f.rowid";
     where.push("contacts_fts MATCH $match", "s.organization_id = $org");
+    // On the FTS side, so that the index skips the older entries of its lists.
+    if (after !== undefined) where.push("f.rowid > $after");
     // A phrase query for FTS5: the folded text in double quotes, its own quotes doubled.
     params.match = `"${q.folded.replaceAll('"', '""')}"`;
   } else {
@@ -154,7 +174,9 @@ function matchSql(q: MatchQuery): { sql: string; params: Params } {
       "(instr(s.full_name, $needle) > 0 OR instr(s.email, $needle) > 0 OR instr(s.company, $needle) > 0 OR instr(s.role, $needle) > 0)",
     );
     params.needle = q.folded;
+    if (after !== undefined) where.push("s.id > $after");
   }
+  if (after !== undefined) params.after = after;
   if (q.mask !== 0 || q.pool) from += " CROSS JOIN contacts c ON c.id = s.contact_id";
   if (q.mask !== 0) {
     where.push("(c.kind_mask & $mask) != 0");
@@ -179,32 +201,72 @@ function countMatches(sqlite: Database, q: MatchQuery): number {
 }
 
 function sortedIds(sqlite: Database, q: MatchQuery, limit: number, offset: number): number[] {
-  const { sql, params } = matchSql(q);
+  return sortedRows(sqlite, q, limit, offset).map((row) => row.id);
+}
+
+function sortedRows(sqlite: Database, q: MatchQuery, limit: number, offset: number, after?: number): (SortKey & { id: number })[] {
+  const { sql, params } = matchSql(q, after);
   return sqlite
-    .query<{ id: number }, [Params]>(`SELECT s.id AS id ${sql} ${ORDER} LIMIT $limit OFFSET $offset`)
-    .all({ ...params, limit, offset })
-    .map((row) => row.id);
+    .query<SortKey & { id: number }, [Params]>(`SELECT s.id AS id, s.created_at, s.contact_id ${sql} ${ORDER} LIMIT $limit OFFSET $offset`)
+    .all({ ...params, limit, offset });
+}
+
+function orgMaxId(sqlite: Database, organizationId: string): number {
+  return (
+    sqlite
+      .query<{ id: number }, [string]>(`SELECT id FROM contact_search WHERE organization_id = ? ORDER BY id DESC LIMIT 1`)
+      .get(organizationId)?.id ?? 0
+  );
+}
+
+/** The matches from scratch: the first idsPerEntry sorted ids, and the total. */
+function compute(sqlite: Database, q: MatchQuery, state: Generation): Entry {
+  const orgMax = orgMaxId(sqlite, q.organizationId);
+  const rows = sortedRows(sqlite, q, CACHE_LIMITS.idsPerEntry + 1, 0);
+  const complete = rows.length <= CACHE_LIMITS.idsPerEntry;
+  const kept = complete ? rows : rows.slice(0, CACHE_LIMITS.idsPerEntry);
+  return {
+    ...state,
+    orgMax,
+    total: complete ? rows.length : countMatches(sqlite, q),
+    ids: Float64Array.from(kept, (row) => row.id),
+    first: rows[0] ?? null,
+  };
+}
+
+/**
+ * An entry whose search_edits are current has only missed inserts: the new matches are the ones
+ * above its orgMax. When they all sort before its first match (new contacts are the newest), they
+ * go in front; otherwise (e.g. a created_at set in the past through the CLI) null: recompute.
+ */
+function catchUp(sqlite: Database, q: MatchQuery, entry: Entry, state: Generation): Entry | null {
+  const orgMax = orgMaxId(sqlite, q.organizationId);
+  const fresh = sortedRows(sqlite, q, CACHE_LIMITS.idsPerEntry + 1, 0, entry.orgMax);
+  if (fresh.length > CACHE_LIMITS.idsPerEntry) return null;
+  if (fresh.length > 0 && entry.first !== null && !sortsBefore(fresh[fresh.length - 1], entry.first)) return null;
+  const ids = new Float64Array(Math.min(CACHE_LIMITS.idsPerEntry, fresh.length + entry.ids.length));
+  ids.set(fresh.slice(0, ids.length).map((row) => row.id));
+  if (ids.length > fresh.length) ids.set(entry.ids.subarray(0, ids.length - fresh.length), fresh.length);
+  return { ...state, orgMax, total: entry.total + fresh.length, ids, first: fresh[0] ?? entry.first };
 }
 
 /**
  * The exact total of the matches and the contact_search rowids of the page
- * [offset, offset + limit), in the list's order. `generation` is contactsGeneration's, read in the
+ * [offset, offset + limit), in the list's order. `state` is contactsGeneration's, read in the
  * same read transaction; null bypasses the cache (see listContacts).
  */
-export function searchPage(sqlite: Database, q: MatchQuery, offset: number, limit: number, generation: number | null): { total: number; ids: number[] } {
-  if (q.pool || generation === null) return { total: countMatches(sqlite, q), ids: sortedIds(sqlite, q, limit, offset) };
+export function searchPage(sqlite: Database, q: MatchQuery, offset: number, limit: number, state: Generation | null): { total: number; ids: number[] } {
+  if (q.pool || state === null) return { total: countMatches(sqlite, q), ids: sortedIds(sqlite, q, limit, offset) };
   const cache = cacheOf(sqlite);
   const key = `${q.organizationId}\u0000${q.mask}\u0000${q.folded}`;
   let entry = cache.entries.get(key);
-  if (entry && entry.generation === generation) {
+  if (entry && entry.generation === state.generation && entry.searchEdits === state.searchEdits) {
     // Most recently used: move to the end.
     cache.entries.delete(key);
     cache.entries.set(key, entry);
   } else {
-    const first = sortedIds(sqlite, q, CACHE_LIMITS.idsPerEntry + 1, 0);
-    const complete = first.length <= CACHE_LIMITS.idsPerEntry;
-    const ids = Float64Array.from(complete ? first : first.slice(0, CACHE_LIMITS.idsPerEntry));
-    entry = { generation, total: complete ? first.length : countMatches(sqlite, q), ids };
+    const caughtUp = entry && entry.searchEdits === state.searchEdits ? catchUp(sqlite, q, entry, state) : null;
+    entry = caughtUp ?? compute(sqlite, q, state);
     remember(cache, key, entry);
   }
   if (offset >= entry.total) return { total: entry.total, ids: [] };

@@ -472,7 +472,8 @@ export function listContacts(ctx: Context, organizationId: string, query: Contac
       const { total, rows } = listByPool(ctx, organizationId, mask, query.pool, query);
       return { data: rows.map(presentSql), total };
     }
-    const generation = cacheable ? contactsGeneration(sqlite, organizationId) : null;
+    const state = cacheable ? contactsGeneration(sqlite, organizationId) : null;
+    const generation = state === null ? null : state.generation;
     const folded = query.search === undefined || query.search === "" ? null : fold(query.search);
     // What decides the page; the organization first, "s"/"k" so that no term can pose as another key.
     const pageKey = `${organizationId}\u0000${mask}\u0000${query.page}\u0000${query.perPage}\u0000${folded === null ? "k" : `s${folded}`}`;
@@ -484,7 +485,7 @@ export function listContacts(ctx: Context, organizationId: string, query: Contac
     if (folded !== null) {
       const pool = query.pool ? { filter: query.pool, now: ctx.now().toISOString() } : undefined;
       const match = { organizationId, folded, length: codePoints(folded), mask, pool };
-      const { total, ids } = searchPage(sqlite, match, (query.page - 1) * query.perPage, query.perPage, generation);
+      const { total, ids } = searchPage(sqlite, match, (query.page - 1) * query.perPage, query.perPage, state);
       result = { total, rows: rowsBySearchIds(ctx, organizationId, ids) };
     } else {
       result = listByKinds(ctx, organizationId, mask, query);

@@ -638,8 +638,8 @@ describe("GET /contacts?search= (C6, C10: case-insensitive substring, index-serv
     // while a 2-character search (scan of the folded text) still does. Search results are cached
     // until the organization's contacts generation moves (contact-search.ts); the app's writes go
     // through contacts, whose triggers bump it, but this test edits the index behind them, so it
-    // bumps the generation itself after each edit.
-    const bump = () => sqlite.query("UPDATE contact_generations SET generation = generation + 1 WHERE organization_id = ?").run(org.id);
+    // bumps the generation and the search edits itself after each edit.
+    const bump = () => sqlite.query("UPDATE contact_generations SET generation = generation + 1, search_edits = search_edits + 1 WHERE organization_id = ?").run(org.id);
     const row = sqlite.query<{ id: number; full_name: string; email: string; company: string; role: string }, []>(
       "SELECT s.id, s.full_name, s.email, s.company, s.role FROM contact_search s JOIN contacts c ON c.id = s.contact_id WHERE c.full_name = 'Bob Stone'",
     ).get()!;

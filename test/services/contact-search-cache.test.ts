@@ -198,6 +198,30 @@ describe("contact search cache: exact after every contact write", () => {
     expectExact(ctx, org.id);
   });
 
+  test("an insert that does not sort first (a created_at in the past, as a direct write could make)", () => {
+    expectExact(ctx, org.id);
+    const second = openContext({ dataDir: ctx.config.dataDir, env: { DOSSIER_LOG: "off" }, config: { log: "off" } });
+    try {
+      second.store.sqlite
+        .query(
+          `INSERT INTO contacts (id, organization_id, full_name, kind, kind_mask, created_at, updated_at)
+           VALUES ('00000000-0000-4000-8000-000000000001', ?, 'Ann Oldtimer', '["client"]', 4, '2001-01-01T00:00:00.000Z', '2001-01-01T00:00:00.000Z')`,
+        )
+        .run(org.id);
+      expectExact(ctx, org.id);
+    } finally {
+      second.store.close();
+    }
+  });
+
+  test("a contact_search id freed by another organization's delete and reused by an insert here", () => {
+    const theirs = transact(ctx, () => createContact(ctx, other.id, { full_name: "Their Newest" }));
+    expectExact(ctx, org.id);
+    transact(ctx, () => deleteContact(ctx, other.id, theirs.id));
+    transact(ctx, () => createContact(ctx, org.id, { full_name: "Ann Reused", company: "Acme" }));
+    expectExact(ctx, org.id);
+  });
+
   test("the other organization's answers never mix in", () => {
     expect(searched(ctx, other.id, "ann")).toEqual(expected(ctx, other.id, "ann"));
     expect(searched(ctx, other.id, "ann")).toHaveLength(1);
@@ -265,7 +289,10 @@ describe("the cache's memory is bounded", () => {
       transact(ctx, () => {
         for (let i = 0; i < 20; i++) createContact(ctx, org.id, { full_name: `Person ${String(i).padStart(2, "0")} ${i % 2 ? "odd" : "even"}` });
       });
-      for (const term of ["person", "odd", "even", "per", "son", "erso", "0", "1"]) {
+      for (const term of ["person", "odd", "even", "per", "son", "erso", "0", "1", "person", "odd"]) {
+        expect(searched(ctx, org.id, term, [], 4)).toEqual(expected(ctx, org.id, term));
+        // New contacts after a result was cached: caught up in front, within the same bounds.
+        transact(ctx, () => createContact(ctx, org.id, { full_name: `Person new ${term}` }));
         expect(searched(ctx, org.id, term, [], 4)).toEqual(expected(ctx, org.id, term));
         const stats = cacheStats(ctx.store.sqlite);
         expect(stats.entries).toBeLessThanOrEqual(4);
