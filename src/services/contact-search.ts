@@ -7,7 +7,9 @@
 // ~30 ms for a 1 %-selective fragment at 1M contacts, the result (total + the first sorted ids) is
 // remembered per organization and term, and trusted only while the organization's generation
 // (contact_generations, bumped by triggers on contacts and dossier_contacts in every writing
-// transaction, migration 0004) is the one it was computed at. Whole answered pages are remembered
+// transaction, migration 0004) is the one it was computed at. When only inserts happened since
+// (search_edits unchanged), the entry is caught up from the new matches alone (catchUp), so a
+// dossier creation does not cost the next search a full recomputation. Whole answered pages are remembered
 // the same way (cachedPage/rememberPage), for any GET /contacts without a pool filter: a repeated
 // page then costs the generation read and a map lookup. Reading the generation is one primary-key
 // lookup per request and sees writes by any connection or process on the file. Call inside one
