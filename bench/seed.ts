@@ -116,14 +116,27 @@ async function cli(exe: string, args: string[], dataDir: string): Promise<any> {
 }
 
 /** Tables that keep counts: dossier_counts (migrations 0002/0003) is filled by its triggers on
- * dossiers while the seed inserts, and is checked here against COUNT(*); any other table whose name
- * says "count" is one the seeder does not know yet, and is reported. */
+ * dossiers while the seed inserts, contact_kind_counts (migration 0004) in bulk after the load;
+ * both are checked here against COUNT(*). Any other table whose name says "count" is one the
+ * seeder does not know yet, and is reported. */
 function checkCounts(db: Database, log: (line: string) => void) {
   const tables = db
     .query<{ name: string }, []>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%count%' AND name NOT LIKE 'sqlite_%'`)
     .all()
     .map((r) => r.name);
   for (const table of tables) {
+    if (table === "contact_kind_counts") {
+      const wrong = db
+        .query<{ k: string }, []>(
+          `SELECT organization_id || kind_mask AS k FROM (
+             SELECT organization_id, kind_mask, count(*) AS n FROM contacts GROUP BY 1, 2
+             EXCEPT SELECT organization_id, kind_mask, n FROM contact_kind_counts WHERE n <> 0)`,
+        )
+        .all();
+      if (wrong.length > 0) throw new Error(`seed: contact_kind_counts disagrees with COUNT(*) on ${wrong.length} keys`);
+      log("seed: contact_kind_counts agrees with COUNT(*) on every key");
+      continue;
+    }
     if (table !== "dossier_counts") {
       log(`seed: WARNING table ${table} looks like maintained counts that bench/seed.ts does not know: check it`);
       continue;
@@ -155,8 +168,42 @@ async function checkKinds(log: (line: string) => void) {
   }
 }
 
-export async function seed(options: { exe: string; dataDir: string; n: number; log?: (line: string) => void }): Promise<SeedResult> {
-  const log = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
+/** A one-line progress display on a terminal (`\r`-rewritten); silent when stderr is not a TTY. */
+function progressLine(enabled: boolean) {
+  let last = 0;
+  let shown = false;
+  return {
+    show(phase: string, done?: number, total?: number) {
+      if (!enabled) return;
+      const now = performance.now();
+      if (done !== undefined && done !== total && now - last < 100) return; // at most ~10 redraws a second
+      last = now;
+      shown = true;
+      const count = done === undefined ? "" : ` ${done.toLocaleString("en-US")}/${(total ?? 0).toLocaleString("en-US")}`;
+      process.stderr.write(`\r\x1b[2Kseed: ${phase}${count}`);
+    },
+    /** Clears the line before a log line or at the end, so that lines never mix. */
+    clear() {
+      if (enabled && shown) process.stderr.write("\r\x1b[2K");
+      shown = false;
+    },
+  };
+}
+
+export async function seed(options: {
+  exe: string;
+  dataDir: string;
+  n: number;
+  log?: (line: string) => void;
+  /** Show a `\r` progress line on stderr; only ever when stderr is a TTY. */
+  progress?: boolean;
+}): Promise<SeedResult> {
+  const progress = progressLine(Boolean(options.progress) && process.stderr.isTTY === true);
+  const baseLog = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
+  const log = (line: string) => {
+    progress.clear();
+    baseLog(line);
+  };
   const n = options.n;
   await checkKinds(log);
   const dataDir = resolve(options.dataDir);
@@ -165,6 +212,7 @@ export async function seed(options: { exe: string; dataDir: string; n: number; l
   mkdirSync(dataDir, { recursive: true });
 
   // 1. The organization, its default flows and a key, with the real executable (real migrations).
+  progress.show("organization and key (CLI)");
   const org = await cli(options.exe, ["org", "create", "--name", "Bench"], dataDir);
   await cli(options.exe, ["org", "update", org.id, "--rate-limit", "1000000"], dataDir);
   const key = await cli(options.exe, ["key", "create", "--org", org.id, "--scopes", "all", "--name", "bench"], dataDir);
@@ -208,6 +256,14 @@ export async function seed(options: { exe: string; dataDir: string; n: number; l
     .query<{ name: string; sql: string }, []>(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'contacts' AND name = 'contacts_search_ai'`)
     .all();
   for (const trigger of triggers) db.run(`DROP TRIGGER "${trigger.name}"`);
+  // Likewise the insert triggers of migration 0004 (kind counts and the contacts generation): an
+  // upsert or two per contact and per link during the load cost more than one GROUP BY after it.
+  const countTriggers = db
+    .query<{ name: string; sql: string }, []>(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('contacts_counts_insert', 'dossier_contacts_generation_insert')`,
+    )
+    .all();
+  for (const trigger of countTriggers) db.run(`DROP TRIGGER "${trigger.name}"`);
 
   const insertDossier = db.prepare(
     `INSERT INTO dossiers (id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status,
@@ -245,6 +301,7 @@ export async function seed(options: { exe: string; dataDir: string; n: number; l
   const batch = 50_000;
 
   for (let from = 0; from < n; from += batch) {
+    progress.show("dossiers, contacts, primary links", from, n);
     db.transaction(() => {
       for (let i = from; i < Math.min(n, from + batch); i++) {
         const type = random() < 0.6 ? "candidate" : "sales";
@@ -294,6 +351,7 @@ export async function seed(options: { exe: string; dataDir: string; n: number; l
         dossierCreated[i] = created;
         contactIds[i] = contactId;
         types[i] = type;
+        if ((i & 4095) === 0) progress.show("dossiers, contacts, primary links", i, n);
         if (i % sampleEvery === 0) {
           sampleIds.push(id);
           if (type === "candidate") sampleCandidateIds.push(id);
@@ -302,6 +360,8 @@ export async function seed(options: { exe: string; dataDir: string; n: number; l
     }).immediate();
   }
   // Secondary links (10 % of dossiers) and notes (N/4), in further big transactions.
+  progress.show("dossiers, contacts, primary links", n, n);
+  progress.show("secondary links and notes");
   db.transaction(() => {
     for (let i = 0; i < n; i++) {
       if (random() >= 0.1 || n < 2) continue;
@@ -318,17 +378,34 @@ export async function seed(options: { exe: string; dataDir: string; n: number; l
   const tRows = performance.now();
 
   if (triggers.length > 0) {
+    progress.show("contact search index (FTS5 trigram)");
     db.transaction(() => {
-      // As trigger contacts_search_ai of migration 0001 writes it; contact_search_ai fills the FTS index.
-      db.run(`INSERT INTO contact_search (contact_id, organization_id, full_name, email, company, role)
-              SELECT id, organization_id, lower(full_name), email_folded, lower(company), lower(role) FROM contacts ORDER BY rowid`);
+      // As trigger contacts_search_ai (migration 0004's version) writes it; contact_search_ai fills the FTS index.
+      db.run(`INSERT INTO contact_search (contact_id, organization_id, full_name, email, company, role, created_at)
+              SELECT id, organization_id, lower(full_name), email_folded, lower(company), lower(role), created_at FROM contacts ORDER BY rowid`);
     }).immediate();
     for (const trigger of triggers) db.run(trigger.sql);
+  }
+  if (countTriggers.length > 0) {
+    db.transaction(() => {
+      // What trigger contacts_counts_insert would have left: migration 0004's own backfill.
+      db.run(`INSERT INTO contact_kind_counts (organization_id, kind_mask, n)
+              SELECT organization_id, kind_mask, count(*) FROM contacts GROUP BY organization_id, kind_mask
+              ON CONFLICT DO UPDATE SET n = n + excluded.n`);
+      db.run(`INSERT INTO contact_generations (organization_id, generation)
+              SELECT DISTINCT organization_id, 1 FROM contacts WHERE true
+              ON CONFLICT DO UPDATE SET generation = generation + 1`);
+    }).immediate();
+    for (const trigger of countTriggers) db.run(trigger.sql);
   }
   const tSearch = performance.now();
   log(`seed: rows ${((tRows - tCli) / 1000).toFixed(1)} s, search table ${((tSearch - tRows) / 1000).toFixed(1)} s`);
 
-  for (const index of indexes) db.run(index.sql);
+  indexes.forEach((index, i) => {
+    progress.show(`indexes (${index.name})`, i, indexes.length);
+    db.run(index.sql);
+  });
+  progress.show("checking counts");
   // No ANALYZE: the app never runs it, so the planner sees what a real deployment's file gives it.
   const tIndexes = performance.now();
 
@@ -344,6 +421,7 @@ export async function seed(options: { exe: string; dataDir: string; n: number; l
   }));
   checkCounts(db, log);
 
+  progress.show("fsync");
   db.run("PRAGMA locking_mode = NORMAL");
   db.run("PRAGMA journal_mode = WAL");
   db.close();
@@ -353,6 +431,7 @@ export async function seed(options: { exe: string; dataDir: string; n: number; l
   fsyncSync(fd);
   closeSync(fd);
   const tEnd = performance.now();
+  progress.clear();
   const seconds = {
     cli: (tCli - t0) / 1000,
     rows: (tRows - tCli) / 1000,
@@ -383,7 +462,8 @@ if (import.meta.main) {
   const n = Number(flag(argv, "n") ?? "10000");
   const dataDir = flag(argv, "data") ?? `/tmp/dossier-bench/n${n}`;
   const exe = resolve(flag(argv, "exe") ?? "dist/dossier");
-  const result = await seed({ exe, dataDir, n });
+  // --json: machine-readable use, so no progress line even on a terminal.
+  const result = await seed({ exe, dataDir, n, progress: !argv.includes("--json") });
   const { sampleIds, sampleCandidateIds, ...rest } = result;
   console.log(JSON.stringify({ ...rest, sampleIds: sampleIds.length, sampleCandidateIds: sampleCandidateIds.length }, null, 2));
 }

@@ -98,6 +98,10 @@ export const dossiers = sqliteTable(
     index("dossiers_org_assigned_created").on(t.organizationId, t.assignedTo, t.createdAt, t.id),
     index("dossiers_org_status_due").on(t.organizationId, t.status, t.stageDueAt),
     index("dossiers_contact").on(t.contactId),
+    // Issue 6, deep pages: the default list's order (created_at DESC, id DESC) with status beside it,
+    // so that `SELECT id ... INDEXED BY dossiers_org_created_cover ... LIMIT ? OFFSET ?` skips the
+    // archived rows and steps over the offset without reading a single table row.
+    index("dossiers_org_created_cover").on(t.organizationId, sql`${t.createdAt} desc`, sql`${t.id} desc`, t.status),
   ],
 );
 
@@ -143,8 +147,39 @@ export const contacts = sqliteTable(
   (t) => [
     index("contacts_org_created").on(t.organizationId, t.createdAt, t.id),
     uniqueIndex("contacts_org_email").on(t.organizationId, t.emailFolded),
+    // GET /contacts?kind=: the list's order with kind_mask beside it, so that the kind test of a
+    // page skips non-matching contacts in the index, reading table rows only for the page's own.
+    index("contacts_org_created_kind").on(t.organizationId, sql`${t.createdAt} desc`, sql`${t.id} desc`, t.kindMask),
   ],
 );
+
+// Exact totals for GET /contacts?kind= (issue 6): contacts per (organization, kind_mask), kept by
+// triggers on contacts in the writing transaction itself (migration 0004). A kind filter's total
+// is the sum of n over the few masks that share a bit with it.
+export const contactKindCounts = sqliteTable(
+  "contact_kind_counts",
+  {
+    organizationId: text("organization_id").notNull(),
+    kindMask: integer("kind_mask").notNull(),
+    n: integer("n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.kindMask] })],
+);
+
+// A per-organization counter that triggers bump in the writing transaction whenever one of the
+// organization's contacts or dossier links is inserted, updated or deleted (migration 0004). The
+// server's in-memory cache of GET /contacts compares it with one indexed read per request, which
+// also sees writes made by another process (the CLI) on the same file.
+// search_edits moves only on the writes that can change which contacts a search matches or their
+// order other than by adding new ones (a delete, or an update of a searched field, kind_mask,
+// created_at): between two equal values, the matches of a search only gained new contacts, whose
+// contact_search ids are above every earlier id of the organization, so a cached result is brought
+// up to date by looking at those alone.
+export const contactGenerations = sqliteTable("contact_generations", {
+  organizationId: text("organization_id").primaryKey(),
+  generation: integer("generation").notNull(),
+  searchEdits: integer("search_edits").notNull().default(0),
+});
 
 export const dossierContacts = sqliteTable(
   "dossier_contacts",

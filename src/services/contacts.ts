@@ -8,6 +8,7 @@ import type { Context } from "../context";
 import { contacts, type ContactRow } from "../db/schema";
 import { ApiError, invalidBody } from "../errors";
 import { newId } from "../ids";
+import { cachedPage, contactsGeneration, rememberPage, searchPage, type PoolFilter } from "./contact-search";
 
 export type { ContactRow } from "../db/schema";
 
@@ -228,11 +229,17 @@ const duplicate = () => new ApiError("duplicate_contact", "a contact with this e
 // ---------------------------------------------------------------------------------------------
 // Building blocks, called inside a caller's transaction (they open none).
 
+// findContactByEmail and insertContact run on every POST /dossiers: bun:sqlite's query() keeps the
+// prepared statement per SQL text, where drizzle's builder prepares a new one on each call (issue 6).
+const ROW_COLUMNS = `id, organization_id AS organizationId, full_name AS fullName, email, email_folded AS emailFolded, phone,
+  linkedin_url AS linkedinUrl, company, role, city, kind, kind_mask AS kindMask, notes, pool_added_at AS poolAddedAt,
+  pool_expires_at AS poolExpiresAt, created_at AS createdAt, updated_at AS updatedAt`;
+
 /** The organization's contact with this email, compared case-insensitively (C10), or null. */
 export function findContactByEmail(ctx: Context, organizationId: string, email: string): ContactRow | null {
-  return ctx.store.orm.select().from(contacts)
-    .where(and(eq(contacts.organizationId, organizationId), eq(contacts.emailFolded, fold(email))))
-    .get() ?? null;
+  return ctx.store.sqlite
+    .query<ContactRow, [string, string]>(`SELECT ${ROW_COLUMNS} FROM contacts WHERE organization_id = ?1 AND email_folded = ?2`)
+    .get(organizationId, fold(email));
 }
 
 /** The organization's contact row, or null (another organization's is null too). */
@@ -272,7 +279,16 @@ export function insertContact(ctx: Context, organizationId: string, input: Conta
     updatedAt: now,
   };
   try {
-    ctx.store.orm.insert(contacts).values(row).run();
+    ctx.store.sqlite
+      .query(
+        `INSERT INTO contacts (id, organization_id, full_name, email, email_folded, phone, linkedin_url, company, role, city,
+           kind, kind_mask, notes, pool_added_at, pool_expires_at, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)`,
+      )
+      .run(
+        row.id, row.organizationId, row.fullName, row.email, row.emailFolded, row.phone, row.linkedinUrl, row.company, row.role,
+        row.city, row.kind, row.kindMask, row.notes, row.poolAddedAt, row.poolExpiresAt, row.createdAt, row.updatedAt,
+      );
   } catch (error) {
     if (isEmailClash(error)) throw duplicate();
     throw error;
@@ -365,7 +381,7 @@ export function deleteContact(ctx: Context, organizationId: string, contactId: s
   return true;
 }
 
-export type PoolFilter = "in_pool" | "expired";
+export type { PoolFilter } from "./contact-search";
 
 export interface ContactQuery {
   kinds?: Kind[];
@@ -375,44 +391,59 @@ export interface ContactQuery {
   perPage: number;
 }
 
-/** The trigram index serves substrings of 3 code points or more. */
-const TRIGRAM = 3;
+const DOSSIER_COUNT = `(SELECT count(*) FROM dossier_contacts dc WHERE dc.contact_id = c.id) AS dossier_count`;
 
-/** A phrase query for FTS5: the folded text in double quotes, its own quotes doubled. */
-const ftsPhrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
+/** The page's rows from their contact_search rowids, in the given order: dossier_count is computed
+ * for these rows only, in the same statement (one JSON array parameter, whatever the page size). */
+function rowsBySearchIds(ctx: Context, organizationId: string, ids: number[]): ContactSqlRow[] {
+  if (ids.length === 0) return [];
+  return ctx.store.sqlite
+    .query<ContactSqlRow, [Record<string, string>]>(
+      `SELECT c.*, ${DOSSIER_COUNT}
+         FROM json_each($ids) j CROSS JOIN contact_search s ON s.id = j.value CROSS JOIN contacts c ON c.id = s.contact_id
+        WHERE s.organization_id = $org AND c.organization_id = $org
+        ORDER BY j.key`,
+    )
+    .all({ ids: JSON.stringify(ids), org: organizationId });
+}
 
-/**
- * GET /contacts: newest first (created_at desc, id desc; C3), `kinds` any of (C6), `pool` at
- * request time (C6, C10), `search` a case-insensitive substring of full_name, email, company or
- * role (C6, C10): through the trigram index from 3 characters, a scan of the folded text below.
- */
-export function listContacts(ctx: Context, organizationId: string, query: ContactQuery): { data: Contact[]; total: number } {
-  const where: string[] = ["c.organization_id = $org"];
+/** Kind filter only, or none: the exact total from contact_kind_counts (migration 0004), the page's
+ * ids from the covering index contacts_org_created_kind (kind test in the index), then its rows. */
+function listByKinds(ctx: Context, organizationId: string, mask: number, query: ContactQuery) {
+  const { sqlite } = ctx.store;
+  const kindTest = mask === 0 ? "" : "AND (kind_mask & $mask) != 0";
   const params: Record<string, string | number> = { org: organizationId };
-  if (query.kinds && query.kinds.length > 0) {
+  if (mask !== 0) params.mask = mask;
+  const total = sqlite
+    .query<{ n: number }, [Record<string, string | number>]>(
+      `SELECT coalesce(sum(n), 0) AS n FROM contact_kind_counts WHERE organization_id = $org ${kindTest}`,
+    )
+    .get(params)!.n;
+  const rows = sqlite
+    .query<ContactSqlRow, [Record<string, string | number>]>(
+      `SELECT c.*, ${DOSSIER_COUNT}
+         FROM (SELECT id FROM contacts INDEXED BY contacts_org_created_kind WHERE organization_id = $org ${kindTest}
+                ORDER BY created_at DESC, id DESC LIMIT $limit OFFSET $offset) p
+        CROSS JOIN contacts c ON c.id = p.id
+        ORDER BY c.created_at DESC, c.id DESC`,
+    )
+    .all({ ...params, limit: query.perPage, offset: (query.page - 1) * query.perPage });
+  return { total, rows };
+}
+
+/** A pool filter without search: the time decides membership, so no count is kept for it. */
+function listByPool(ctx: Context, organizationId: string, mask: number, pool: PoolFilter, query: ContactQuery) {
+  const where: string[] = ["c.organization_id = $org"];
+  const params: Record<string, string | number> = { org: organizationId, now: ctx.now().toISOString() };
+  if (mask !== 0) {
     where.push("(c.kind_mask & $mask) != 0");
-    params.mask = kindMaskOf(query.kinds);
+    params.mask = mask;
   }
-  if (query.pool) {
-    params.now = ctx.now().toISOString();
-    where.push(
-      query.pool === "in_pool"
-        ? "(c.pool_added_at IS NOT NULL OR c.pool_expires_at IS NOT NULL) AND (c.pool_added_at IS NULL OR c.pool_added_at <= $now) AND (c.pool_expires_at IS NULL OR $now < c.pool_expires_at)"
-        : "c.pool_expires_at IS NOT NULL AND c.pool_expires_at <= $now",
-    );
-  }
-  if (query.search !== undefined && query.search !== "") {
-    const folded = fold(query.search);
-    if (codePoints(folded) >= TRIGRAM) {
-      where.push("c.id IN (SELECT s.contact_id FROM contacts_fts f JOIN contact_search s ON s.id = f.rowid WHERE contacts_fts MATCH $match)");
-      params.match = ftsPhrase(folded);
-    } else {
-      where.push(
-        "c.id IN (SELECT s.contact_id FROM contact_search s WHERE s.organization_id = $org AND (instr(s.full_name, $needle) > 0 OR instr(s.email, $needle) > 0 OR instr(s.company, $needle) > 0 OR instr(s.role, $needle) > 0))",
-      );
-      params.needle = folded;
-    }
-  }
+  where.push(
+    pool === "in_pool"
+      ? "(c.pool_added_at IS NOT NULL OR c.pool_expires_at IS NOT NULL) AND (c.pool_added_at IS NULL OR c.pool_added_at <= $now) AND (c.pool_expires_at IS NULL OR $now < c.pool_expires_at)"
+      : "c.pool_expires_at IS NOT NULL AND c.pool_expires_at <= $now",
+  );
   const clause = where.join(" AND ");
   const { sqlite } = ctx.store;
   const total = sqlite.query<{ n: number }, [Record<string, string | number>]>(`SELECT count(*) AS n FROM contacts c WHERE ${clause}`).get(params)!.n;
@@ -421,5 +452,46 @@ export function listContacts(ctx: Context, organizationId: string, query: Contac
       `${SELECT_CONTACT} WHERE ${clause} ORDER BY c.created_at DESC, c.id DESC LIMIT $limit OFFSET $offset`,
     )
     .all({ ...params, limit: query.perPage, offset: (query.page - 1) * query.perPage });
-  return { data: rows.map(presentSql), total };
+  return { total, rows };
+}
+
+/**
+ * GET /contacts: newest first (created_at desc, id desc; C3), `kinds` any of (C6), `pool` at
+ * request time (C6, C10), `search` a case-insensitive substring of full_name, email, company or
+ * role (C6, C10; see contact-search.ts). One read transaction, so that total and page agree.
+ */
+export function listContacts(ctx: Context, organizationId: string, query: ContactQuery): { data: Contact[]; total: number } {
+  const mask = query.kinds && query.kinds.length > 0 ? kindMaskOf(query.kinds) : 0;
+  const { sqlite } = ctx.store;
+  // Inside a caller's transaction the generation may count writes that are later rolled back, after
+  // which the same number would stand for other rows: such reads neither use nor fill the caches.
+  const cacheable = !query.pool && !sqlite.inTransaction;
+  return sqlite.transaction(() => {
+    // A pool filter depends on the time, not only on the rows: never cached.
+    if (query.pool && (query.search === undefined || query.search === "")) {
+      const { total, rows } = listByPool(ctx, organizationId, mask, query.pool, query);
+      return { data: rows.map(presentSql), total };
+    }
+    const state = cacheable ? contactsGeneration(sqlite, organizationId) : null;
+    const generation = state === null ? null : state.generation;
+    const folded = query.search === undefined || query.search === "" ? null : fold(query.search);
+    // What decides the page; the organization first, "s"/"k" so that no term can pose as another key.
+    const pageKey = `${organizationId}\u0000${mask}\u0000${query.page}\u0000${query.perPage}\u0000${folded === null ? "k" : `s${folded}`}`;
+    if (generation !== null) {
+      const hit = cachedPage<Contact>(sqlite, pageKey, generation);
+      if (hit) return hit;
+    }
+    let result: { total: number; rows: ContactSqlRow[] };
+    if (folded !== null) {
+      const pool = query.pool ? { filter: query.pool, now: ctx.now().toISOString() } : undefined;
+      const match = { organizationId, folded, length: codePoints(folded), mask, pool };
+      const { total, ids } = searchPage(sqlite, match, (query.page - 1) * query.perPage, query.perPage, state);
+      result = { total, rows: rowsBySearchIds(ctx, organizationId, ids) };
+    } else {
+      result = listByKinds(ctx, organizationId, mask, query);
+    }
+    const answer = { data: result.rows.map(presentSql), total: result.total };
+    if (generation !== null) rememberPage(sqlite, pageKey, generation, answer.total, answer.data);
+    return answer;
+  })();
 }

@@ -33,11 +33,35 @@ describe("embedded migrations", () => {
     const path = join(tempDir(), "older.db");
     const older = new Database(path);
     migrate(older, embeddedMigrations.slice(0, k));
-    if (k > 0) older.run("INSERT INTO organizations (id, name, plan, rate_limit, created_at) VALUES ('o1', 'Kept', 'growth', 600, '2026-01-01T00:00:00.000Z')");
+    if (k > 0) {
+      older.run("INSERT INTO organizations (id, name, plan, rate_limit, created_at) VALUES ('o1', 'Kept', 'growth', 600, '2026-01-01T00:00:00.000Z')");
+      older.run("INSERT INTO organizations (id, name, plan, rate_limit, created_at) VALUES ('o2', 'Other', 'free', 60, '2026-01-01T00:00:00.000Z')");
+      // Contacts written before migration 0004: its backfill must count them and date their search rows.
+      const add = older.prepare(
+        `INSERT INTO contacts (id, organization_id, full_name, email, email_folded, kind, kind_mask, created_at, updated_at)
+         VALUES (?, ?, ?, NULL, NULL, '[]', ?, ?, ?)`,
+      );
+      for (let i = 0; i < 12; i++) {
+        const at = `2026-01-01T00:00:${String(i).padStart(2, "0")}.000Z`;
+        add.run(`c${i}`, i % 3 === 0 ? "o2" : "o1", `Person ${i}`, [1, 2, 5, 9][i % 4], at, at);
+      }
+    }
     older.close();
     const store = openStore(path);
     expect(store.sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM "__drizzle_migrations"`).get()!.n).toBe(embeddedMigrations.length);
     if (k > 0) expect(store.sqlite.query<{ name: string }, []>("SELECT name FROM organizations").get()!.name).toBe("Kept");
+    const counted = store.sqlite
+      .query<{ k: string }, []>("SELECT organization_id || ':' || kind_mask || ':' || count(*) AS k FROM contacts GROUP BY organization_id, kind_mask ORDER BY 1")
+      .all();
+    const kept = store.sqlite
+      .query<{ k: string }, []>("SELECT organization_id || ':' || kind_mask || ':' || n AS k FROM contact_kind_counts WHERE n <> 0 ORDER BY 1")
+      .all();
+    expect(kept).toEqual(counted);
+    if (k > 0) expect(counted.length).toBe(8);
+    const undated = store.sqlite
+      .query<{ n: number }, []>("SELECT count(*) AS n FROM contact_search s JOIN contacts c ON c.id = s.contact_id WHERE s.created_at IS NOT c.created_at")
+      .get()!.n;
+    expect(undated).toBe(0);
     expect(store.sqlite.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()!.integrity_check).toBe("ok");
     store.close();
   });

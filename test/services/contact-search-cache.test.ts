@@ -1,0 +1,307 @@
+// Issue 6: GET /contacts?search= remembers its results per organization (src/services/contact-search.ts)
+// and kind= totals come from contact_kind_counts (migration 0004). Both must stay exact after every
+// kind of contact write, through the API, through the services, and through another connection on
+// the same file (as the CLI would write). The expected answers are computed by brute force in
+// JavaScript from the contacts table itself.
+import { describe, expect, test } from "bun:test";
+import { openContext, transact, type Context } from "../../src/context";
+import { CACHE_LIMITS, cacheStats } from "../../src/services/contact-search";
+import { createContact, deleteContact, getContact, KINDS, kindMaskOf, listContacts, updateContact, type Kind } from "../../src/services/contacts";
+import { call, makeApp, makeOrg } from "../helpers";
+
+interface Raw {
+  id: string;
+  full_name: string;
+  email_folded: string | null;
+  company: string | null;
+  role: string | null;
+  kind_mask: number;
+  created_at: string;
+}
+
+/** The list's answer by brute force: C10 folding, any of the kinds, newest first then id desc. */
+function expected(ctx: Context, organizationId: string, term: string, mask = 0): string[] {
+  const needle = term.toLowerCase();
+  return ctx.store.sqlite
+    .query<Raw, [string]>("SELECT id, full_name, email_folded, company, role, kind_mask, created_at FROM contacts WHERE organization_id = ?")
+    .all(organizationId)
+    .filter((c) => [c.full_name, c.email_folded, c.company, c.role].some((t) => t !== null && t.toLowerCase().includes(needle)))
+    .filter((c) => mask === 0 || (c.kind_mask & mask) !== 0)
+    .sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1))
+    .map((c) => c.id);
+}
+
+/** Every page of the search through the service (so through the cache), concatenated; checks the
+ * total on each page. */
+function searched(ctx: Context, organizationId: string, term: string, kinds: Kind[] = [], perPage = 3): string[] {
+  const ids: string[] = [];
+  const first = listContacts(ctx, organizationId, { search: term, kinds, page: 1, perPage });
+  for (let page = 1; page <= Math.ceil(first.total / perPage) + 1 && page <= 50; page++) {
+    const { data, total } = listContacts(ctx, organizationId, { search: term, kinds, page, perPage });
+    expect(total).toBe(first.total);
+    // Whole pages are cached too: every field, dossier_count included, as a fresh read gives it.
+    for (const contact of data) expect(contact).toEqual(getContact(ctx, organizationId, contact.id)!);
+    ids.push(...data.map((c) => c.id));
+  }
+  expect(ids.length).toBe(first.total);
+  return ids;
+}
+
+const TERMS = ["ann", "an", "a", "smith", "acme", "@corp", "engineer", "zz"];
+
+/** GET /contacts without search (kind filter or none): exact total and full first pages. */
+function expectKindPages(ctx: Context, organizationId: string) {
+  for (const kinds of [[], ["client"], ["candidate", "partner"]] as Kind[][]) {
+    const mask = kindMaskOf(kinds);
+    const all = expected(ctx, organizationId, "", mask);
+    for (const page of [1, 2]) {
+      const { data, total } = listContacts(ctx, organizationId, { kinds, page, perPage: 2 });
+      expect(total).toBe(all.length);
+      expect(data.map((c) => c.id)).toEqual(all.slice((page - 1) * 2, page * 2));
+      for (const contact of data) expect(contact).toEqual(getContact(ctx, organizationId, contact.id)!);
+    }
+  }
+}
+
+function expectExact(ctx: Context, organizationId: string) {
+  expectKindPages(ctx, organizationId);
+  for (const term of TERMS) {
+    expect(searched(ctx, organizationId, term)).toEqual(expected(ctx, organizationId, term));
+    expect(searched(ctx, organizationId, term, ["client"])).toEqual(expected(ctx, organizationId, term, kindMaskOf(["client"])));
+  }
+}
+
+function expectKindCounts(ctx: Context) {
+  const { sqlite } = ctx.store;
+  const counted = sqlite
+    .query<{ k: string }, []>("SELECT organization_id || ':' || kind_mask || ':' || count(*) AS k FROM contacts GROUP BY organization_id, kind_mask ORDER BY 1")
+    .all();
+  const kept = sqlite
+    .query<{ k: string }, []>("SELECT organization_id || ':' || kind_mask || ':' || n AS k FROM contact_kind_counts WHERE n <> 0 ORDER BY 1")
+    .all();
+  expect(kept).toEqual(counted);
+}
+
+describe("contact search cache: exact after every contact write", () => {
+  const app = makeApp();
+  const ctx = app.dossier;
+  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const other = makeOrg(app, { rateLimit: 1_000_000 });
+  const post = async (body: object, key = org.key) => {
+    const answer = await call(app, "POST", "/contacts", { key, body });
+    expect(answer.status).toBe(201);
+    return answer.json.data.id as string;
+  };
+  const patch = async (id: string, body: object) => expect((await call(app, "PATCH", `/contacts/${id}`, { key: org.key, body })).status).toBe(200);
+  let ann: string;
+  let bob: string;
+
+  test("setup: results are cached, and the cache answers the same as the SQL", async () => {
+    ann = await post({ full_name: "Ann Smith", email: "ann@corp.example", company: "Acme", role: "Engineer", kind: ["client"] });
+    bob = await post({ full_name: "Bob Jones", email: "bob@corp.example", company: "Globex", role: "Manager" });
+    await post({ full_name: "Joanna Banner", company: "Acme Labs", kind: ["candidate", "client"] });
+    await post({ full_name: "Ann Smith-Other" }, other.key);
+    expectExact(ctx, org.id);
+    expect(cacheStats(ctx.store.sqlite).entries).toBeGreaterThan(0);
+    expectExact(ctx, org.id); // now from the cache
+  });
+
+  test("create through the API", async () => {
+    await post({ full_name: "Annabel Lee", role: "Software Engineer", kind: ["partner"] });
+    expectExact(ctx, org.id);
+  });
+
+  test.each([
+    ["full_name", { full_name: "Hannah Smithers" }],
+    ["email", { email: "hannah@corp.example" }],
+    ["email to null", { email: null }],
+    ["company", { company: "Zz Top" }],
+    ["role", { role: "Chief Engineer" }],
+    ["role to null", { role: null }],
+  ])("PATCH of %s", async (_name, body) => {
+    await patch(bob, body);
+    expectExact(ctx, org.id);
+  });
+
+  test("kind change (the kind filter's cached answers follow)", async () => {
+    await patch(bob, { kind: ["client"] });
+    expectExact(ctx, org.id);
+    await patch(ann, { kind: ["supplier"] });
+    expectExact(ctx, org.id);
+  });
+
+  test("PATCH of a field the search does not read keeps the answers", async () => {
+    await patch(ann, { phone: "+1 555", notes: "met at the fair", city: "Annecy" });
+    expectExact(ctx, org.id);
+  });
+
+  test("a link to a dossier and its removal (dossier_count)", async () => {
+    const dossier = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "sales", name: "Deal" } })).json.data;
+    expectExact(ctx, org.id);
+    const linked = await call(app, "POST", `/dossiers/${dossier.id}/contacts`, { key: org.key, body: { contact_id: ann, role_on_dossier: "champion" } });
+    expect(linked.status).toBe(201);
+    expect(getContact(ctx, org.id, ann)!.dossier_count).toBe(1);
+    expectExact(ctx, org.id);
+    expect((await call(app, "DELETE", `/dossiers/${dossier.id}/contacts/${ann}`, { key: org.key })).status).toBe(200);
+    expectExact(ctx, org.id);
+  });
+
+  test("delete", async () => {
+    expect((await call(app, "DELETE", `/contacts/${ann}`, { key: org.key })).status).toBe(200);
+    expectExact(ctx, org.id);
+  });
+
+  test("a dossier creation that creates a contact", async () => {
+    const answer = await call(app, "POST", "/dossiers", {
+      key: org.key,
+      body: { type: "candidate", name: "Annika Smithson", email: "annika@corp.example", company: "Acme", role: "Engineer" },
+    });
+    expect(answer.status).toBe(201);
+    expect(expected(ctx, org.id, "annika")).toHaveLength(1);
+    expectExact(ctx, org.id);
+  });
+
+  test("a write by another connection on the same file (as the CLI would make)", () => {
+    const second = openContext({ dataDir: ctx.config.dataDir, env: { DOSSIER_LOG: "off" }, config: { log: "off" } });
+    try {
+      expectExact(ctx, org.id); // cached in this connection
+      const made = transact(second, () => createContact(second, org.id, { full_name: "Anneliese Smith", company: "Acme", kind: ["client"] }));
+      expectExact(ctx, org.id);
+      transact(second, () => updateContact(second, org.id, made.id, { full_name: "Liese Zz", role: "Engineer" }));
+      expectExact(ctx, org.id);
+      transact(second, () => updateContact(second, org.id, made.id, { kind: ["candidate"] }));
+      expectExact(ctx, org.id);
+      transact(second, () => updateContact(second, org.id, made.id, { phone: "+49 30 1", city: "Berlin" }));
+      expectExact(ctx, org.id);
+      transact(second, () => deleteContact(second, org.id, made.id));
+      expectExact(ctx, org.id);
+      expectKindCounts(ctx);
+    } finally {
+      second.store.close();
+    }
+  });
+
+  test("a read inside a transaction that rolls back leaves nothing behind in the cache", () => {
+    expectExact(ctx, org.id);
+    expect(() =>
+      ctx.store.sqlite.transaction(() => {
+        createContact(ctx, org.id, { full_name: "Ann Rolledback" });
+        expect(searched(ctx, org.id, "rolledb")).toHaveLength(1);
+        expect(listContacts(ctx, org.id, { page: 1, perPage: 2 }).data[0].full_name).toBe("Ann Rolledback");
+        throw new Error("roll back");
+      })(),
+    ).toThrow("roll back");
+    // The next write brings the generation back to the number it had inside the rolled-back transaction.
+    transact(ctx, () => createContact(ctx, org.id, { full_name: "Quentin Other" }));
+    expect(searched(ctx, org.id, "rolledb")).toEqual([]);
+    expect(listContacts(ctx, org.id, { page: 1, perPage: 2 }).data[0].full_name).toBe("Quentin Other");
+    expectExact(ctx, org.id);
+  });
+
+  test("an insert that does not sort first (a created_at in the past, as a direct write could make)", () => {
+    expectExact(ctx, org.id);
+    const second = openContext({ dataDir: ctx.config.dataDir, env: { DOSSIER_LOG: "off" }, config: { log: "off" } });
+    try {
+      second.store.sqlite
+        .query(
+          `INSERT INTO contacts (id, organization_id, full_name, kind, kind_mask, created_at, updated_at)
+           VALUES ('00000000-0000-4000-8000-000000000001', ?, 'Ann Oldtimer', '["client"]', 4, '2001-01-01T00:00:00.000Z', '2001-01-01T00:00:00.000Z')`,
+        )
+        .run(org.id);
+      expectExact(ctx, org.id);
+    } finally {
+      second.store.close();
+    }
+  });
+
+  test("a contact_search id freed by another organization's delete and reused by an insert here", () => {
+    const theirs = transact(ctx, () => createContact(ctx, other.id, { full_name: "Their Newest" }));
+    expectExact(ctx, org.id);
+    transact(ctx, () => deleteContact(ctx, other.id, theirs.id));
+    transact(ctx, () => createContact(ctx, org.id, { full_name: "Ann Reused", company: "Acme" }));
+    expectExact(ctx, org.id);
+  });
+
+  test("the other organization's answers never mix in", () => {
+    expect(searched(ctx, other.id, "ann")).toEqual(expected(ctx, other.id, "ann"));
+    expect(searched(ctx, other.id, "ann")).toHaveLength(1);
+  });
+});
+
+describe("kind counts and search answers after random sequences of writes", () => {
+  const app = makeApp();
+  const ctx = app.dossier;
+  const orgs = [makeOrg(app), makeOrg(app)];
+  let seed = 20261123;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+  const someKinds = () => KINDS.filter(() => random() < 0.3);
+  const NAMES = ["Ann", "Anna", "Bob", "Smith", "Acme", "Zz", "Joan"];
+
+  test("200 random creates, kind changes, renames and deletes over two organizations", () => {
+    const live: { org: string; id: string }[] = [];
+    for (let step = 0; step < 200; step++) {
+      const org = pick(orgs).id;
+      const r = random();
+      if (r < 0.4 || live.length === 0) {
+        const made = transact(ctx, () => createContact(ctx, org, { full_name: `${pick(NAMES)} ${pick(NAMES)} ${step}`, kind: someKinds() }));
+        live.push({ org, id: made.id });
+      } else if (r < 0.65) {
+        const c = pick(live);
+        transact(ctx, () => updateContact(ctx, c.org, c.id, { kind: someKinds() }));
+      } else if (r < 0.85) {
+        const c = pick(live);
+        transact(ctx, () => updateContact(ctx, c.org, c.id, { full_name: `${pick(NAMES)} ${step}`, company: random() < 0.5 ? null : pick(NAMES) }));
+      } else {
+        const k = Math.floor(random() * live.length);
+        transact(ctx, () => deleteContact(ctx, live[k].org, live[k].id));
+        live.splice(k, 1);
+      }
+      expectKindCounts(ctx);
+      if (step % 10 === 0) {
+        for (const { id } of orgs) {
+          const kinds = someKinds();
+          const total = listContacts(ctx, id, { kinds, page: 1, perPage: 5 }).total;
+          const mask = kindMaskOf(kinds);
+          const n = ctx.store.sqlite
+            .query<{ n: number }, [string, number, number]>("SELECT count(*) AS n FROM contacts WHERE organization_id = ? AND (? = 0 OR (kind_mask & ?) != 0)")
+            .get(id, mask, mask)!.n;
+          expect(total).toBe(n);
+          const term = pick(["ann", "smith", "zz", "an", "1"]);
+          expect(searched(ctx, id, term, kinds, 4)).toEqual(expected(ctx, id, term, mask));
+        }
+      }
+    }
+  });
+});
+
+describe("the cache's memory is bounded", () => {
+  test("entries and ids stay within the limits; answers stay exact past them", () => {
+    const app = makeApp();
+    const ctx = app.dossier;
+    const org = makeOrg(app);
+    const saved = { ...CACHE_LIMITS };
+    Object.assign(CACHE_LIMITS, { entries: 4, ids: 10, idsPerEntry: 6, pages: 5, pageChars: 5000 });
+    try {
+      transact(ctx, () => {
+        for (let i = 0; i < 20; i++) createContact(ctx, org.id, { full_name: `Person ${String(i).padStart(2, "0")} ${i % 2 ? "odd" : "even"}` });
+      });
+      for (const term of ["person", "odd", "even", "per", "son", "erso", "0", "1", "person", "odd"]) {
+        expect(searched(ctx, org.id, term, [], 4)).toEqual(expected(ctx, org.id, term));
+        // New contacts after a result was cached: caught up in front, within the same bounds.
+        transact(ctx, () => createContact(ctx, org.id, { full_name: `Person new ${term}` }));
+        expect(searched(ctx, org.id, term, [], 4)).toEqual(expected(ctx, org.id, term));
+        const stats = cacheStats(ctx.store.sqlite);
+        expect(stats.entries).toBeLessThanOrEqual(4);
+        expect(stats.ids).toBeLessThanOrEqual(10);
+        expect(stats.pages).toBeLessThanOrEqual(5);
+        expect(stats.pageChars).toBeLessThanOrEqual(5000);
+      }
+    } finally {
+      Object.assign(CACHE_LIMITS, saved);
+    }
+  });
+});
