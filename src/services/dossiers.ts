@@ -7,6 +7,7 @@ import { invalidBody, notFound } from "../errors";
 import { stageCv, type StagedCv } from "../files/cv";
 import { newId } from "../ids";
 import { findContactByEmail, insertContact } from "./contacts";
+import { hasCoverIndex, pageSql } from "./dossier-page";
 import { linkContact } from "./links";
 import { recordEvent } from "./outbox";
 
@@ -187,18 +188,21 @@ export function dossierListWhere(query: Omit<ListDossiersQuery, "page" | "perPag
 
 /** GET /dossiers: C5's filters, newest first (created_at desc, id desc), C3 paging, exact total. */
 export function listDossiers(ctx: Context, organizationId: string, query: ListDossiersQuery): { data: Dossier[]; total: number } {
-  const { where, params } = dossierListWhere(query, organizationId, ctx.now().toISOString());
+  // Only `overdue` compares with the clock; the others need no timestamp.
+  const now = query.overdue === undefined ? "" : ctx.now().toISOString();
+  const { where, params } = dossierListWhere(query, organizationId, now);
   const sqlite = sqliteOf(ctx);
   const total = countDossiers(sqlite, organizationId, query, where, params);
   const offset = (query.page - 1) * query.perPage;
-  const data =
-    offset >= total
-      ? []
-      : sqlite
-          .query<Dossier, (string | number)[]>(`SELECT ${COLUMNS} FROM dossiers WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
-          .all(...params, query.perPage, offset);
-  return { data, total };
+  if (offset >= total) return { data: [], total };
+  const sql = pageSql(COLUMNS, where, { offset, cover: isUnfiltered(query) && hasCoverIndex(sqlite) });
+  return { data: sqlite.query<Dossier, (string | number)[]>(sql).all(...params, query.perPage, offset), total };
 }
+
+/** No filter but the organization and C10's "archived left out": the covering index's WHERE. */
+const isUnfiltered = (query: ListDossiersQuery) =>
+  query.type === undefined && query.status === undefined && query.stageId === undefined && query.flowId === undefined &&
+  query.assignedTo === undefined && query.overdue === undefined && (query.q === undefined || query.q === "");
 
 /** The exact total: from the counts the triggers of migration 0003 keep when the filters are
  * among the counts' key (type, status, flow, stage), else a COUNT over the same WHERE. */
