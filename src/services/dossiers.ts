@@ -8,7 +8,7 @@ import { stageCv, type StagedCv } from "../files/cv";
 import { newId } from "../ids";
 import { findContactByEmail, insertContact } from "./contacts";
 import { hasCoverIndex, pageSql } from "./dossier-page";
-import { linkContact } from "./links";
+import { insertPrimaryLink } from "./links";
 import { recordEvent } from "./outbox";
 
 export type DossierType = "candidate" | "sales";
@@ -277,16 +277,7 @@ export async function createDossier(ctx: Context, organizationId: string, raw: C
         .get(flow.id);
       const now = ctx.now().toISOString();
       const name = input.name.trim();
-      sqlite
-        .query(
-          `INSERT INTO dossiers (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)`,
-        )
-        .run(
-          id, organizationId, flow.id, input.type, name, input.email ?? null, input.phone ?? null, input.company ?? null,
-          input.role ?? null, input.contact_person ?? null, stage?.id ?? null, input.assigned_to?.toLowerCase() ?? null,
-          input.deal_size ?? null, input.deal_currency ?? null, input.intake_notes ?? null, staged?.url ?? null,
-          stage ? now : null, stage ? dueAt(now, stage.deadline_days) : null, now, now,
-        );
+      // The contact first, so that the dossier's INSERT carries its contact_id (C5: the primary's).
       if (!contactId && input.email) contactId = findContactByEmail(ctx, organizationId, input.email)?.id ?? null;
       if (!contactId) {
         contactId = insertContact(ctx, organizationId, {
@@ -298,8 +289,18 @@ export async function createDossier(ctx: Context, organizationId: string, raw: C
           kind: [input.type === "candidate" ? "candidate" : "prospect"],
         }).id;
       }
-      linkContact(ctx, organizationId, id, contactId, "primary", true);
-      const dossier = mustGet(ctx, organizationId, id);
+      // RETURNING gives the row as stored (the event's and the answer's Dossier) without reading it again.
+      const dossier = sqlite
+        .query<Dossier, (string | number | null)[]>(
+          `INSERT INTO dossiers (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
+        )
+        .get(
+          id, organizationId, flow.id, input.type, name, input.email ?? null, input.phone ?? null, input.company ?? null,
+          input.role ?? null, input.contact_person ?? null, stage?.id ?? null, input.assigned_to?.toLowerCase() ?? null,
+          input.deal_size ?? null, input.deal_currency ?? null, input.intake_notes ?? null, staged?.url ?? null, contactId,
+          stage ? now : null, stage ? dueAt(now, stage.deadline_days) : null, now, now,
+        )!;
+      insertPrimaryLink(ctx, organizationId, id, contactId);
       recordEvent(ctx, organizationId, "dossier.created", dossier);
       staged?.place(); // last: the commit follows
       return dossier;
