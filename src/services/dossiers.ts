@@ -7,7 +7,7 @@ import { invalidBody, notFound } from "../errors";
 import { stageCv, type StagedCv } from "../files/cv";
 import { newId } from "../ids";
 import { findContactByEmail, insertContact } from "./contacts";
-import { hasCoverIndex, pageSql } from "./dossier-page";
+import { boundaryKey, hasCoverIndex, pageBoundaries, pageSql, seekSql } from "./dossier-page";
 import { insertPrimaryLink } from "./links";
 import { recordEvent } from "./outbox";
 
@@ -195,8 +195,30 @@ export function listDossiers(ctx: Context, organizationId: string, query: ListDo
   const total = countDossiers(sqlite, organizationId, query, where, params);
   const offset = (query.page - 1) * query.perPage;
   if (offset >= total) return { data: [], total };
-  const sql = pageSql(COLUMNS, where, { offset, cover: isUnfiltered(query) && hasCoverIndex(sqlite) });
-  return { data: sqlite.query<Dossier, (string | number)[]>(sql).all(...params, query.perPage, offset), total };
+  const cover = isUnfiltered(query) && hasCoverIndex(sqlite);
+  if (offset === 0) return { data: sqlite.query<Dossier, (string | number)[]>(pageSql(COLUMNS, where, { offset, cover })).all(...params, query.perPage, 0), total };
+  return { data: deepPage(sqlite, where, params, query.perPage, offset, cover), total };
+}
+
+/** A page past the first: from its remembered boundary when there is one (dossier-page.ts), else
+ * by offset with one row more, the one before the page, which becomes the boundary. The page's
+ * last row is remembered as the next page's boundary, for a client paging through. */
+function deepPage(sqlite: Database, where: string, params: (string | number)[], perPage: number, offset: number, cover: boolean): Dossier[] {
+  const known = pageBoundaries(sqlite);
+  const key = boundaryKey(where, params, offset);
+  const boundary = known.get(key);
+  let data: Dossier[];
+  if (boundary) {
+    data = sqlite.query<Dossier, (string | number)[]>(seekSql(COLUMNS, where)).all(...params, boundary.created_at, boundary.id, perPage);
+  } else {
+    const rows = sqlite.query<Dossier, (string | number)[]>(pageSql(COLUMNS, where, { offset, cover })).all(...params, perPage + 1, offset - 1);
+    if (rows.length === 0) return [];
+    known.set(key, { created_at: rows[0].created_at, id: rows[0].id });
+    data = rows.slice(1);
+  }
+  const last = data[data.length - 1];
+  if (data.length === perPage) known.set(boundaryKey(where, params, offset + perPage), { created_at: last.created_at, id: last.id });
+  return data;
 }
 
 /** No filter but the organization and C10's "archived left out": the covering index's WHERE. */

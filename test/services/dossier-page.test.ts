@@ -5,7 +5,8 @@
 import { describe, expect, test } from "bun:test";
 import { archiveDossier, createDossier, listDossiers, updateDossier, type ListDossiersQuery } from "../../src/services/dossiers";
 import { COVER_INDEX, pageSql } from "../../src/services/dossier-page";
-import { makeApp, makeOrg } from "../helpers";
+import { openContext } from "../../src/context";
+import { makeApp, makeOrg, tempDir } from "../helpers";
 
 type Filters = Omit<ListDossiersQuery, "page" | "perPage">;
 
@@ -13,9 +14,9 @@ const COVER_SQL = `CREATE INDEX IF NOT EXISTS ${COVER_INDEX} ON dossiers (organi
 
 /** An app whose organization has 90 dossiers of both types and every status, created in bursts that
  * share a created_at (so the id tie-break matters), plus another organization's dossiers. */
-async function seeded(withCover: boolean) {
+async function seeded(withCover: boolean, dataDir?: string) {
   let clock = Date.parse("2026-11-22T10:00:00.000Z");
-  const app = makeApp({ now: () => new Date(clock) });
+  const app = makeApp({ now: () => new Date(clock), ...(dataDir ? { dataDir } : {}) });
   const ctx = app.dossier;
   ctx.store.sqlite.run(withCover ? COVER_SQL : `DROP INDEX IF EXISTS ${COVER_INDEX}`);
   const org = makeOrg(app);
@@ -82,5 +83,38 @@ describe("pages past the first", () => {
       .map((r) => r.detail);
     expect(plan.join(" | ")).toContain(`COVERING INDEX ${COVER_INDEX}`);
     expect(plan.join(" | ")).toContain("USING INTEGER PRIMARY KEY (rowid=?)");
+  });
+});
+
+describe("remembered page boundaries (seek instead of OFFSET)", () => {
+  /** The page as OFFSET gives it, straight from SQL: the reference. */
+  const reference = (app: ReturnType<typeof makeApp>, orgId: string, page: number, perPage: number) =>
+    app.dossier.store.sqlite
+      .query<{ id: string }, [string, number, number]>(
+        `SELECT id FROM dossiers WHERE organization_id = ? AND status <> 'archived' ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+      )
+      .all(orgId, perPage, (page - 1) * perPage)
+      .map((r) => r.id);
+  const ids = (app: ReturnType<typeof makeApp>, orgId: string, page: number, perPage: number) =>
+    listDossiers(app.dossier, orgId, { page, perPage }).data.map((d) => d.id);
+
+  test("the same page asked again, a write of this app, and a write of another connection", async () => {
+    const dir = tempDir();
+    {
+      const { app, org } = await seeded(true, dir);
+      for (let round = 0; round < 2; round++) {
+        for (const page of [3, 3, 4, 2, 3]) expect(ids(app, org.id, page, 7)).toEqual(reference(app, org.id, page, 7));
+      }
+      // In this app: a new dossier comes first and shifts every later page by one.
+      await createDossier(app.dossier, org.id, { type: "candidate", name: "Newest" });
+      for (const page of [3, 4]) expect(ids(app, org.id, page, 7)).toEqual(reference(app, org.id, page, 7));
+      // Another connection on the same file archives a dossier of page 2: later pages move up.
+      const victim = reference(app, org.id, 2, 7)[0];
+      const other = openContext({ dataDir: dir, config: { log: "off" } });
+      archiveDossier(other, org.id, victim);
+      other.store.close();
+      for (const page of [3, 4, 3]) expect(ids(app, org.id, page, 7)).toEqual(reference(app, org.id, page, 7));
+      expect(ids(app, org.id, 2, 7)).not.toContain(victim);
+    }
   });
 });
