@@ -7,7 +7,8 @@ import { invalidBody, notFound } from "../errors";
 import { stageCv, type StagedCv } from "../files/cv";
 import { newId } from "../ids";
 import { findContactByEmail, insertContact } from "./contacts";
-import { boundaryKey, hasCoverIndex, pageBoundaries, pageSql, seekSql } from "./dossier-page";
+import { JSON_COLUMNS, rowJson, type JsonRow } from "./dossier-json";
+import { boundaryKey, hasCoverIndex, pageBoundaries, pageSql, seekSql, type Boundary } from "./dossier-page";
 import { insertPrimaryLink } from "./links";
 import { recordEvent } from "./outbox";
 
@@ -188,37 +189,52 @@ export function dossierListWhere(query: Omit<ListDossiersQuery, "page" | "perPag
 
 /** GET /dossiers: C5's filters, newest first (created_at desc, id desc), C3 paging, exact total. */
 export function listDossiers(ctx: Context, organizationId: string, query: ListDossiersQuery): { data: Dossier[]; total: number } {
+  const { rows, total } = listRows<Dossier>(ctx, organizationId, query, COLUMNS);
+  return { data: rows, total };
+}
+
+/** The same list as the route answers it: `json` is the page's array as JSON text, the same text
+ * as JSON.stringify(listDossiers(...).data), made without building the rows as objects. */
+export function listDossiersJson(ctx: Context, organizationId: string, query: ListDossiersQuery): { json: string; total: number } {
+  const { rows, total } = listRows<JsonRow>(ctx, organizationId, query, JSON_COLUMNS);
+  return { json: `[${rows.map(rowJson).join(",")}]`, total };
+}
+
+/** The page's rows as `columns` selects them (fixed SQL with created_at and id among them). */
+function listRows<T extends Boundary>(ctx: Context, organizationId: string, query: ListDossiersQuery, columns: string): { rows: T[]; total: number } {
   // Only `overdue` compares with the clock; the others need no timestamp.
   const now = query.overdue === undefined ? "" : ctx.now().toISOString();
   const { where, params } = dossierListWhere(query, organizationId, now);
   const sqlite = sqliteOf(ctx);
   const total = countDossiers(sqlite, organizationId, query, where, params);
   const offset = (query.page - 1) * query.perPage;
-  if (offset >= total) return { data: [], total };
+  if (offset >= total) return { rows: [], total };
   const cover = isUnfiltered(query) && hasCoverIndex(sqlite);
-  if (offset === 0) return { data: sqlite.query<Dossier, (string | number)[]>(pageSql(COLUMNS, where, { offset, cover })).all(...params, query.perPage, 0), total };
-  return { data: deepPage(sqlite, where, params, query.perPage, offset, cover), total };
+  if (offset === 0) return { rows: sqlite.query<T, (string | number)[]>(pageSql(columns, where, { offset, cover })).all(...params, query.perPage, 0), total };
+  return { rows: deepPage<T>(sqlite, columns, where, params, query.perPage, offset, cover), total };
 }
 
 /** A page past the first: from its remembered boundary when there is one (dossier-page.ts), else
  * by offset with one row more, the one before the page, which becomes the boundary. The page's
  * last row is remembered as the next page's boundary, for a client paging through. */
-function deepPage(sqlite: Database, where: string, params: (string | number)[], perPage: number, offset: number, cover: boolean): Dossier[] {
+function deepPage<T extends Boundary>(
+  sqlite: Database, columns: string, where: string, params: (string | number)[], perPage: number, offset: number, cover: boolean,
+): T[] {
   const known = pageBoundaries(sqlite);
   const key = boundaryKey(where, params, offset);
   const boundary = known.get(key);
-  let data: Dossier[];
+  let rows: T[];
   if (boundary) {
-    data = sqlite.query<Dossier, (string | number)[]>(seekSql(COLUMNS, where)).all(...params, boundary.created_at, boundary.id, perPage);
+    rows = sqlite.query<T, (string | number)[]>(seekSql(columns, where)).all(...params, boundary.created_at, boundary.id, perPage);
   } else {
-    const rows = sqlite.query<Dossier, (string | number)[]>(pageSql(COLUMNS, where, { offset, cover })).all(...params, perPage + 1, offset - 1);
-    if (rows.length === 0) return [];
-    known.set(key, { created_at: rows[0].created_at, id: rows[0].id });
-    data = rows.slice(1);
+    const withBoundary = sqlite.query<T, (string | number)[]>(pageSql(columns, where, { offset, cover })).all(...params, perPage + 1, offset - 1);
+    if (withBoundary.length === 0) return [];
+    known.set(key, { created_at: withBoundary[0].created_at, id: withBoundary[0].id });
+    rows = withBoundary.slice(1);
   }
-  const last = data[data.length - 1];
-  if (data.length === perPage) known.set(boundaryKey(where, params, offset + perPage), { created_at: last.created_at, id: last.id });
-  return data;
+  const last = rows[rows.length - 1];
+  if (rows.length === perPage) known.set(boundaryKey(where, params, offset + perPage), { created_at: last.created_at, id: last.id });
+  return rows;
 }
 
 /** No filter but the organization and C10's "archived left out": the covering index's WHERE. */
