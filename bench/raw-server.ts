@@ -6,7 +6,7 @@
 //
 //   GET  /list?page=P&per_page=K  -> { data: [Dossier], meta: { total, page, per_page } }
 //        the app's GET /dossiers SQL without filters (C10: archived left out): an exact COUNT(*)
-//        and one page, newest first.
+//        and one page, newest first, its rows as JSON text from SQLite as the app makes them.
 //   POST /create (JSON: type, name, email, phone, company, role)  -> 201 { data: Dossier }
 //        one BEGIN IMMEDIATE transaction under synchronous=FULL: the default flow and its first
 //        stage, the contact with the same email (if any), INSERT dossier, INSERT contact (whose
@@ -47,9 +47,17 @@ export const COUNT_SQL = hasCounts
   ? `SELECT coalesce(sum(n), 0) AS n FROM dossier_counts WHERE organization_id = ? AND status <> 'archived'`
   : `SELECT count(*) AS n FROM dossiers WHERE organization_id = ? AND status <> 'archived'`;
 const countList = db.query<{ n: number }, [string]>(COUNT_SQL);
-const pageList = db.query<Record<string, unknown>, [string, number, number]>(
-  `SELECT ${COLUMNS} FROM dossiers WHERE organization_id = ? AND status <> 'archived' ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+// The app's page as JSON text made by SQLite (src/services/dossier-json.ts): json_object around
+// deal_size, which JSON.stringify prints, so the text equals JSON.stringify of the rows.
+const jsonObject = (columns: string) => `json_object(${columns.split(", ").map((c) => `'${c}', ${c}`).join(", ")})`;
+const JSON_COLUMNS =
+  `${jsonObject("id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status, current_stage_id, assigned_to")} AS head, ` +
+  `deal_size, ${jsonObject("deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at")} AS tail, created_at, id`;
+const pageList = db.query<{ head: string; deal_size: number | null; tail: string }, [string, number, number]>(
+  `SELECT ${JSON_COLUMNS} FROM dossiers WHERE organization_id = ? AND status <> 'archived' ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
 );
+const rowJson = (r: { head: string; deal_size: number | null; tail: string }) =>
+  `${r.head.slice(0, -1)},"deal_size":${JSON.stringify(r.deal_size)},${r.tail.slice(1)}`;
 
 const defaultFlow = db.query<{ id: string }, [string, string]>(`SELECT id FROM flows WHERE organization_id = ? AND type = ? AND is_default = 1`);
 const firstStage = db.query<{ id: string; deadline_days: number | null }, [string]>(
@@ -130,8 +138,10 @@ const server = Bun.serve({
       const perPage = Number(url.searchParams.get("per_page") ?? "25");
       const total = countList.get(orgId)!.n;
       const offset = (page - 1) * perPage;
-      const data = offset >= total ? [] : pageList.all(orgId, perPage, offset);
-      return json({ data, meta: { total, page, per_page: perPage } });
+      const data = offset >= total ? "[]" : `[${pageList.all(orgId, perPage, offset).map(rowJson).join(",")}]`;
+      return new Response(`{"data":${data},"meta":${JSON.stringify({ total, page, per_page: perPage })}}`, {
+        headers: { "content-type": "application/json" },
+      });
     }
     if (url.pathname === "/create" && request.method === "POST") {
       const input = (await request.json()) as CreateBody;

@@ -13,9 +13,13 @@ const finish = ({ request }: { request: Request }) => {
 
 /** One log line per request (issue 8): time, request id, method, route pattern, status, duration
  * and organization; never a key, a secret or a body. The line is written after the response is
- * sent; the duration runs to the end of the handler or error mapping. */
-export const requestLog = (ctx: Context) =>
-  new Elysia({ name: "request-log" })
+ * sent; the duration runs to the end of the handler or error mapping. When request lines would be
+ * dropped (DOSSIER_LOG=off, or a level above info), no hook is registered at all: each one costs
+ * every request a call, and the after-response hook a setImmediate (issue 6). */
+export function requestLog(ctx: Context) {
+  const plugin = new Elysia({ name: "request-log" });
+  if (!ctx.logger.enabled("info")) return plugin;
+  return plugin
     .onRequest(({ request }) => {
       timings.set(request, { start: performance.now() });
     })
@@ -34,3 +38,4 @@ export const requestLog = (ctx: Context) =>
         organization_id: principal?.organizationId ?? null,
       });
     });
+}

@@ -7,7 +7,9 @@ import { invalidBody, notFound } from "../errors";
 import { stageCv, type StagedCv } from "../files/cv";
 import { newId } from "../ids";
 import { findContactByEmail, insertContact } from "./contacts";
-import { linkContact } from "./links";
+import { JSON_COLUMNS, rowJson, type JsonRow } from "./dossier-json";
+import { boundaryKey, hasCoverIndex, pageBoundaries, pageSql, seekSql, type Boundary } from "./dossier-page";
+import { insertPrimaryLink } from "./links";
 import { recordEvent } from "./outbox";
 
 export type DossierType = "candidate" | "sales";
@@ -187,18 +189,58 @@ export function dossierListWhere(query: Omit<ListDossiersQuery, "page" | "perPag
 
 /** GET /dossiers: C5's filters, newest first (created_at desc, id desc), C3 paging, exact total. */
 export function listDossiers(ctx: Context, organizationId: string, query: ListDossiersQuery): { data: Dossier[]; total: number } {
-  const { where, params } = dossierListWhere(query, organizationId, ctx.now().toISOString());
+  const { rows, total } = listRows<Dossier>(ctx, organizationId, query, COLUMNS);
+  return { data: rows, total };
+}
+
+/** The same list as the route answers it: `json` is the page's array as JSON text, the same text
+ * as JSON.stringify(listDossiers(...).data), made without building the rows as objects. */
+export function listDossiersJson(ctx: Context, organizationId: string, query: ListDossiersQuery): { json: string; total: number } {
+  const { rows, total } = listRows<JsonRow>(ctx, organizationId, query, JSON_COLUMNS);
+  return { json: `[${rows.map(rowJson).join(",")}]`, total };
+}
+
+/** The page's rows as `columns` selects them (fixed SQL with created_at and id among them). */
+function listRows<T extends Boundary>(ctx: Context, organizationId: string, query: ListDossiersQuery, columns: string): { rows: T[]; total: number } {
+  // Only `overdue` compares with the clock; the others need no timestamp.
+  const now = query.overdue === undefined ? "" : ctx.now().toISOString();
+  const { where, params } = dossierListWhere(query, organizationId, now);
   const sqlite = sqliteOf(ctx);
   const total = countDossiers(sqlite, organizationId, query, where, params);
   const offset = (query.page - 1) * query.perPage;
-  const data =
-    offset >= total
-      ? []
-      : sqlite
-          .query<Dossier, (string | number)[]>(`SELECT ${COLUMNS} FROM dossiers WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
-          .all(...params, query.perPage, offset);
-  return { data, total };
+  if (offset >= total) return { rows: [], total };
+  const cover = isUnfiltered(query) && hasCoverIndex(sqlite);
+  if (offset === 0) return { rows: sqlite.query<T, (string | number)[]>(pageSql(columns, where, { offset, cover })).all(...params, query.perPage, 0), total };
+  return { rows: deepPage<T>(sqlite, columns, where, params, query.perPage, offset, cover), total };
 }
+
+/** A page past the first: from its remembered boundary when there is one (dossier-page.ts), else
+ * by offset with one row more, the one before the page, which becomes the boundary. The page's
+ * last row is remembered as the next page's boundary, for a client paging through. */
+function deepPage<T extends Boundary>(
+  sqlite: Database, columns: string, where: string, params: (string | number)[], perPage: number, offset: number, cover: boolean,
+): T[] {
+  const known = pageBoundaries(sqlite);
+  const key = boundaryKey(where, params, offset);
+  const boundary = known.get(key);
+  let rows: T[];
+  if (boundary) {
+    rows = sqlite.query<T, (string | number)[]>(seekSql(columns, where)).all(...params, boundary.created_at, boundary.id, perPage);
+  } else {
+    const withBoundary = sqlite.query<T, (string | number)[]>(pageSql(columns, where, { offset, cover })).all(...params, perPage + 1, offset - 1);
+    if (withBoundary.length === 0) return [];
+    known.set(key, { created_at: withBoundary[0].created_at, id: withBoundary[0].id });
+    rows = withBoundary.slice(1);
+  }
+  const last = rows[rows.length - 1];
+  if (rows.length === perPage) known.set(boundaryKey(where, params, offset + perPage), { created_at: last.created_at, id: last.id });
+  return rows;
+}
+
+/** No filter but the organization and C10's "archived left out": the covering index's WHERE. */
+const isUnfiltered = (query: ListDossiersQuery) =>
+  query.type === undefined && query.status === undefined && query.stageId === undefined && query.flowId === undefined &&
+  query.assignedTo === undefined && query.overdue === undefined && (query.q === undefined || query.q === "");
 
 /** The exact total: from the counts the triggers of migration 0003 keep when the filters are
  * among the counts' key (type, status, flow, stage), else a COUNT over the same WHERE. */
@@ -273,16 +315,7 @@ export async function createDossier(ctx: Context, organizationId: string, raw: C
         .get(flow.id);
       const now = ctx.now().toISOString();
       const name = input.name.trim();
-      sqlite
-        .query(
-          `INSERT INTO dossiers (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)`,
-        )
-        .run(
-          id, organizationId, flow.id, input.type, name, input.email ?? null, input.phone ?? null, input.company ?? null,
-          input.role ?? null, input.contact_person ?? null, stage?.id ?? null, input.assigned_to?.toLowerCase() ?? null,
-          input.deal_size ?? null, input.deal_currency ?? null, input.intake_notes ?? null, staged?.url ?? null,
-          stage ? now : null, stage ? dueAt(now, stage.deadline_days) : null, now, now,
-        );
+      // The contact first, so that the dossier's INSERT carries its contact_id (C5: the primary's).
       if (!contactId && input.email) contactId = findContactByEmail(ctx, organizationId, input.email)?.id ?? null;
       if (!contactId) {
         contactId = insertContact(ctx, organizationId, {
@@ -294,8 +327,18 @@ export async function createDossier(ctx: Context, organizationId: string, raw: C
           kind: [input.type === "candidate" ? "candidate" : "prospect"],
         }).id;
       }
-      linkContact(ctx, organizationId, id, contactId, "primary", true);
-      const dossier = mustGet(ctx, organizationId, id);
+      // RETURNING gives the row as stored (the event's and the answer's Dossier) without reading it again.
+      const dossier = sqlite
+        .query<Dossier, (string | number | null)[]>(
+          `INSERT INTO dossiers (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
+        )
+        .get(
+          id, organizationId, flow.id, input.type, name, input.email ?? null, input.phone ?? null, input.company ?? null,
+          input.role ?? null, input.contact_person ?? null, stage?.id ?? null, input.assigned_to?.toLowerCase() ?? null,
+          input.deal_size ?? null, input.deal_currency ?? null, input.intake_notes ?? null, staged?.url ?? null, contactId,
+          stage ? now : null, stage ? dueAt(now, stage.deadline_days) : null, now, now,
+        )!;
+      insertPrimaryLink(ctx, organizationId, id, contactId);
       recordEvent(ctx, organizationId, "dossier.created", dossier);
       staged?.place(); // last: the commit follows
       return dossier;

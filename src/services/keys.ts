@@ -4,6 +4,9 @@ import type { Context } from "../context";
 import { apiKeys, type ApiKey } from "../db/schema";
 import { newId, randomAlphanumeric } from "../ids";
 import type { Plan } from "./orgs";
+import { forgetPrincipal, forgetPrincipals, recallPrincipal, rememberPrincipal, type Principal, type Remembered } from "./principals";
+
+export type { Principal };
 
 export const SCOPES = [
   "dossiers:read",
@@ -19,7 +22,7 @@ export type Scope = (typeof SCOPES)[number];
 export const KEY_PREFIX = "svc_live_";
 const KEY_FORMAT = /^svc_live_[A-Za-z0-9]{32}$/;
 
-export const hashKey = (key: string) => new Bun.CryptoHasher("sha256").update(key).digest("hex");
+export const hashKey = (key: string) => Bun.CryptoHasher.hash("sha256", key, "hex");
 
 export interface CreatedKey {
   id: string;
@@ -46,7 +49,7 @@ export function createKey(
     lastUsedAt: null,
     createdAt: ctx.now().toISOString(),
   };
-  ctx.store.orm.insert(apiKeys).values(row).run();
+  ctx.store.orm.insert(apiKeys).values(row).run(); // no cache flush: unknown keys are never remembered
   return { id: row.id, key, scopes: input.scopes, expires_at: row.expiresAt, name: row.name };
 }
 
@@ -68,16 +71,9 @@ export function listKeys(ctx: Context, organizationId: string) {
 export function revokeKey(ctx: Context, id: string): { id: string; revoked_at: string } | null {
   const { orm } = ctx.store;
   orm.update(apiKeys).set({ revokedAt: ctx.now().toISOString() }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).run();
+  forgetPrincipals(ctx);
   const row = orm.select().from(apiKeys).where(eq(apiKeys.id, id)).get();
   return row ? { id: row.id, revoked_at: row.revokedAt! } : null;
-}
-
-export interface Principal {
-  keyId: string;
-  organizationId: string;
-  plan: Plan;
-  rateLimit: number;
-  scopes: Set<string>;
 }
 
 interface PrincipalRow {
@@ -90,35 +86,55 @@ interface PrincipalRow {
   rate_limit: number;
 }
 
-// last_used_at is written at most once a minute per key, so reads stay reads.
+// last_used_at is written at most once a minute per key, so reads stay reads. Kept apart from the
+// principal cache: a cache flush (any commit by another process) must not cause a write.
 const LAST_USED_GRANULARITY_MS = 60_000;
 const lastUsedWritten = new Map<string, number>();
 
-/** The key's principal, or null for any of C8's 401 causes (which are not told apart). The
- * lookup is by hash, so no comparison ever touches the stored secret. */
-export function authenticate(ctx: Context, authorization: string | null): Principal | null {
-  if (!authorization?.startsWith("Bearer ")) return null;
-  const key = authorization.slice(7);
-  if (!KEY_FORMAT.test(key)) return null;
+/** The key's principal from the database, or null when it is unknown or revoked. */
+function loadPrincipal(ctx: Context, keyHash: string): Remembered | null {
   const row = ctx.store.sqlite
     .query<PrincipalRow, [string]>(
       `SELECT k.id, k.organization_id, k.scopes, k.expires_at, k.revoked_at, o.plan, o.rate_limit
          FROM api_keys k JOIN organizations o ON o.id = k.organization_id WHERE k.key_hash = ?`,
     )
-    .get(hashKey(key));
+    .get(keyHash);
   if (!row || row.revoked_at !== null) return null;
-  const now = ctx.now();
-  if (row.expires_at !== null && Date.parse(row.expires_at) <= now.getTime()) return null;
-  const written = lastUsedWritten.get(row.id) ?? 0;
-  if (now.getTime() - written >= LAST_USED_GRANULARITY_MS) {
-    lastUsedWritten.set(row.id, now.getTime());
-    ctx.store.sqlite.query(`UPDATE api_keys SET last_used_at = ? WHERE id = ?`).run(now.toISOString(), row.id);
-  }
   return {
-    keyId: row.id,
-    organizationId: row.organization_id,
-    plan: row.plan,
-    rateLimit: row.rate_limit,
-    scopes: new Set(row.scopes.split(",")),
+    principal: {
+      keyId: row.id,
+      organizationId: row.organization_id,
+      plan: row.plan,
+      rateLimit: row.rate_limit,
+      scopes: new Set(row.scopes.split(",")),
+    },
+    expiresAt: row.expires_at === null ? Infinity : Date.parse(row.expires_at),
   };
+}
+
+/** The key's principal, or null for any of C8's 401 causes (which are not told apart). The
+ * lookup is by hash, so no comparison ever touches the stored secret. Known keys are served from
+ * memory (principals.ts says when that memory is dropped, per C10). */
+export function authenticate(ctx: Context, authorization: string | null): Principal | null {
+  if (!authorization?.startsWith("Bearer ")) return null;
+  const key = authorization.slice(7);
+  if (!KEY_FORMAT.test(key)) return null;
+  const keyHash = hashKey(key);
+  let entry = recallPrincipal(ctx, keyHash);
+  if (!entry) {
+    const loaded = loadPrincipal(ctx, keyHash);
+    if (!loaded) return null;
+    rememberPrincipal(ctx, keyHash, (entry = loaded));
+  }
+  const now = ctx.now().getTime();
+  if (entry.expiresAt <= now) {
+    forgetPrincipal(ctx, keyHash);
+    return null;
+  }
+  const { keyId } = entry.principal;
+  if (now - (lastUsedWritten.get(keyId) ?? 0) >= LAST_USED_GRANULARITY_MS) {
+    lastUsedWritten.set(keyId, now);
+    ctx.store.sqlite.query(`UPDATE api_keys SET last_used_at = ? WHERE id = ?`).run(new Date(now).toISOString(), keyId);
+  }
+  return entry.principal;
 }

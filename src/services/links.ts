@@ -82,6 +82,15 @@ export function linkContact(
   };
 }
 
+/** The primary link of a dossier inserted in this same transaction, whose INSERT already set
+ * contact_id (POST /dossiers, C5). A new dossier has no link: nothing to demote, look up or sync,
+ * which linkContact would each do with a statement. Both rows are known to be the organization's. */
+export function insertPrimaryLink(ctx: Context, organizationId: string, dossierId: string, contactId: string) {
+  ctx.store.sqlite
+    .query(`INSERT INTO dossier_contacts (dossier_id, contact_id, organization_id, role_on_dossier, is_primary, created_at) VALUES (?1, ?2, ?3, 'primary', 1, ?4)`)
+    .run(dossierId, contactId, organizationId, ctx.now().toISOString());
+}
+
 /**
  * Removes a link (the contact stays); call inside a transaction. Not linked: not_found (C10).
  * When it was the primary, the dossier's contact_id becomes null. No event (C10).

@@ -4,6 +4,7 @@ import { transact, type Context } from "../context";
 import { organizations, type Organization } from "../db/schema";
 import { newId } from "../ids";
 import { insertDefaultFlows } from "./flows";
+import { forgetPrincipals } from "./principals";
 
 export type Plan = "free" | "pro" | "growth";
 export const PLANS: Plan[] = ["free", "pro", "growth"];
@@ -39,7 +40,10 @@ export function updateOrg(ctx: Context, id: string, changes: { name?: string; pl
   if (changes.name !== undefined) set.name = changes.name;
   if (changes.plan !== undefined) set.plan = changes.plan;
   if (changes.rateLimit !== undefined) set.rateLimit = changes.rateLimit;
-  if (Object.keys(set).length > 0) orm.update(organizations).set(set).where(eq(organizations.id, id)).run();
+  if (Object.keys(set).length > 0) {
+    orm.update(organizations).set(set).where(eq(organizations.id, id)).run();
+    forgetPrincipals(ctx); // plan and rate limit are part of the remembered principals (C10)
+  }
   const row = orm.select().from(organizations).where(eq(organizations.id, id)).get();
   return row ? present(row) : null;
 }

@@ -17,7 +17,7 @@ import {
   ArchivedDossier, CreateDossier, CreateDossierForm, CvForm, CvRaw, Dossier, DossierStatus, DossierType, PatchDossier,
 } from "../../schemas/dossiers";
 import {
-  archiveDossier, attachCv, createDossier, cvOf, getDossier, listDossiers, updateDossier, type CreateDossierInput,
+  archiveDossier, attachCv, createDossier, cvOf, getDossier, listDossiersJson, updateDossier, type CreateDossierInput,
 } from "../../services/dossiers";
 import type { Auth } from "../auth";
 import { operation } from "../openapi-doc";
@@ -99,7 +99,7 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
     .use(auth)
     .get(
       "/dossiers",
-      ({ request, principal }) => {
+      ({ request, principal, set }) => {
         const params = searchParams(request);
         const query = {
           type: enumParam(params, "type", ["candidate", "sales"] as const),
@@ -111,8 +111,11 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
           q: params.get("q") ?? undefined,
           ...paging(params),
         };
-        const { data, total } = listDossiers(ctx, principal.organizationId, query);
-        return page(data, total, query);
+        // The rows come as JSON text from SQLite (services/dossier-json.ts); the envelope is the one
+        // `page` makes, with the content type Elysia gives an object.
+        const { json, total } = listDossiersJson(ctx, principal.organizationId, query);
+        set.headers["content-type"] = "application/json;charset=utf-8";
+        return `{"data":${json},"meta":${JSON.stringify(page([], total, query).meta)}}`;
       },
       {
         scopes: ["dossiers:read"],
