@@ -11,6 +11,10 @@
 // no dossier changed. All boundaries are dropped as soon as anything may have changed: another
 // connection committed (`PRAGMA data_version`), or this connection changed any row
 // (`total_changes()`, which counts every INSERT, UPDATE and DELETE, triggers included).
+//
+// Whole answers (the page's JSON text and the total) are remembered under the same rule: a list
+// asked again before anything changed (a dashboard refreshing, a client paging back) costs one
+// version read. Answers that depend on the clock (`overdue`) are never remembered.
 import type { Database, Statement } from "bun:sqlite";
 
 /** Migration 0004's (organization_id, created_at desc, id desc, status): the unfiltered list's
@@ -53,36 +57,72 @@ interface Changes {
   changes: number;
 }
 
-interface Boundaries {
+export interface Answer {
+  json: string;
+  total: number;
+}
+
+interface Memo {
   changes: Statement<Changes, []>;
   seen: Changes;
   keys: Map<string, Boundary>;
+  answers: Map<string, Answer>;
+  answerChars: number;
 }
 
-// Distinct (filters, offset) pairs asked since the last change; the cap bounds the memory.
+// Distinct (filters, offset) pairs asked since the last change, and remembered answers (their
+// number and the length of their JSON): the caps bound the memory.
 const MAX_BOUNDARIES = 1000;
-const boundaries = new WeakMap<Database, Boundaries>();
+const MAX_ANSWERS = 512;
+const MAX_ANSWER_CHARS = 4_000_000;
+const memos = new WeakMap<Database, Memo>();
 
-/** The remembered boundaries of this connection, dropped first when any data may have changed.
- * Call once per request and use the map for both look-up and remembering: a boundary read after
- * this check is then dropped by the next request's check if a change came in between. */
-export function pageBoundaries(sqlite: Database): Map<string, Boundary> {
-  let memo = boundaries.get(sqlite);
+/** This connection's memo, emptied first when any data may have changed. Read it once per request,
+ * before the data: what is remembered after this check is then dropped by the next request's check
+ * if a change came in between. */
+function freshMemo(sqlite: Database): Memo {
+  let memo = memos.get(sqlite);
   if (!memo) {
     memo = {
       changes: sqlite.query("SELECT data_version, total_changes() AS changes FROM pragma_data_version()"),
       seen: { data_version: -1, changes: -1 },
       keys: new Map(),
+      answers: new Map(),
+      answerChars: 0,
     };
-    boundaries.set(sqlite, memo);
+    memos.set(sqlite, memo);
   }
   const now = memo.changes.get()!;
   if (now.data_version !== memo.seen.data_version || now.changes !== memo.seen.changes) {
     memo.keys.clear();
+    memo.answers.clear();
+    memo.answerChars = 0;
     memo.seen = now;
   }
+  return memo;
+}
+
+/** The remembered page boundaries, for look-up and remembering in the same request. */
+export function pageBoundaries(sqlite: Database): Map<string, Boundary> {
+  const memo = freshMemo(sqlite);
   if (memo.keys.size >= MAX_BOUNDARIES) memo.keys.clear();
   return memo.keys;
+}
+
+/** The answer to `key` if nothing changed since it was given, else what `answer` gives now
+ * (remembered for next time). */
+export function rememberedAnswer(sqlite: Database, key: string, answer: () => Answer): Answer {
+  const memo = freshMemo(sqlite);
+  const known = memo.answers.get(key);
+  if (known) return known;
+  const fresh = answer();
+  if (memo.answers.size >= MAX_ANSWERS || memo.answerChars + fresh.json.length > MAX_ANSWER_CHARS) {
+    memo.answers.clear();
+    memo.answerChars = 0;
+  }
+  memo.answers.set(key, fresh);
+  memo.answerChars += fresh.json.length;
+  return fresh;
 }
 
 /** The key of a page start: the WHERE (fixed SQL), its bound values (the organization among them)

@@ -1,0 +1,87 @@
+// GET /dossiers remembers whole answers until anything changes (src/services/dossier-page.ts,
+// issue 6): a repeated list is served from memory, yet every write (through this app, through
+// another connection or process on the same file) shows in the very next list, and `overdue`,
+// which changes with the clock alone, is never served from memory. Each answer is compared with
+// listDossiers, which reads the database every time.
+import { describe, expect, test } from "bun:test";
+import { openContext } from "../../src/context";
+import { archiveDossier, createDossier, listDossiers, listDossiersJson, updateDossier, type ListDossiersQuery } from "../../src/services/dossiers";
+import { dossier as cli } from "../cli/helpers";
+import { makeApp, makeOrg, tempDir } from "../helpers";
+
+function setup() {
+  let clock = Date.parse("2026-11-22T10:00:00.000Z");
+  const dataDir = tempDir();
+  const app = makeApp({ dataDir, now: () => new Date(clock) });
+  const org = makeOrg(app);
+  return { app, ctx: app.dossier, org, dataDir, tick: (ms: number) => (clock += ms) };
+}
+
+/** The cached answer equals a fresh read of the database. */
+function expectFresh(ctx: ReturnType<typeof setup>["ctx"], orgId: string, query: ListDossiersQuery) {
+  const answer = listDossiersJson(ctx, orgId, query);
+  const fresh = listDossiers(ctx, orgId, query);
+  expect(JSON.parse(answer.json)).toEqual(JSON.parse(JSON.stringify(fresh.data)));
+  expect(answer.total).toBe(fresh.total);
+  return answer;
+}
+
+const FIRST: ListDossiersQuery = { page: 1, perPage: 25 };
+
+describe("remembered GET /dossiers answers", () => {
+  test("a repeated list is the remembered answer; every kind of write shows in the next one", async () => {
+    const { ctx, org, tick } = setup();
+    const first = await createDossier(ctx, org.id, { type: "candidate", name: "Ada" });
+    const a = expectFresh(ctx, org.id, FIRST);
+    expect(listDossiersJson(ctx, org.id, FIRST)).toBe(a); // served from memory
+    expect(listDossiersJson(ctx, org.id, { page: 1, perPage: 10 })).not.toBe(a); // another question
+
+    tick(1000);
+    await createDossier(ctx, org.id, { type: "sales", name: "Deal" });
+    expect(expectFresh(ctx, org.id, FIRST).total).toBe(2);
+    updateDossier(ctx, org.id, first.id, { name: "Ada Lovelace" });
+    expect(expectFresh(ctx, org.id, FIRST).json).toContain("Ada Lovelace");
+    updateDossier(ctx, org.id, first.id, { status: "won" });
+    expect(expectFresh(ctx, org.id, { ...FIRST, status: "won" }).total).toBe(1);
+    archiveDossier(ctx, org.id, first.id);
+    expect(expectFresh(ctx, org.id, FIRST).total).toBe(1);
+    expect(expectFresh(ctx, org.id, { ...FIRST, status: "won" }).total).toBe(0);
+  });
+
+  test("a write through another connection on the same file shows in the next list", async () => {
+    const { ctx, org, dataDir } = setup();
+    const made = await createDossier(ctx, org.id, { type: "candidate", name: "Before" });
+    expectFresh(ctx, org.id, FIRST);
+    const other = openContext({ dataDir, config: { log: "off" } });
+    try {
+      updateDossier(other, org.id, made.id, { name: "After" });
+      expect(expectFresh(ctx, org.id, FIRST).json).toContain('"name":"After"');
+      await createDossier(other, org.id, { type: "candidate", name: "Second" });
+      expect(expectFresh(ctx, org.id, FIRST).total).toBe(2);
+    } finally {
+      other.store.sqlite.close();
+    }
+  });
+
+  test("a write by another process (the dossier CLI) shows in the next list", async () => {
+    const { ctx, org, dataDir } = setup();
+    const made = await createDossier(ctx, org.id, { type: "candidate", name: "Flow" });
+    const before = expectFresh(ctx, org.id, FIRST);
+    // A new default flow changes no dossier, but it is a commit: nothing remembered survives it.
+    expect(cli(dataDir, "flow", "create", "--org", org.id, "--type", "candidate", "--name", "New", "--stages", '[{"name":"Only"}]', "--json").code).toBe(0);
+    expect(listDossiersJson(ctx, org.id, FIRST)).not.toBe(before);
+    expect(JSON.parse(listDossiersJson(ctx, org.id, FIRST).json)[0].id).toBe(made.id);
+  });
+
+  test("overdue is answered from the clock every time, with no write in between", async () => {
+    const { ctx, org, tick } = setup();
+    // The first stage of the default candidate flow has a deadline (C4 defaults): due in days.
+    const made = await createDossier(ctx, org.id, { type: "candidate", name: "Late" });
+    expect(made.stage_due_at).not.toBeNull();
+    const query = { ...FIRST, overdue: true };
+    expect(expectFresh(ctx, org.id, query).total).toBe(0);
+    tick(Date.parse(made.stage_due_at!) - Date.parse(made.stage_entered_at!) + 1);
+    expect(expectFresh(ctx, org.id, query).total).toBe(1);
+    expect(expectFresh(ctx, org.id, { ...FIRST, overdue: false }).total).toBe(0);
+  });
+});
