@@ -15,9 +15,11 @@
 //
 // Keep this in step with src/services/dossiers.ts: the raw list reads the total the way the app
 // does (dossier_counts when the file has it), and the raw create fires the same triggers (counts,
-// contact search), or the ratios would compare different work (see bench/README.md).
+// contact search) and makes its ids as the app does (src/ids.ts), or the ratios would compare
+// different work (see bench/README.md).
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
+import { newId, timeOrderedId } from "../src/ids";
 
 function flag(name: string, fallback?: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -97,10 +99,10 @@ const create = db.transaction((input: CreateBody) => {
   const flow = defaultFlow.get(orgId, input.type)!;
   const stage = firstStage.get(flow.id);
   const now = new Date().toISOString();
-  const id = crypto.randomUUID();
+  const id = newId();
   const email = input.email ?? null;
   const existing = email === null ? null : contactByEmail.get(orgId, email.toLowerCase());
-  const contactId = existing?.id ?? crypto.randomUUID();
+  const contactId = existing?.id ?? newId();
   const due = stage && stage.deadline_days !== null ? new Date(Date.parse(now) + stage.deadline_days * DAY_MS).toISOString() : null;
   const dossier = {
     id, organization_id: orgId, flow_id: flow.id, type: input.type, name: input.name.trim(), email,
@@ -121,7 +123,7 @@ const create = db.transaction((input: CreateBody) => {
     dossier.current_stage_id, contactId, dossier.stage_entered_at, due, now, now,
   );
   insertLink.run(id, contactId, orgId, now);
-  const eventId = "evt_" + crypto.randomUUID().replaceAll("-", "");
+  const eventId = "evt_" + timeOrderedId();
   const pending = endpoint.get(orgId) !== null;
   const body = JSON.stringify({ id: eventId, type: "dossier.created", created_at: now, organization_id: orgId, data: dossier });
   insertEvent.run(eventId, orgId, now, body, pending ? "pending" : "skipped", pending ? Date.now() : null);

@@ -1,10 +1,10 @@
 // The transactional outbox (C7): call recordEvent inside the transaction of the change it reports.
 import type { Context } from "../context";
-import { randomAlphanumeric } from "../ids";
+import { timeOrderedId } from "../ids";
 
 export type EventType = "dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created";
 
-export const newEventId = () => "evt_" + randomAlphanumeric(26);
+export const newEventId = () => "evt_" + timeOrderedId();
 
 /** Writes the event with its exact delivery body. It is `pending` when the organization has an
  * enabled endpoint now, else `skipped` (C7: never delivered later). Returns the event id. */
