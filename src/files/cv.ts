@@ -2,17 +2,29 @@
 // the part after the files folder. A new file is written under a temporary name in its final
 // folder and flushed (`stageCv`), then renamed into place inside the database transaction just
 // before its commit (`StagedCv.place`): a dossier never points at a missing or half-written file,
-// and a failed request leaves nothing behind (`StagedCv.discard`). `sweepFiles` removes, at
-// start, what a crash may have left: temporary files and CV files that no dossier points at.
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from "node:fs";
-import { mkdir, open } from "node:fs/promises";
-import { join } from "node:path";
+// and a failed request leaves nothing behind (`StagedCv.discard`).
+//
+// Replacing a CV: `place` first keeps the committed file under a second name in the same folder
+// (a hard link, `.cv.pdf.<event id>.old`, flushed), then renames the new file over `cv.pdf`. After
+// the commit the kept copy is removed (`StagedCv.committed`); after a failure, the commit included,
+// it is renamed back over `cv.pdf` (`discard`). The kept copy's name carries the id of the outbox
+// event the same transaction records (C7), so that after a crash `sweepFiles` can tell which file
+// is the committed one: the event is in the database only if the transaction committed. Readers
+// never see the path without a file: a rename over a file replaces it in one step.
+import {
+  closeSync, constants, copyFileSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, statSync,
+} from "node:fs";
+import { open } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
 import type { Context } from "../context";
 import { isUuid, randomAlphanumeric } from "../ids";
 
 export const CV_LIMIT = 10_485_760; // 10 MB (C10)
 const CV_NAME = "cv.pdf";
 const TEMP = /^\.cv\.pdf\.[A-Za-z0-9]+\.tmp$/;
+/** The committed CV kept aside while its replacement's transaction runs; the group is the event id. */
+const ASIDE = /^\.cv\.pdf\.(evt_[A-Za-z0-9]+)\.old$/;
+const asideName = (eventId: string) => `.cv.pdf.${eventId}.old`;
 
 export const cvUrl = (organizationId: string, dossierId: string) => `${organizationId}/dossiers/${dossierId}/${CV_NAME}`;
 export const cvFile = (ctx: Context, url: string) => join(ctx.filesDir, url);
@@ -24,21 +36,47 @@ export const isPdf = (bytes: Uint8Array) =>
 export interface StagedCv {
   /** The `cv_url` the dossier gets. */
   url: string;
-  /** Renames the temporary file into place and flushes the folder; call inside the transaction,
-   * last, so that a failure rolls the transaction back. */
-  place(): void;
-  /** After a failed transaction: removes the temporary file, and with `placed`, the placed file too
-   * (for a dossier the failed transaction would have created); then the dossier's folder when this
-   * call created it and it is empty. */
-  discard(options?: { placed?: boolean }): void;
+  /** Inside the transaction, last (a failure rolls the transaction back): keeps the current
+   * `cv.pdf`, if any, aside under a name carrying `eventId`, then renames the new file into place
+   * and flushes the folder. `eventId` is the id of the outbox event this transaction records. */
+  place(eventId: string): void;
+  /** After the commit: removes the copy kept aside (never throws). */
+  committed(): void;
+  /** After a failed transaction (the commit included): removes the temporary file; when place()
+   * ran, puts the previous `cv.pdf` back (or removes the new one when there was none), unless the
+   * event shows that the transaction did commit after all. Then removes the dossier's folder when
+   * this upload created it and it is empty. */
+  discard(): void;
+}
+
+/**
+ * The folders whose entries a new `dir` under `base` adds: the parent of each folder on the way
+ * from `base` (exclusive) to `dir` (inclusive) that does not exist yet, outermost first. Flushing
+ * them makes the new folders survive a power cut (D3); `base` itself must exist.
+ */
+export function foldersToSync(base: string, dir: string): string[] {
+  const parts = relative(base, dir).split(sep).filter((part) => part !== "");
+  const out: string[] = [];
+  let path = base;
+  for (const part of parts) {
+    const next = join(path, part);
+    if (out.length > 0 || !isDir(next)) out.push(path);
+    path = next;
+  }
+  return out;
 }
 
 /** Writes `bytes` to a temporary file beside the final one and flushes it to disk. */
 export async function stageCv(ctx: Context, organizationId: string, dossierId: string, bytes: Uint8Array): Promise<StagedCv> {
   const url = cvUrl(organizationId, dossierId);
   const dossierDir = join(ctx.filesDir, organizationId, "dossiers", dossierId);
-  const createdDir = !isDir(dossierDir);
-  await mkdir(dossierDir, { recursive: true });
+  // Synchronous, so that no other request of this process sees a folder made but not yet flushed.
+  const toSync = foldersToSync(ctx.filesDir, dossierDir);
+  const createdDir = toSync.length > 0;
+  if (createdDir) {
+    mkdirSync(dossierDir, { recursive: true });
+    for (const dir of toSync) syncPath(dir);
+  }
   const temp = join(dossierDir, `.cv.pdf.${randomAlphanumeric(16)}.tmp`);
   const final = join(dossierDir, CV_NAME);
   try {
@@ -54,25 +92,85 @@ export async function stageCv(ctx: Context, organizationId: string, dossierId: s
     if (createdDir) removeEmpty(dossierDir);
     throw error;
   }
-  let placed = false;
+  let placedWith: string | null = null; // the event id given to place(), once it started
+  let aside: string | null = null; // the kept copy of the previous cv.pdf
+  let renamed = false;
   return {
     url,
-    place() {
+    place(eventId) {
+      placedWith = eventId;
+      aside = keepAside(dossierDir, final, eventId);
       renameSync(temp, final);
-      placed = true;
-      syncDir(dossierDir);
+      renamed = true;
+      syncPath(dossierDir);
     },
-    discard(options = {}) {
+    committed() {
+      // The commit is done: a copy that cannot be removed now is the start-up sweep's to remove.
+      try {
+        if (aside) rmSync(aside, { force: true });
+      } catch {
+        // left for sweepFiles (its event is recorded, so it is known to be garbage)
+      }
+    },
+    discard() {
       rmSync(temp, { force: true });
-      if (placed && options.placed) rmSync(final, { force: true });
+      if (placedWith !== null && !hasCommitted(ctx, placedWith)) {
+        if (aside) restoreAside(aside, final);
+        else if (renamed) rmSync(final, { force: true });
+        syncPath(dossierDir);
+      } else if (aside) {
+        rmSync(aside, { force: true });
+      }
       // Only the dossier's own folder: its parents may be in use by another request right now.
       if (createdDir) removeEmpty(dossierDir);
     },
   };
 }
 
-function syncDir(dir: string) {
-  const fd = openSync(dir, "r");
+/** A second name for the current `cv.pdf` (none: null), flushed before the new file replaces it.
+ * A hard link when the file system has them, else a copy made under a temporary name, flushed,
+ * then renamed: the second name never stands for a partial file, which the sweep would restore. */
+function keepAside(dir: string, final: string, eventId: string): string | null {
+  const aside = join(dir, asideName(eventId));
+  try {
+    linkSync(final, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    const temp = join(dir, `.cv.pdf.${randomAlphanumeric(16)}.tmp`);
+    try {
+      copyFileSync(final, temp, constants.COPYFILE_EXCL); // a folder in the way still fails here
+      syncPath(temp);
+      renameSync(temp, aside);
+    } catch (copyError) {
+      rmSync(temp, { force: true });
+      throw copyError;
+    }
+  }
+  syncPath(dir);
+  return aside;
+}
+
+/** Puts the kept copy back as `cv.pdf`. When both names are links to one file (a crash between
+ * the link and the rename), rename() does nothing, so the second name is then removed. */
+function restoreAside(aside: string, final: string) {
+  renameSync(aside, final);
+  rmSync(aside, { force: true });
+}
+
+/** Whether the transaction that recorded this event committed (after it ended, either way). */
+function hasCommitted(ctx: Context, eventId: string): boolean {
+  const { sqlite } = ctx.store;
+  try {
+    if (sqlite.inTransaction) return false;
+    return Boolean(sqlite.query<{ ok: number }, [string]>(`SELECT 1 AS ok FROM events WHERE id = ?`).get(eventId));
+  } catch {
+    return false; // on the failure path, a database that cannot answer did not commit
+  }
+}
+
+/** Flushes a file's data, or a folder's entries, to disk. */
+function syncPath(path: string) {
+  const fd = openSync(path, "r");
   try {
     fsyncSync(fd);
   } finally {
@@ -92,26 +190,48 @@ function removeEmpty(...dirs: string[]) {
 }
 
 export interface SweepResult {
+  /** Temporary files, and copies kept aside for a replacement that did commit. */
   temporary: number;
   orphans: number;
+  /** Copies kept aside for a replacement that did not commit, put back as `cv.pdf`. */
+  restored: number;
 }
 
 /**
- * Start-up sweep (C5): removes temporary CV files and CV files that no dossier points at, and the
- * folders that leaves empty. Only the layout `<org>/dossiers/<dossier>/...` is looked at; other
- * files under the files folder are left alone. Call it before the server accepts requests.
+ * Start-up sweep (C5): settles what a crash may have left, then removes the folders that leaves
+ * empty. A copy kept aside (`place`) whose event is not in the database belongs to a replacement
+ * that never committed: it is the committed CV and is renamed back over `cv.pdf`; one whose event
+ * is there is garbage. Then temporary files and CV files that no dossier points at are removed.
+ * Only the layout `<org>/dossiers/<dossier>/...` is looked at; other files under the files folder
+ * are left alone. Call it before the server accepts requests.
  */
 export function sweepFiles(ctx: Context): SweepResult {
-  const result: SweepResult = { temporary: 0, orphans: 0 };
+  const result: SweepResult = { temporary: 0, orphans: 0, restored: 0 };
   const pointed = ctx.store.sqlite.query<{ ok: number }, [string, string, string]>(
     `SELECT 1 AS ok FROM dossiers WHERE id = ? AND organization_id = ? AND cv_url = ?`,
   );
+  const recorded = ctx.store.sqlite.query<{ ok: number }, [string, string]>(`SELECT 1 AS ok FROM events WHERE id = ? AND organization_id = ?`);
   for (const org of list(ctx.filesDir)) {
     if (!isUuid(org)) continue;
     const dossiersDir = join(ctx.filesDir, org, "dossiers");
     for (const dossierId of list(dossiersDir)) {
       const dossierDir = join(dossiersDir, dossierId);
       if (!isDir(dossierDir)) continue;
+      let changed = false;
+      for (const name of list(dossierDir)) {
+        const aside = ASIDE.exec(name);
+        if (!aside) continue;
+        const path = join(dossierDir, name);
+        if (recorded.get(aside[1], org)) {
+          rmSync(path, { force: true });
+          result.temporary++;
+        } else {
+          restoreAside(path, join(dossierDir, CV_NAME));
+          result.restored++;
+          changed = true;
+        }
+      }
+      if (changed) syncPath(dossierDir);
       for (const name of list(dossierDir)) {
         const path = join(dossierDir, name);
         if (TEMP.test(name)) {

@@ -5,6 +5,12 @@
 import { Type as t } from "@sinclair/typebox";
 import { closed, DateTime, Nullable, Uuid } from "./common";
 
+/** C3's one rule for `email`, the same on contacts and dossiers (bodies of POST and PATCH): "one
+ * `@`, a dot in the domain". No blank anywhere; the domain is two or more dot-separated labels,
+ * none empty (so no leading, trailing or doubled dot). The length limit (200) is checked apart. */
+const EMAIL_ADDRESS = /^[^@\s]+@[^@\s.]+(?:\.[^@\s.]+)+$/;
+export const isEmailAddress = (value: string): boolean => EMAIL_ADDRESS.test(value);
+
 export const ContactKind = t.Union(
   [t.Literal("candidate"), t.Literal("prospect"), t.Literal("client"), t.Literal("supplier"), t.Literal("partner")],
 );

@@ -7,6 +7,7 @@ import { and, eq } from "drizzle-orm";
 import type { Context } from "../context";
 import { contacts, type ContactRow } from "../db/schema";
 import { ApiError, invalidBody } from "../errors";
+import { isEmailAddress } from "../schemas/contacts";
 import { newId } from "../ids";
 import { cachedPage, contactsGeneration, rememberPage, searchPage, type PoolFilter } from "./contact-search";
 
@@ -67,7 +68,6 @@ export interface Contact {
 // Validation (C3 text limits, C6 pool window, C10 nulls). Routes validate shapes with TypeBox;
 // these are the rules TypeBox cannot say (code points, trimming, formats, cross-field).
 
-const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/i;
 
 /** An RFC 3339 date-time whose parts exist (no 30 February, no 25:00), with a zone. */
@@ -131,7 +131,7 @@ export function checkContactFields<T extends ContactPatch>(input: T): T {
   if (input.kind === null) throw invalidBody("kind: cannot be null");
   if (input.email !== undefined && input.email !== null) {
     checkText("email", input.email, 200);
-    if (!EMAIL.test(input.email)) throw invalidBody("email: must be an email address");
+    if (!isEmailAddress(input.email)) throw invalidBody("email: must be an email address");
   }
   for (const field of ["phone", "company", "role", "city"] as const) checkText(field, input[field], 200);
   checkUrl(input.linkedin_url);

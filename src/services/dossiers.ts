@@ -5,6 +5,7 @@ import type { Database } from "bun:sqlite";
 import { transact, type Context } from "../context";
 import { invalidBody, notFound } from "../errors";
 import { stageCv, type StagedCv } from "../files/cv";
+import { isEmailAddress } from "../schemas/contacts";
 import { newId } from "../ids";
 import { findContactByEmail, insertContact } from "./contacts";
 import { JSON_COLUMNS, rowJson, type JsonRow } from "./dossier-json";
@@ -86,7 +87,6 @@ const PATCH_FIELDS = [
 
 const SALES_ONLY = ["contact_person", "deal_size", "deal_currency"] as const;
 const SHORT_TEXT = ["email", "phone", "company", "role", "contact_person"] as const;
-const EMAIL = /^[^@\s]+@[^@\s.]+(?:\.[^@\s.]+)+$/;
 const CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
 const DAY_MS = 86_400_000;
 
@@ -108,7 +108,7 @@ function checkFields(fields: object, type: DossierType) {
     const value = input[field];
     if (typeof value === "string" && codePoints(value) > 200) throw invalidBody(`${field}: must be at most 200 characters`);
   }
-  if (typeof input.email === "string" && !EMAIL.test(input.email)) throw invalidBody("email: must be an email address");
+  if (typeof input.email === "string" && !isEmailAddress(input.email)) throw invalidBody("email: must be an email address");
   if (typeof input.intake_notes === "string" && codePoints(input.intake_notes) > 20_000) {
     throw invalidBody("intake_notes: must be at most 20000 characters");
   }
@@ -295,8 +295,9 @@ export async function createDossier(ctx: Context, organizationId: string, raw: C
   checkFields(input, input.type);
   const id = newId();
   const staged: StagedCv | null = cv ? await stageCv(ctx, organizationId, id, cv) : null;
+  let created: Dossier;
   try {
-    return transact(ctx, () => {
+    created = transact(ctx, () => {
       const sqlite = ctx.store.sqlite;
       const flow = input.flow_id
         ? sqlite.query<{ id: string; type: DossierType }, [string, string]>(`SELECT id, type FROM flows WHERE id = ? AND organization_id = ?`)
@@ -344,14 +345,16 @@ export async function createDossier(ctx: Context, organizationId: string, raw: C
           stage ? now : null, stage ? dueAt(now, stage.deadline_days) : null, now, now,
         )!;
       insertPrimaryLink(ctx, organizationId, id, contactId);
-      recordEvent(ctx, organizationId, "dossier.created", dossier);
-      staged?.place(); // last: the commit follows
+      const eventId = recordEvent(ctx, organizationId, "dossier.created", dossier);
+      staged?.place(eventId); // last: the commit follows
       return dossier;
     });
   } catch (error) {
-    staged?.discard({ placed: true });
+    staged?.discard();
     throw error;
   }
+  staged?.committed();
+  return created;
 }
 
 /**
@@ -428,21 +431,26 @@ export function archiveDossier(ctx: Context, organizationId: string, id: string)
 export async function attachCv(ctx: Context, organizationId: string, id: string, bytes: Uint8Array): Promise<Dossier> {
   mustGet(ctx, organizationId, id);
   const staged = await stageCv(ctx, organizationId, id, bytes);
+  let updated: Dossier;
   try {
-    return transact(ctx, () => {
+    updated = transact(ctx, () => {
       const before = mustGet(ctx, organizationId, id);
       ctx.store.sqlite
         .query(`UPDATE dossiers SET cv_url = ?, updated_at = ? WHERE id = ? AND organization_id = ?`)
         .run(staged.url, ctx.now().toISOString(), id, organizationId);
       const after = mustGet(ctx, organizationId, id);
-      recordEvent(ctx, organizationId, "dossier.updated", after, { previous_attributes: { cv_url: before.cv_url } });
-      staged.place(); // last: the commit follows
+      const eventId = recordEvent(ctx, organizationId, "dossier.updated", after, { previous_attributes: { cv_url: before.cv_url } });
+      // Last, the commit follows. Over an existing CV, the old file is kept aside until the
+      // transaction has ended: a failed commit puts it back (C5, C7), see files/cv.ts.
+      staged.place(eventId);
       return after;
     });
   } catch (error) {
     staged.discard();
     throw error;
   }
+  staged.committed();
+  return updated;
 }
 
 /** Where a dossier's CV lies on disk (its cv_url), or null without a dossier or a CV. */

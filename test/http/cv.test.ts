@@ -1,7 +1,7 @@
 // CVs: multipart POST /dossiers with `cv`, POST and GET /dossiers/{id}/cv (api-v1 "Dossiers",
 // "Limits"; C5, C8, C9, C10: atomicity, sizes, media types, order of checks, no file left behind).
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { DossierApp } from "../../src/app";
@@ -273,5 +273,67 @@ describe("C5: GET /dossiers/{id}/cv", () => {
   test("api-v1 Authentication: needs dossiers:read", async () => {
     const writer = makeKey(app, org, ["notes:read"]);
     expect((await call(app, "GET", `/dossiers/${UUID}/cv`, { key: writer })).status).toBe(403);
+  });
+});
+
+// A failure at COMMIT, after place(): a deferred foreign key that a trigger breaks is checked only
+// then. The trap is set and removed around each request, so that the setup's uploads commit.
+describe("C5, C7: a CV upload whose COMMIT fails leaves the files as they were and emits nothing", () => {
+  const app = makeApp();
+  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const { sqlite } = app.dossier.store;
+  sqlite.run(`CREATE TABLE commit_trap (x TEXT REFERENCES organizations(id) DEFERRABLE INITIALLY DEFERRED)`);
+  const armed = async <T>(request: () => Promise<T>): Promise<T> => {
+    sqlite.run(`CREATE TRIGGER commit_trap_cv AFTER UPDATE OF cv_url ON dossiers BEGIN INSERT INTO commit_trap VALUES ('no-such-org'); END`);
+    sqlite.run(`CREATE TRIGGER commit_trap_new AFTER INSERT ON dossiers WHEN NEW.cv_url IS NOT NULL BEGIN INSERT INTO commit_trap VALUES ('no-such-org'); END`);
+    try {
+      return await request();
+    } finally {
+      sqlite.run(`DROP TRIGGER commit_trap_cv`);
+      sqlite.run(`DROP TRIGGER commit_trap_new`);
+    }
+  };
+  const newDossier = async (name: string) => (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name } })).json.data;
+  const upload = (id: string, text: string) =>
+    call(app, "POST", `/dossiers/${id}/cv`, { key: org.key, raw: new TextEncoder().encode(text), contentType: "application/pdf" });
+
+  test("C5: the first CV of a dossier, commit failing → 500; cv_url stays null, no event, no cv.pdf (nor folder) left on disk", async () => {
+    const d = await newDossier("First CV");
+    const rows = rowCounts(app);
+    const files = filesUnder(app.dossier.filesDir);
+    const answer = await armed(() => upload(d.id, "%PDF-1.4 ONE"));
+    expect([answer.status, answer.json.error.code]).toEqual([500, "internal"]);
+    expect(rowCounts(app)).toEqual(rows);
+    expect(filesUnder(app.dossier.filesDir)).toEqual(files);
+    expect(existsSync(join(app.dossier.filesDir, org.id, "dossiers", d.id))).toBe(false);
+    expect((await call(app, "GET", `/dossiers/${d.id}`, { key: org.key })).json.data).toEqual(d);
+    expect((await call(app, "GET", `/dossiers/${d.id}/cv`, { key: org.key })).status).toBe(404);
+  });
+
+  test("C5, C7: replacing a committed CV, commit failing → 500, no event; GET /cv still answers the old file; only cv.pdf in the folder", async () => {
+    const d = await newDossier("Replaced CV");
+    const first = await upload(d.id, "%PDF-1.4 ONE");
+    expect(first.status).toBe(200);
+    const rows = rowCounts(app);
+    const answer = await armed(() => upload(d.id, "%PDF-1.4 TWO"));
+    expect(answer.status).toBe(500);
+    expect(rowCounts(app)).toEqual(rows);
+    expect((await call(app, "GET", `/dossiers/${d.id}`, { key: org.key })).json.data).toEqual(first.json.data);
+    expect(new TextDecoder().decode((await download(app, org.key, d.id)).bytes)).toBe("%PDF-1.4 ONE");
+    expect(readdirSync(join(app.dossier.filesDir, org.id, "dossiers", d.id))).toEqual(["cv.pdf"]);
+    // The next upload, committing, replaces it and leaves no copy behind.
+    expect((await upload(d.id, "%PDF-1.4 THREE")).status).toBe(200);
+    expect(new TextDecoder().decode((await download(app, org.key, d.id)).bytes)).toBe("%PDF-1.4 THREE");
+    expect(readdirSync(join(app.dossier.filesDir, org.id, "dossiers", d.id))).toEqual(["cv.pdf"]);
+  });
+
+  test("C5: a multipart create with a CV, commit failing → 500; no row of any kind, no file, no folder", async () => {
+    const rows = rowCounts(app);
+    const files = filesUnder(app.dossier.filesDir);
+    const data = form({ type: "candidate", name: "Created", email: "created@example.com", cv: pdfFile(new TextEncoder().encode("%PDF-1.4 NEW")) });
+    const answer = await armed(() => call(app, "POST", "/dossiers", { key: org.key, raw: data }));
+    expect(answer.status).toBe(500);
+    expect(rowCounts(app)).toEqual(rows);
+    expect(filesUnder(app.dossier.filesDir)).toEqual(files);
   });
 });

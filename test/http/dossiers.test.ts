@@ -1,8 +1,8 @@
 // api-v1 "Dossier", "States and transitions", "Dossiers"; C3 (paging, sort, text limits, order of
 // checks), C4 (flow type), C5 (representation, filters, contact on create, rules), C7 (events
 // recorded in the outbox), C10 (PATCH nulls, no-op PATCH, DELETE, filters).
-import { describe, expect, test } from "bun:test";
-import { readdirSync, statSync } from "node:fs";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { DossierApp } from "../../src/app";
 import { call, makeApp, makeKey, makeOrg, rowCounts, type Org } from "../helpers";
@@ -259,6 +259,60 @@ describe("C5: contact on create", () => {
 
   test("a rejected create makes no contact and no link", async () => {
     await expectRejected(app, () => call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "New person", email: "new@example.com", deal_size: 3 } }), 400, "invalid_body");
+  });
+});
+
+// C5 "all of it happens in one transaction with the dossier", C7 "a change that rolls back emits
+// nothing": the failure comes last, when the outbox event is written, after the contact, the
+// dossier and the link are in. A trigger on this file's database refuses every event insert.
+describe("C5, C7: contact on create is atomic when the failure comes after the contact insert", () => {
+  const app = makeApp();
+  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const sqlite = app.dossier.store.sqlite;
+  /** Every row of the tables a create touches (counts kept by triggers included), and the files. */
+  const state = () => ({
+    rows: rowCounts(app),
+    dossierCounts: sqlite.query(`SELECT * FROM dossier_counts ORDER BY 1, 2, 3, 4, 5`).all(),
+    kindCounts: sqlite.query(`SELECT * FROM contact_kind_counts ORDER BY 1, 2`).all(),
+    files: filesUnder(app.dossier.filesDir),
+    // The dossiers' own folders (the organization's folders may stay: the start-up sweep removes them when empty).
+    dossierFolders: existsSync(join(app.dossier.filesDir, org.id, "dossiers")) ? readdirSync(join(app.dossier.filesDir, org.id, "dossiers")) : [],
+  });
+  const outboxDown = async <T>(request: () => Promise<T>): Promise<T> => {
+    sqlite.run(`CREATE TRIGGER outbox_down BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'outbox down'); END`);
+    try {
+      return await request();
+    } finally {
+      sqlite.run(`DROP TRIGGER outbox_down`);
+    }
+  };
+  const send = (fields: Record<string, unknown>, multipart: boolean) => {
+    if (!multipart) return call(app, "POST", "/dossiers", { key: org.key, body: fields });
+    const data = new FormData();
+    for (const [name, value] of Object.entries(fields)) data.append(name, value as string | File);
+    return call(app, "POST", "/dossiers", { key: org.key, raw: data });
+  };
+  const pdf = () => new File([new TextEncoder().encode("%PDF-1.4 atomic")], "cv.pdf", { type: "application/pdf" });
+
+  beforeAll(async () => {
+    expect((await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "Known", email: "known-atomic@example.com" } })).status).toBe(201);
+  });
+
+  const cases: [string, () => Record<string, unknown>, boolean][] = [
+    ["JSON, a new contact from the email", () => ({ type: "candidate", name: "New person", email: "new-atomic@example.com", company: "Acme" }), false],
+    ["JSON, no email: a new contact from the name", () => ({ type: "sales", name: "Nameless deal" }), false],
+    ["JSON, the email of an existing contact (link only)", () => ({ type: "candidate", name: "Known", email: "KNOWN-atomic@example.com" }), false],
+    ["multipart with a CV, a new contact", () => ({ type: "candidate", name: "With CV", email: "cv-atomic@example.com", cv: pdf() }), true],
+    ["multipart with a CV, the email of an existing contact", () => ({ type: "candidate", name: "Known CV", email: "known-atomic@example.com", cv: pdf() }), true],
+  ];
+  test.each(cases)("C5, C7: %s; the event insert fails → 500; no contact, no link, no dossier, no event, no file", async (_name, body, multipart) => {
+    const before = state();
+    const answer = await outboxDown(() => send(body(), multipart));
+    expect([answer.status, answer.json.error.code]).toEqual([500, "internal"]);
+    expect(state()).toEqual(before);
+    // With the outbox back, the same request goes through: the failure was the trigger's alone.
+    const retry = await send(body(), multipart);
+    expect(retry.status).toBe(201);
   });
 });
 

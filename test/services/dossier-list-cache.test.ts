@@ -4,8 +4,10 @@
 // which changes with the clock alone, is never served from memory. Each answer is compared with
 // listDossiers, which reads the database every time.
 import { describe, expect, test } from "bun:test";
-import { openContext } from "../../src/context";
-import { archiveDossier, createDossier, listDossiers, listDossiersJson, updateDossier, type ListDossiersQuery } from "../../src/services/dossiers";
+import { openContext, transact } from "../../src/context";
+import { createContact, deleteContact } from "../../src/services/contacts";
+import { archiveDossier, attachCv, createDossier, listDossiers, listDossiersJson, updateDossier, type ListDossiersQuery } from "../../src/services/dossiers";
+import { linkContact, unlinkContact } from "../../src/services/links";
 import { dossier as cli } from "../cli/helpers";
 import { makeApp, makeOrg, tempDir } from "../helpers";
 
@@ -46,6 +48,33 @@ describe("remembered GET /dossiers answers", () => {
     archiveDossier(ctx, org.id, first.id);
     expect(expectFresh(ctx, org.id, FIRST).total).toBe(1);
     expect(expectFresh(ctx, org.id, { ...FIRST, status: "won" }).total).toBe(0);
+  });
+
+  test("C5, C6, C10: link, unlink, contact delete and a CV upload show in the next list (contact_id, cv_url), though no event is emitted for the first three", async () => {
+    const { ctx, org } = setup();
+    const made = await createDossier(ctx, org.id, { type: "candidate", name: "Linked" });
+    const row = () => {
+      const answer = expectFresh(ctx, org.id, FIRST);
+      expect(listDossiersJson(ctx, org.id, FIRST)).toBe(answer); // remembered until the next write
+      return JSON.parse(answer.json).find((d: { id: string }) => d.id === made.id);
+    };
+    const firstContact = made.contact_id!;
+    expect(row().contact_id).toBe(firstContact);
+
+    const other = transact(ctx, () => createContact(ctx, org.id, { full_name: "New primary" }));
+    expect(row().contact_id).toBe(firstContact); // a new contact alone changes no dossier
+    transact(ctx, () => linkContact(ctx, org.id, made.id, other.id, "hiring_manager", true));
+    expect(row().contact_id).toBe(other.id);
+    transact(ctx, () => unlinkContact(ctx, org.id, made.id, other.id));
+    expect(row().contact_id).toBeNull();
+    transact(ctx, () => linkContact(ctx, org.id, made.id, firstContact, "primary", true));
+    expect(row().contact_id).toBe(firstContact);
+    transact(ctx, () => deleteContact(ctx, org.id, firstContact));
+    expect(row().contact_id).toBeNull();
+
+    expect(row().cv_url).toBeNull();
+    await attachCv(ctx, org.id, made.id, new TextEncoder().encode("%PDF-1.4 cached"));
+    expect(row().cv_url).toBe(`${org.id}/dossiers/${made.id}/cv.pdf`);
   });
 
   test("a write through another connection on the same file shows in the next list", async () => {
