@@ -254,7 +254,9 @@ async function benchSize(n: number, wrk: string): Promise<SizeReport> {
     log(`N=${n}: reusing ${dataDir}`);
   } else {
     log(`N=${n}: seeding ${dataDir}`);
-    s = await seed({ exe, dataDir, n, log });
+    // The seed's progress line (phase and rows done, redrawn in place) on a terminal only: a log
+    // file or a pipe gets the plain timestamped lines alone.
+    s = await seed({ exe, dataDir, n, log, progress: process.stderr.isTTY === true });
     writeFileSync(cacheFile, JSON.stringify(s));
   }
   const dbMb = Bun.file(s.dbPath).size / 1048576;

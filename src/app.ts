@@ -1,5 +1,6 @@
 // createApp(options): the whole service as one Elysia app, usable in-process with
 // app.handle(new Request(...)) or served by Bun (C1).
+import { rmSync } from "node:fs";
 import { Elysia } from "elysia";
 import { openContext, type Context, type ContextOptions } from "./context";
 import { auth } from "./http/auth";
@@ -40,7 +41,8 @@ function buildApp(ctx: Context) {
 
 export type DossierApp = ReturnType<typeof buildApp> & {
   dossier: Context;
-  /** Stops background work and closes the database. */
+  /** Stops background work and closes the database; with `memory`, also removes the temporary
+   * folder its CV files were kept in (docs/embedding.md: no cleanup beyond close()). */
   close(): Promise<void>;
 };
 
@@ -51,8 +53,13 @@ export function createApp(options: AppOptions = {}): DossierApp {
   return Object.assign(app, {
     dossier: ctx,
     close: async () => {
+      // Elysia runs after-response hooks (the request log line) on a setImmediate after the
+      // handler: let those of the last requests run before the process may exit (issue 8).
+      await new Promise<void>((resolve) => setImmediate(resolve));
       await dispatcher?.stop();
       ctx.store.close();
+      // The folder was made by openContext for this app alone (src/context.ts): nothing else uses it.
+      if (options.memory === true) rmSync(ctx.filesDir, { recursive: true, force: true });
     },
   });
 }

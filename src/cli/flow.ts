@@ -4,8 +4,26 @@ import { insertFlow, validateStages, type FlowType } from "../services/flows";
 import { getOrg } from "../services/orgs";
 import { open, output, parse, required, UnknownIdError, UsageError } from "./args";
 
-export const FLOW_HELP = `dossier flow create --org ID --type candidate|sales --name N --stages JSON [--default]
-  JSON: [{"name":"Applied","deadline_days":3,"win_probability":10,"color":"#90CAF9"}, ...]`;
+export const FLOW_HELP = `dossier flow create --org ID --type candidate|sales --name N --stages JSON [--default] [--data DIR] [--json]
+  A new flow of the organization, with its stages in the order given (C4, C10).
+  --org ID       the organization's id (required)
+  --type T       candidate or sales (required)
+  --name N       1 to 200 characters (required)
+  --stages JSON  a JSON array of 1 or more stages, in order (required), e.g.
+                 [{"name":"Applied","deadline_days":3,"win_probability":10,"color":"#90CAF9"}, ...]
+                 name             1 to 200 characters (required)
+                 deadline_days    an integer >= 0, 0 = due on entry (default: null, no deadline)
+                 win_probability  an integer from 0 to 100 (default 0)
+                 color            #RGB or #RRGGBB (default #9E9E9E)
+                 position         not given: the stage's 1-based place in the array
+  --default      make it the organization's default flow of its type (default: off; the current
+                 default flow stays the default)
+  --data DIR     the data folder (default: env DOSSIER_DATA, else ./data)
+  --json         print the flow with its stages as one JSON object on stdout (default: text)
+  env: DOSSIER_DATA       the data folder when --data is not given (default ./data)
+       DOSSIER_SYNC       full or normal: how durable each write is (default full)
+       DOSSIER_LOG        json, pretty or off (default json); this command writes no log lines
+       DOSSIER_LOG_LEVEL  debug also prints the stack of an unexpected failure; info, warn, error (default info)`;
 
 export function flowCommand(sub: string | undefined, argv: string[]) {
   if (sub !== "create") throw new UsageError(sub ? `unknown flow command "${sub}"` : "flow needs a command: create");

@@ -3,13 +3,26 @@ import { getOrg } from "../services/orgs";
 import { rotateSecret, setEndpoint, unsetEndpoint } from "../services/webhooks";
 import { open, optional, output, parse, required, UnknownIdError, UsageError, type Parsed } from "./args";
 
-export const WEBHOOK_HELP = `dossier webhook set --org ID --url URL
-dossier webhook rotate-secret --org ID
-dossier webhook unset --org ID
-dossier webhook deliveries --org ID [--status ${DELIVERY_STATUSES.join("|")}] [--event EVENT_ID]
-dossier webhook retry EVENT_ID
-  deliveries   the delivery log, newest first; with --event, that event's attempts
-  retry        re-queues a failed delivery now; a running server sends it within 5 s`;
+export const WEBHOOK_HELP = `dossier webhook set --org ID --url URL [--data DIR] [--json]
+dossier webhook rotate-secret --org ID [--data DIR] [--json]
+dossier webhook unset --org ID [--data DIR] [--json]
+dossier webhook deliveries --org ID [--status STATUS] [--event EVENT_ID] [--data DIR] [--json]
+dossier webhook retry EVENT_ID [--data DIR] [--json]
+  set            sets or replaces the organization's endpoint and gives it a new secret (printed once)
+  rotate-secret  a new secret (printed once); the previous one keeps signing for 24 h
+  unset          removes the endpoint; pending deliveries become skipped
+  deliveries     the delivery log, newest first; with --event, that event's attempts
+  retry          re-queues a failed delivery now; a running server sends it within 5 s
+  --org ID       the organization's id (required)
+  --url URL      the http or https URL events are POSTed to (required)
+  --status S     only deliveries in this state: ${DELIVERY_STATUSES.join(", ")} (default: all)
+  --event ID     only this event (evt_...), with its attempt log (default: every event)
+  --data DIR     the data folder (default: env DOSSIER_DATA, else ./data)
+  --json         print exactly one JSON object on stdout (default: text)
+  env: DOSSIER_DATA       the data folder when --data is not given (default ./data)
+       DOSSIER_SYNC       full or normal: how durable each write is (default full)
+       DOSSIER_LOG        json, pretty or off (default json); this command writes no log lines
+       DOSSIER_LOG_LEVEL  debug also prints the stack of an unexpected failure; info, warn, error (default info)`;
 
 function orgContext(parsed: Parsed) {
   const organizationId = required(parsed, "org");

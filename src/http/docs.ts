@@ -2,7 +2,9 @@
 // so /docs works on a machine with no internet.
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
-import scalarScript from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "text" };
+// By package specifier (its exports map names ./browser/standalone.js), so that it resolves from a
+// hoisted node_modules too when dossier is installed as a dependency (issue 8).
+import scalarScript from "@scalar/api-reference/browser/standalone.js" with { type: "text" };
 
 export const SCALAR_PATH = "/docs/assets/scalar.js";
 

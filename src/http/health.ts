@@ -1,19 +1,44 @@
 import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import type { Context } from "../context";
+import { closed } from "../schemas/common";
+import { requestIdHeaders } from "./openapi-doc";
 
-/** GET /healthz: 200 when the database answers (C2). */
+const Healthy = t.Object({ status: t.Literal("ok") }, { ...closed, examples: [{ status: "ok" }] });
+const Unavailable = t.Object({ status: t.Literal("unavailable") }, { ...closed, examples: [{ status: "unavailable" }] });
+
+/** GET /healthz: 200 when the database answers, 503 when it does not (C2). No key needed; every
+ * answer carries X-Request-Id, as on every route (C3, C10). */
 export const health = (ctx: Context) =>
   new Elysia({ name: "health" }).get(
     "/healthz",
     ({ set }) => {
       try {
         ctx.store.sqlite.query("SELECT 1").get();
-        return { status: "ok" };
+        return { status: "ok" as const };
       } catch {
         set.status = 503;
-        return { status: "unavailable" };
+        return { status: "unavailable" as const };
       }
     },
-    { detail: { summary: "Liveness and database check", tags: ["Operations"], responses: { 200: { description: "OK", content: { "application/json": { schema: t.Object({ status: t.Literal("ok") }) } } } } } },
+    {
+      detail: {
+        operationId: "getHealthz",
+        summary: "Liveness and database check",
+        description: "For load balancers and supervisors: no API key needed, and no organization is counted.",
+        tags: ["Operations"],
+        responses: {
+          200: {
+            description: "The service is up and its database answers a query",
+            headers: requestIdHeaders(),
+            content: { "application/json": { schema: Healthy, example: { status: "ok" } } },
+          },
+          503: {
+            description: "The service is up but its database does not answer (e.g. the file is gone or unreadable); the reason is not given",
+            headers: requestIdHeaders(),
+            content: { "application/json": { schema: Unavailable, example: { status: "unavailable" } } },
+          },
+        },
+      },
+    },
   );

@@ -53,6 +53,9 @@ const REQUEST_ID: Header = {
   schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,100}$" },
 };
 
+/** The headers of an answer outside the API's authentication (e.g. GET /healthz): the request id only. */
+export const requestIdHeaders = (): Record<string, Header> => ({ "X-Request-Id": REQUEST_ID });
+
 /** Rate-limit headers (C8, C10): on every answer to a request whose key names an organization. */
 const rateLimitHeaders = (required: boolean): Record<string, Header> => ({
   "X-RateLimit-Limit": { description: "Requests allowed per sliding 60 s window for the organization", required, schema: { type: "integer", minimum: 1 } },
@@ -87,6 +90,56 @@ function errorResponse(status: number, codes: ErrorCode[]) {
   };
 }
 
+/** What each operation's success answers mean (issue 8: not just "OK"). A route may give its own
+ * with `OperationDoc.responseDescriptions`; an operation missing here falls back to the status
+ * text, which test/openapi/contract.test.ts refuses. */
+const SUCCESS_DESCRIPTIONS: Record<string, Record<number, string>> = {
+  listDossiers: { 200: "A page of the organization's dossiers that match every filter given (archived ones only with status=archived), with the total across all pages" },
+  createDossier: { 201: "The dossier was created (with its CV, for a multipart body) in the flow's first stage; the answer is the whole new dossier. A dossier.created event is recorded" },
+  getDossier: { 200: "The dossier, archived or not" },
+  updateDossier: { 200: "The dossier after the change (unchanged, with its old updated_at, when the body changes nothing)" },
+  archiveDossier: { 200: "The dossier is archived (soft delete: it can still be read); a dossier.deleted event is recorded" },
+  downloadCv: { 200: 'The CV last attached to the dossier: the PDF\'s bytes exactly as uploaded, as an attachment named "cv.pdf"' },
+  attachCv: { 200: "The CV is stored, replacing any earlier one; the answer is the whole dossier with its cv_url. A dossier.updated event is recorded" },
+  listNotes: { 200: "A page of the dossier's notes, oldest first, with the total across all pages" },
+  createNote: { 201: "The note was added to the dossier; a note.created event is recorded" },
+  listDossierContacts: { 200: "Every contact linked to the dossier, the primary first, then oldest link first (not paginated: meta.per_page is the number of items)" },
+  linkContact: {
+    200: "The contact was already linked: its role (and is_primary, when given) are updated",
+    201: "The contact is now linked to the dossier",
+  },
+  unlinkContact: { 200: "The link is removed; the contact and the dossier are kept" },
+  listContacts: { 200: "A page of the organization's contacts that match every filter given, with the total across all pages" },
+  createContact: { 201: "The contact was created; dossier_count is 0" },
+  getContact: { 200: "The contact, with its kinds and the number of dossiers linked to it" },
+  updateContact: { 200: "The contact after the change" },
+  deleteContact: { 200: "The contact is deleted for good; its links are removed and the linked dossiers kept" },
+  listFlows: { 200: "A page of the organization's flows, each with its stages sorted by position" },
+  listStages: { 200: "Every stage of the flow, sorted by position (not paginated: meta.per_page is the number of stages)" },
+};
+
+/** A PDF shown in the request examples: the placeholder of a file's bytes. */
+const PDF_EXAMPLE = "%PDF-1.7 … (the bytes of the PDF file, at most 10 MB)";
+
+/** Request body examples of the media types that a TypeBox schema cannot carry one for (issue 8).
+ * Each must validate against its schema (test/openapi/contract.test.ts). */
+const BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
+  createDossier: {
+    "multipart/form-data": {
+      type: "candidate",
+      name: "Ada Lovelace",
+      email: "ada@example.org",
+      role: "Software Engineer",
+      intake_notes: "Referred by Grace.",
+      cv: PDF_EXAMPLE,
+    },
+  },
+  attachCv: {
+    "multipart/form-data": { cv: PDF_EXAMPLE },
+    "application/pdf": PDF_EXAMPLE,
+  },
+};
+
 /** A success answer that is not a JSON envelope (e.g. the CV download). */
 export interface SuccessDoc {
   description: string;
@@ -114,6 +167,10 @@ export interface OperationDoc {
   responses: Record<number, TSchema | SuccessDoc>;
   /** Error codes beyond AUTH_ERRORS that this operation can answer. */
   errors?: ErrorCode[];
+  /** What each success answer means; default: SUCCESS_DESCRIPTIONS of this id. */
+  responseDescriptions?: Record<number, string>;
+  /** A request body example per media type; default: the schema's first example, or BODY_EXAMPLES. */
+  bodyExamples?: Record<string, unknown>;
 }
 
 const isSuccessDoc = (value: TSchema | SuccessDoc): value is SuccessDoc => typeof (value as SuccessDoc).mediaType === "string";
@@ -136,7 +193,7 @@ export function operation(doc: OperationDoc): DocumentDecoration {
   for (const [status, answer] of Object.entries(doc.responses)) {
     if (isSuccessDoc(answer)) {
       responses[status] = {
-        description: answer.description,
+        description: doc.responseDescriptions?.[Number(status)] ?? SUCCESS_DESCRIPTIONS[doc.id]?.[Number(status)] ?? answer.description,
         headers: { ...headersFor(Number(status)), ...answer.headers },
         content: { [answer.mediaType]: { schema: answer.schema } },
       };
@@ -144,7 +201,8 @@ export function operation(doc: OperationDoc): DocumentDecoration {
     }
     const sample = example(answer);
     responses[status] = {
-      description: Number(status) === 201 ? "Created" : "OK",
+      description:
+        doc.responseDescriptions?.[Number(status)] ?? SUCCESS_DESCRIPTIONS[doc.id]?.[Number(status)] ?? (Number(status) === 201 ? "Created" : "OK"),
       headers: headersFor(Number(status)),
       content: { "application/json": { schema: answer, ...(sample === undefined ? {} : { example: sample }) } },
     };
@@ -160,7 +218,7 @@ export function operation(doc: OperationDoc): DocumentDecoration {
   const content: Record<string, { schema: TSchema; example?: unknown; encoding?: unknown }> = {};
   const bodies: [string, TSchema][] = [...(doc.body ? [["application/json", doc.body] as [string, TSchema]] : []), ...Object.entries(doc.bodies ?? {})];
   for (const [type, schema] of bodies) {
-    const sample = example(schema);
+    const sample = doc.bodyExamples?.[type] ?? example(schema) ?? BODY_EXAMPLES[doc.id]?.[type];
     // A multipart file part (format binary) is a PDF: the only file this API takes.
     const files = type === "multipart/form-data" ? Object.entries(schema.properties ?? {}).filter(([, p]) => (p as TSchema).format === "binary") : [];
     content[type] = {

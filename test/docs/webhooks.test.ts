@@ -1,4 +1,6 @@
-// Issue 8 item 4: docs/webhooks.md runs as written. Its operator block runs with `dossier` on PATH;
+// Issue 8 item 4: docs/webhooks.md runs as written. Its operator blocks run with `dossier` on PATH
+// (set/rotate/unset; the delivery log and the manual retry, against a real data folder whose server
+// process failed a delivery to a receiver on 127.0.0.1 and then sends it again after the retry);
 // its TypeScript verifier (copied out of the document, not imported from our code) and its openssl
 // line check the signatures of real deliveries from a real server process to a receiver on
 // 127.0.0.1, during a secret rotation (two v1= values), and refuse a tampered body.
@@ -28,7 +30,8 @@ test("the operator block runs: set prints a secret, rotate-secret, unset", () =>
   expect(block).toContain("dossier webhook set");
   const data = tempDir();
   const org = dossier(data, "org", "create", "--name", "Doc", "--json").json;
-  const run = runBlock(block!.replaceAll("ORG_ID", org.id), { DOSSIER_DATA: data });
+  expect(block).not.toMatch(/ORG_ID|\[--/); // paste-runnable: $ORG, no placeholders
+  const run = runBlock(block!, { DOSSIER_DATA: data, ORG: org.id });
   expect(run.exitCode).toBe(0);
   expect(run.stdout.toString()).toMatch(/secret whsec_[A-Za-z0-9]{32}[\s\S]*secret whsec_[A-Za-z0-9]{32}[\s\S]*webhook endpoint removed/);
 });
@@ -88,3 +91,71 @@ test("the documented TypeScript verifier and openssl line accept real deliveries
     expect(v1).toContain(hex);
   }
 });
+
+test("issue 8: the delivery log and manual retry blocks run as written on a real folder, and a running server resends", async () => {
+  const [list] = blocks("sh", "The delivery log");
+  const [retry] = blocks("sh", "Manual retry");
+  const [documented] = blocks("json", "The delivery log");
+  for (const block of [list, retry]) expect(block!.replace(/#.*$/gm, "")).not.toMatch(/ORG_ID|evt_…|\[--/); // no placeholders left
+
+  let status = 500;
+  const hits: number[] = [];
+  const receiver = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      await request.text();
+      hits.push(status);
+      return new Response(status === 200 ? "ok" : "boom", { status });
+    },
+  });
+  receivers.push(receiver);
+  const data = tempDir();
+  const org = dossier(data, "org", "create", "--name", "Doc", "--json").json;
+  const key = dossier(data, "key", "create", "--org", org.id, "--scopes", "all", "--json").json.key;
+  dossier(data, "webhook", "set", "--org", org.id, "--url", `http://127.0.0.1:${receiver.port}/hook`, "--json");
+  // Two quick attempts (the first and one retry), both answered 500: the delivery fails for good.
+  const server = await startServerProcess(data, ["--no-bootstrap"], { DOSSIER_WEBHOOK_RETRY_SCHEDULE: "10ms" });
+  running.push(server);
+  const created = await fetch(`${server.url}/api/v1/dossiers`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ type: "candidate", name: "Ada" }),
+  });
+  expect(created.status).toBe(201);
+  let failed: { event_id: string } | undefined;
+  for (let i = 0; i < 300 && !failed; i++) {
+    failed = dossier(data, "webhook", "deliveries", "--org", org.id, "--status", "failed", "--json").json?.data[0];
+    if (!failed) await Bun.sleep(20);
+  }
+  expect(failed).toBeDefined();
+  expect(hits).toEqual([500, 500]);
+
+  // The reader pastes the two blocks into one shell: EVENT from the first serves the second.
+  status = 200;
+  const run = runBlock(`${list}\n${retry}`, { DOSSIER_DATA: data, ORG: org.id });
+  if (run.exitCode !== 0) throw new Error(`blocks failed (${run.exitCode}):\n${list}\n${retry}\n${run.stderr}`);
+  const lines = run.stdout.toString().trim().split("\n");
+  expect(lines[0]).toMatch(new RegExp(`^${failed!.event_id} {2}dossier\\.created {2}failed {2}2 attempts {2}HTTP 500$`));
+  const [byStatus, byEvent, retried] = lines.slice(-3).map((line) => JSON.parse(line));
+  expect(byStatus.data.map((d: { event_id: string }) => d.event_id)).toEqual([failed!.event_id]);
+  expect(byEvent.data[0].event_id).toBe(failed!.event_id);
+  expect(byEvent.data[0].attempt_log.map((a: { status_code: number }) => a.status_code)).toEqual([500, 500]);
+  expect(retried).toEqual({ event_id: failed!.event_id, status: "pending" });
+
+  // The documented JSON names exactly the fields the command prints.
+  const example = JSON.parse(documented!).data[0];
+  expect(Object.keys(example).sort()).toEqual(Object.keys(byEvent.data[0]).sort());
+  expect(Object.keys(example.attempt_log[0]).sort()).toEqual(Object.keys(byEvent.data[0].attempt_log[0]).sort());
+
+  // "A running server picks it up within 5 s."
+  let after: { status: string } | undefined;
+  for (let i = 0; i < 140 && after?.status !== "succeeded"; i++) {
+    after = dossier(data, "webhook", "deliveries", "--org", org.id, "--event", failed!.event_id, "--json").json.data[0];
+    if (after?.status !== "succeeded") await Bun.sleep(50);
+  }
+  expect(after?.status).toBe("succeeded");
+  expect(hits).toEqual([500, 500, 200]);
+  server.proc.kill("SIGTERM");
+  expect(await server.exited).toBe(0);
+}, 30_000);

@@ -2,7 +2,9 @@
 // a scenario that uses every route type-checked against those types and run against a real server
 // on 127.0.0.1, and every answer (status, body, headers) checked against the document with ajv
 // (JSON Schema 2020-12, the dialect of OpenAPI 3.1). An undocumented status, a body or header that
-// does not match, or a documented status that the scenario never saw fails the test.
+// does not match, or a documented status that the scenario never saw fails the test. The server is
+// the real one (src/server.ts's startServer, with its body limits and timeouts), and the app's own
+// route table is compared with the document's paths, so that a route left out of it fails too.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -10,7 +12,8 @@ import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import type { Middleware } from "openapi-fetch";
 import ts from "typescript";
-import { makeApp, makeKey, makeOrg } from "../helpers";
+import { startServer, type RunningServer } from "../../src/server";
+import { makeKey, makeOrg, tempDir } from "../helpers";
 import { runScenario, type Fixtures } from "./scenario";
 import { GENERATED, generateTypes } from "./typegen";
 
@@ -28,17 +31,15 @@ type Operation = {
 };
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
 
-const app = makeApp();
-let server: ReturnType<typeof Bun.serve>;
-let baseUrl: string;
+const server: RunningServer = startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: false, config: { log: "off" } });
+const app = server.app;
+const baseUrl = server.url;
 let document: Document;
 
 beforeAll(async () => {
-  server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => app.handle(request) });
-  baseUrl = `http://127.0.0.1:${server.port}`;
   document = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as Document;
 });
-afterAll(() => server?.stop(true));
+afterAll(() => server.stop());
 
 const operations = () =>
   Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
@@ -91,6 +92,55 @@ describe("the OpenAPI document cannot lie (issue 8)", () => {
     const download = document.paths["/api/v1/dossiers/{id}/cv"].get.responses["200"];
     expect(Object.keys(download.content!)).toEqual(["application/pdf"]);
     expect(download.headers!["Content-Disposition"].required).toBe(true);
+  });
+
+  test("every route the app serves is in the document, and nothing else is (issue 8)", () => {
+    // The app's own route table: method + path, without the document's own pages and HEAD.
+    const served = app.routes
+      .filter((r) => r.method !== "HEAD" && r.path !== "/docs" && r.path !== "/openapi.json" && !r.path.startsWith("/docs/assets/"))
+      .map((r) => `${r.method.toUpperCase()} ${r.path.replace(/:([A-Za-z_]+)/g, "{$1}")}`)
+      .sort();
+    const documented = operations().map(({ path, method }) => `${method.toUpperCase()} ${path}`).sort();
+    expect(served.length).toBeGreaterThan(19);
+    expect(documented).toEqual(served);
+  });
+
+  test("every operation, /healthz included, declares X-Request-Id and closed JSON bodies on each answer (issue 8)", () => {
+    for (const { path, method, op } of operations()) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        const where = `${method.toUpperCase()} ${path} ${status}`;
+        expect(response.headers?.["X-Request-Id"]?.required, where).toBe(true);
+        expect(Object.keys(response.content ?? {}).length, where).toBeGreaterThan(0);
+        const json = response.content?.["application/json"];
+        if (json) expect(json.schema.additionalProperties, where).toBe(false);
+      }
+    }
+    const health = document.paths["/healthz"].get;
+    expect(Object.keys(health.responses)).toEqual(["200", "503"]);
+    expect(health.responses["503"].content!["application/json"].schema).toMatchObject({ properties: { status: { const: "unavailable" } } });
+  });
+
+  test("every success answer says what it means, not just OK or Created (issue 8)", () => {
+    for (const { path, method, op } of operations()) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (!status.startsWith("2")) continue;
+        const where = `${method.toUpperCase()} ${path} ${status}`;
+        expect(["OK", "Created", "Success", "Successful response"], where).not.toContain(response.description);
+        expect(response.description.length, where).toBeGreaterThan(20);
+      }
+    }
+  });
+
+  test("every request body of every media type, the CV's multipart and application/pdf too, has an example (issue 8)", () => {
+    let bodies = 0;
+    for (const { path, method, op } of operations()) {
+      for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
+        expect(media.example, `${method.toUpperCase()} ${path} ${type}`).toBeDefined();
+        bodies++;
+      }
+    }
+    expect(bodies).toBeGreaterThanOrEqual(9);
+    expect(document.paths["/api/v1/dossiers/{id}/cv"].post.requestBody!.content["application/pdf"].example).toStartWith("%PDF-");
   });
 
   test("every example in the document matches its schema", () => {
@@ -155,6 +205,7 @@ describe("the OpenAPI document cannot lie (issue 8)", () => {
       },
       middleware: checker,
       breakDatabase: () => app.dossier.store.sqlite.run("ALTER TABLE api_keys RENAME TO api_keys_gone"),
+      closeDatabase: () => app.dossier.store.sqlite.close(),
     };
     await runScenario(fixtures);
     expect(failures).toEqual([]);

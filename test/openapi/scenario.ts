@@ -25,6 +25,8 @@ export interface Fixtures {
   middleware: Middleware;
   /** Makes every later request fail inside the server (500). */
   breakDatabase(): void;
+  /** Closes the database under the server: /healthz answers 503. */
+  closeDatabase(): void;
 }
 
 /** An id that names nothing. */
@@ -290,4 +292,9 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   await expectEvery(everyRoute(limited, NOBODY), 429, "rate_limited");
   fixtures.breakDatabase();
   await expectEvery(everyRoute(api, deal.id), 500, "internal");
+
+  // A database that no longer answers: /healthz says so (C2).
+  fixtures.closeDatabase();
+  const down = await client(fixtures, null).GET("/healthz");
+  check(down.response.status === 503 && down.error?.status === "unavailable", `healthz on a closed database: ${await describe(down)}`);
 }

@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and database check */
+        /**
+         * Liveness and database check
+         * @description For load balancers and supervisors: no API key needed, and no organization is counted.
+         */
         get: operations["getHealthz"];
         put?: never;
         post?: never;
@@ -309,15 +312,41 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The service is up and its database answers a query */
             200: {
                 headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "ok";
+                    };
+                };
+            };
+            /** @description The service is up but its database does not answer (e.g. the file is gone or unreadable); the reason is not given */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: "unavailable";
                     };
                 };
             };
@@ -351,7 +380,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A page of the organization's dossiers that match every filter given (archived ones only with status=archived), with the total across all pages */
             200: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -633,6 +662,16 @@ export interface operations {
                     deal_size?: number | null;
                     deal_currency?: string | null;
                 };
+                /**
+                 * @example {
+                 *       "type": "candidate",
+                 *       "name": "Ada Lovelace",
+                 *       "email": "ada@example.org",
+                 *       "role": "Software Engineer",
+                 *       "intake_notes": "Referred by Grace.",
+                 *       "cv": "%PDF-1.7 … (the bytes of the PDF file, at most 10 MB)"
+                 *     }
+                 */
                 "multipart/form-data": {
                     type: "candidate" | "sales";
                     /** @description 1 to 200 characters after trimming; stored trimmed */
@@ -668,7 +707,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description The dossier was created (with its CV, for a multipart body) in the flow's first stage; the answer is the whole new dossier. A dossier.created event is recorded */
             201: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -978,7 +1017,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The dossier, archived or not */
             200: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -1241,7 +1280,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The dossier is archived (soft delete: it can still be read); a dossier.deleted event is recorded */
             200: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -1458,7 +1497,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The dossier after the change (unchanged, with its old updated_at, when the body changes nothing) */
             200: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -1769,7 +1808,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The PDF */
+            /** @description The CV last attached to the dossier: the PDF's bytes exactly as uploaded, as an attachment named "cv.pdf" */
             200: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -1942,6 +1981,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "cv": "%PDF-1.7 … (the bytes of the PDF file, at most 10 MB)"
+                 *     }
+                 */
                 "multipart/form-data": {
                     /**
                      * Format: binary
@@ -1949,11 +1993,12 @@ export interface operations {
                      */
                     cv: string;
                 };
+                /** @example %PDF-1.7 … (the bytes of the PDF file, at most 10 MB) */
                 "application/pdf": string;
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The CV is stored, replacing any earlier one; the answer is the whole dossier with its cv_url. A dossier.updated event is recorded */
             200: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -2293,7 +2338,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A page of the dossier's notes, oldest first, with the total across all pages */
             200: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -2554,7 +2599,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description The note was added to the dossier; a note.created event is recorded */
             201: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -2809,7 +2854,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Every contact linked to the dossier, the primary first, then oldest link first (not paginated: meta.per_page is the number of items) */
             200: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -3040,7 +3085,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The contact was already linked: its role (and is_primary, when given) are updated */
             200: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -3085,7 +3130,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Created */
+            /** @description The contact is now linked to the dossier */
             201: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -3334,7 +3379,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The link is removed; the contact and the dossier are kept */
             200: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -3538,7 +3583,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A page of the organization's contacts that match every filter given, with the total across all pages */
             200: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -3811,7 +3856,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description The contact was created; dossier_count is 0 */
             201: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -4108,7 +4153,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The contact, with its kinds and the number of dossiers linked to it */
             200: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -4357,7 +4402,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The contact is deleted for good; its links are removed and the linked dossiers kept */
             200: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -4576,7 +4621,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The contact after the change */
             200: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -4901,7 +4946,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A page of the organization's flows, each with its stages sorted by position */
             200: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -5141,7 +5186,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Every stage of the flow, sorted by position (not paginated: meta.per_page is the number of stages) */
             200: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */

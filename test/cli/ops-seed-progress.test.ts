@@ -1,0 +1,65 @@
+// Issue 8: `npm run bench` and `bun bench/seed.ts` show the seed's progress on a terminal (a line
+// redrawn in place on stderr), and never in a pipe or with --json. The terminal is a real
+// pseudo-terminal from util-linux `script`; the seed calls a real `dossier` (src/main.ts).
+import { expect, test } from "bun:test";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../helpers";
+import { MAIN } from "./helpers";
+
+const ROOT = join(import.meta.dir, "../..");
+const SEED = join(ROOT, "bench/seed.ts");
+const REDRAW = "\r\x1b[2Kseed: ";
+const script = Bun.which("script");
+
+/** A `dossier` executable for the seeder: this Bun running src/main.ts. */
+function exe(): string {
+  const path = join(tempDir("dossier-exe-"), "dossier");
+  writeFileSync(path, `#!/bin/sh\nexec "${process.execPath}" "${MAIN}" "$@"\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+
+function seedArgs(json: boolean): string[] {
+  return [process.execPath, SEED, "--n", "200", "--data", join(tempDir(), "bench"), "--exe", exe(), ...(json ? ["--json"] : [])];
+}
+
+/** Runs the seeder under a pseudo-terminal: stdout and stderr both arrive through it. */
+function onTerminal(json: boolean): string {
+  const run = Bun.spawnSync([script!, "-qec", seedArgs(json).map(quote).join(" "), "/dev/null"], { stdin: "ignore", stdout: "pipe", stderr: "pipe", timeout: 60_000 });
+  const out = run.stdout.toString();
+  if (run.exitCode !== 0) throw new Error(`seed under script failed (${run.exitCode}):\n${out}\n${run.stderr}`);
+  expect(out).toContain('"dossiers": 200');
+  return out;
+}
+
+test.skipIf(!script)("issue 8: bench/seed.ts shows its progress on a terminal", () => {
+  const out = onTerminal(false);
+  expect(out).toContain(`${REDRAW}organization and key (CLI)`);
+  expect(out).toMatch(/seed: dossiers, contacts, primary links \d/);
+}, 60_000);
+
+test.skipIf(!script)("issue 8: bench/seed.ts --json shows no progress, even on a terminal", () => {
+  const out = onTerminal(true);
+  expect(out).not.toContain("\x1b[2K");
+  expect(out).toContain("seed: N=200"); // the plain log lines stay
+}, 60_000);
+
+test("issue 8: bench/seed.ts in a pipe writes plain lines only", () => {
+  const run = Bun.spawnSync(seedArgs(false), { stdout: "pipe", stderr: "pipe", timeout: 60_000 });
+  const stderr = run.stderr.toString();
+  expect(run.exitCode).toBe(0);
+  expect(JSON.parse(run.stdout.toString()).counts.dossiers).toBe(200);
+  expect(stderr).not.toContain("\x1b[2K");
+  expect(stderr).not.toContain("\r");
+  expect(stderr).toContain("seed: N=200");
+}, 60_000);
+
+test("issue 8: npm run bench passes the seed its progress, on a terminal only (bench/run.ts)", () => {
+  // bench/run.ts runs the whole benchmark when imported: its call to seed() is read, not run.
+  const source = readFileSync(join(ROOT, "bench/run.ts"), "utf8");
+  const call = /await seed\(\{([^}]*)\}\)/.exec(source)?.[1] ?? "";
+  expect(call).toMatch(/\bprogress: process\.stderr\.isTTY === true\b/);
+});
