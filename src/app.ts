@@ -46,11 +46,22 @@ export type DossierApp = ReturnType<typeof buildApp> & {
   close(): Promise<void>;
 };
 
+/** Elysia looks for the path from the 12th character of the URL on, as if every host had at least
+ * four characters: behind a proxy that sends `Host: app`, `http://app/api/v1/flows` would route
+ * as `/flows`. Such a URL is re-based on a host long enough; the path and query are untouched. */
+export function routable(request: Request): Request {
+  const url = request.url;
+  const slash = url.indexOf("/", url.indexOf("//") + 2);
+  return slash !== -1 && slash < 11 ? new Request(`http://localhost${url.slice(slash)}`, request) : request;
+}
+
 export function createApp(options: AppOptions = {}): DossierApp {
   const ctx = openContext(options);
   const app = buildApp(ctx);
   const dispatcher = options.webhooks === false ? null : startDispatcher(ctx);
+  const handle = app.handle;
   return Object.assign(app, {
+    handle: (request: Request) => handle(routable(request)),
     dossier: ctx,
     close: async () => {
       // Elysia runs after-response hooks (the request log line) on a setImmediate after the

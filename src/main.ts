@@ -10,8 +10,8 @@ import { WEBHOOK_HELP, webhookCommand } from "./cli/webhook";
 import { VERSION } from "./version";
 
 const COMMON_HELP = `Every command takes --data DIR (env DOSSIER_DATA, default ./data); those that print a result
-take --json and then print exactly one JSON object on stdout. Exit status: 0 done, 1 unknown id,
-2 bad arguments.`;
+take --json and then print exactly one JSON object on stdout. Exit status: 0 done, 1 unknown id
+(or another failure, named on stderr), 2 bad arguments.`;
 
 interface Command {
   help: string;
@@ -55,12 +55,15 @@ async function run(argv: string[]) {
   await command.run(sub, sub === undefined ? rest : rest.slice(1), rest);
 }
 
+// C2: whatever goes wrong, one line on stderr; an operator reads a cause, not a stack trace.
+// Bad arguments exit 2, unknown ids 1, and any other failure 1 too. An unexpected failure's
+// stack still follows with DOSSIER_LOG_LEVEL=debug, for a bug report.
 try {
   await run(process.argv.slice(2));
 } catch (error) {
-  if (error instanceof UsageError || error instanceof UnknownIdError) {
-    process.stderr.write(`dossier: ${error.message}\n`);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  }
-  throw error;
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`dossier: ${message.split("\n")[0]}\n`);
+  const expected = error instanceof UsageError || error instanceof UnknownIdError;
+  if (!expected && process.env.DOSSIER_LOG_LEVEL === "debug" && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  process.exit(error instanceof UsageError ? 2 : 1);
 }

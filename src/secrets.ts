@@ -2,7 +2,7 @@
 // they are sealed with AES-256-GCM under a master key kept in the data folder beside the database,
 // so a copy of the database alone reveals none of them.
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
 const VERSION = "v1.";
@@ -12,18 +12,39 @@ export const MASTER_KEY_FILE = "master.key";
 export function loadMasterKey(dataDir: string | null): Buffer {
   if (dataDir === null) return randomBytes(32);
   const path = join(dataDir, MASTER_KEY_FILE);
-  if (!existsSync(path)) {
-    try {
-      writeFileSync(path, randomBytes(32).toString("base64") + "\n", { flag: "wx", mode: 0o600 });
-    } catch (error) {
-      // Another process (the CLI beside a server) created it first: use theirs.
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-  }
+  if (!existsSync(path)) createKeyFile(path, dataDir);
   chmodSync(path, 0o600);
   const key = Buffer.from(readFileSync(path, "utf8").trim(), "base64");
   if (key.length !== 32) throw new Error(`${path} is not a 32-byte base64 key`);
   return key;
+}
+
+/** Writes a new key whole under a temporary name, then links it into place: a process starting
+ * beside this one (the CLI beside a server) finds either no key or the whole key, never a part,
+ * and if both create one at once, the first link wins and both read the winner. The key and its
+ * folder entry are synced, since losing it would make every sealed secret unreadable. */
+function createKeyFile(path: string, dataDir: string) {
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  const fd = openSync(temp, "wx", 0o600);
+  try {
+    writeSync(fd, randomBytes(32).toString("base64") + "\n");
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(temp, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    rmSync(temp, { force: true });
+  }
+  const dir = openSync(dataDir, "r");
+  try {
+    fsyncSync(dir);
+  } finally {
+    closeSync(dir);
+  }
 }
 
 export function seal(masterKey: Buffer, plain: string): string {

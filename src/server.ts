@@ -2,8 +2,11 @@
 import { createApp, type AppOptions, type DossierApp } from "./app";
 import { sweepFiles } from "./files/cv";
 
-// Bun refuses larger bodies itself; ours answer with the envelope below this (C8).
-const MAX_BODY = 12 * 1024 * 1024;
+// Bun would refuse a body over its cap itself, with a bare 413 (no error envelope, no X-Request-Id:
+// C3, C8). Our routes enforce C8's limits instead: readBytes refuses a declared Content-Length over
+// the limit before reading, and stops a streamed body at the limit; a body no route reads is never
+// buffered (Bun applies backpressure). So Bun's own cap is lifted.
+const MAX_BODY = Number.MAX_SAFE_INTEGER;
 // A 10 MB CV on a slow link may pause longer than the default idle timeout allows; Bun's maximum
 // still bounds how long a stalled upload can hold a connection.
 const UPLOAD_IDLE_SECONDS = 255;
@@ -17,21 +20,44 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** Listening failed: the port is taken (or not ours to take), or the host is no address of this
+ * machine. Bun reports a host it cannot bind as EADDRINUSE too, so the message names both. */
+export class ListenError extends Error {
+  constructor(host: string, port: number, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    const why =
+      code === "EADDRINUSE" ? "the port is in use, or the host is not an address of this machine"
+      : code === "EADDRNOTAVAIL" ? "the host is not an address of this machine"
+      : code === "EACCES" ? "permission denied (ports below 1024 need privileges)"
+      : (cause as Error).message;
+    super(`cannot listen on ${host}:${port}: ${why}`, { cause });
+  }
+}
+
 export function startServer(options: AppOptions & { host?: string; port?: number }): RunningServer {
   const app = createApp(options);
   // C5: temporary files and CVs that no dossier points at are removed before the first request.
   const swept = sweepFiles(app.dossier);
-  if (swept.temporary + swept.orphans > 0) app.dossier.logger.log("info", "swept stray CV files", { ...swept });
-  const server = Bun.serve({
-    hostname: options.host ?? "127.0.0.1",
-    port: options.port ?? 8080,
-    maxRequestBodySize: MAX_BODY,
-    idleTimeout: 30,
-    fetch(request, srv) {
-      if (request.method === "POST" && CV_UPLOAD.test(new URL(request.url).pathname)) srv.timeout(request, UPLOAD_IDLE_SECONDS);
-      return app.handle(request);
-    },
-  });
+  if (swept.temporary + swept.orphans + swept.restored > 0) app.dossier.logger.log("info", "swept stray CV files", { ...swept });
+  const hostname = options.host ?? "127.0.0.1";
+  const port = options.port ?? 8080;
+  let server: Bun.Server<undefined>;
+  try {
+    server = Bun.serve({
+      hostname,
+      port,
+      maxRequestBodySize: MAX_BODY,
+      idleTimeout: 30,
+      fetch(request, srv) {
+        if (request.method === "POST" && CV_UPLOAD.test(new URL(request.url).pathname)) srv.timeout(request, UPLOAD_IDLE_SECONDS);
+        return app.handle(request);
+      },
+    });
+  } catch (error) {
+    // The dispatcher and the database are open already: leave nothing running behind the error.
+    void app.close();
+    throw new ListenError(hostname, port, error);
+  }
   let stopping: Promise<void> | null = null;
   return {
     app,

@@ -1,5 +1,8 @@
 // Shared argument handling for the `dossier` command (C2): bad arguments exit 2, unknown ids exit 1.
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { loadConfig, type Config } from "../config";
 import { openContext, type Context } from "../context";
 
 export class UsageError extends Error {}
@@ -23,7 +26,8 @@ export function parse(argv: string[], options: Options, positionals = 0): Parsed
   try {
     parsed = parseArgs({ args: argv, options: { ...COMMON, ...options }, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message.split("\n")[0]);
+    // node:util's first line, without its advice about "--" (which names no problem).
+    throw new UsageError(firstLine(error).replace(/\. To specify a positional argument.*$/, ""));
   }
   if (parsed.positionals.length > positionals) throw new UsageError(`unexpected argument "${parsed.positionals[positionals]}"`);
   return parsed as Parsed;
@@ -40,10 +44,41 @@ export function optional(parsed: Parsed, name: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** Opens the data folder named by --data (or env DOSSIER_DATA, or ./data). */
-export function open(parsed: Parsed): Context {
+/** The first line of an error's message: C2 wants one line on stderr, never a stack. */
+export const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0];
+
+/** The settings from the environment, with --data: a bad value is a bad argument (C2, exit 2). */
+export function configOf(parsed: Parsed): Config {
   const dataDir = optional(parsed, "data");
-  return openContext({ dataDir });
+  try {
+    return loadConfig(process.env, dataDir ? { dataDir: resolve(dataDir) } : {});
+  } catch (error) {
+    throw new UsageError(firstLine(error));
+  }
+}
+
+/** Checks that the data folder can be one, before opening it names a less helpful cause. */
+export function checkDataDir(dataDir: string) {
+  if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) throw new UsageError(`the data folder ${dataDir} is not a folder`);
+}
+
+/** Opens the data folder named by --data (or env DOSSIER_DATA, or ./data). Settings or a folder
+ * that cannot be opened (not a folder, no permission, not a database) are bad arguments (C2). */
+export function open(parsed: Parsed): Context {
+  const config = configOf(parsed);
+  checkDataDir(config.dataDir);
+  try {
+    return openContext({ config });
+  } catch (error) {
+    throw openFailure(error, config.dataDir);
+  }
+}
+
+/** What to report when opening the data folder failed: a bad argument (exit 2), except a
+ * database another process keeps locked past the busy timeout, which is no fault of the arguments. */
+export function openFailure(error: unknown, dataDir: string): unknown {
+  if (String((error as { code?: unknown }).code).startsWith("SQLITE_BUSY")) return error;
+  return new UsageError(`cannot open the data folder ${dataDir}: ${firstLine(error)}`);
 }
 
 /** Prints `result` as one JSON object with --json, else as `human` text. */
@@ -51,8 +86,18 @@ export function output(parsed: Parsed, result: unknown, human: string) {
   process.stdout.write(parsed.values.json ? JSON.stringify(result) + "\n" : human + "\n");
 }
 
+/** An ISO 8601 date-time, as UTC with milliseconds. Date.parse rolls an impossible day over
+ * (2026-02-30 would become March 2nd), so the calendar date is checked on its own. */
 export function checkIso(value: string, name: string): string {
   const time = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(time)) throw new UsageError(`--${name} must be an ISO 8601 date-time`);
+  const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!date || Number.isNaN(time)) throw new UsageError(`--${name} must be an ISO 8601 date-time`);
+  if (!isCalendarDate(Number(date[1]), Number(date[2]), Number(date[3]))) throw new UsageError(`--${name}: ${date[0]} is not a date`);
   return new Date(time).toISOString();
+}
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  const probe = new Date(0);
+  probe.setUTCFullYear(year, month - 1, day); // not Date.UTC, which reads years 0-99 as 1900-1999
+  return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
 }

@@ -1,16 +1,22 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { accessSync, constants, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { databasePath } from "../config";
 import { MASTER_KEY_FILE } from "../secrets";
 import { open, output, parse, UsageError } from "./args";
 import type { VacuumRequest, VacuumResult } from "./backup-worker";
 import { megabytes, progressLine, type Progress } from "./progress";
 
-export const BACKUP_HELP = `dossier backup FILE
-  A consistent online copy (safe while a server runs): the database to FILE, the CV files to
-  FILE.files/, the key that seals webhook secrets to FILE.key. Restore: stop the server, put FILE
-  at DIR/dossier.db, FILE.files at DIR/files and FILE.key at DIR/master.key. On a terminal it
-  shows its progress on stderr (not with --json).`;
+export const BACKUP_HELP = `dossier backup FILE [--data DIR] [--json]
+  A consistent online copy (safe while a server runs): the database to FILE (which must not
+  exist), the CV files to FILE.files/, the key that seals webhook secrets to FILE.key. Restore:
+  stop the server, put FILE at DIR/dossier.db, FILE.files at DIR/files and FILE.key at
+  DIR/master.key. On a terminal it shows its progress on stderr (not with --json).
+  --data DIR  the data folder to copy (default: env DOSSIER_DATA, else ./data)
+  --json      print {"database","files"} as one JSON object on stdout (default: text)
+  env: DOSSIER_DATA       the data folder when --data is not given (default ./data)
+       DOSSIER_SYNC       full or normal, as for every command (default full)
+       DOSSIER_LOG        json, pretty or off (default json); this command writes no log lines
+       DOSSIER_LOG_LEVEL  debug also prints the stack of an unexpected failure; info, warn, error (default info)`;
 
 /** VACUUM INTO reads one snapshot, so the copy is consistent while writers go on (C2). The files
  * are copied after it: every CV that the copied database names already exists by then. */
@@ -20,6 +26,7 @@ export async function backupCommand(argv: string[]) {
   if (!target) throw new UsageError("backup needs a FILE");
   const database = resolve(target);
   if (existsSync(database)) throw new UsageError(`${target} already exists`);
+  checkFolder(dirname(database), target);
   const ctx = open(parsed); // applies pending migrations first: the copy has the current schema
   const progress = progressLine(!parsed.values.json && process.stderr.isTTY === true);
   try {
@@ -28,13 +35,33 @@ export async function backupCommand(argv: string[]) {
     rmSync(files, { recursive: true, force: true });
     const total = countFiles(ctx.filesDir);
     let copied = 0;
-    copyTree(ctx.filesDir, files, () => progress.show(`backup: files ${++copied} of ${total}`));
+    let drawnAt = -Infinity;
+    copyTree(ctx.filesDir, files, () => {
+      copied++;
+      const now = performance.now();
+      // At most ~10 redraws a second, and always the last count.
+      if (copied >= total || now - drawnAt >= 100) {
+        drawnAt = now;
+        progress.show(`backup: files ${copied} of ${total}`);
+      }
+    });
     copyFileSync(join(ctx.config.dataDir, MASTER_KEY_FILE), `${database}.key`);
   } finally {
     progress.end();
     ctx.store.sqlite.close();
   }
   output(parsed, { database: target, files: `${target}.files` }, `database → ${database}\nfiles → ${database}.files`);
+}
+
+/** FILE's folder must exist and take writes: found out now, the answer is one line (C2), not a
+ * failure from the copy's worker thread after the database has been opened. */
+function checkFolder(folder: string, target: string) {
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`cannot write ${target}: the folder ${folder} does not exist`);
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    throw new UsageError(`cannot write ${target}: the folder ${folder} is not writable`);
+  }
 }
 
 // In the executable, src/main.ts and this worker are embedded side by side (package.json's build

@@ -2,13 +2,23 @@ import { createKey, listKeys, revokeKey, SCOPES, type Scope } from "../services/
 import { getOrg } from "../services/orgs";
 import { checkIso, open, optional, output, parse, required, UnknownIdError, UsageError } from "./args";
 
-export const KEY_HELP = `dossier key create --org ID --scopes LIST|all [--expires-at ISO] [--name N]
-dossier key list --org ID
-dossier key revoke ID
-  --scopes      comma separated: dossiers:read, dossiers:write, contacts:read, contacts:write,
-                flows:read, notes:read, notes:write; or all
-  --expires-at  ISO 8601 date-time after which the key answers 401 (default: never)
-  The key is printed once; only its SHA-256 hash is stored.`;
+export const KEY_HELP = `dossier key create --org ID --scopes LIST|all [--expires-at ISO] [--name N] [--data DIR] [--json]
+dossier key list --org ID [--data DIR] [--json]
+dossier key revoke ID [--data DIR] [--json]
+  create            a new API key, printed once: only its SHA-256 hash is stored
+  list              the organization's keys: prefix, scopes, expiry, revocation, last use
+  revoke            the key answers 401 from the next request on
+  --org ID          the organization's id (required)
+  --scopes LIST     comma separated: dossiers:read, dossiers:write, contacts:read, contacts:write,
+                    flows:read, notes:read, notes:write; or all (required)
+  --expires-at ISO  an ISO 8601 date-time after which the key answers 401 (default: never)
+  --name N          a label for the key (default: none)
+  --data DIR        the data folder (default: env DOSSIER_DATA, else ./data)
+  --json            print exactly one JSON object on stdout (default: text)
+  env: DOSSIER_DATA       the data folder when --data is not given (default ./data)
+       DOSSIER_SYNC       full or normal: how durable each write is (default full)
+       DOSSIER_LOG        json, pretty or off (default json); this command writes no log lines
+       DOSSIER_LOG_LEVEL  debug also prints the stack of an unexpected failure; info, warn, error (default info)`;
 
 function scopes(list: string): Scope[] {
   if (list === "all") return [...SCOPES];

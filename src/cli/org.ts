@@ -2,12 +2,22 @@ import { parseRateLimit } from "../config";
 import { createOrg, listOrgs, PLANS, updateOrg, type OrgView, type Plan } from "../services/orgs";
 import { open, optional, output, parse, required, UnknownIdError, UsageError } from "./args";
 
-export const ORG_HELP = `dossier org create --name N [--plan free|pro|growth] [--rate-limit R]
-dossier org update ID [--plan P] [--rate-limit R] [--name N]
-dossier org list
-  --plan        free, pro or growth (default growth; the API answers 402 to free and pro)
-  --rate-limit  requests per sliding 60 s window, 1 to 1000000
-                (default: env DOSSIER_RATE_LIMIT, else 600)`;
+export const ORG_HELP = `dossier org create --name N [--plan free|pro|growth] [--rate-limit R] [--data DIR] [--json]
+dossier org update ID [--plan P] [--rate-limit R] [--name N] [--data DIR] [--json]
+dossier org list [--data DIR] [--json]
+  create          a new organization, with one default flow per type
+  update          changes what is given, keeps the rest
+  list            every organization
+  --name N        1 to 200 characters (required by create)
+  --plan P        free, pro or growth; the API answers 402 to free and pro (default growth; update: unchanged)
+  --rate-limit R  requests per sliding 60 s window, 1 to 1000000 (default: env DOSSIER_RATE_LIMIT, else 600; update: unchanged)
+  --data DIR      the data folder (default: env DOSSIER_DATA, else ./data)
+  --json          print exactly one JSON object on stdout (default: text)
+  env: DOSSIER_DATA        the data folder when --data is not given (default ./data)
+       DOSSIER_RATE_LIMIT  the rate limit of a new organization without --rate-limit (default 600)
+       DOSSIER_SYNC        full or normal: how durable each write is (default full)
+       DOSSIER_LOG         json, pretty or off (default json); this command writes no log lines
+       DOSSIER_LOG_LEVEL   debug also prints the stack of an unexpected failure; info, warn, error (default info)`;
 
 const OPTIONS = { name: { type: "string" }, plan: { type: "string" }, "rate-limit": { type: "string" } } as const;
 

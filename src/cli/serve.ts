@@ -1,12 +1,25 @@
-import { loadConfig } from "../config";
+import type { Config } from "../config";
 import { bootstrap } from "../services/bootstrap";
-import { startServer } from "../server";
-import { optional, parse, UsageError } from "./args";
+import { ListenError, startServer } from "../server";
+import { checkDataDir, configOf, openFailure, optional, parse, UsageError } from "./args";
 
 export const SERVE_HELP = `dossier serve [--host H] [--port P] [--no-bootstrap] [--data DIR]
-  env: DOSSIER_HOST (127.0.0.1), DOSSIER_PORT (8080), DOSSIER_DATA (./data), DOSSIER_SYNC (full|normal),
-       DOSSIER_RATE_LIMIT (600), DOSSIER_WEBHOOK_RETRY_SCHEDULE, DOSSIER_WEBHOOK_TIMEOUT (10s),
-       DOSSIER_LOG (json|pretty|off), DOSSIER_LOG_LEVEL (info)`;
+  Runs the API (docs at /docs, the OpenAPI document at /openapi.json); logs go to stderr. SIGTERM
+  or SIGINT stop it gracefully. On a data folder with no organization, the first start creates
+  "Default" (Growth plan, default flows) and prints an API key of every scope once on stderr.
+  --host H        the address to listen on (default: env DOSSIER_HOST, else 127.0.0.1)
+  --port P        the port to listen on, 0 for any free one (default: env DOSSIER_PORT, else 8080)
+  --no-bootstrap  create no first organization and key (default off: create them when there is none)
+  --data DIR      the data folder (default: env DOSSIER_DATA, else ./data)
+  env: DOSSIER_HOST                    see --host (default 127.0.0.1)
+       DOSSIER_PORT                    see --port (default 8080)
+       DOSSIER_DATA                    the data folder when --data is not given (default ./data)
+       DOSSIER_SYNC                    full: an acknowledged write survives a power loss; normal: faster (default full)
+       DOSSIER_RATE_LIMIT              requests per 60 s of an organization created without one (default 600)
+       DOSSIER_WEBHOOK_RETRY_SCHEDULE  the waits between webhook attempts, each ±20 % (default 5s,5m,30m,2h,5h,10h,14h,20h,24h)
+       DOSSIER_WEBHOOK_TIMEOUT         how long a webhook receiver has to answer 2xx (default 10s)
+       DOSSIER_LOG                     json, pretty or off (default json)
+       DOSSIER_LOG_LEVEL               error: 500s; warn: + failed deliveries; info: + every request and webhook attempt; debug: as info (default info)`;
 
 export async function serveCommand(argv: string[]) {
   const parsed = parse(argv, { host: { type: "string" }, port: { type: "string" }, "no-bootstrap": { type: "boolean" } });
@@ -14,14 +27,10 @@ export async function serveCommand(argv: string[]) {
   const portText = optional(parsed, "port") ?? process.env.DOSSIER_PORT ?? "8080";
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, not "${portText}"`);
-  let config;
-  try {
-    config = loadConfig(process.env, optional(parsed, "data") ? { dataDir: loadConfig({ DOSSIER_DATA: optional(parsed, "data") }).dataDir } : {});
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const config = configOf(parsed);
+  checkDataDir(config.dataDir);
 
-  const server = startServer({ host, port, config });
+  const server = start(host, port, config);
   const ctx = server.app.dossier;
   const log = ctx.logger;
   if (!parsed.values["no-bootstrap"]) {
@@ -44,4 +53,14 @@ export async function serveCommand(argv: string[]) {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+/** A port in use, or a host that is not this machine's, is a bad argument (C2): one line, exit 2.
+ * So is a data folder that cannot be opened. */
+function start(host: string, port: number, config: Config) {
+  try {
+    return startServer({ host, port, config });
+  } catch (error) {
+    throw error instanceof ListenError ? new UsageError(error.message) : openFailure(error, config.dataDir);
+  }
 }

@@ -3,6 +3,7 @@ import type { Context } from "../context";
 import { ApiError } from "../errors";
 import { authenticate, type Principal, type Scope } from "../services/keys";
 import { RateLimiter } from "./rate-limiter";
+import { noteOrganization } from "./request-log";
 
 type Headers = Record<string, string | number>;
 
@@ -14,7 +15,10 @@ type Headers = Record<string, string | number>;
 function admit(ctx: Context, limiter: RateLimiter, required: Scope[], request: Request, headers: Headers): Principal {
   const principal = authenticate(ctx, request.headers.get("authorization"));
   if (!principal) throw new ApiError("unauthorized", "a valid API key is required: Authorization: Bearer svc_live_...");
-  const rate = limiter.hit(principal.organizationId, principal.rateLimit, ctx.now().getTime());
+  // The request log names the organization on a 402, 403 or 429 too (issue 8).
+  noteOrganization(request, principal.organizationId);
+  // Only a Growth organization can get a 429: the others get 402 (C3 puts it first), counted (C10).
+  const rate = limiter.hit(principal.organizationId, principal.rateLimit, ctx.now().getTime(), principal.plan === "growth");
   headers["x-ratelimit-limit"] = String(rate.limit);
   headers["x-ratelimit-remaining"] = String(rate.remaining);
   headers["x-ratelimit-reset"] = String(rate.reset);

@@ -1,11 +1,11 @@
 // C2: the operator surface. --json prints exactly one JSON object; bad arguments exit 2 with a
 // one-line message; unknown ids exit 1; bad arguments win over unknown ids (C10).
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { tempDir } from "../helpers";
-import { dossier } from "./helpers";
+import { dossier, dossierRun } from "./helpers";
 
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 
@@ -123,6 +123,17 @@ describe("bad arguments exit 2 with one line; unknown ids exit 1", () => {
     ["flow create with negative deadline", ["flow", "create", "--org", org, "--type", "sales", "--name", "F", "--stages", '[{"name":"A","deadline_days":-1}]']],
     ["webhook set with a bad URL", ["webhook", "set", "--org", org, "--url", "ftp://x"]],
     ["backup without a file", ["backup"]],
+    ["org list with an unknown flag", ["org", "list", "--verbose"]],
+    ["org update with a bad rate limit (wins over the unknown org)", ["org", "update", UNKNOWN, "--rate-limit", "abc"]],
+    ["key list without --org", ["key", "list"]],
+    ["key create with an impossible date (wins over the unknown org)", ["key", "create", "--org", UNKNOWN, "--scopes", "all", "--expires-at", "2026-02-30T00:00:00Z"]],
+    ["key create on 29 February of a common year", ["key", "create", "--org", org, "--scopes", "all", "--expires-at", "2027-02-29"]],
+    ["key create on 31 April", ["key", "create", "--org", org, "--scopes", "all", "--expires-at", "2026-04-31T12:00:00.000Z"]],
+    ["webhook rotate-secret without --org", ["webhook", "rotate-secret"]],
+    ["webhook unset without --org", ["webhook", "unset"]],
+    ["webhook deliveries with a bad status", ["webhook", "deliveries", "--org", org, "--status", "lost"]],
+    ["serve --port abc", ["serve", "--port", "abc"]],
+    ["backup into a folder that does not exist", ["backup", "/nonexistent/dir/x.db"]],
   ])("%s", (_name, args) => {
     const result = dossier(data, ...args, "--json");
     expect(result.code).toBe(2);
@@ -142,6 +153,56 @@ describe("bad arguments exit 2 with one line; unknown ids exit 1", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});
+
+describe("C2: bad settings, data folders and ports are bad arguments: one line, exit 2, no stack trace", () => {
+  const expectUsage = (result: { code: number; stdout: string; stderr: string }, names: string) => {
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain(names);
+  };
+
+  test("--data naming a regular file, for a command and for serve", () => {
+    const file = join(tempDir(), "not-a-folder");
+    writeFileSync(file, "x");
+    expectUsage(dossierRun(["org", "list", "--json", "--data", file]), file);
+    expectUsage(dossierRun(["serve", "--port", "0", "--data", file], {}, 20_000), file);
+  });
+
+  test("a data folder whose database is not one", () => {
+    const data = tempDir();
+    writeFileSync(join(data, "dossier.db"), "not a database, just text long enough to be read as a header".repeat(20));
+    expectUsage(dossierRun(["org", "list", "--json", "--data", data]), data);
+  });
+
+  test.each([
+    ["DOSSIER_RATE_LIMIT=abc", { DOSSIER_RATE_LIMIT: "abc" }, ["org", "create", "--name", "X"], "abc"],
+    ["DOSSIER_SYNC=sometimes", { DOSSIER_SYNC: "sometimes" }, ["org", "list"], "DOSSIER_SYNC"],
+    ["DOSSIER_WEBHOOK_TIMEOUT=soon", { DOSSIER_WEBHOOK_TIMEOUT: "soon" }, ["key", "list", "--org", UNKNOWN], "soon"],
+    ["DOSSIER_SYNC=sometimes on serve", { DOSSIER_SYNC: "sometimes" }, ["serve", "--port", "0"], "DOSSIER_SYNC"],
+  ])("env %s", (_name, env, args, names) => {
+    expectUsage(dossierRun([...args, "--data", tempDir()], env as Record<string, string>, 20_000), names);
+  });
+
+  test("serve on a port already in use (D7)", () => {
+    const taken = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken") });
+    try {
+      const result = dossierRun(["serve", "--port", String(taken.port), "--no-bootstrap", "--data", tempDir()], {}, 20_000);
+      expectUsage(result, `127.0.0.1:${taken.port}`);
+      expect(result.stderr).toContain("in use");
+    } finally {
+      taken.stop(true);
+    }
+  });
+
+  test("a real leap day is a date: key create --expires-at 2028-02-29", () => {
+    const data = tempDir();
+    const org = dossier(data, "org", "create", "--name", "Leap", "--json").json.id;
+    const key = dossier(data, "key", "create", "--org", org, "--scopes", "all", "--expires-at", "2028-02-29T23:59:59Z", "--json");
+    expect(key.code).toBe(0);
+    expect(key.json.expires_at).toBe("2028-02-29T23:59:59.000Z");
   });
 });
 

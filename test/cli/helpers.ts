@@ -11,10 +11,17 @@ export interface CliResult {
 
 /** Runs `dossier ...args` from source, as a real process, on the given data folder. */
 export function dossier(data: string, ...args: string[]): CliResult {
-  const result = Bun.spawnSync([process.execPath, MAIN, ...args, "--data", data], {
-    env: { ...process.env, DOSSIER_LOG: "off" },
+  return dossierRun([...args, "--data", data]);
+}
+
+/** Runs `dossier ...args` exactly as given (no --data added), with extra environment. A process
+ * that outlives `timeoutMs` (a server that should have refused to start) is killed: code -1. */
+export function dossierRun(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): CliResult {
+  const result = Bun.spawnSync([process.execPath, MAIN, ...args], {
+    env: { ...process.env, DOSSIER_LOG: "off", ...env },
     stdout: "pipe",
     stderr: "pipe",
+    timeout: timeoutMs,
   });
   const stdout = result.stdout.toString();
   let json: any;

@@ -1,6 +1,8 @@
 // C2: `dossier serve` as a real process: first-start bootstrap, operator changes while it runs
-// (C10), and the graceful stop on SIGTERM.
+// (C10), and the graceful stop on SIGTERM and SIGINT.
 import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { startServerProcess } from "../helpers/process";
 import { tempDir } from "../helpers";
 import { dossier } from "./helpers";
@@ -104,5 +106,43 @@ describe("C2: SIGTERM", () => {
     expect(((await list.json()) as any).meta.total).toBe(1);
     after.proc.kill("SIGTERM");
     expect(await after.exited).toBe(0);
+  });
+});
+
+describe("C2: SIGINT", () => {
+  test("Ctrl-C: a request in flight completes, the stop is logged, the database is closed, exit 0", async () => {
+    const data = tempDir();
+    const org = dossier(data, "org", "create", "--name", "Interrupt", "--json").json;
+    const key = dossier(data, "key", "create", "--org", org.id, "--scopes", "all", "--json").json.key;
+    const server = await startServerProcess(data, ["--no-bootstrap"]);
+    let sendRest!: () => void;
+    const restSent = new Promise<void>((resolve) => (sendRest = resolve));
+    const body = JSON.stringify({ full_name: "Interrupted Upload" });
+    // The body arrives in two halves; SIGINT lands between them, while the request is in flight.
+    const stream = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(new TextEncoder().encode(body.slice(0, 10)));
+        await restSent;
+        controller.enqueue(new TextEncoder().encode(body.slice(10)));
+        controller.close();
+      },
+    });
+    const pending = fetch(`${server.url}/api/v1/contacts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    await Bun.sleep(300);
+    server.proc.kill("SIGINT");
+    await Bun.sleep(300);
+    expect(server.proc.exitCode).toBeNull();
+    sendRest();
+    expect((await pending).status).toBe(201);
+    expect(await server.exited).toBe(0);
+    expect(server.stderr()).toMatch(/"msg":"stopping".*"signal":"SIGINT"/);
+    // The last connection closed cleanly: SQLite folded the WAL back into the database file.
+    expect(existsSync(join(data, "dossier.db-wal"))).toBe(false);
+    expect(dossier(data, "org", "list", "--json").code).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { embeddedMigrations, migrate } from "../../src/db/migrate";
 import { openStore } from "../../src/db/client";
 import { tempDir } from "../helpers";
+import { MAIN } from "../cli/helpers";
 
 const root = join(import.meta.dir, "../..");
 const tablesOf = (db: Database) =>
@@ -77,4 +78,51 @@ describe("embedded migrations", () => {
     expect(normal.sqlite.query<{ synchronous: number }, []>("PRAGMA synchronous").get()!.synchronous).toBe(1);
     normal.close();
   });
+});
+
+/** `dossier org list --json --data DIR`, `count` real processes at once; each one's exit and stdout. */
+async function listAtOnce(data: string, count: number) {
+  const runs = Array.from({ length: count }, async () => {
+    const proc = Bun.spawn([process.execPath, MAIN, "org", "list", "--json", "--data", data], {
+      env: { ...process.env, DOSSIER_LOG: "off" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    return { code, stdout, stderr };
+  });
+  return Promise.all(runs);
+}
+
+describe("C1, C2: processes opening one data folder at once (commands work beside each other)", () => {
+  const expectAllListed = (results: { code: number; stdout: string; stderr: string }[]) => {
+    for (const result of results) {
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(JSON.parse(result.stdout)).toEqual({ data: expect.any(Array) });
+    }
+  };
+
+  test("a new folder: every concurrent `org list --json` exits 0 with one JSON object, round after round", async () => {
+    for (let round = 0; round < 4; round++) {
+      const data = tempDir();
+      const results = await listAtOnce(data, 6);
+      expectAllListed(results);
+      const db = new Database(join(data, "dossier.db"), { readonly: true });
+      expect(db.query<{ n: number }, []>(`SELECT count(*) AS n FROM "__drizzle_migrations"`).get()!.n).toBe(embeddedMigrations.length);
+      db.close();
+    }
+  }, 60_000);
+
+  test("an un-upgraded folder (first migration only): concurrent opens upgrade it once", async () => {
+    for (let round = 0; round < 3; round++) {
+      const data = tempDir();
+      const older = new Database(join(data, "dossier.db"));
+      migrate(older, embeddedMigrations.slice(0, 1));
+      older.close();
+      expectAllListed(await listAtOnce(data, 6));
+      const db = new Database(join(data, "dossier.db"), { readonly: true });
+      expect(db.query<{ n: number }, []>(`SELECT count(*) AS n FROM "__drizzle_migrations"`).get()!.n).toBe(embeddedMigrations.length);
+      db.close();
+    }
+  }, 60_000);
 });

@@ -142,9 +142,10 @@ describe("C8 rate limits: sliding 60 s window per organization", () => {
     const forbidden = await call(app, "GET", "/flows", { key: org.key });
     expect(forbidden.status).toBe(403);
     expect(forbidden.headers.get("x-ratelimit-remaining")).toBe("4");
-    const missing = await call(app, "GET", "/flows/x/stages", { key: org.key });
-    expect(missing.status).toBe(403);
-    expect(missing.headers.get("x-ratelimit-remaining")).toBe("3");
+    // A malformed flow id, but the key lacks flows:read: 403 comes before 404 (C3).
+    const forbiddenPath = await call(app, "GET", "/flows/x/stages", { key: org.key });
+    expect(forbiddenPath.status).toBe(403);
+    expect(forbiddenPath.headers.get("x-ratelimit-remaining")).toBe("3");
   });
 
   test("a rate-limit change takes effect on the next request (C10)", async () => {
@@ -156,5 +157,109 @@ describe("C8 rate limits: sliding 60 s window per organization", () => {
     const answer = await call(app, "GET", "/flows", { key: org.key });
     expect(answer.status).toBe(200);
     expect(answer.headers.get("x-ratelimit-limit")).toBe("10");
+  });
+});
+
+describe("C10 what counts, and the rate-limit headers on every answer of an identified organization", () => {
+  const start = Date.parse("2026-11-22T10:00:00.000Z");
+  const rateHeaders = (answer: { headers: Headers }) =>
+    ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"].map((name) => answer.headers.get(name));
+
+  test("C10: a real 404 (unknown dossier, key with dossiers:read) and a 400 count, with the three headers", async () => {
+    let now = start;
+    const app = makeApp({ now: () => new Date(now) });
+    const org = makeOrg(app, { rateLimit: 5, scopes: ["dossiers:read"] });
+    const missing = await call(app, "GET", "/dossiers/00000000-0000-4000-8000-000000000000", { key: org.key });
+    expect(missing.status).toBe(404);
+    expect(missing.json.error.code).toBe("not_found");
+    expect(rateHeaders(missing)).toEqual(["5", "4", "60"]);
+    now += 15_000;
+    const bad = await call(app, "GET", "/dossiers?per_page=0", { key: org.key });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.code).toBe("invalid_body");
+    expect(rateHeaders(bad)).toEqual(["5", "3", "45"]);
+  });
+
+  test("C10: X-RateLimit-Reset on answers that are not 429: seconds until the oldest counted request leaves", async () => {
+    let now = start;
+    const app = makeApp({ now: () => new Date(now) });
+    const org = makeOrg(app, { rateLimit: 10, scopes: ["notes:read"] });
+    expect((await call(app, "GET", "/flows", { key: org.key })).headers.get("x-ratelimit-reset")).toBe("60"); // 403
+    const growth = makeOrg(app, { rateLimit: 10 });
+    now += 20_400;
+    const ok = await call(app, "GET", "/flows", { key: growth.key });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("x-ratelimit-reset")).toBe("60");
+    now += 30_300; // t=50.7 s
+    const later = await call(app, "GET", "/flows", { key: growth.key });
+    expect(later.headers.get("x-ratelimit-reset")).toBe("30"); // its first (t=20.4 s) leaves in 29.7 s: rounded up
+    const forbidden = await call(app, "GET", "/flows", { key: org.key });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.headers.get("x-ratelimit-reset")).toBe("10"); // its first (t=0) leaves in 9.3 s
+  });
+
+  test("C10: an unknown path under /api/v1 is answered before authentication: no headers, not counted", async () => {
+    const app = makeApp();
+    const org = makeOrg(app, { rateLimit: 5 });
+    expect((await call(app, "GET", "/flows", { key: org.key })).headers.get("x-ratelimit-remaining")).toBe("4");
+    for (const path of ["/nope", "/flows/", "/dossiers/x/nope"]) {
+      const unknown = await call(app, "GET", path, { key: org.key });
+      expect(unknown.status).toBe(404);
+      expect(rateHeaders(unknown)).toEqual([null, null, null]);
+    }
+    expect((await call(app, "GET", "/flows", { key: org.key })).headers.get("x-ratelimit-remaining")).toBe("3");
+  });
+
+  test("C3, C10: 402 wins over 429, and every 402 counts, past the limit too", async () => {
+    let now = start;
+    const app = makeApp({ now: () => new Date(now) });
+    const org = makeOrg(app, { plan: "free", rateLimit: 2 });
+    const seen: (string | null)[][] = [];
+    for (let i = 0; i < 3; i++) {
+      const answer = await call(app, "GET", "/flows", { key: org.key });
+      expect(answer.status).toBe(402); // the third is over the limit: still 402, not 429
+      expect(answer.headers.get("retry-after")).toBeNull();
+      seen.push(rateHeaders(answer));
+      now += 10_000;
+    }
+    // Counted at t=0, 10, 20 s. Two counted leave no room; with three, room comes back when the
+    // second (t=10 s) leaves, at t=70 s.
+    expect(seen).toEqual([["2", "1", "60"], ["2", "0", "50"], ["2", "0", "50"]]);
+
+    updateOrg(app.dossier, org.id, { plan: "growth" });
+    now = start + 65_000; // t=0 has left; t=10 and t=20 s still count: no room
+    const limited = await call(app, "GET", "/flows", { key: org.key });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("5");
+    expect(limited.headers.get("x-ratelimit-reset")).toBe("5");
+    now = start + 70_000;
+    expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(200);
+  });
+
+  test("C8: after the limit is lowered below the count, Retry-After is when a request is really free again", async () => {
+    let now = start;
+    const app = makeApp({ now: () => new Date(now) });
+    const org = makeOrg(app, { rateLimit: 10 });
+    for (let i = 0; i < 6; i++) {
+      expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(200);
+      now += 5_000;
+    }
+    // Counted at t=0, 5, 10, 15, 20, 25 s; the limit becomes 3 at t=30 s. A request is free once
+    // two are left in the window: when the fourth oldest (t=15 s) leaves, at t=75 s.
+    updateOrg(app.dossier, org.id, { rateLimit: 3 });
+    now = start + 30_000;
+    const limited = await call(app, "GET", "/flows", { key: org.key });
+    expect(limited.status).toBe(429);
+    expect(rateHeaders(limited)).toEqual(["3", "0", "45"]);
+    expect(limited.headers.get("retry-after")).toBe("45");
+    now = start + 74_999;
+    const early = await call(app, "GET", "/flows", { key: org.key });
+    expect(early.status).toBe(429);
+    expect(early.headers.get("retry-after")).toBe("1");
+    now = start + 75_000;
+    const free = await call(app, "GET", "/flows", { key: org.key });
+    expect(free.status).toBe(200);
+    // Now counted: t=20, 25 and 75 s; the next room comes when t=20 s leaves, at t=80 s.
+    expect(rateHeaders(free)).toEqual(["3", "0", "5"]);
   });
 });

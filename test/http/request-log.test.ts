@@ -302,10 +302,7 @@ describe("request log", () => {
     ]);
   });
 
-  // Needs src/http/auth.ts to call noteOrganization(request, principal.organizationId) once the key
-  // is known, before the plan, rate and scope checks (see the report of issue 8's ops work).
-  // Run with `bun test --todo test/http/request-log.test.ts` once it does, then make it a test.
-  test.todo("issue 8 (needs auth.ts): 402, 403 and 429 lines name the organization the key identified", async () => {
+  test("issue 8: 402, 403 and 429 lines name the organization the key identified", async () => {
     const app = makeApp({ config: { log: "json" } });
     const pro = makeOrg(app, { plan: "pro" });
     const growth = makeOrg(app, { rateLimit: 1 });

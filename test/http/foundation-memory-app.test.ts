@@ -1,0 +1,43 @@
+// C1: `createApp({ memory: true })` is the whole service in-process, on an in-memory database,
+// driven with app.handle(new Request(...)) and no port: what other projects' test suites use.
+import { afterAll, describe, expect, test } from "bun:test";
+import { createApp } from "../../src/app";
+import { createKey, SCOPES } from "../../src/services/keys";
+import { createOrg } from "../../src/services/orgs";
+
+describe("C1 createApp({ memory: true })", () => {
+  const app = createApp({ memory: true, webhooks: false, config: { log: "off" } });
+  afterAll(() => app.close());
+
+  test("GET /healthz answers 200 {status: ok}, with X-Request-Id", async () => {
+    const answer = await app.handle(new Request("http://localhost/healthz"));
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as any).status).toBe("ok");
+    expect(answer.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  test("an authenticated request: a key made in-process lists the default flows, then a write reads back", async () => {
+    const org = createOrg(app.dossier, { name: "In memory", plan: "growth" });
+    const { key } = createKey(app.dossier, { organizationId: org.id, scopes: [...SCOPES] });
+    const auth = { authorization: `Bearer ${key}` };
+    const flows = await app.handle(new Request("http://localhost/api/v1/flows", { headers: auth }));
+    expect(flows.status).toBe(200);
+    expect(((await flows.json()) as any).data.map((f: { name: string }) => f.name).sort()).toEqual(["Recruitment", "Sales"]);
+    expect(flows.headers.get("x-ratelimit-remaining")).toBe("599");
+
+    const created = await app.handle(
+      new Request("http://localhost/api/v1/contacts", {
+        method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ full_name: "Memo Ry" }),
+      }),
+    );
+    expect(created.status).toBe(201);
+    const listed = await app.handle(new Request("http://localhost/api/v1/contacts", { headers: auth }));
+    expect(((await listed.json()) as any).data.map((c: { full_name: string }) => c.full_name)).toEqual(["Memo Ry"]);
+    expect((await app.handle(new Request("http://localhost/api/v1/flows"))).status).toBe(401);
+  });
+
+  test("the database is in memory: journal_mode is memory, not a file's WAL", () => {
+    const mode = app.dossier.store.sqlite.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()!.journal_mode;
+    expect(mode).toBe("memory");
+  });
+});
