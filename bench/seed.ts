@@ -323,8 +323,9 @@ export async function seed(options: {
         const role = pick(ROLES);
         const email = `${first}.${lastName}.${i}@${company.split(" ")[0]}.example`.toLowerCase();
         const phone = `+33 6 ${String(i % 100_000_000).padStart(8, "0")}`;
-        const id = crypto.randomUUID();
-        const contactId = crypto.randomUUID();
+        // Ids as the app makes them (src/ids.ts): UUIDv7 of the row's creation time.
+        const id = Bun.randomUUIDv7("hex", created);
+        const contactId = Bun.randomUUIDv7("hex", created);
         const sales = type === "sales";
         insertDossier.run(
           id, orgId, flow.id, type, sales ? `${company} (${role})` : name, email, phone, company, role,
@@ -372,7 +373,7 @@ export async function seed(options: {
     for (let k = 0; k < Math.floor(n / 4); k++) {
       const i = Math.floor(random() * n);
       const at = new Date(Math.min(now, dossierCreated[i] + Math.floor(random() * 30 * DAY))).toISOString();
-      insertNote.run(crypto.randomUUID(), orgId, dossierIds[i], pick(NOTE_TEXT), random() < 0.8 ? 1 : 0, at);
+      insertNote.run(Bun.randomUUIDv7("hex", Date.parse(at)), orgId, dossierIds[i], pick(NOTE_TEXT), random() < 0.8 ? 1 : 0, at);
     }
   }).immediate();
   const tRows = performance.now();
