@@ -6,8 +6,10 @@
 //      synchronous=FULL (the default) and with DOSSIER_SYNC=normal.
 // The receiver runs in a child process (this file with --receiver) so that it does not share the
 // dispatcher's event loop. Targets: >= 2,000 deliveries/s, p99 < 50 ms. Only 127.0.0.1.
+// Bounded: every wait has a limit, and a watchdog ends the run after DEADLINE_MS (exit 1). It
+// prints the machine (CPU, cores, memory, kernel, load average before and after) with the figures.
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, freemem, loadavg, release, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { createApp, type DossierApp } from "../src/app";
 import { transact } from "../src/context";
@@ -112,10 +114,29 @@ async function latency(receiver: Awaited<ReturnType<typeof startReceiver>>, perS
   }
 }
 
+const DEADLINE_MS = 5 * 60_000;
+const load = () => loadavg().map((n) => n.toFixed(2)).join(" ");
+
+function machine(): string {
+  const cpu = cpus();
+  const gib = (bytes: number) => (bytes / 2 ** 30).toFixed(1);
+  return (
+    `machine: ${cpu[0]?.model?.trim() ?? "unknown CPU"}, ${cpu.length} cores (${navigator.hardwareConcurrency} usable), ` +
+    `${gib(totalmem())} GiB RAM (${gib(freemem())} free), ${process.platform} ${release()}, bun ${Bun.version}`
+  );
+}
+
 async function main() {
   const receiver = await startReceiver();
+  const watchdog = setTimeout(() => {
+    console.error(`webhook benchmark: over ${DEADLINE_MS / 1000} s, stopped`);
+    receiver.stop();
+    process.exit(1);
+  }, DEADLINE_MS);
   try {
-    console.log(`webhook delivery benchmark (bun ${Bun.version}, ${navigator.hardwareConcurrency} cores, receiver in a child process)`);
+    console.log(`webhook delivery benchmark (receiver in a child process, 127.0.0.1)`);
+    console.log(machine());
+    console.log(`load average before: ${load()}`);
     for (const [total, orgs] of [
       [20_000, 1],
       [20_000, 20],
@@ -135,7 +156,9 @@ async function main() {
           `p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, max ${result.max.toFixed(2)} ms`,
       );
     }
+    console.log(`load average after: ${load()}`);
   } finally {
+    clearTimeout(watchdog);
     receiver.stop();
   }
 }

@@ -15,11 +15,35 @@ export const DEFAULT_RETRY_SCHEDULE = ["5s", "5m", "30m", "2h", "5h", "10h", "14
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
-/** Parses `<number><unit>` with unit ms, s, m or h (C10); throws on anything else. */
+/** Parses `<number><unit>` with unit ms, s, m or h (C10, "Durations in env") into ms; throws on
+ * anything else (no unit, another unit, a sign, inner spaces). */
 export function parseDuration(text: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
-  if (!match) throw new Error(`invalid duration "${text}": expected <number><ms|s|m|h>, e.g. 5s`);
+  if (!match) throw new Error(`invalid duration "${text}": expected <number><unit> with unit ms, s, m or h, e.g. 5s`);
   return Number(match[1]) * UNIT_MS[match[2]];
+}
+
+/** DOSSIER_WEBHOOK_RETRY_SCHEDULE (C7): comma separated durations; each is checked. */
+export function parseRetrySchedule(text: string, name = "DOSSIER_WEBHOOK_RETRY_SCHEDULE"): number[] {
+  return text.split(",").map((part) => {
+    try {
+      return parseDuration(part);
+    } catch {
+      throw new Error(`invalid ${name} "${text}": "${part.trim()}" is not a duration; expected durations like 5s,5m,2h (unit ms, s, m or h), comma separated`);
+    }
+  });
+}
+
+/** DOSSIER_WEBHOOK_TIMEOUT (C7): one duration above zero. */
+export function parseTimeout(text: string, name = "DOSSIER_WEBHOOK_TIMEOUT"): number {
+  let ms: number;
+  try {
+    ms = parseDuration(text);
+  } catch {
+    throw new Error(`invalid ${name} "${text}": expected <number><unit> with unit ms, s, m or h, e.g. 2s`);
+  }
+  if (!(ms > 0)) throw new Error(`invalid ${name} "${text}": the time limit must be more than 0`);
+  return ms;
 }
 
 export function parseRateLimit(text: string): number {
@@ -39,15 +63,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!["debug", "info", "warn", "error"].includes(logLevel)) {
     throw new Error(`invalid DOSSIER_LOG_LEVEL "${logLevel}": expected debug, info, warn or error`);
   }
+  // An empty DOSSIER_WEBHOOK_RETRY_SCHEDULE or DOSSIER_WEBHOOK_TIMEOUT counts as unset (as an empty
+  // DOSSIER_RATE_LIMIT does): the defaults of C7 apply.
   const schedule = env.DOSSIER_WEBHOOK_RETRY_SCHEDULE
-    ? env.DOSSIER_WEBHOOK_RETRY_SCHEDULE.split(",")
-    : DEFAULT_RETRY_SCHEDULE;
+    ? parseRetrySchedule(env.DOSSIER_WEBHOOK_RETRY_SCHEDULE)
+    : DEFAULT_RETRY_SCHEDULE.map(parseDuration);
   return {
     dataDir: resolve(env.DOSSIER_DATA ?? "./data"),
     sync,
     defaultRateLimit: env.DOSSIER_RATE_LIMIT ? parseRateLimit(env.DOSSIER_RATE_LIMIT) : 600,
-    webhookRetrySchedule: schedule.map(parseDuration),
-    webhookTimeoutMs: parseDuration(env.DOSSIER_WEBHOOK_TIMEOUT ?? "10s"),
+    webhookRetrySchedule: schedule,
+    webhookTimeoutMs: parseTimeout(env.DOSSIER_WEBHOOK_TIMEOUT || "10s"),
     log,
     logLevel: logLevel as Config["logLevel"],
     ...overrides,

@@ -1,5 +1,14 @@
 // One delivery attempt over HTTP (C7): POST, redirects not followed, a time limit, and what the
 // delivery log keeps of the answer (status or network error, duration, first 1 KB of the body).
+//
+// The client is node:http / node:https, not fetch: Bun's fetch runs at most 256 requests at once
+// in the whole process (BUN_CONFIG_MAX_HTTP_REQUESTS, read once at start), so 256 endpoints that
+// never answer would queue every other organization's delivery behind them until they time out
+// (C7: a slow endpoint holds back only its own organization). node:http has no such process-wide
+// limit; the dispatcher bounds the requests in flight itself (see dispatcher.ts). Connections are
+// kept alive and reused between attempts to the same host.
+import http from "node:http";
+import https from "node:https";
 
 export const SNIPPET_BYTES = 1024;
 export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
@@ -16,8 +25,14 @@ export interface SendResult {
 
 export const isSuccess = (result: SendResult) => result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 
-/** Sends one attempt. Never throws: a failure is described in the result. */
-export async function sendAttempt(
+const httpAgent = new http.Agent({ keepAlive: true });
+const httpsAgent = new https.Agent({ keepAlive: true });
+/** An answer of known size up to this is read to its end (its connection can then be reused). */
+const WHOLE_BODY_BYTES = 64 * 1024;
+
+/** Sends one attempt. Never throws: a failure is described in the result. The time limit covers
+ * the whole attempt: connection, request, answer and the snippet of its body. */
+export function sendAttempt(
   url: string,
   body: string,
   headers: Record<string, string>,
@@ -25,73 +40,93 @@ export async function sendAttempt(
   now: () => Date,
 ): Promise<SendResult> {
   const started = performance.now();
-  const signal = AbortSignal.timeout(timeoutMs);
-  let response: Response;
-  try {
-    response = await fetch(url, { method: "POST", body, headers, redirect: "manual", signal });
-  } catch (error) {
-    return {
-      statusCode: null,
-      error: signal.aborted ? `timeout: no answer within ${timeoutMs} ms` : describeError(error),
-      durationMs: Math.round(performance.now() - started),
-      responseSnippet: null,
-      retryAfterMs: null,
+  return new Promise<SendResult>((resolve) => {
+    let done = false;
+    let timedOut = false;
+    let response: http.IncomingMessage | null = null;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    const finish = (failure?: unknown) => {
+      if (done) return;
+      done = true;
+      if (timer) clearTimeout(timer);
+      const durationMs = Math.round(performance.now() - started);
+      if (!response) {
+        const error = timedOut ? `timeout: no answer within ${timeoutMs} ms` : describeError(failure);
+        resolve({ statusCode: null, error, durationMs, responseSnippet: null, retryAfterMs: null });
+        return;
+      }
+      // The status decided the outcome; the snippet is what arrived of the body (best effort).
+      const status = response.statusCode ?? 0;
+      const retryAfter = header(response.headers["retry-after"]);
+      resolve({
+        statusCode: status,
+        error: status >= 200 && status < 300 ? null : `HTTP ${status}`,
+        durationMs,
+        responseSnippet: size === 0 ? null : new TextDecoder().decode(Buffer.concat(chunks, size).subarray(0, SNIPPET_BYTES)),
+        retryAfterMs: status === 429 || status === 503 ? parseRetryAfter(retryAfter, now()) : null,
+      });
     };
-  }
-  // The status decided the outcome; the snippet is read on a best-effort basis within the same limit.
-  const responseSnippet = await readSnippet(response);
-  const retryAfterMs =
-    response.status === 429 || response.status === 503 ? parseRetryAfter(response.headers.get("retry-after"), now()) : null;
-  return {
-    statusCode: response.status,
-    error: response.status >= 200 && response.status < 300 ? null : `HTTP ${response.status}`,
-    durationMs: Math.round(performance.now() - started),
-    responseSnippet,
-    retryAfterMs,
-  };
+
+    let target: URL;
+    try {
+      target = new URL(url);
+      if (target.protocol !== "http:" && target.protocol !== "https:") throw new Error(`unsupported protocol ${target.protocol}`);
+    } catch (error) {
+      finish(error);
+      return;
+    }
+    const secure = target.protocol === "https:";
+    let request: http.ClientRequest;
+    try {
+      request = (secure ? https : http).request(
+        target,
+        {
+          method: "POST",
+          headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+          agent: secure ? httpsAgent : httpAgent,
+        },
+        (answer) => {
+          response = answer;
+          const length = Number(answer.headers["content-length"] ?? NaN);
+          // A small answer of known size (the usual "ok") is read whole, so the connection is reused.
+          const readAll = length >= 0 && length <= WHOLE_BODY_BYTES;
+          answer.on("data", (chunk: Buffer) => {
+            if (size < SNIPPET_BYTES) {
+              chunks.push(chunk);
+              size += chunk.byteLength;
+            }
+            if (size >= SNIPPET_BYTES && !readAll) {
+              finish();
+              answer.destroy();
+            }
+          });
+          answer.on("end", () => finish());
+          answer.on("error", () => finish()); // a body cut short keeps what arrived
+          answer.on("close", () => finish());
+        },
+      );
+    } catch (error) {
+      finish(error);
+      return;
+    }
+    request.on("error", (error) => finish(error));
+    timer = setTimeout(() => {
+      timedOut = true;
+      finish();
+      request.destroy();
+    }, timeoutMs);
+    request.end(body);
+  });
 }
+
+const header = (value: string | string[] | undefined): string | null => (Array.isArray(value) ? value[0] : value) ?? null;
 
 function describeError(error: unknown): string {
   const message = error instanceof Error ? `${error.name === "Error" ? "" : error.name + ": "}${error.message}` : String(error);
   return message.slice(0, 500) || "network error";
-}
-
-const WHOLE_BODY_BYTES = 64 * 1024;
-
-async function readSnippet(response: Response): Promise<string | null> {
-  if (!response.body) return null;
-  const length = Number(response.headers.get("content-length") ?? NaN);
-  if (length >= 0 && length <= WHOLE_BODY_BYTES) {
-    // A small answer of known size (the usual "ok"): read it whole, in one step.
-    try {
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      return bytes.byteLength === 0 ? null : new TextDecoder().decode(bytes.subarray(0, SNIPPET_BYTES));
-    } catch {
-      return null;
-    }
-  }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < SNIPPET_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-    if (size >= SNIPPET_BYTES) await reader.cancel().catch(() => {});
-  } catch {
-    // A body cut short (or the time limit) keeps what arrived.
-  }
-  if (size === 0) return null;
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes.subarray(0, SNIPPET_BYTES));
 }
 
 /** Retry-After as delta seconds or an HTTP date, in ms from `now`, at most 24 h; null if absent or unreadable. */

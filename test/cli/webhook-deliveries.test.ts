@@ -10,11 +10,14 @@ import { dossier } from "./helpers";
 const data = tempDir();
 const running: ServerProcess[] = [];
 let receiverUp = false;
+/** When each request answered 200 arrived (performance.now()). */
+const deliveredAt: number[] = [];
 const receiver = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
   async fetch(request) {
     await request.text();
+    if (receiverUp) deliveredAt.push(performance.now());
     return receiverUp ? new Response("ok") : new Response("receiver down", { status: 500 });
   },
 });
@@ -71,6 +74,8 @@ describe("C2 webhook deliveries | retry", () => {
 
     receiverUp = true;
     const retried = dossier(data, "webhook", "retry", failed.event_id, "--json");
+    // The retry is committed by the time the command has exited.
+    const retriedAt = performance.now();
     expect(retried.code).toBe(0);
     expect(retried.json).toEqual({ event_id: failed.event_id, status: "pending" });
     // Retry only a failed delivery: a second one, while pending or after success, exits 1 (C10).
@@ -86,6 +91,10 @@ describe("C2 webhook deliveries | retry", () => {
       10_000,
       "the server to send the retried delivery (C10: within 5 s)",
     );
+    // C10: the running server picked the retry up within 5 s (its scan runs every 5 s), plus a
+    // small margin for a loaded machine.
+    expect(deliveredAt).toHaveLength(1);
+    expect(Math.round(deliveredAt[0] - retriedAt)).toBeLessThanOrEqual(5000 + 300);
     // The schedule starts afresh (C10), so `attempts` counts from the retry; the log keeps them all.
     expect(succeeded.attempts).toBe(1);
     expect(succeeded.attempt_log.map((a: { status_code: number }) => a.status_code)).toEqual([500, 500, 200]);

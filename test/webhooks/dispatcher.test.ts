@@ -205,6 +205,33 @@ describe("C7 retries", () => {
     expect(Date.parse(log[0].at)).toBeLessThanOrEqual(Date.parse(log[1].at));
   });
 
+  test("C10 each retry delay counts from the END of the previous attempt, not from its start (slow 500 answers, schedule 300ms)", async () => {
+    // The receiver takes 400 ms to answer 500. Counted from the end, the next attempt starts at
+    // least 300 ms - 20 % = 240 ms after the answer ended; counted from the start it would be due
+    // before the answer even ended, and would start right after it.
+    const answered: number[] = [];
+    const { app, org, hook } = setup(
+      async () => {
+        await Bun.sleep(400);
+        answered.push(performance.now());
+        return new Response("slow failure", { status: 500 });
+      },
+      { webhookRetrySchedule: [300, 300], webhookTimeoutMs: 2000 },
+    );
+    const eventId = emit(app, org.id);
+    const [first, second, third] = await hook.waitFor(3, 5000);
+    expect(answered.length).toBeGreaterThanOrEqual(2);
+    const gaps = [second.at - answered[0], third.at - answered[1]].map(Math.round);
+    for (const gap of gaps) {
+      expect(gap).toBeGreaterThanOrEqual(240 - 2);
+      expect(gap).toBeLessThan(360 + 200); // 300 ms + 20 %, and a margin for a loaded machine
+    }
+    expect(Math.round(second.at - first.at)).toBeGreaterThanOrEqual(400 + 240 - 2);
+    expect(await settled(app, eventId)).toMatchObject({ status: "failed", attempts: 3, last_status_code: 500 });
+    const log = deliveryOf(app, org.id, eventId).attempt_log!;
+    expect(log.every((entry) => entry.duration_ms >= 390)).toBe(true);
+  });
+
   test("after the last scheduled retry the delivery is failed and kept; `retry` queues it again from the schedule's start (C10, picked up within 5 s)", async () => {
     let healthy = false;
     const { app, org, hook } = setup(() => new Response(healthy ? "ok" : "down", { status: healthy ? 200 : 503 }));
@@ -217,10 +244,13 @@ describe("C7 retries", () => {
     expect(listDeliveries(app.dossier, org.id, { status: "failed" }).data.map((d) => d.event_id)).toEqual([eventId]);
 
     healthy = true;
+    const retriedAt = performance.now();
     expect(retryDelivery(app.dossier, eventId)).toEqual({ event_id: eventId, status: "pending" });
     expect(eventRow(app, eventId)).toMatchObject({ status: "pending", attempts: 0 });
     expect(deliveryOf(app, org.id, eventId).attempt_log).toHaveLength(3); // the history stays
     await hook.waitFor(4, 6500);
+    // C10: picked up within 5 s (the dispatcher's scan runs every 5 s), plus a small margin.
+    expect(Math.round(hook.received[3].at - retriedAt)).toBeLessThanOrEqual(5000 + 250);
     expect(await settled(app, eventId)).toMatchObject({ status: "succeeded", attempts: 1, last_status_code: 200 });
     expect(deliveryOf(app, org.id, eventId).attempt_log!.map((entry) => entry.status_code)).toEqual([503, 503, 503, 200]);
   }, 15_000);
@@ -524,6 +554,34 @@ describe("C7 order and isolation", () => {
 // ---------------------------------------------------------------- durability
 
 describe("C7 / C10 durability", () => {
+  test("C10 after a restart, a backlog of due retries larger than the dispatcher holds per organization is all sent at once (no wait for the 5 s scan)", async () => {
+    const dataDir = tempDir();
+    let up = false;
+    const hook = receiver(() => new Response(up ? "ok" : "down", { status: up ? 200 : 500 }));
+    // Retries 1 s after each failure: the first run only makes first attempts before it stops.
+    const config = { log: "off" as const, webhookRetrySchedule: [1000, 1000], webhookTimeoutMs: 1000 };
+    const first = createApp({ dataDir, webhooks: true, config });
+    const org = makeOrg(first);
+    setEndpoint(first.dossier, org.id, hook.url);
+    const ctx = first.dossier;
+    const ids = transact(ctx, () => Array.from({ length: 150 }, (_, i) => recordEvent(ctx, org.id, "note.created", { i })));
+    const failedOnce = () => ctx.store.sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM events WHERE attempts = 1 AND status = 'pending'`).get()!.n;
+    await until(() => failedOnce() === 150, 5000, "every first attempt to fail");
+    const lastDue = ctx.store.sqlite.query<{ at: number }, []>(`SELECT max(next_attempt_at) AS at FROM events`).get()!.at;
+    await first.close();
+    expect(hook.received).toHaveLength(150);
+    await Bun.sleep(Math.max(0, lastDue - Date.now() + 20)); // every retry is due now (at most 1.2 s)
+
+    up = true;
+    const started = performance.now();
+    const second = makeApp({ dataDir, webhooks: true, config });
+    await hook.waitFor(300, 4000);
+    expect(performance.now() - started).toBeLessThan(4000);
+    const retried = hook.received.slice(150).map((r) => r.headers.get("x-service-event-id"));
+    expect(new Set(retried)).toEqual(new Set(ids));
+    for (const id of ids) expect((await settled(second, id)).status).toBe("succeeded");
+  });
+
   test("pending deliveries survive a restart on the same data folder and are delivered at once", async () => {
     const dataDir = tempDir();
     const first = createApp({ dataDir, webhooks: false, config: { log: "off" } });

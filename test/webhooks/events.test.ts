@@ -52,6 +52,23 @@ function verify(header: string, rawBody: string, secret: string): boolean {
   });
 }
 
+// C7 body: exactly these members (previous_attributes only on dossier.updated).
+const BODY_KEYS = ["created_at", "data", "id", "organization_id", "type"];
+const UPDATED_BODY_KEYS = [...BODY_KEYS, "previous_attributes"].sort();
+// C5: a dossier in an event payload has every field of api-v1's Dossier table, plus cv_url,
+// contact_id, stage_entered_at and stage_due_at (written out here from the specs, not from our schema).
+const DOSSIER_KEYS = [
+  "id", "organization_id", "flow_id", "type", "name", "email", "phone", "company", "role", "contact_person", "status",
+  "current_stage_id", "assigned_to", "deal_size", "deal_currency", "intake_notes", "cv_url", "created_at", "updated_at",
+  "contact_id", "stage_entered_at", "stage_due_at",
+].sort();
+// api-v1 "Note".
+const NOTE_KEYS = ["content", "created_at", "dossier_id", "id", "is_internal"];
+// C7: data of dossier.stage_changed.
+const STAGE_CHANGED_KEYS = ["current_stage_id", "id", "previous_stage_id", "status"];
+
+const keys = (value: object) => Object.keys(value).sort();
+
 function setup() {
   const app = makeApp({ webhooks: true, config: { webhookRetrySchedule: [50, 100], webhookTimeoutMs: 1000 } });
   const org = makeOrg(app);
@@ -69,13 +86,18 @@ function setup() {
 }
 
 describe("api-v1 Events, C7: the five events arrive signed, with the documented bodies", () => {
-  test("dossier.created, stage_changed then updated, updated with previous_attributes, note.created, deleted", async () => {
+  test("dossier.created, stage_changed then updated, updated with previous_attributes, note.created, deleted: each body exactly as C7 says", async () => {
     const { app, org, hook, events } = setup();
+    const envelope = (type: string) => ({ id: expect.stringMatching(/^evt_[A-Za-z0-9]{26,}$/), type, created_at: expect.any(String), organization_id: org.id });
     const created = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Grace Hopper", email: "grace@example.com" } });
     expect(created.status).toBe(201);
     const dossier = created.json.data;
     await hook.waitFor(1);
-    expect(events()[0]).toEqual({ id: expect.stringMatching(/^evt_/), type: "dossier.created", created_at: expect.any(String), organization_id: org.id, data: dossier });
+    const createdEvent = events()[0];
+    expect(keys(createdEvent)).toEqual(BODY_KEYS);
+    expect(keys(createdEvent.data)).toEqual(DOSSIER_KEYS);
+    expect(createdEvent).toEqual({ ...envelope("dossier.created"), data: dossier });
+    expect(new Date(createdEvent.created_at).toISOString()).toBe(createdEvent.created_at);
 
     const flow = (await call(app, "GET", `/flows/${dossier.flow_id}/stages`, { key: org.key })).json.data;
     const nextStage = flow.find((stage: { id: string }) => stage.id !== dossier.current_stage_id);
@@ -83,26 +105,42 @@ describe("api-v1 Events, C7: the five events arrive signed, with the documented 
     expect(moved.status).toBe(200);
     await hook.waitFor(3);
     const [, stageChanged, updated] = events();
-    expect(stageChanged).toMatchObject({
-      type: "dossier.stage_changed",
-      organization_id: org.id,
+    expect(keys(stageChanged)).toEqual(BODY_KEYS);
+    expect(keys(stageChanged.data)).toEqual(STAGE_CHANGED_KEYS);
+    expect(stageChanged).toEqual({
+      ...envelope("dossier.stage_changed"),
       data: { id: dossier.id, current_stage_id: nextStage.id, previous_stage_id: dossier.current_stage_id, status: "active" },
     });
-    expect(updated).toMatchObject({ type: "dossier.updated", data: moved.json.data, previous_attributes: { current_stage_id: dossier.current_stage_id } });
+    expect(keys(updated)).toEqual(UPDATED_BODY_KEYS);
+    expect(keys(updated.data)).toEqual(DOSSIER_KEYS);
+    expect(updated).toEqual({ ...envelope("dossier.updated"), data: moved.json.data, previous_attributes: { current_stage_id: dossier.current_stage_id } });
 
     const renamed = await call(app, "PATCH", `/dossiers/${dossier.id}`, { key: org.key, body: { company: "Navy" } });
+    expect(renamed.status).toBe(200);
     await hook.waitFor(4);
-    expect(events()[3]).toMatchObject({ type: "dossier.updated", data: renamed.json.data, previous_attributes: { company: null } });
+    const companyEvent = events()[3];
+    expect(keys(companyEvent)).toEqual(UPDATED_BODY_KEYS);
+    expect(keys(companyEvent.data)).toEqual(DOSSIER_KEYS);
+    expect(companyEvent).toEqual({ ...envelope("dossier.updated"), data: renamed.json.data, previous_attributes: { company: null } });
 
     const note = await call(app, "POST", `/dossiers/${dossier.id}/notes`, { key: org.key, body: { content: "Invented the compiler" } });
     expect(note.status).toBe(201);
     await hook.waitFor(5);
-    expect(events()[4]).toMatchObject({ type: "note.created", organization_id: org.id, data: note.json.data });
+    const noteEvent = events()[4];
+    expect(keys(noteEvent)).toEqual(BODY_KEYS);
+    expect(keys(noteEvent.data)).toEqual(NOTE_KEYS);
+    expect(noteEvent).toEqual({ ...envelope("note.created"), data: note.json.data });
 
     const deleted = await call(app, "DELETE", `/dossiers/${dossier.id}`, { key: org.key });
     expect(deleted.status).toBe(200);
     await hook.waitFor(6);
-    expect(events()[5]).toMatchObject({ type: "dossier.deleted", data: { id: dossier.id, status: "archived" } });
+    // C7: dossier.deleted carries the whole Dossier (archived), as GET shows it afterwards.
+    const archived = await call(app, "GET", `/dossiers/${dossier.id}`, { key: org.key });
+    expect(archived.json.data.status).toBe("archived");
+    const deletedEvent = events()[5];
+    expect(keys(deletedEvent)).toEqual(BODY_KEYS);
+    expect(keys(deletedEvent.data)).toEqual(DOSSIER_KEYS);
+    expect(deletedEvent).toEqual({ ...envelope("dossier.deleted"), data: archived.json.data });
 
     const types = events().map((event) => event.type);
     expect(types).toEqual(["dossier.created", "dossier.stage_changed", "dossier.updated", "dossier.updated", "note.created", "dossier.deleted"]);

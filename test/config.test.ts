@@ -1,0 +1,107 @@
+// C7 / C10 "Durations in env": DOSSIER_WEBHOOK_RETRY_SCHEDULE and DOSSIER_WEBHOOK_TIMEOUT are read
+// by loadConfig as `<number><unit>` with unit ms, s, m or h; anything else is refused with a message
+// naming the variable and the value. With an empty environment the defaults of C7 apply.
+import { describe, expect, test } from "bun:test";
+import { DEFAULT_RETRY_SCHEDULE, loadConfig, parseDuration } from "../src/config";
+
+const S = 1000;
+const M = 60 * S;
+const H = 60 * M;
+
+/** The message loadConfig refuses `env` with (or "accepted"). */
+function refusal(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+    return "accepted";
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+describe("C10 Durations in env: parseDuration", () => {
+  test.each([
+    ["250ms", 250],
+    ["0ms", 0],
+    ["1s", S],
+    ["2s", 2 * S],
+    ["1.5s", 1500],
+    ["5m", 5 * M],
+    ["30m", 30 * M],
+    ["2h", 2 * H],
+    ["24h", 24 * H],
+    [" 10s ", 10 * S], // spaces around (as after a comma in a list) are ignored
+  ])("%p is %p ms", (text, ms) => {
+    expect(parseDuration(text)).toBe(ms);
+  });
+
+  test.each(["", "5", "s", "5 s", "5sec", "5S", "5M", "1d", "-1s", "+1s", "1e3ms", "1,5s", "ms5", "5s5", "0x10s", "Infinity s", "NaNs"])(
+    "%p is refused with a message naming it and the units",
+    (text) => {
+      expect(() => parseDuration(text)).toThrow(`invalid duration "${text}": expected <number><unit> with unit ms, s, m or h`);
+    },
+  );
+});
+
+describe("C7 / C10 loadConfig: webhook settings from env", () => {
+  test("an empty environment gives C7's defaults: time limit 10 s; retries after 5s, 5m, 30m, 2h, 5h, 10h, 14h, 20h, 24h", () => {
+    const config = loadConfig({});
+    expect(config.webhookTimeoutMs).toBe(10 * S);
+    expect(config.webhookRetrySchedule).toEqual([5 * S, 5 * M, 30 * M, 2 * H, 5 * H, 10 * H, 14 * H, 20 * H, 24 * H]);
+    expect(DEFAULT_RETRY_SCHEDULE).toEqual(["5s", "5m", "30m", "2h", "5h", "10h", "14h", "20h", "24h"]);
+    // "about 3 days in all" (C7): 75 h 35 min 5 s without jitter.
+    expect(config.webhookRetrySchedule.reduce((a, b) => a + b, 0)).toBe(75 * H + 35 * M + 5 * S);
+    // An empty value counts as unset.
+    expect(loadConfig({ DOSSIER_WEBHOOK_TIMEOUT: "", DOSSIER_WEBHOOK_RETRY_SCHEDULE: "" })).toMatchObject({
+      webhookTimeoutMs: 10 * S,
+      webhookRetrySchedule: config.webhookRetrySchedule,
+    });
+  });
+
+  test.each([
+    ["500ms", 500],
+    ["2s", 2 * S],
+    ["1m", M],
+    ["1h", H],
+    ["0.5s", 500],
+  ])("DOSSIER_WEBHOOK_TIMEOUT=%s replaces the time limit (%p ms)", (text, ms) => {
+    expect(loadConfig({ DOSSIER_WEBHOOK_TIMEOUT: text }).webhookTimeoutMs).toBe(ms);
+  });
+
+  test.each([
+    ["1s,2s,5s", [S, 2 * S, 5 * S]], // C7's example
+    ["50ms", [50]],
+    ["100ms, 1s ,2m,3h", [100, S, 2 * M, 3 * H]],
+    ["0ms,0ms", [0, 0]],
+  ])("DOSSIER_WEBHOOK_RETRY_SCHEDULE=%s replaces the schedule", (text, schedule) => {
+    expect(loadConfig({ DOSSIER_WEBHOOK_RETRY_SCHEDULE: text }).webhookRetrySchedule).toEqual(schedule);
+  });
+
+  test.each([
+    ["soon", "expected <number><unit> with unit ms, s, m or h"],
+    ["10", "expected <number><unit> with unit ms, s, m or h"],
+    ["10sec", "expected <number><unit> with unit ms, s, m or h"],
+    ["1d", "expected <number><unit> with unit ms, s, m or h"],
+    ["-2s", "expected <number><unit> with unit ms, s, m or h"],
+    ["0s", "the time limit must be more than 0"],
+    ["0ms", "the time limit must be more than 0"],
+  ])("DOSSIER_WEBHOOK_TIMEOUT=%s is refused: the message names the variable, the value and the problem", (text, problem) => {
+    expect(refusal({ DOSSIER_WEBHOOK_TIMEOUT: text })).toBe(
+      `invalid DOSSIER_WEBHOOK_TIMEOUT "${text}": ${problem}${problem.startsWith("expected") ? ", e.g. 2s" : ""}`,
+    );
+  });
+
+  test.each([
+    ["1s,soon,5s", "soon"],
+    ["1s,,5s", ""],
+    ["1s,", ""],
+    [",", ""],
+    ["5", "5"],
+    ["1s;2s", "1s;2s"],
+    ["1s 2s", "1s 2s"],
+    ["5s,1d", "1d"],
+  ])("DOSSIER_WEBHOOK_RETRY_SCHEDULE=%p is refused: the message names the variable and the bad item %p", (text, item) => {
+    expect(refusal({ DOSSIER_WEBHOOK_RETRY_SCHEDULE: text })).toBe(
+      `invalid DOSSIER_WEBHOOK_RETRY_SCHEDULE "${text}": "${item}" is not a duration; expected durations like 5s,5m,2h (unit ms, s, m or h), comma separated`,
+    );
+  });
+});

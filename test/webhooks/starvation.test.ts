@@ -1,0 +1,148 @@
+// C7 "a slow or failing endpoint does not hold back other organizations' deliveries" and "a new
+// event is attempted within 100 ms of its commit", under load: hundreds of organizations whose
+// endpoints never answer (a real receiver on 127.0.0.1 that holds every request open) must not
+// delay a healthy organization's first attempt. The time limit comes from config (as
+// DOSSIER_WEBHOOK_TIMEOUT would set it) and is far above the bound asserted, so a healthy event
+// that had to wait for a hanging request to time out would fail the test.
+import { afterAll, describe, expect, test } from "bun:test";
+import { transact } from "../../src/context";
+import { recordEvent } from "../../src/services/outbox";
+import { setEndpoint } from "../../src/services/webhooks";
+import { makeApp, makeOrg, until } from "../helpers";
+
+const servers: { stop(force?: boolean): unknown }[] = [];
+afterAll(() => {
+  for (const server of servers.splice(0)) server.stop(true);
+});
+
+const TIMEOUT_MS = 2000;
+/** C7: within 100 ms of the commit. The median must meet it; the worst sample gets a margin for a
+ * loaded, shared 2-core machine (measured: 1-10 ms typically, 85 ms once right after the flood). */
+const C7_MS = 100;
+const WORST_MS = C7_MS + 150;
+
+function expectPrompt(latencies: number[]) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  expect({ median: sorted[Math.floor(sorted.length / 2)] < C7_MS, worst: sorted[sorted.length - 1] < WORST_MS, latencies }).toEqual({
+    median: true,
+    worst: true,
+    latencies,
+  });
+}
+
+/** A receiver that reads each request and never answers (the client's time limit ends it). */
+function hangingReceiver() {
+  let received = 0;
+  let open = 0;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    idleTimeout: 30,
+    async fetch(request) {
+      received++;
+      open++;
+      request.signal.addEventListener("abort", () => open--, { once: true });
+      await request.arrayBuffer();
+      return new Promise<Response>(() => {});
+    },
+  });
+  servers.push(server);
+  return {
+    url: `http://127.0.0.1:${server.port}/hang`,
+    /** Requests received so far. */
+    received: () => received,
+    /** Requests held open now (the client has not given up on them yet). */
+    open: () => open,
+  };
+}
+
+/** A receiver that answers 200 at once and notes when each event arrived. */
+function healthyReceiver() {
+  const arrivals = new Map<string, number>();
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      await request.arrayBuffer();
+      arrivals.set(request.headers.get("x-service-event-id")!, performance.now());
+      return new Response("ok");
+    },
+  });
+  servers.push(server);
+  return { url: `http://127.0.0.1:${server.port}/ok`, arrivals };
+}
+
+function scenario(hangingOrgs: number, eventsEach: number, retrySchedule: number[], timeoutMs = TIMEOUT_MS) {
+  const app = makeApp({ webhooks: true, config: { webhookTimeoutMs: timeoutMs, webhookRetrySchedule: retrySchedule } });
+  const ctx = app.dossier;
+  const hang = hangingReceiver();
+  const ok = healthyReceiver();
+  const stuck = Array.from({ length: hangingOrgs }, (_, i) => makeOrg(app, { name: `hanging ${i}` }).id);
+  for (const org of stuck) setEndpoint(ctx, org, hang.url);
+  const healthy = makeOrg(app, { name: "healthy" }).id;
+  setEndpoint(ctx, healthy, ok.url);
+  return {
+    app,
+    hang,
+    ok,
+    /** The hanging organizations' events, in one commit. */
+    flood() {
+      transact(ctx, () => {
+        for (let i = 0; i < eventsEach; i++) for (const org of stuck) recordEvent(ctx, org, "note.created", { i });
+      });
+    },
+    /** `n` healthy events, 100 ms apart: their commit-to-arrival times in ms. */
+    async healthySamples(n: number): Promise<number[]> {
+      const latencies: number[] = [];
+      for (let i = 0; i < n; i++) {
+        latencies.push(Math.round(await this.healthyLatency()));
+        await Bun.sleep(100);
+      }
+      return latencies;
+    },
+    /** One healthy event: its commit-to-arrival time in ms (bounded wait). */
+    async healthyLatency(): Promise<number> {
+      const committed = performance.now();
+      const id = transact(ctx, () => recordEvent(ctx, healthy, "note.created", { healthy: true }));
+      await until(() => ok.arrivals.has(id), timeoutMs * 3, `the healthy organization's event ${id}`);
+      return ok.arrivals.get(id)! - committed;
+    },
+  };
+}
+
+describe("C7 isolation under load: hanging endpoints of other organizations", () => {
+  test("300 organizations whose endpoints never answer: a healthy organization's new event arrives within 100 ms (+ margin) of its commit", async () => {
+    const s = scenario(300, 1, [60_000]);
+    await s.healthyLatency(); // the healthy endpoint's connection is open
+    s.flood();
+    // Wait (bounded) until the hanging requests are in flight: more than 256 of them (the old
+    // global cap, and the default concurrency limit of Bun's fetch) ...
+    await until(() => s.hang.open() >= 256, 3000, "the hanging requests to be in flight");
+    await Bun.sleep(50); // ... and whatever of the rest gets through
+    const latencies = await s.healthySamples(5);
+    // All 300 went out at once (beyond both limits above), one per organization.
+    expect(s.hang.received()).toBe(300);
+    expectPrompt(latencies);
+  }, 20_000);
+
+  test("40 organizations × 12 events, hanging, with their retries due: a healthy organization's new event still arrives within 100 ms (+ margin)", async () => {
+    // 1 s time-out and retries 50 ms after each: every second each hanging organization's lane
+    // moves on to its next event and one more retry joins those in flight (the audit's repro).
+    const s = scenario(40, 12, Array(9).fill(50), 1000);
+    s.flood();
+    // Let them pile up (bounded): 250 held open at once (the old shared budget of 256 requests was
+    // full then), or, where fewer may be in flight, 1,300 received (about 7 s).
+    await until(() => s.hang.open() >= 250 || s.hang.received() >= 1300, 15_000, "the hanging organizations' retries to pile up");
+    expectPrompt(await s.healthySamples(5));
+  }, 30_000);
+
+  test("200 organizations whose endpoints never answer, 40 events each (a backlog larger than the dispatcher holds in memory): a healthy organization's new event arrives within 100 ms (+ margin)", async () => {
+    const s = scenario(200, 40, [60_000]);
+    s.flood();
+    await until(() => s.hang.open() >= 200, 3000, "the hanging requests to be in flight");
+    await Bun.sleep(50);
+    expectPrompt(await s.healthySamples(5));
+    // Each hanging organization has one request in flight (its lane), and no more.
+    expect(s.hang.received()).toBe(200);
+  }, 20_000);
+});
