@@ -9,6 +9,7 @@ import { errors } from "./http/errors";
 import { health } from "./http/health";
 import { requestId } from "./http/request-id";
 import { requestLog } from "./http/request-log";
+import { routable } from "./http/url";
 import { contactRoutes } from "./http/routes/contacts";
 import { dossierRoutes } from "./http/routes/dossiers";
 import { flowRoutes } from "./http/routes/flows";
@@ -46,15 +47,6 @@ export type DossierApp = ReturnType<typeof buildApp> & {
   close(): Promise<void>;
 };
 
-/** Elysia looks for the path from the 12th character of the URL on, as if every host had at least
- * four characters: behind a proxy that sends `Host: app`, `http://app/api/v1/flows` would route
- * as `/flows`. Such a URL is re-based on a host long enough; the path and query are untouched. */
-export function routable(request: Request): Request {
-  const url = request.url;
-  const slash = url.indexOf("/", url.indexOf("//") + 2);
-  return slash !== -1 && slash < 11 ? new Request(`http://localhost${url.slice(slash)}`, request) : request;
-}
-
 export function createApp(options: AppOptions = {}): DossierApp {
   const ctx = openContext(options);
   const app = buildApp(ctx);
@@ -74,3 +66,4 @@ export function createApp(options: AppOptions = {}): DossierApp {
     },
   });
 }
+

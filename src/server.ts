@@ -1,5 +1,6 @@
 // Serving the app on a port, with the limits of C8 and the graceful stop of C2.
 import { createApp, type AppOptions, type DossierApp } from "./app";
+import { pathOf } from "./http/url";
 import { sweepFiles } from "./files/cv";
 
 // Bun would refuse a body over its cap itself, with a bare 413 (no error envelope, no X-Request-Id:
@@ -49,7 +50,7 @@ export function startServer(options: AppOptions & { host?: string; port?: number
       maxRequestBodySize: MAX_BODY,
       idleTimeout: 30,
       fetch(request, srv) {
-        if (request.method === "POST" && CV_UPLOAD.test(new URL(request.url).pathname)) srv.timeout(request, UPLOAD_IDLE_SECONDS);
+        if (request.method === "POST" && CV_UPLOAD.test(pathOf(request.url))) srv.timeout(request, UPLOAD_IDLE_SECONDS);
         return app.handle(request);
       },
     });

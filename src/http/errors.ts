@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { ApiError } from "../errors";
 import type { Context } from "../context";
+import { pathOf } from "./url";
 
 // A message may quote what the client sent (an unknown field's name, C3); an API key in it is
 // never echoed (issue 7: keys appear in no answer, no log).
@@ -29,7 +30,7 @@ export const errors = (ctx: Context) =>
         ctx.logger.log("error", "unhandled error", {
           request_id: set.headers["x-request-id"],
           method: request.method,
-          path: new URL(request.url).pathname,
+          path: pathOf(request.url),
           error: err?.message ?? String(error),
           stack: err?.stack,
         });

@@ -36,10 +36,17 @@ export async function readBytes(request: Request, limit: number, tooLarge: () =>
   if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of request.body) {
-    size += chunk.byteLength;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
+  try {
+    for await (const chunk of request.body) {
+      size += chunk.byteLength;
+      if (size > limit) throw tooLarge();
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // The client closed the connection before the end of its body, or sent a malformed chunked
+    // body: a fault of the request, not of the server (found by issue 7's wire fuzzing).
+    throw invalidBody("the body ended before it was complete");
   }
   return Buffer.concat(chunks);
 }

@@ -2,7 +2,7 @@
 // one- to three-character hosts a reverse proxy may send, in-process and through a real socket.
 import { afterAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { routable } from "../../src/app";
+import { routable } from "../../src/http/url";
 import { startServer } from "../../src/server";
 import { makeApp, makeOrg, tempDir } from "../helpers";
 

@@ -279,7 +279,9 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
         const url = cvOf(ctx, principal.organizationId, load(principal.organizationId, params.id).id);
         const file = url ? Bun.file(cvFile(ctx, url)) : null;
         if (!file || !(await file.exists())) throw notFound("the dossier has no CV");
-        return new Response(file, {
+        // The bytes, not the file: Bun would answer a Range header itself (206, or a 416 without
+        // the error envelope). A CV is at most 10 MB, and a server may ignore Range (RFC 9110 §14.2).
+        return new Response(await file.bytes(), {
           headers: { "content-type": "application/pdf", "content-disposition": 'attachment; filename="cv.pdf"' },
         });
       },
