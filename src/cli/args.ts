@@ -101,3 +101,9 @@ function isCalendarDate(year: number, month: number, day: number): boolean {
   probe.setUTCFullYear(year, month - 1, day); // not Date.UTC, which reads years 0-99 as 1900-1999
   return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
 }
+
+/** The env vars every command that opens the data folder reads, as its --help lists them (C2). */
+export const STORE_ENV_HELP = `  env: DOSSIER_DATA       the data folder when --data is not given (default ./data)
+       DOSSIER_SYNC       full or normal: how durable each write is (default full)
+       DOSSIER_LOG        json, pretty or off (default json); this command writes no log lines
+       DOSSIER_LOG_LEVEL  debug also prints the stack of an unexpected failure; info, warn, error (default info)`;

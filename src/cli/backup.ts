@@ -2,7 +2,7 @@ import { accessSync, constants, copyFileSync, existsSync, mkdirSync, readdirSync
 import { dirname, join, resolve } from "node:path";
 import { databasePath } from "../config";
 import { MASTER_KEY_FILE } from "../secrets";
-import { open, output, parse, UsageError } from "./args";
+import { open, output, parse, STORE_ENV_HELP, UsageError } from "./args";
 import type { VacuumRequest, VacuumResult } from "./backup-worker";
 import { megabytes, progressLine, type Progress } from "./progress";
 
@@ -13,10 +13,7 @@ export const BACKUP_HELP = `dossier backup FILE [--data DIR] [--json]
   DIR/master.key. On a terminal it shows its progress on stderr (not with --json).
   --data DIR  the data folder to copy (default: env DOSSIER_DATA, else ./data)
   --json      print {"database","files"} as one JSON object on stdout (default: text)
-  env: DOSSIER_DATA       the data folder when --data is not given (default ./data)
-       DOSSIER_SYNC       full or normal, as for every command (default full)
-       DOSSIER_LOG        json, pretty or off (default json); this command writes no log lines
-       DOSSIER_LOG_LEVEL  debug also prints the stack of an unexpected failure; info, warn, error (default info)`;
+${STORE_ENV_HELP}`;
 
 /** VACUUM INTO reads one snapshot, so the copy is consistent while writers go on (C2). The files
  * are copied after it: every CV that the copied database names already exists by then. */

@@ -2,7 +2,7 @@ import { transact } from "../context";
 import { ApiError } from "../errors";
 import { insertFlow, validateStages, type FlowType } from "../services/flows";
 import { getOrg } from "../services/orgs";
-import { open, output, parse, required, UnknownIdError, UsageError } from "./args";
+import { open, output, parse, required, STORE_ENV_HELP, UnknownIdError, UsageError } from "./args";
 
 export const FLOW_HELP = `dossier flow create --org ID --type candidate|sales --name N --stages JSON [--default] [--data DIR] [--json]
   A new flow of the organization, with its stages in the order given (C4, C10).
@@ -20,10 +20,7 @@ export const FLOW_HELP = `dossier flow create --org ID --type candidate|sales --
                  default flow stays the default)
   --data DIR     the data folder (default: env DOSSIER_DATA, else ./data)
   --json         print the flow with its stages as one JSON object on stdout (default: text)
-  env: DOSSIER_DATA       the data folder when --data is not given (default ./data)
-       DOSSIER_SYNC       full or normal: how durable each write is (default full)
-       DOSSIER_LOG        json, pretty or off (default json); this command writes no log lines
-       DOSSIER_LOG_LEVEL  debug also prints the stack of an unexpected failure; info, warn, error (default info)`;
+${STORE_ENV_HELP}`;
 
 export function flowCommand(sub: string | undefined, argv: string[]) {
   if (sub !== "create") throw new UsageError(sub ? `unknown flow command "${sub}"` : "flow needs a command: create");

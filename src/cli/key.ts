@@ -1,6 +1,6 @@
 import { createKey, listKeys, revokeKey, SCOPES, type Scope } from "../services/keys";
 import { getOrg } from "../services/orgs";
-import { checkIso, open, optional, output, parse, required, UnknownIdError, UsageError } from "./args";
+import { checkIso, open, optional, output, parse, required, STORE_ENV_HELP, UnknownIdError, UsageError } from "./args";
 
 export const KEY_HELP = `dossier key create --org ID --scopes LIST|all [--expires-at ISO] [--name N] [--data DIR] [--json]
 dossier key list --org ID [--data DIR] [--json]
@@ -15,10 +15,7 @@ dossier key revoke ID [--data DIR] [--json]
   --name N          a label for the key (default: none)
   --data DIR        the data folder (default: env DOSSIER_DATA, else ./data)
   --json            print exactly one JSON object on stdout (default: text)
-  env: DOSSIER_DATA       the data folder when --data is not given (default ./data)
-       DOSSIER_SYNC       full or normal: how durable each write is (default full)
-       DOSSIER_LOG        json, pretty or off (default json); this command writes no log lines
-       DOSSIER_LOG_LEVEL  debug also prints the stack of an unexpected failure; info, warn, error (default info)`;
+${STORE_ENV_HELP}`;
 
 function scopes(list: string): Scope[] {
   if (list === "all") return [...SCOPES];

@@ -1,7 +1,7 @@
 import { DELIVERY_STATUSES, DeliveryError, listDeliveries, retryDelivery, type Delivery, type DeliveryStatus } from "../services/deliveries";
 import { getOrg } from "../services/orgs";
 import { rotateSecret, setEndpoint, unsetEndpoint } from "../services/webhooks";
-import { open, optional, output, parse, required, UnknownIdError, UsageError, type Parsed } from "./args";
+import { open, optional, output, parse, required, STORE_ENV_HELP, type Parsed, UnknownIdError, UsageError } from "./args";
 
 export const WEBHOOK_HELP = `dossier webhook set --org ID --url URL [--data DIR] [--json]
 dossier webhook rotate-secret --org ID [--data DIR] [--json]
@@ -19,10 +19,7 @@ dossier webhook retry EVENT_ID [--data DIR] [--json]
   --event ID     only this event (evt_...), with its attempt log (default: every event)
   --data DIR     the data folder (default: env DOSSIER_DATA, else ./data)
   --json         print exactly one JSON object on stdout (default: text)
-  env: DOSSIER_DATA       the data folder when --data is not given (default ./data)
-       DOSSIER_SYNC       full or normal: how durable each write is (default full)
-       DOSSIER_LOG        json, pretty or off (default json); this command writes no log lines
-       DOSSIER_LOG_LEVEL  debug also prints the stack of an unexpected failure; info, warn, error (default info)`;
+${STORE_ENV_HELP}`;
 
 function orgContext(parsed: Parsed) {
   const organizationId = required(parsed, "org");

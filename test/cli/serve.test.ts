@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { startServerProcess } from "../helpers/process";
+import { startServerProcess, type ServerProcess } from "../helpers/process";
 import { tempDir } from "../helpers";
 import { dossier } from "./helpers";
 
@@ -67,36 +67,41 @@ describe("C10: operator changes take effect on the next request while a server r
   });
 });
 
+/** POSTs a contact whose JSON body arrives in two halves; `signal` is sent to the server between
+ * them, while the request is in flight. Resolves with the answer once the rest has been sent. */
+async function postAcrossSignal(server: ServerProcess, key: string, fullName: string, signal: "SIGTERM" | "SIGINT") {
+  const body = JSON.stringify({ full_name: fullName });
+  let sendRest!: () => void;
+  const restSent = new Promise<void>((resolve) => (sendRest = resolve));
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(new TextEncoder().encode(body.slice(0, 10)));
+      await restSent;
+      controller.enqueue(new TextEncoder().encode(body.slice(10)));
+      controller.close();
+    },
+  });
+  const pending = fetch(`${server.url}/api/v1/contacts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: stream,
+    duplex: "half",
+  } as RequestInit);
+  await Bun.sleep(300);
+  server.proc.kill(signal);
+  await Bun.sleep(300);
+  expect(server.proc.exitCode).toBeNull();
+  sendRest();
+  return pending;
+}
+
 describe("C2: SIGTERM", () => {
   test("a request in flight completes, then the process exits 0", async () => {
     const data = tempDir();
     const org = dossier(data, "org", "create", "--name", "Stop", "--json").json;
     const key = dossier(data, "key", "create", "--org", org.id, "--scopes", "all", "--json").json.key;
     const server = await startServerProcess(data, ["--no-bootstrap"]);
-    const body = JSON.stringify({ full_name: "Slow Upload", email: "slow@example.com" });
-    let sendRest!: () => void;
-    const restSent = new Promise<void>((resolve) => (sendRest = resolve));
-    // The body arrives in two halves; SIGTERM lands between them, while the request is in flight.
-    const stream = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        controller.enqueue(new TextEncoder().encode(body.slice(0, 10)));
-        await restSent;
-        controller.enqueue(new TextEncoder().encode(body.slice(10)));
-        controller.close();
-      },
-    });
-    const pending = fetch(`${server.url}/api/v1/contacts`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: stream,
-      duplex: "half",
-    } as RequestInit);
-    await Bun.sleep(300);
-    server.proc.kill("SIGTERM");
-    await Bun.sleep(300);
-    expect(server.proc.exitCode).toBeNull();
-    sendRest();
-    const answer = await pending;
+    const answer = await postAcrossSignal(server, key, "Slow Upload", "SIGTERM");
     expect(answer.status).toBe(201);
     expect(((await answer.json()) as any).data.full_name).toBe("Slow Upload");
     expect(await server.exited).toBe(0);
@@ -115,30 +120,7 @@ describe("C2: SIGINT", () => {
     const org = dossier(data, "org", "create", "--name", "Interrupt", "--json").json;
     const key = dossier(data, "key", "create", "--org", org.id, "--scopes", "all", "--json").json.key;
     const server = await startServerProcess(data, ["--no-bootstrap"]);
-    let sendRest!: () => void;
-    const restSent = new Promise<void>((resolve) => (sendRest = resolve));
-    const body = JSON.stringify({ full_name: "Interrupted Upload" });
-    // The body arrives in two halves; SIGINT lands between them, while the request is in flight.
-    const stream = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        controller.enqueue(new TextEncoder().encode(body.slice(0, 10)));
-        await restSent;
-        controller.enqueue(new TextEncoder().encode(body.slice(10)));
-        controller.close();
-      },
-    });
-    const pending = fetch(`${server.url}/api/v1/contacts`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: stream,
-      duplex: "half",
-    } as RequestInit);
-    await Bun.sleep(300);
-    server.proc.kill("SIGINT");
-    await Bun.sleep(300);
-    expect(server.proc.exitCode).toBeNull();
-    sendRest();
-    expect((await pending).status).toBe(201);
+    expect((await postAcrossSignal(server, key, "Interrupted Upload", "SIGINT")).status).toBe(201);
     expect(await server.exited).toBe(0);
     expect(server.stderr()).toMatch(/"msg":"stopping".*"signal":"SIGINT"/);
     // The last connection closed cleanly: SQLite folded the WAL back into the database file.

@@ -100,6 +100,16 @@ describe("replacing a CV: the committed file is kept aside until the transaction
   const ASIDE = /^\.cv\.pdf\.evt_[A-Za-z0-9]+\.old$/;
 
   /** A dossier folder holding a committed cv.pdf "%PDF-old". */
+  /** A transaction that places the CV and then fails, as a failing COMMIT would. */
+  function placeThenFail(staged: { place(eventId: string): void }, id: string) {
+    expect(() =>
+      transact(ctx, () => {
+        staged.place(recordEvent(ctx, org.id, "dossier.updated", { id }));
+        throw new Error("commit failed");
+      }),
+    ).toThrow("commit failed");
+  }
+
   function withOldCv(id: string) {
     const folder = join(ctx.filesDir, org.id, "dossiers", id);
     mkdirSync(folder, { recursive: true });
@@ -128,12 +138,7 @@ describe("replacing a CV: the committed file is kept aside until the transaction
     const id = "5b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
     const folder = withOldCv(id);
     const staged = await stageCv(ctx, org.id, id, new TextEncoder().encode("%PDF-new"));
-    expect(() =>
-      transact(ctx, () => {
-        staged.place(recordEvent(ctx, org.id, "dossier.updated", { id }));
-        throw new Error("commit failed");
-      }),
-    ).toThrow("commit failed");
+    placeThenFail(staged, id);
     staged.discard();
     expect(readdirSync(folder)).toEqual(["cv.pdf"]);
     expect(readFileSync(join(folder, "cv.pdf"), "utf8")).toBe("%PDF-old");
@@ -142,12 +147,7 @@ describe("replacing a CV: the committed file is kept aside until the transaction
   test("C5: a transaction that fails after place() on a dossier without a CV: discard() removes the new file and the folder it made", async () => {
     const id = "6b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
     const staged = await stageCv(ctx, org.id, id, new TextEncoder().encode("%PDF-new"));
-    expect(() =>
-      transact(ctx, () => {
-        staged.place(recordEvent(ctx, org.id, "dossier.updated", { id }));
-        throw new Error("commit failed");
-      }),
-    ).toThrow("commit failed");
+    placeThenFail(staged, id);
     staged.discard();
     expect(existsSync(join(ctx.filesDir, org.id, "dossiers", id))).toBe(false);
   });
