@@ -83,6 +83,12 @@ const ENDPOINTS: Endpoint[] = [
   },
   { name: "kind", label: "GET /contacts?kind=client", raw: "list", group: "other", expect: 200, spec: () => ({ kind: "get", paths: [`${API}/contacts?kind=client`] }) },
 ];
+const ENDPOINT_NAMES = ENDPOINTS.map((e) => e.name);
+const unknownOnly = only?.filter((name) => !ENDPOINT_NAMES.includes(name)) ?? [];
+if (unknownOnly.length > 0) {
+  console.error(`bench: --only: unknown endpoint ${unknownOnly.join(", ")} (known: ${ENDPOINT_NAMES.join(", ")})`);
+  process.exit(2);
+}
 const RAW: Record<"list" | "create", { label: string; spec: RequestSpec }> = {
   list: { label: "raw list (page 1 + COUNT)", spec: { kind: "get", paths: ["/list"] } },
   create: { label: "raw create (dossier+contact+link+event)", spec: { kind: "create", path: "/create" } },
@@ -323,6 +329,11 @@ async function benchSize(n: number, wrk: string): Promise<SizeReport> {
       await (await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(300_000) })).arrayBuffer();
       return result;
     };
+    // The measured run comes right after `settleSeconds` of the same load, which is not measured.
+    const settledRun = async (base: string, spec: RequestSpec, key: string | undefined, pid: number) => {
+      if (settleSeconds > 0) await run(base, spec, key, pid, settleSeconds);
+      return run(base, spec, key, pid, seconds);
+    };
 
     // Warm-up: sequential requests to each endpoint and each raw baseline, so that the JIT and the
     // page cache are hot before the first measured round.
@@ -334,10 +345,8 @@ async function benchSize(n: number, wrk: string): Promise<SizeReport> {
     for (let round = 1; round <= rounds; round++) {
       for (const r of live) {
         await waitForRateRoom(appBase, s.key);
-        if (settleSeconds > 0) await run(appBase, r.endpoint.spec(s), s.key, app.pid, settleSeconds);
-        const mine = await run(appBase, r.endpoint.spec(s), s.key, app.pid, seconds);
-        if (settleSeconds > 0) await run(rawBase, RAW[r.endpoint.raw].spec, undefined, raw.pid, settleSeconds);
-        const base = await run(rawBase, RAW[r.endpoint.raw].spec, undefined, raw.pid, seconds);
+        const mine = await settledRun(appBase, r.endpoint.spec(s), s.key, app.pid);
+        const base = await settledRun(rawBase, RAW[r.endpoint.raw].spec, undefined, raw.pid);
         r.runs.push(mine);
         r.raws.push(base);
         rawRuns[r.endpoint.raw].push(base);
