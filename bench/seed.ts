@@ -168,6 +168,64 @@ async function checkKinds(log: (line: string) => void) {
   }
 }
 
+/**
+ * Leaves the FTS5 index as the app would have left it after N one-contact transactions, so that
+ * the next writes owe no merge a grown file would not owe. FTS5 merges by level, not by size
+ * (automerge 4: 4 segments on a level become 1 on the next), and a file grown by the app holds its
+ * largest segment at about level log4(N). A bulk-built index sits on the few levels of its bulk
+ * flushes instead, and the app's next few thousand writes would then bring 4 segments onto its level
+ * and rewrite all of it (300 MB at 1M rows), in slices inside their commits: up to 380 ms for one
+ * create (docs/performance.md, point 5). So: 'optimize' into one segment, then, while its level is
+ * below floor(log4(N)), rewrite one row (a tiny new segment) and 'optimize' again, which puts the
+ * merged segment above every level in use. Bounded: 16 rounds.
+ */
+export function settleSearchIndex(db: Database, n: number, show: (text: string) => void) {
+  const target = Math.floor(Math.log(Math.max(n, 1)) / Math.log(4));
+  const firstRow = db.query<{ id: number }, []>("SELECT id FROM contact_search ORDER BY id LIMIT 1").get();
+  for (let round = 0; round < 16; round++) {
+    show(`contact search index (optimize, round ${round + 1})`);
+    db.run("INSERT INTO contacts_fts (contacts_fts) VALUES ('optimize')");
+    const levels = ftsLevels(db);
+    if (levels.length !== 1) throw new Error(`seed: after 'optimize' the FTS5 index has ${levels.length} segments`);
+    if (levels[0] >= target || !firstRow) return levels[0];
+    db.run("UPDATE contact_search SET full_name = full_name WHERE id = ?", [firstRow.id]);
+  }
+  throw new Error(`seed: the FTS5 index did not reach level ${target} in 16 rounds`);
+}
+
+/** The level of each segment of contacts_fts, from its structure record (the row with id 10 of
+ * contacts_fts_data; layout in SQLite's ext/fts5/fts5_index.c, "Structure record"). */
+export function ftsLevels(db: Database): number[] {
+  const block = db.query<{ block: Uint8Array }, []>("SELECT block FROM contacts_fts_data WHERE id = 10").get()?.block;
+  if (!block) return [];
+  // A 4-byte cookie, then (format 2) the marker ff 00 00 01, then varints.
+  const v2 = block[4] === 0xff && block[5] === 0 && block[6] === 0 && block[7] === 1;
+  let at = v2 ? 8 : 4;
+  const varint = () => {
+    let value = 0;
+    for (let i = 0; i < 9; i++) {
+      const byte = block[at++];
+      if (i === 8) return value * 256 + byte;
+      value = value * 128 + (byte & 0x7f);
+      if (!(byte & 0x80)) return value;
+    }
+    return value;
+  };
+  const levelCount = varint();
+  varint(); // segments in all
+  varint(); // write counter
+  const levels: number[] = [];
+  for (let level = 0; level < levelCount; level++) {
+    varint(); // segments being merged
+    const segments = varint();
+    for (let i = 0; i < segments; i++) {
+      for (let field = 0; field < (v2 ? 8 : 3); field++) varint(); // id, first and last page (+ origins, tombstones, entries)
+      levels.push(level);
+    }
+  }
+  return levels;
+}
+
 /** A one-line progress display on a terminal (`\r`-rewritten); silent when stderr is not a TTY. */
 function progressLine(enabled: boolean) {
   let last = 0;
@@ -380,26 +438,21 @@ export async function seed(options: {
 
   if (triggers.length > 0) {
     progress.show("contact search index (FTS5 trigram)");
+    // No merging during the fill (a large in-memory hash, automerge off): one 'optimize' after it
+    // merges the few segments once, instead of every row being merged level after level.
+    db.run("INSERT INTO contacts_fts (contacts_fts, rank) VALUES ('hashsize', 67108864)");
+    db.run("INSERT INTO contacts_fts (contacts_fts, rank) VALUES ('automerge', 0)");
     db.transaction(() => {
       // As trigger contacts_search_ai (migration 0004's version) writes it; contact_search_ai fills the FTS index.
       db.run(`INSERT INTO contact_search (contact_id, organization_id, full_name, email, company, role, created_at)
               SELECT id, organization_id, lower(full_name), email_folded, lower(company), lower(role), created_at FROM contacts ORDER BY rowid`);
     }).immediate();
     for (const trigger of triggers) db.run(trigger.sql);
+    // Back to FTS5's defaults (the rows stay in contacts_fts_config, which is read-only to SQL).
+    db.run("INSERT INTO contacts_fts (contacts_fts, rank) VALUES ('hashsize', 1048576)");
+    db.run("INSERT INTO contacts_fts (contacts_fts, rank) VALUES ('automerge', 4)");
   }
-  // A bulk fill leaves the FTS5 index with merge work owed (levels holding more segments than its
-  // automerge setting allows), which FTS5 otherwise pays in slices inside the next writes: on a
-  // fresh 1M file, one dossier INSERT in about 60 stalled 5-30 ms (the savepoint of the statement
-  // after the contact's flushes the FTS index and merges) for the first ~20,000 creates. A file the
-  // app filled one transaction at a time owes none, so the seed pays it now ('merge' until a round
-  // does no work: FTS5 then changes fewer than 2 rows; bounded).
-  progress.show("contact search index (settling merges)");
-  const changes = db.query<{ c: number }, []>("SELECT total_changes() AS c");
-  for (let round = 0; round < 10_000; round++) {
-    const before = changes.get()!.c;
-    db.run("INSERT INTO contacts_fts (contacts_fts, rank) VALUES ('merge', 2000)");
-    if (changes.get()!.c - before < 2) break;
-  }
+  settleSearchIndex(db, n, (text) => progress.show(text));
   if (countTriggers.length > 0) {
     db.transaction(() => {
       // What trigger contacts_counts_insert would have left: migration 0004's own backfill.
