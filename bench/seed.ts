@@ -170,16 +170,18 @@ async function checkKinds(log: (line: string) => void) {
 
 /**
  * Leaves the FTS5 index as the app would have left it after N one-contact transactions, so that
- * the next writes owe no merge a grown file would not owe. FTS5 merges by level, not by size
- * (automerge 4: 4 segments on a level become 1 on the next), and a file grown by the app holds its
- * largest segment at about level log4(N). A bulk-built index sits on the few levels of its bulk
- * flushes instead, and the app's next few thousand writes would then bring 4 segments onto its level
- * and rewrite all of it (300 MB at 1M rows), in slices inside their commits: up to 380 ms for one
+ * the next writes owe no merge a grown file would not owe. FTS5 merges level by level (automerge
+ * 4: 4 segments on a level become 1 on the next), and a file grown by the app holds its largest
+ * segment at about level log4(N). A bulk-built index sits on the few levels of its bulk flushes
+ * instead, and the app's next few thousand writes would then bring 4 segments onto its level and
+ * rewrite all of it (300 MB at 1M rows), in slices inside their commits: up to 380 ms for one
  * create (docs/performance.md, point 5). So: 'optimize' into one segment, then, while its level is
  * below floor(log4(N)), rewrite one row (a tiny new segment) and 'optimize' again, which puts the
- * merged segment above every level in use. Bounded: 16 rounds.
+ * merged segment above every level in use. (A tiny segment cannot be lifted first and the bulk
+ * merged onto it: FTS5 moves a segment down to the level of any new segment at least as large.)
+ * Bounded: 16 rounds.
  */
-export function settleSearchIndex(db: Database, n: number, show: (text: string) => void) {
+function settleSearchIndex(db: Database, n: number, show: (text: string) => void) {
   const target = Math.floor(Math.log(Math.max(n, 1)) / Math.log(4));
   const firstRow = db.query<{ id: number }, []>("SELECT id FROM contact_search ORDER BY id LIMIT 1").get();
   for (let round = 0; round < 16; round++) {
