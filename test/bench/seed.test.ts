@@ -4,18 +4,15 @@
 // through a real `dossier` (src/main.ts) into a temp folder, then the file read with bun:sqlite.
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
-import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ftsLevels } from "../../bench/seed";
-import { MAIN } from "../cli/helpers";
+import { sourceExecutable } from "../cli/helpers";
 import { tempDir } from "../helpers";
 
 const N = 1000;
 
 test("issue 6: the seeded search index is one segment on level floor(log4 N), and finds what LIKE finds", () => {
-  const exe = join(tempDir("dossier-exe-"), "dossier");
-  writeFileSync(exe, `#!/bin/sh\nexec "${process.execPath}" "${MAIN}" "$@"\n`);
-  chmodSync(exe, 0o755);
+  const exe = sourceExecutable();
   const dataDir = join(tempDir(), "bench");
   const run = Bun.spawnSync([process.execPath, join(import.meta.dir, "../../bench/seed.ts"), "--n", String(N), "--data", dataDir, "--exe", exe, "--json"], {
     stdout: "pipe",

@@ -1,6 +1,17 @@
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "../helpers";
 
 export const MAIN = join(import.meta.dir, "../../src/main.ts");
+
+/** A `dossier` executable for programs that spawn one (the bench's seeder): this Bun running
+ * src/main.ts, in a fresh temp folder. */
+export function sourceExecutable(): string {
+  const path = join(tempDir("dossier-exe-"), "dossier");
+  writeFileSync(path, `#!/bin/sh\nexec "${process.execPath}" "${MAIN}" "$@"\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
 
 export interface CliResult {
   code: number;

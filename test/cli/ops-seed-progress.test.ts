@@ -2,28 +2,20 @@
 // redrawn in place on stderr), and never in a pipe or with --json. The terminal is a real
 // pseudo-terminal from util-linux `script`; the seed calls a real `dossier` (src/main.ts).
 import { expect, test } from "bun:test";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers";
-import { MAIN } from "./helpers";
+import { sourceExecutable } from "./helpers";
 
 const ROOT = join(import.meta.dir, "../..");
 const SEED = join(ROOT, "bench/seed.ts");
 const REDRAW = "\r\x1b[2Kseed: ";
 const script = Bun.which("script");
 
-/** A `dossier` executable for the seeder: this Bun running src/main.ts. */
-function exe(): string {
-  const path = join(tempDir("dossier-exe-"), "dossier");
-  writeFileSync(path, `#!/bin/sh\nexec "${process.execPath}" "${MAIN}" "$@"\n`);
-  chmodSync(path, 0o755);
-  return path;
-}
-
 const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
 
 function seedArgs(json: boolean): string[] {
-  return [process.execPath, SEED, "--n", "200", "--data", join(tempDir(), "bench"), "--exe", exe(), ...(json ? ["--json"] : [])];
+  return [process.execPath, SEED, "--n", "200", "--data", join(tempDir(), "bench"), "--exe", sourceExecutable(), ...(json ? ["--json"] : [])];
 }
 
 /** Runs the seeder under a pseudo-terminal: stdout and stderr both arrive through it. */
