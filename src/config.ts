@@ -7,6 +7,9 @@ export interface Config {
   defaultRateLimit: number;
   webhookRetrySchedule: number[]; // ms
   webhookTimeoutMs: number;
+  /** How often the dispatcher looks for work another process queued (C10: within 5 s). Not an env
+   * setting: tests that tell this scan from an immediate send lengthen it. */
+  webhookScanMs: number;
   log: "json" | "pretty" | "off";
   logLevel: "debug" | "info" | "warn" | "error";
 }
@@ -74,6 +77,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaultRateLimit: env.DOSSIER_RATE_LIMIT ? parseRateLimit(env.DOSSIER_RATE_LIMIT) : 600,
     webhookRetrySchedule: schedule,
     webhookTimeoutMs: parseTimeout(env.DOSSIER_WEBHOOK_TIMEOUT || "10s"),
+    webhookScanMs: 5000,
     log,
     logLevel: logLevel as Config["logLevel"],
     ...overrides,

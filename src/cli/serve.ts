@@ -44,8 +44,6 @@ export async function serveCommand(argv: string[]) {
       );
     }
   }
-  log.log("info", "listening", { url: server.url, data: ctx.config.dataDir });
-
   const shutdown = async (signal: string) => {
     log.log("info", "stopping", { signal });
     await server.stop();
@@ -53,6 +51,9 @@ export async function serveCommand(argv: string[]) {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+  // Only now: a supervisor (or a test) that signals as soon as it reads this line gets the
+  // graceful stop, not the default action of the signal.
+  log.log("info", "listening", { url: server.url, data: ctx.config.dataDir });
 }
 
 /** A port in use, or a host that is not this machine's, is a bad argument (C2): one line, exit 2.

@@ -46,8 +46,6 @@ export interface Dispatcher {
 }
 
 export const USER_AGENT = "Dossier-Webhooks/1";
-/** How often the dispatcher looks for work queued by another process (C10: within 5 s). */
-export const SCAN_INTERVAL_MS = 5000;
 const BATCH = 1000; // rows read per query
 const NEW_ROUNDS = 5; // batches of new events read per turn of the event loop (then it goes on later)
 const LANE_SENDING_MAX = 4096; // first attempts in flight, all organizations together (one per organization)
@@ -238,7 +236,7 @@ class WebhookDispatcher implements Dispatcher {
       this.wantDue = true;
       this.dueFromStart = true;
       this.schedulePump();
-    }, SCAN_INTERVAL_MS);
+    }, ctx.config.webhookScanMs);
     this.scanTimer.unref?.();
     // Deliveries already due at start are attempted at once, the others at their due time (C10).
     this.schedulePump();

@@ -2,20 +2,17 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll } from "bun:test";
 import { createApp, type AppOptions, type DossierApp } from "../../src/app";
 import { createKey, SCOPES, type Scope } from "../../src/services/keys";
 import { createOrg, type Plan } from "../../src/services/orgs";
+import { onCleanup } from "./cleanup";
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+export { onCleanup } from "./cleanup";
 
 /** A temporary folder removed after the test file. */
 export function tempDir(prefix = "dossier-test-"): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
@@ -28,7 +25,7 @@ export function makeApp(options: AppOptions = {}): DossierApp {
     env: { ...options.env },
     config: { log: "off", ...options.config },
   });
-  cleanups.push(() => app.close());
+  onCleanup(() => app.close());
   return app;
 }
 

@@ -1,5 +1,6 @@
 // A real `dossier serve` process on 127.0.0.1, for tests of start-up, signals and crashes.
 import { join } from "node:path";
+import { onCleanup } from "./cleanup";
 
 export const MAIN = join(import.meta.dir, "../../src/main.ts");
 
@@ -21,6 +22,11 @@ export async function startServerProcess(
     env: { ...process.env, DOSSIER_LOG: "json", ...env },
     stdout: "ignore",
     stderr: "pipe",
+  });
+  // Killed after the test file if the test did not stop it (a failed assertion, a timeout).
+  onCleanup(async () => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill(9);
+    await proc.exited;
   });
   let text = "";
   const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();

@@ -521,14 +521,14 @@ describe("C7 order and isolation", () => {
     });
     await slow.waitFor(10);
     for (let i = 1500; i < 1550; i++) emit(app, slowOrg.id, "note.created", { i });
-    const started = performance.now();
     for (let i = 0; i < 20; i++) emit(app, fastOrg.id, "note.created", { i });
-    await fast.waitFor(20, 1000);
-    expect(performance.now() - started).toBeLessThan(500);
+    // Held back by no one: all of the fast organization's events arrive while the slow one's
+    // backlog is still being sent.
+    await fast.waitFor(20, 20_000);
     expect(slow.received.length).toBeLessThan(1550);
-    await slow.waitFor(1550, 20_000);
+    await slow.waitFor(1550, 60_000);
     expect(slow.received.map((r) => JSON.parse(r.body).data.i)).toEqual([...Array(1550).keys()]);
-  }, 30_000);
+  }, 90_000);
 
   test("many events to many organizations: each delivered exactly once", async () => {
     const app = webhookApp();
@@ -559,24 +559,24 @@ describe("C7 / C10 durability", () => {
     let up = false;
     const hook = receiver(() => new Response(up ? "ok" : "down", { status: up ? 200 : 500 }));
     // Retries 1 s after each failure: the first run only makes first attempts before it stops.
-    const config = { log: "off" as const, webhookRetrySchedule: [1000, 1000], webhookTimeoutMs: 1000 };
+    // The scan for other processes' work is pushed past the test, so only the start-up's own
+    // pick-up can send the retries.
+    const config = { log: "off" as const, webhookRetrySchedule: [1000, 1000], webhookTimeoutMs: 1000, webhookScanMs: 600_000 };
     const first = createApp({ dataDir, webhooks: true, config });
     const org = makeOrg(first);
     setEndpoint(first.dossier, org.id, hook.url);
     const ctx = first.dossier;
     const ids = transact(ctx, () => Array.from({ length: 150 }, (_, i) => recordEvent(ctx, org.id, "note.created", { i })));
     const failedOnce = () => ctx.store.sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM events WHERE attempts = 1 AND status = 'pending'`).get()!.n;
-    await until(() => failedOnce() === 150, 5000, "every first attempt to fail");
+    await until(() => failedOnce() === 150, 30_000, "every first attempt to fail");
     const lastDue = ctx.store.sqlite.query<{ at: number }, []>(`SELECT max(next_attempt_at) AS at FROM events`).get()!.at;
     await first.close();
     expect(hook.received).toHaveLength(150);
     await Bun.sleep(Math.max(0, lastDue - Date.now() + 20)); // every retry is due now (at most 1.2 s)
 
     up = true;
-    const started = performance.now();
     const second = makeApp({ dataDir, webhooks: true, config });
-    await hook.waitFor(300, 4000);
-    expect(performance.now() - started).toBeLessThan(4000);
+    await hook.waitFor(300, 30_000);
     const retried = hook.received.slice(150).map((r) => r.headers.get("x-service-event-id"));
     expect(new Set(retried)).toEqual(new Set(ids));
     for (const id of ids) expect((await settled(second, id)).status).toBe("succeeded");
