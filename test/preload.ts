@@ -6,6 +6,6 @@ import { runCleanups } from "./helpers/cleanup";
 
 // Suites start real servers and child processes; Bun's default 5 s per test is too short on a
 // busy 2-core machine. (Bun does not read a timeout from bunfig.toml.)
-setDefaultTimeout(60_000);
+setDefaultTimeout(120_000);
 
 afterAll(runCleanups);

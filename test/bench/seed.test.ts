@@ -46,4 +46,4 @@ test("issue 6: the seeded search index is one segment on level floor(log4 N), an
   } finally {
     db.close();
   }
-}, 120_000);
+});

@@ -31,13 +31,13 @@ test.skipIf(!script)("issue 8: bench/seed.ts shows its progress on a terminal", 
   const out = onTerminal(false);
   expect(out).toContain(`${REDRAW}organization and key (CLI)`);
   expect(out).toMatch(/seed: dossiers, contacts, primary links \d/);
-}, 60_000);
+});
 
 test.skipIf(!script)("issue 8: bench/seed.ts --json shows no progress, even on a terminal", () => {
   const out = onTerminal(true);
   expect(out).not.toContain("\x1b[2K");
   expect(out).toContain("seed: N=200"); // the plain log lines stay
-}, 60_000);
+});
 
 test("issue 8: bench/seed.ts in a pipe writes plain lines only", () => {
   const run = Bun.spawnSync(seedArgs(false), { stdout: "pipe", stderr: "pipe", timeout: 60_000 });
@@ -47,7 +47,7 @@ test("issue 8: bench/seed.ts in a pipe writes plain lines only", () => {
   expect(stderr).not.toContain("\x1b[2K");
   expect(stderr).not.toContain("\r");
   expect(stderr).toContain("seed: N=200");
-}, 60_000);
+});
 
 test("issue 8: npm run bench passes the seed its progress, on a terminal only (bench/run.ts)", () => {
   // bench/run.ts runs the whole benchmark when imported: its call to seed() is read, not run.

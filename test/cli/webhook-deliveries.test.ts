@@ -114,7 +114,7 @@ describe("C2 webhook deliveries | retry", () => {
       { ...common, time: expect.any(String), level: "warn", msg: "webhook attempt", attempt: 2, status_code: 500, error: "HTTP 500", outcome: "failed" },
       { ...common, time: expect.any(String), level: "info", msg: "webhook attempt", attempt: 1, status_code: 200, error: null, outcome: "succeeded" },
     ]);
-  }, 30_000);
+  });
 
   test.each([
     ["an unknown --status", ["webhook", "deliveries", "--org", "org_x", "--status", "lost"], 2],

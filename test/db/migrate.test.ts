@@ -111,7 +111,7 @@ describe("C1, C2: processes opening one data folder at once (commands work besid
       expect(db.query<{ n: number }, []>(`SELECT count(*) AS n FROM "__drizzle_migrations"`).get()!.n).toBe(embeddedMigrations.length);
       db.close();
     }
-  }, 60_000);
+  });
 
   test("an un-upgraded folder (first migration only): concurrent opens upgrade it once", async () => {
     for (let round = 0; round < 3; round++) {
@@ -124,5 +124,5 @@ describe("C1, C2: processes opening one data folder at once (commands work besid
       expect(db.query<{ n: number }, []>(`SELECT count(*) AS n FROM "__drizzle_migrations"`).get()!.n).toBe(embeddedMigrations.length);
       db.close();
     }
-  }, 60_000);
+  });
 });

@@ -94,7 +94,7 @@ test("issue 8: the first organization and key of a --no-bootstrap service, made 
   expect(answer.status).toBe(200);
   server.proc.kill("SIGTERM");
   expect(await server.exited).toBe(0);
-}, 30_000);
+});
 
 test("issue 8: the organizations and keys block runs as written", () => {
   const cwd = tempDir("dossier-walk-");

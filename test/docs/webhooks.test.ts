@@ -158,4 +158,4 @@ test("issue 8: the delivery log and manual retry blocks run as written on a real
   expect(hits).toEqual([500, 500, 200]);
   server.proc.kill("SIGTERM");
   expect(await server.exited).toBe(0);
-}, 30_000);
+});

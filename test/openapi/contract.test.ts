@@ -191,7 +191,7 @@ describe("the OpenAPI document cannot lie (issue 8)", () => {
       return `${d.file.fileName.slice(dirname(root).length + 1)}:${line + 1}:${character + 1} ${text}`;
     });
     expect(diagnostics).toEqual([]);
-  }, 30_000);
+  });
 
   test("every route answers, for every status the scenario provokes, exactly what the document says", async () => {
     const org = makeOrg(app);
@@ -216,7 +216,7 @@ describe("the OpenAPI document cannot lie (issue 8)", () => {
     const missing = documented.filter((entry) => !seen.has(entry));
     expect(missing).toEqual([]);
     console.log(`checked ${answers} answers: ${operations().length} operations, ${seen.size} (operation, status) pairs, all documented pairs seen`);
-  }, 30_000);
+  });
 });
 
 // ---- the checker: an openapi-fetch middleware that checks each answer against the document ----

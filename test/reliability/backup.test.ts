@@ -7,7 +7,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import { copyFileSync, cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../helpers";
+import { tempDir, until } from "../helpers";
 import { MAIN, startServerProcess, type ServerProcess } from "../helpers/process";
 import { newLedger, runWriters, sha256 } from "./load";
 
@@ -50,7 +50,7 @@ test(
     });
 
     const copies: { file: string; acked: typeof ledger.acks }[] = [];
-    await Bun.sleep(400);
+    await until(() => ledger.acks.length > 0, 30_000, "a first acknowledged write");
     for (let i = 0; i < 3; i++) {
       const file = join(out, `backup-${i}.db`);
       const acked = [...ledger.acks]; // everything acknowledged before the backup starts

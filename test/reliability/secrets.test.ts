@@ -110,7 +110,7 @@ describe("issue 7 secrets: API keys (C8)", () => {
     const list = dossier(data, "key", "list", "--org", dossier(data, "org", "list", "--json").json.data[0].id, "--json");
     expect(list.code).toBe(0);
     expectNoKey("key list", list.stdout + list.stderr);
-  }, 30_000);
+  });
 });
 
 // ---- body limits (C8, C10): refused before they are buffered whole ---------------------------------

@@ -78,4 +78,4 @@ test("C7: kill -9 while the receiver is down; after restart every event is deliv
   expect(new Set(delivered)).toEqual(new Set(ids));
   second.proc.kill("SIGTERM");
   expect(await second.exited).toBe(0);
-}, 40_000);
+});

@@ -253,7 +253,7 @@ describe("C7 retries", () => {
     expect(Math.round(hook.received[3].at - retriedAt)).toBeLessThanOrEqual(5000 + 250);
     expect(await settled(app, eventId)).toMatchObject({ status: "succeeded", attempts: 1, last_status_code: 200 });
     expect(deliveryOf(app, org.id, eventId).attempt_log!.map((entry) => entry.status_code)).toEqual([503, 503, 503, 200]);
-  }, 15_000);
+  });
 
   test("`retry` refuses anything but a failed delivery, and unknown ids", () => {
     const app = makeApp();
@@ -528,7 +528,7 @@ describe("C7 order and isolation", () => {
     expect(slow.received.length).toBeLessThan(1550);
     await slow.waitFor(1550, 60_000);
     expect(slow.received.map((r) => JSON.parse(r.body).data.i)).toEqual([...Array(1550).keys()]);
-  }, 90_000);
+  });
 
   test("many events to many organizations: each delivered exactly once", async () => {
     const app = webhookApp();
