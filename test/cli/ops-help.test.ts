@@ -98,6 +98,13 @@ describe("C2 / issue 8: every command's --help lists its flags and env vars with
     test(name, () => expect(problems(row, help(row))).toEqual([]));
   }
 
+  test("`dossier <command> <sub> --help` is that command's own help, not its group's", () => {
+    for (const row of ROWS.filter((r) => r.sub)) {
+      const usage = help(row).split("\n").filter((line) => line.startsWith("dossier "));
+      expect(usage, `${row.command} ${row.sub}`).toEqual([expect.stringMatching(new RegExp(`^dossier ${row.command} ${row.sub} `))]);
+    }
+  });
+
   test("the table covers every command of `dossier --help`", () => {
     const run = Bun.spawnSync([process.execPath, MAIN, "--help"], { stdout: "pipe" });
     const usage = [...run.stdout.toString().matchAll(/^dossier ([a-z-]+)(?: ([a-z-]+))?/gm)]
