@@ -5,6 +5,7 @@ import { BACKUP_HELP, backupCommand } from "./cli/backup";
 import { FLOW_HELP, flowCommand } from "./cli/flow";
 import { KEY_HELP, KEY_SUB_HELP, keyCommand } from "./cli/key";
 import { ORG_HELP, ORG_SUB_HELP, orgCommand } from "./cli/org";
+import { SEED_HELP, seedCommand } from "./cli/seed";
 import { SERVE_HELP, serveCommand } from "./cli/serve";
 import { WEBHOOK_HELP, WEBHOOK_SUB_HELP, webhookCommand } from "./cli/webhook";
 import { VERSION } from "./version";
@@ -28,6 +29,7 @@ const COMMANDS: Record<string, Command> = {
   flow: { help: FLOW_HELP, subHelp: { create: FLOW_HELP }, run: flowCommand },
   webhook: { help: WEBHOOK_HELP, subHelp: WEBHOOK_SUB_HELP, run: webhookCommand },
   backup: { help: BACKUP_HELP, run: (_sub, _args, all) => backupCommand(all) },
+  seed: { help: SEED_HELP, run: (_sub, _args, all) => seedCommand(all) },
 };
 
 const HELP = `dossier ${VERSION}: recruitment and sales pipelines in one executable.
