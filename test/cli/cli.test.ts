@@ -248,6 +248,7 @@ describe("help and version (issue 8)", () => {
     ["flow", ["--stages", "--default"]],
     ["webhook", ["--url", "rotate-secret"]],
     ["backup", ["FILE.files"]],
+    ["seed", ["--org", "--dossiers", "--contacts", "--seed"]],
   ])("dossier %s --help lists its flags and settings", (command, words) => {
     const result = dossier(data, command, "--help");
     expect(result.code).toBe(0);
@@ -255,7 +256,7 @@ describe("help and version (issue 8)", () => {
   });
   test("dossier --help lists every command; version --json", () => {
     const help = dossier(data, "--help");
-    for (const command of ["serve", "org create", "key create", "flow create", "webhook set", "backup"]) expect(help.stdout).toContain(`dossier ${command}`);
+    for (const command of ["serve", "org create", "key create", "flow create", "webhook set", "backup", "seed"]) expect(help.stdout).toContain(`dossier ${command}`);
     const version = dossier(data, "version", "--json");
     expect(version.json).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
   });
