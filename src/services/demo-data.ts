@@ -204,7 +204,7 @@ interface Telling {
 }
 
 /** Makes the dossier and walks it through its plan, step by step in time order. */
-function tellDossier(ctx: Context, organizationId: string, t: Telling): { final: Dossier | { status: "archived"; stage_due_at: null }; notes: number; links: number } {
+function tellDossier(ctx: Context, organizationId: string, t: Telling): { final: Pick<Dossier, "status" | "stage_due_at">; notes: number; links: number } {
   const { type, person, plan, random } = t;
   const contact = person.contact;
   t.setClock(plan.enteredAt[0]);
@@ -256,7 +256,7 @@ function tellDossier(ctx: Context, organizationId: string, t: Telling): { final:
   } else if (plan.status === "archived") {
     t.setClock(plan.closedAt!);
     archiveDossier(ctx, organizationId, dossier.id);
-    return { final: { status: "archived", stage_due_at: null }, notes: noteCount, links };
+    return { final: { status: "archived", stage_due_at: dossier.stage_due_at }, notes: noteCount, links };
   }
   return { final: dossier, notes: noteCount, links };
 }
