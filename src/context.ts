@@ -36,7 +36,7 @@ export function openContext(options: ContextOptions = {}): Context {
   });
   const memory = options.memory === true;
   const filesDir = memory ? mkdtempSync(join(tmpdir(), "dossier-files-")) : filesPath(config.dataDir);
-  mkdirSync(filesDir, { recursive: true });
+  mkdirSync(filesDir, { recursive: true, mode: 0o700 }); // CVs: private, as the database (docs/security.md)
   const store = openStore(memory ? ":memory:" : databasePath(config.dataDir), config.sync);
   const masterKey = loadMasterKey(memory ? null : config.dataDir);
   return {

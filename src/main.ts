@@ -3,28 +3,33 @@
 import { UnknownIdError, UsageError } from "./cli/args";
 import { BACKUP_HELP, backupCommand } from "./cli/backup";
 import { FLOW_HELP, flowCommand } from "./cli/flow";
-import { KEY_HELP, keyCommand } from "./cli/key";
-import { ORG_HELP, orgCommand } from "./cli/org";
+import { KEY_HELP, KEY_SUB_HELP, keyCommand } from "./cli/key";
+import { ORG_HELP, ORG_SUB_HELP, orgCommand } from "./cli/org";
+import { SEED_HELP, seedCommand } from "./cli/seed";
 import { SERVE_HELP, serveCommand } from "./cli/serve";
-import { WEBHOOK_HELP, webhookCommand } from "./cli/webhook";
+import { WEBHOOK_HELP, WEBHOOK_SUB_HELP, webhookCommand } from "./cli/webhook";
 import { VERSION } from "./version";
 
 const COMMON_HELP = `Every command takes --data DIR (env DOSSIER_DATA, default ./data); those that print a result
 take --json and then print exactly one JSON object on stdout. Exit status: 0 done, 1 unknown id
-(or another failure, named on stderr), 2 bad arguments.`;
+(or another failure, named on stderr), 2 bad arguments. Only org create and serve start a data
+folder that does not exist yet; every other command exits 1 there ("no data folder at DIR").`;
 
 interface Command {
   help: string;
+  /** `dossier <command> <sub> --help`: each subcommand's own help (without it, the command's). */
+  subHelp?: Record<string, string>;
   run(sub: string | undefined, args: string[], all: string[]): void | Promise<void>;
 }
 
 const COMMANDS: Record<string, Command> = {
   serve: { help: SERVE_HELP, run: (_sub, _args, all) => serveCommand(all) },
-  org: { help: ORG_HELP, run: orgCommand },
-  key: { help: KEY_HELP, run: keyCommand },
-  flow: { help: FLOW_HELP, run: flowCommand },
-  webhook: { help: WEBHOOK_HELP, run: webhookCommand },
+  org: { help: ORG_HELP, subHelp: ORG_SUB_HELP, run: orgCommand },
+  key: { help: KEY_HELP, subHelp: KEY_SUB_HELP, run: keyCommand },
+  flow: { help: FLOW_HELP, subHelp: { create: FLOW_HELP }, run: flowCommand },
+  webhook: { help: WEBHOOK_HELP, subHelp: WEBHOOK_SUB_HELP, run: webhookCommand },
   backup: { help: BACKUP_HELP, run: (_sub, _args, all) => backupCommand(all) },
+  seed: { help: SEED_HELP, run: (_sub, _args, all) => seedCommand(all) },
 };
 
 const HELP = `dossier ${VERSION}: recruitment and sales pipelines in one executable.
@@ -48,7 +53,8 @@ async function run(argv: string[]) {
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command "${name}"; see dossier --help`);
   if (rest.includes("--help") || rest.includes("-h")) {
-    process.stdout.write(`${command.help}\n\n${COMMON_HELP}\n`);
+    const sub = rest[0] !== undefined && command.subHelp && Object.hasOwn(command.subHelp, rest[0]) ? command.subHelp[rest[0]] : undefined;
+    process.stdout.write(`${sub ?? command.help}\n\n${COMMON_HELP}\n`);
     return;
   }
   const sub = rest[0]?.startsWith("-") ? undefined : rest[0];

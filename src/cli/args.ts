@@ -1,8 +1,8 @@
 // Shared argument handling for the `dossier` command (C2): bad arguments exit 2, unknown ids exit 1.
 import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { loadConfig, type Config } from "../config";
+import { databasePath, loadConfig, type Config } from "../config";
 import { openContext, type Context } from "../context";
 
 export class UsageError extends Error {}
@@ -63,15 +63,24 @@ export function checkDataDir(dataDir: string) {
 }
 
 /** Opens the data folder named by --data (or env DOSSIER_DATA, or ./data). Settings or a folder
- * that cannot be opened (not a folder, no permission, not a database) are bad arguments (C2). */
-export function open(parsed: Parsed): Context {
+ * that cannot be opened (not a folder, no permission, not a database) are bad arguments (C2).
+ * Only a command that creates (`org create`) may start a data folder: for any other, a folder
+ * without a database holds nothing it could use, and opening one would leave an empty database
+ * wherever a mistyped --data pointed. That is reported like an unknown id (exit 1). */
+export function open(parsed: Parsed, options: { create?: boolean } = {}): Context {
   const config = configOf(parsed);
   checkDataDir(config.dataDir);
+  if (!options.create) checkDataExists(config.dataDir);
   try {
     return openContext({ config });
   } catch (error) {
     throw openFailure(error, config.dataDir);
   }
+}
+
+function checkDataExists(dataDir: string) {
+  if (!existsSync(dataDir)) throw new UnknownIdError(`no data folder at ${dataDir}`);
+  if (!existsSync(databasePath(dataDir))) throw new UnknownIdError(`no data folder at ${dataDir}: it holds no ${basename(databasePath(dataDir))}`);
 }
 
 /** What to report when opening the data folder failed: a bad argument (exit 2), except a

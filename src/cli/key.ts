@@ -11,20 +11,59 @@ dossier key revoke ID [--data DIR] [--json]
   --org ID          the organization's id (required)
   --scopes LIST     comma separated: dossiers:read, dossiers:write, contacts:read, contacts:write,
                     flows:read, notes:read, notes:write; or all (required)
-  --expires-at ISO  an ISO 8601 date-time after which the key answers 401 (default: never)
+  --expires-at ISO  an ISO 8601 date-time in the future, after which the key answers 401 (default: never)
   --name N          a label for the key (default: none)
   --data DIR        the data folder (default: env DOSSIER_DATA, else ./data)
   --json            print exactly one JSON object on stdout (default: text)
 ${STORE_ENV_HELP}`;
 
+/** `KEY_SUB_HELP`'s texts share these lines with KEY_HELP. */
+const SCOPES_LINE = `  --scopes LIST     comma separated: dossiers:read, dossiers:write, contacts:read, contacts:write,
+                    flows:read, notes:read, notes:write; or all (required)`;
+const OUTPUT_LINES = `  --data DIR        the data folder (default: env DOSSIER_DATA, else ./data)
+  --json            print exactly one JSON object on stdout (default: text)`;
+
+/** `dossier key <sub> --help`: that command alone. */
+export const KEY_SUB_HELP: Record<string, string> = {
+  create: `dossier key create --org ID --scopes LIST|all [--expires-at ISO] [--name N] [--data DIR] [--json]
+  A new API key, printed once: only its SHA-256 hash is stored.
+  --org ID          the organization's id (required)
+${SCOPES_LINE}
+  --expires-at ISO  an ISO 8601 date-time in the future, after which the key answers 401 (default: never)
+  --name N          a label for the key (default: none)
+${OUTPUT_LINES}
+${STORE_ENV_HELP}`,
+  list: `dossier key list --org ID [--data DIR] [--json]
+  The organization's keys: prefix, scopes, expiry, revocation, last use (never the key itself).
+  Only reads: no data folder there is exit 1, and none is created.
+  --org ID          the organization's id (required)
+${OUTPUT_LINES}
+${STORE_ENV_HELP}`,
+  revoke: `dossier key revoke ID [--data DIR] [--json]
+  The key answers 401 from the next request on. An unknown ID: exit 1.
+${OUTPUT_LINES}
+${STORE_ENV_HELP}`,
+};
+
+/** The scopes of --scopes: `all` (alone or in the list) stands for every scope; any name that is
+ * neither a scope nor `all` is named in the refusal. */
 function scopes(list: string): Scope[] {
-  if (list === "all") return [...SCOPES];
   const given = [...new Set(list.split(",").map((s) => s.trim()).filter(Boolean))];
   if (given.length === 0) throw new UsageError("--scopes needs at least one scope, or all");
-  for (const scope of given) {
-    if (!SCOPES.includes(scope as Scope)) throw new UsageError(`unknown scope "${scope}"; known: ${SCOPES.join(", ")}`);
+  const unknown = given.filter((scope) => scope !== "all" && !SCOPES.includes(scope as Scope));
+  if (unknown.length > 0) {
+    const names = unknown.map((scope) => `"${scope}"`).join(", ");
+    throw new UsageError(`unknown scope${unknown.length > 1 ? "s" : ""} ${names}; known: ${SCOPES.join(", ")}, or all`);
   }
-  return given as Scope[];
+  return given.includes("all") ? [...SCOPES] : (given as Scope[]);
+}
+
+/** --expires-at: a date-time still to come, as a key that has already expired is of no use. */
+function expiresAt(value: string | undefined, now: Date): string | null {
+  if (value === undefined) return null;
+  const iso = checkIso(value, "expires-at");
+  if (Date.parse(iso) <= now.getTime()) throw new UsageError(`--expires-at ${value} is in the past: a key must expire later than now`);
+  return iso;
 }
 
 export function keyCommand(sub: string | undefined, argv: string[]) {
@@ -35,7 +74,7 @@ export function keyCommand(sub: string | undefined, argv: string[]) {
       const input = {
         organizationId,
         scopes: scopes(required(parsed, "scopes")),
-        expiresAt: optional(parsed, "expires-at") === undefined ? null : checkIso(optional(parsed, "expires-at")!, "expires-at"),
+        expiresAt: expiresAt(optional(parsed, "expires-at"), new Date()),
         name: optional(parsed, "name") ?? null,
       };
       const ctx = open(parsed);

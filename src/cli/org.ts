@@ -19,6 +19,37 @@ dossier org list [--data DIR] [--json]
        DOSSIER_LOG         json, pretty or off (default json); this command writes no log lines
        DOSSIER_LOG_LEVEL   debug also prints the stack of an unexpected failure; info, warn, error (default info)`;
 
+const ORG_ENV = `  env: DOSSIER_DATA        the data folder when --data is not given (default ./data)
+       DOSSIER_SYNC        full or normal: how durable each write is (default full)
+       DOSSIER_LOG         json, pretty or off (default json); this command writes no log lines
+       DOSSIER_LOG_LEVEL   debug also prints the stack of an unexpected failure; info, warn, error (default info)`;
+
+/** `dossier org <sub> --help`: that command alone. */
+export const ORG_SUB_HELP: Record<string, string> = {
+  create: `dossier org create --name N [--plan free|pro|growth] [--rate-limit R] [--data DIR] [--json]
+  A new organization, with one default flow per type (C4). Creates the data folder when it is missing.
+  --name N        1 to 200 characters (required)
+  --plan P        free, pro or growth; the API answers 402 to free and pro (default growth)
+  --rate-limit R  requests per sliding 60 s window, 1 to 1000000 (default: env DOSSIER_RATE_LIMIT, else 600)
+  --data DIR      the data folder (default: env DOSSIER_DATA, else ./data)
+  --json          print {"id","name","plan","rate_limit"} as one JSON object on stdout (default: text)
+${ORG_ENV}
+       DOSSIER_RATE_LIMIT  the rate limit of a new organization without --rate-limit (default 600)`,
+  update: `dossier org update ID [--plan P] [--rate-limit R] [--name N] [--data DIR] [--json]
+  Changes what is given, keeps the rest. An unknown ID, or no data folder: exit 1.
+  --plan P        free, pro or growth; the API answers 402 to free and pro (default: unchanged)
+  --rate-limit R  requests per sliding 60 s window, 1 to 1000000 (default: unchanged)
+  --name N        1 to 200 characters (default: unchanged)
+  --data DIR      the data folder (default: env DOSSIER_DATA, else ./data)
+  --json          print {"id","name","plan","rate_limit"} as one JSON object on stdout (default: text)
+${ORG_ENV}`,
+  list: `dossier org list [--data DIR] [--json]
+  Every organization. Only reads: no data folder there is exit 1, and none is created.
+  --data DIR      the data folder (default: env DOSSIER_DATA, else ./data)
+  --json          print {"data":[org...]} as one JSON object on stdout (default: text)
+${ORG_ENV}`,
+};
+
 const OPTIONS = { name: { type: "string" }, plan: { type: "string" }, "rate-limit": { type: "string" } } as const;
 
 function plan(value: string | undefined): Plan | undefined {
@@ -47,7 +78,7 @@ export function orgCommand(sub: string | undefined, argv: string[]) {
     case "create": {
       const parsed = parse(argv, OPTIONS);
       const input = { name: name(required(parsed, "name"))!, plan: plan(optional(parsed, "plan")), rateLimit: rateLimit(optional(parsed, "rate-limit")) };
-      const ctx = open(parsed);
+      const ctx = open(parsed, { create: true });
       const org = createOrg(ctx, input);
       output(parsed, org, describe(org));
       return;

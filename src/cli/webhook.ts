@@ -21,6 +21,43 @@ dossier webhook retry EVENT_ID [--data DIR] [--json]
   --json         print exactly one JSON object on stdout (default: text)
 ${STORE_ENV_HELP}`;
 
+const ORG_LINE = "  --org ID       the organization's id (required)";
+const OUTPUT_LINES = `  --data DIR     the data folder (default: env DOSSIER_DATA, else ./data)
+  --json         print exactly one JSON object on stdout (default: text)`;
+
+/** `dossier webhook <sub> --help`: that command alone. */
+export const WEBHOOK_SUB_HELP: Record<string, string> = {
+  set: `dossier webhook set --org ID --url URL [--data DIR] [--json]
+  Sets or replaces the organization's endpoint, enables it and gives it a new secret (printed once).
+${ORG_LINE}
+  --url URL      the http or https URL events are POSTed to (required)
+${OUTPUT_LINES}
+${STORE_ENV_HELP}`,
+  "rotate-secret": `dossier webhook rotate-secret --org ID [--data DIR] [--json]
+  A new secret (printed once); the previous one keeps signing for 24 h. No endpoint: exit 1.
+${ORG_LINE}
+${OUTPUT_LINES}
+${STORE_ENV_HELP}`,
+  unset: `dossier webhook unset --org ID [--data DIR] [--json]
+  Removes the endpoint; pending deliveries become skipped.
+${ORG_LINE}
+${OUTPUT_LINES}
+${STORE_ENV_HELP}`,
+  deliveries: `dossier webhook deliveries --org ID [--status STATUS] [--event EVENT_ID] [--data DIR] [--json]
+  The delivery log, newest first; with --event, that event's attempts. Only reads: no data folder
+  there is exit 1, and none is created.
+${ORG_LINE}
+  --status S     only deliveries in this state: ${DELIVERY_STATUSES.join(", ")} (default: all)
+  --event ID     only this event (evt_...), with its attempt log (default: every event)
+${OUTPUT_LINES}
+${STORE_ENV_HELP}`,
+  retry: `dossier webhook retry EVENT_ID [--data DIR] [--json]
+  Re-queues a failed delivery now; a running server sends it within 5 s. Not failed, or an unknown
+  EVENT_ID: exit 1.
+${OUTPUT_LINES}
+${STORE_ENV_HELP}`,
+};
+
 function orgContext(parsed: Parsed) {
   const organizationId = required(parsed, "org");
   const ctx = open(parsed);

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { migrate } from "./migrate";
@@ -18,7 +18,7 @@ export interface Store {
  * WAL lets readers run beside the one writer; synchronous=FULL makes a commit durable (C1).
  */
 export function openStore(path: string, sync: "full" | "normal" = "full"): Store {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:") createPrivately(path);
   const sqlite = new Database(path, { create: true, strict: true });
   sqlite.run("PRAGMA busy_timeout = 10000");
   if (path !== ":memory:") sqlite.run("PRAGMA journal_mode = WAL");
@@ -27,6 +27,14 @@ export function openStore(path: string, sync: "full" | "normal" = "full"): Store
   migrate(sqlite);
   const orm = drizzle({ client: sqlite, schema });
   return { sqlite, orm, close: () => sqlite.close() };
+}
+
+/** The database holds personal data (docs/security.md): a folder made for it is 0700 and a new
+ * database file 0600, created here before SQLite opens it, since SQLite creates its -wal and -shm
+ * files with the database file's mode. An existing file keeps the mode its operator gave it. */
+function createPrivately(path: string) {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, "a", 0o600));
 }
 
 /** Runs `work` in one BEGIN IMMEDIATE transaction: the write lock is taken up front, so two

@@ -74,13 +74,13 @@ export async function stageCv(ctx: Context, organizationId: string, dossierId: s
   const toSync = foldersToSync(ctx.filesDir, dossierDir);
   const createdDir = toSync.length > 0;
   if (createdDir) {
-    mkdirSync(dossierDir, { recursive: true });
+    mkdirSync(dossierDir, { recursive: true, mode: 0o700 }); // each folder made: 0700, the CV 0600 (docs/security.md)
     for (const dir of toSync) syncPath(dir);
   }
   const temp = join(dossierDir, `.cv.pdf.${randomAlphanumeric(16)}.tmp`);
   const final = join(dossierDir, CV_NAME);
   try {
-    const handle = await open(temp, "wx");
+    const handle = await open(temp, "wx", 0o600);
     try {
       await handle.writeFile(bytes);
       await handle.sync();

@@ -30,3 +30,16 @@ export function recordEvent(
     .run(id, organizationId, type, createdAt, body, endpoint ? "pending" : "skipped", endpoint ? ctx.now().getTime() : null);
   return id;
 }
+
+/** The sequence number of the newest event (0 when there is none). */
+export function lastEventSeq(ctx: Context): number {
+  return ctx.store.sqlite.query<{ seq: number | null }, []>(`SELECT max(seq) AS seq FROM events`).get()?.seq ?? 0;
+}
+
+/** Marks the organization's pending events recorded after `seq` as never to be delivered
+ * (`skipped`, C7), within the transaction that recorded them: no dispatcher ever sees them pending. */
+export function skipEventsAfter(ctx: Context, organizationId: string, seq: number) {
+  ctx.store.sqlite
+    .query(`UPDATE events SET status = 'skipped', next_attempt_at = NULL WHERE organization_id = ? AND seq > ? AND status = 'pending'`)
+    .run(organizationId, seq);
+}

@@ -114,6 +114,8 @@ describe("bad arguments exit 2 with one line; unknown ids exit 1", () => {
     ["org update without an id", ["org", "update", "--plan", "pro"]],
     ["key create with an unknown scope (wins over the unknown org)", ["key", "create", "--org", UNKNOWN, "--scopes", "flows:read,admin"]],
     ["key create with a bad expiry", ["key", "create", "--org", org, "--scopes", "all", "--expires-at", "tomorrow"]],
+    ["key create with an expiry in the past", ["key", "create", "--org", org, "--scopes", "all", "--expires-at", "2020-01-01T00:00:00Z"]],
+    ["key create with all and an unknown scope", ["key", "create", "--org", org, "--scopes", "all,foo"]],
     ["key revoke without an id", ["key", "revoke"]],
     ["flow create with a bad type", ["flow", "create", "--org", org, "--type", "x", "--name", "F", "--stages", "[]"]],
     ["flow create with no stages", ["flow", "create", "--org", org, "--type", "sales", "--name", "F", "--stages", "[]"]],
@@ -153,6 +155,37 @@ describe("bad arguments exit 2 with one line; unknown ids exit 1", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});
+
+describe("key create: the problem named in its one line (C2)", () => {
+  const data = tempDir();
+  const org = dossier(data, "org", "create", "--name", "Scopes", "--json").json.id as string;
+  const refusal = (...args: string[]) => {
+    const result = dossier(data, "key", "create", "--org", org, ...args, "--json");
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    return result.stderr;
+  };
+
+  test("--scopes all,foo names foo (not all); every unknown scope is named", () => {
+    expect(refusal("--scopes", "all,foo")).toStartWith('dossier: unknown scope "foo";');
+    expect(refusal("--scopes", "flows:read,foo,bar")).toStartWith('dossier: unknown scopes "foo", "bar";');
+  });
+
+  test("all inside a list stands for every scope", () => {
+    expect(dossier(data, "key", "create", "--org", org, "--scopes", "flows:read,all", "--json").json.scopes).toHaveLength(7);
+  });
+
+  test("--expires-at in the past is refused, naming the problem; nothing is created", () => {
+    const before = dossier(data, "key", "list", "--org", org, "--json").json.data.length;
+    expect(refusal("--scopes", "all", "--expires-at", "2026-01-01T00:00:00Z")).toBe(
+      "dossier: --expires-at 2026-01-01T00:00:00Z is in the past: a key must expire later than now\n",
+    );
+    expect(refusal("--scopes", "all", "--expires-at", new Date(Date.now() - 1000).toISOString())).toContain("is in the past");
+    expect(dossier(data, "key", "list", "--org", org, "--json").json.data).toHaveLength(before);
+    const later = new Date(Date.now() + 60_000).toISOString();
+    expect(dossier(data, "key", "create", "--org", org, "--scopes", "all", "--expires-at", later, "--json").json.expires_at).toBe(later);
   });
 });
 
@@ -215,6 +248,7 @@ describe("help and version (issue 8)", () => {
     ["flow", ["--stages", "--default"]],
     ["webhook", ["--url", "rotate-secret"]],
     ["backup", ["FILE.files"]],
+    ["seed", ["--org", "--dossiers", "--contacts", "--seed"]],
   ])("dossier %s --help lists its flags and settings", (command, words) => {
     const result = dossier(data, command, "--help");
     expect(result.code).toBe(0);
@@ -222,7 +256,7 @@ describe("help and version (issue 8)", () => {
   });
   test("dossier --help lists every command; version --json", () => {
     const help = dossier(data, "--help");
-    for (const command of ["serve", "org create", "key create", "flow create", "webhook set", "backup"]) expect(help.stdout).toContain(`dossier ${command}`);
+    for (const command of ["serve", "org create", "key create", "flow create", "webhook set", "backup", "seed"]) expect(help.stdout).toContain(`dossier ${command}`);
     const version = dossier(data, "version", "--json");
     expect(version.json).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
   });

@@ -60,6 +60,7 @@ const ROWS: Row[] = [
   { command: "webhook", sub: "deliveries", flags: { "--org": null, "--status": "all", "--event": "every event", ...OUTPUT }, env: STORE_ENV },
   { command: "webhook", sub: "retry", flags: OUTPUT, env: STORE_ENV },
   { command: "backup", flags: OUTPUT, env: STORE_ENV },
+  { command: "seed", flags: { "--org": null, "--dossiers": "120", "--contacts": "150", "--seed": "random", ...OUTPUT }, env: STORE_ENV },
 ];
 
 function help(row: Row): string {
@@ -97,6 +98,13 @@ describe("C2 / issue 8: every command's --help lists its flags and env vars with
     const name = `dossier ${row.command}${row.sub ? ` ${row.sub}` : ""} --help`;
     test(name, () => expect(problems(row, help(row))).toEqual([]));
   }
+
+  test("`dossier <command> <sub> --help` is that command's own help, not its group's", () => {
+    for (const row of ROWS.filter((r) => r.sub)) {
+      const usage = help(row).split("\n").filter((line) => line.startsWith("dossier "));
+      expect(usage, `${row.command} ${row.sub}`).toEqual([expect.stringMatching(new RegExp(`^dossier ${row.command} ${row.sub} `))]);
+    }
+  });
 
   test("the table covers every command of `dossier --help`", () => {
     const run = Bun.spawnSync([process.execPath, MAIN, "--help"], { stdout: "pipe" });

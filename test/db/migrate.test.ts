@@ -80,10 +80,11 @@ describe("embedded migrations", () => {
   });
 });
 
-/** `dossier org list --json --data DIR`, `count` real processes at once; each one's exit and stdout. */
-async function listAtOnce(data: string, count: number) {
+/** `dossier <command> --json --data DIR` (default `org list`), `count` real processes at once; each
+ * one's exit and stdout. */
+async function listAtOnce(data: string, count: number, command = ["org", "list"]) {
   const runs = Array.from({ length: count }, async () => {
-    const proc = Bun.spawn([process.execPath, MAIN, "org", "list", "--json", "--data", data], {
+    const proc = Bun.spawn([process.execPath, MAIN, ...command, "--json", "--data", data], {
       env: { ...process.env, DOSSIER_LOG: "off" },
       stdout: "pipe",
       stderr: "pipe",
@@ -95,18 +96,20 @@ async function listAtOnce(data: string, count: number) {
 }
 
 describe("C1, C2: processes opening one data folder at once (commands work beside each other)", () => {
-  const expectAllListed = (results: { code: number; stdout: string; stderr: string }[]) => {
+  const expectAllListed = (results: { code: number; stdout: string; stderr: string }[], shape: unknown = { data: expect.any(Array) }) => {
     for (const result of results) {
       expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: "" });
-      expect(JSON.parse(result.stdout)).toEqual({ data: expect.any(Array) });
+      expect(JSON.parse(result.stdout)).toEqual(shape);
     }
   };
 
-  test("a new folder: every concurrent `org list --json` exits 0 with one JSON object, round after round", async () => {
+  // Only a command that creates may start a data folder (org list exits 1 on a new one, C2).
+  test("a new folder: every concurrent `org create --json` exits 0 with one JSON object, round after round", async () => {
     for (let round = 0; round < 4; round++) {
       const data = tempDir();
-      const results = await listAtOnce(data, 6);
-      expectAllListed(results);
+      const results = await listAtOnce(data, 6, ["org", "create", "--name", "Concurrent"]);
+      expectAllListed(results, expect.objectContaining({ id: expect.any(String), name: "Concurrent" }));
+      expect(JSON.parse((await listAtOnce(data, 1))[0]!.stdout).data).toHaveLength(6);
       const db = new Database(join(data, "dossier.db"), { readonly: true });
       expect(db.query<{ n: number }, []>(`SELECT count(*) AS n FROM "__drizzle_migrations"`).get()!.n).toBe(embeddedMigrations.length);
       db.close();

@@ -29,6 +29,7 @@ const RUN: { section: string; contains: string }[] = [
   { section: "Running under systemd", contains: "sudo -u dossier dossier org create" },
   { section: "Organizations, keys, plans and rate limits", contains: "dossier org create" },
   { section: "Walk-through", contains: "dossier backup backup.db" },
+  { section: "Demo data", contains: "dossier seed" },
 ];
 
 const find = (section: string, contains: string): DocBlock => {
@@ -113,4 +114,13 @@ test("issue 8: the organizations and keys block runs as written", () => {
 test("issue 8: docs/operations.md walk-through", () => {
   const block = find("Walk-through", "dossier backup backup.db").code;
   mustRun(block);
+});
+
+test("issue 25: the demo data block runs as written: the default amounts, then a seeded run's counts", () => {
+  const cwd = tempDir("dossier-walk-");
+  const out = mustRun(find("Demo data", "dossier seed").code, {}, { cwd }).trim().split("\n");
+  expect(out[0]).toMatch(/^seeded Demo: 150 contacts, 120 dossiers \(\d+ candidate, \d+ sales\)$/);
+  expect(JSON.parse(out[out.length - 1]!)).toMatchObject({ seed: 7, counts: { contacts: 10, dossiers: 20 } });
+  const org = dossier(join(cwd, "data"), "org", "list", "--json").json.data[0];
+  expect(org.name).toBe("Demo");
 });

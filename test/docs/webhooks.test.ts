@@ -159,3 +159,15 @@ test("issue 8: the delivery log and manual retry blocks run as written on a real
   server.proc.kill("SIGTERM");
   expect(await server.exited).toBe(0);
 });
+
+test("issue 25: the delivery log and retry blocks also run when no delivery has failed: EVENT stays empty", () => {
+  const [list] = blocks("sh", "The delivery log");
+  const [retry] = blocks("sh", "Manual retry");
+  const data = tempDir();
+  const org = dossier(data, "org", "create", "--name", "Nothing failed", "--json").json;
+  const run = runBlock(`${list}\n${retry}\necho "EVENT=[$EVENT]"`, { DOSSIER_DATA: data, ORG: org.id });
+  if (run.exitCode !== 0) throw new Error(`blocks failed (${run.exitCode}):\n${list}\n${retry}\n${run.stderr}`);
+  const lines = run.stdout.toString().trim().split("\n");
+  expect(lines).toEqual(["no deliveries", '{"data":[]}', "no failed delivery", "EVENT=[]"]);
+  expect(run.stderr.toString()).toBe("");
+});

@@ -1,0 +1,27 @@
+// docs/embedding.md "Adding Dossier to your project": the commands name a git and a folder
+// dependency, and the pin it tells a host project to add is the version our lockfile installs
+// (a different pin would install a package without the file src/http/docs.ts imports).
+import { expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { docBlocks } from "./run-blocks";
+
+const ROOT = join(import.meta.dir, "../..");
+const section = docBlocks("docs/embedding.md").filter((b) => b.section === "Adding Dossier to your project");
+
+test("embedding.md: a git dependency and a path dependency are shown", () => {
+  const sh = section.filter((b) => b.lang === "sh").map((b) => b.code).join("\n");
+  expect(sh).toMatch(/^bun add -d "dossier@git\+https:\/\/\S+#\S+"/m);
+  expect(sh).toMatch(/^bun add -d "dossier@file:\.\.\/dossier"/m);
+});
+
+test("embedding.md: the documented @scalar/api-reference pin is the locked version, which has the file /docs serves", () => {
+  const json = JSON.parse(section.find((b) => b.lang === "json")!.code);
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8"));
+  const locked = lock.packages["node_modules/@scalar/api-reference"].version;
+  expect(json.overrides["@scalar/api-reference"]).toBe(locked);
+  expect(json.devDependencies.dossier).toMatch(/^git\+https:\/\//);
+  const docs = readFileSync(join(ROOT, "src/http/docs.ts"), "utf8");
+  const imported = /from "(@scalar\/api-reference\/[^"]+)"/.exec(docs)![1]!;
+  expect(existsSync(Bun.resolveSync(imported, ROOT))).toBe(true); // through the package's exports
+});
