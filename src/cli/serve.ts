@@ -56,7 +56,8 @@ export async function serveCommand(argv: string[]) {
 }
 
 /** A port in use, or a host that is not this machine's, is a bad argument (C2): one line, exit 2.
- * So is a data folder that cannot be opened. */
+ * A data folder another server holds (C20), a missing master key (C20) or a database that cannot
+ * be opened is a failure: one line, exit 1. */
 function start(host: string, port: number, config: Config) {
   try {
     return startServer({ host, port, config });
