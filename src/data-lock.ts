@@ -18,6 +18,10 @@ export class DataFolderInUseError extends Error {
   }
 }
 
+/** The open lock handles. bun:sqlite closes a Database it garbage-collects, which would free the
+ * lock while the server runs; held here, a handle lives until release() whatever its caller keeps. */
+const held = new Set<Database>();
+
 export interface DataFolderLock {
   /** Removes the process id file, then releases the lock. */
   release(): void;
@@ -40,11 +44,10 @@ export function lockDataFolder(dataDir: string): DataFolderLock {
   const temp = `${pidFile}.${process.pid}.tmp`;
   writeFileSync(temp, `${process.pid}\n`);
   renameSync(temp, pidFile); // a reader sees the old id or the new one, never a part
-  let held = true;
+  held.add(holder);
   return {
     release() {
-      if (!held) return;
-      held = false;
+      if (!held.delete(holder)) return;
       rmSync(pidFile, { force: true });
       holder.close(); // rolls the empty transaction back: the lock is free
     },
