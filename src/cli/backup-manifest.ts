@@ -71,15 +71,8 @@ export function backupProblems(file: string): string[] {
   } catch (error) {
     return [`${parts.manifest} is not a backup manifest (${(error as Error).message})`];
   }
-  const problems: string[] = [];
-  const checkFile = (what: string, path: string, expected: { bytes: number; sha256: string }) => {
-    if (!existsSync(path)) return problems.push(`${what} ${path} is missing`);
-    const bytes = statSync(path).size;
-    if (bytes !== expected.bytes) return problems.push(`${what} ${path} has ${bytes} bytes, not ${expected.bytes}`);
-    if (sha256File(path) !== expected.sha256) problems.push(`${what} ${path} differs from the one backed up (SHA-256)`);
-  };
-  checkFile("the database", parts.database, manifest.database);
-  checkFile("the key", parts.key, manifest.key);
+  const problems = [fileProblem("the database", parts.database, manifest.database), fileProblem("the key", parts.key, manifest.key)]
+    .filter((problem) => problem !== null);
   if (!existsSync(parts.files)) {
     problems.push(`the files folder ${parts.files} is missing`);
   } else {
@@ -90,6 +83,14 @@ export function backupProblems(file: string): string[] {
   }
   if (problems.length === 0) problems.push(...missingCvs(parts.database, parts.files));
   return problems;
+}
+
+function fileProblem(what: string, path: string, expected: { bytes: number; sha256: string }): string | null {
+  if (!existsSync(path)) return `${what} ${path} is missing`;
+  const bytes = statSync(path).size;
+  if (bytes !== expected.bytes) return `${what} ${path} has ${bytes} bytes, not ${expected.bytes}`;
+  if (sha256File(path) !== expected.sha256) return `${what} ${path} differs from the one backed up (SHA-256)`;
+  return null;
 }
 
 /** The CVs the copied database names that are not in the copied files folder (C5 in the copy). */

@@ -5,7 +5,7 @@ import {
 import { dirname, join, resolve } from "node:path";
 import { databasePath } from "../config";
 import { MASTER_KEY_FILE } from "../secrets";
-import { open, output, parse, STORE_ENV_HELP, UsageError } from "./args";
+import { open, output, parse, STORE_ENV_HELP, UsageError, type Parsed } from "./args";
 import { backupParts, backupProblems, MANIFEST_FORMAT, sha256File, type BackupManifest } from "./backup-manifest";
 import type { VacuumRequest, VacuumResult } from "./backup-worker";
 import { megabytes, progressLine, type Progress } from "./progress";
@@ -37,8 +37,8 @@ export async function backupCommand(argv: string[]) {
   const ctx = open(parsed); // applies pending migrations first: the copy has the current schema
   const progress = progressLine(!parsed.values.json && process.stderr.isTTY === true);
   // Everything is written under a name that says it is not a backup yet, and moved into place
-  // only once the database, the files and the key are all whole (issue: an interrupted backup
-  // looked complete). A killed backup leaves FILE.incomplete-*, never a FILE that looks usable.
+  // only once the database, the files and the key are all whole, so that an interrupted backup
+  // never looks like one: a killed backup leaves FILE.incomplete-*, never a FILE that looks usable.
   const work = mkdtempSync(`${parts.database}.incomplete-`);
   const staged = { database: join(work, "database"), files: join(work, "files"), key: join(work, "key"), manifest: join(work, "manifest.json") };
   const placed: string[] = [];
@@ -76,7 +76,7 @@ export async function backupCommand(argv: string[]) {
 }
 
 /** `backup --verify FILE`: the backup's parts against its manifest; exit 1 naming each problem. */
-function verifyCommand(parsed: ReturnType<typeof parse>, target: string | undefined) {
+function verifyCommand(parsed: Parsed, target: string | undefined) {
   if (!target) throw new UsageError("backup --verify needs a FILE");
   const parts = backupParts(resolve(target));
   const problems = backupProblems(parts.database);
