@@ -60,7 +60,7 @@ test("C10: a whole backup has its manifest, and --verify says so", async () => {
   expect(verify(file).stdout).toBe(`backup ${file} is whole: its database, files and key match ${file}.manifest.json\n`);
 }, 60_000);
 
-test("--verify names what is missing or differs, exit 1", async () => {
+test("C10: --verify names what is missing or differs, exit 1", async () => {
   const { data } = await dataWithCvs();
   const original = join(tempDir(), "original.db");
   expect(dossier(data, "backup", original).code).toBe(0);
@@ -103,7 +103,7 @@ test("--verify names what is missing or differs, exit 1", async () => {
   }
 }, 120_000);
 
-test("an interrupted backup leaves no FILE, FILE.files, FILE.key or manifest: only FILE.incomplete-*", async () => {
+test("C10: an interrupted backup leaves no FILE, FILE.files, FILE.key or manifest: only FILE.incomplete-*", async () => {
   const { data } = await dataWithCvs();
   // A named pipe among the CV files: the copy blocks on it, after the database is copied and
   // before the files and the key are, as a slow disk would. There the backup is killed.
