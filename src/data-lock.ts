@@ -40,18 +40,24 @@ export function lockDataFolder(dataDir: string): DataFolderLock {
     if ((error as { code?: string }).code === "SQLITE_BUSY") throw new DataFolderInUseError(dataDir, holderPid(dataDir));
     throw error;
   }
-  const pidFile = join(dataDir, PID_FILE);
-  const temp = `${pidFile}.${process.pid}.tmp`;
-  writeFileSync(temp, `${process.pid}\n`);
-  renameSync(temp, pidFile); // a reader sees the old id or the new one, never a part
   held.add(holder);
-  return {
+  const pidFile = join(dataDir, PID_FILE);
+  const lock: DataFolderLock = {
     release() {
       if (!held.delete(holder)) return;
       rmSync(pidFile, { force: true });
       holder.close(); // rolls the empty transaction back: the lock is free
     },
   };
+  try {
+    const temp = `${pidFile}.${process.pid}.tmp`;
+    writeFileSync(temp, `${process.pid}\n`);
+    renameSync(temp, pidFile); // a reader sees the old id or the new one, never a part
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  return lock;
 }
 
 /** The process id the holder wrote. It writes it just after taking the lock, and a file left by a
