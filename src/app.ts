@@ -49,8 +49,10 @@ export type DossierApp = ReturnType<typeof buildApp> & {
 
 export function createApp(options: AppOptions = {}): DossierApp {
   const ctx = openContext(options);
+  const webhooks = options.webhooks !== false;
+  if (webhooks) requireMasterKey(ctx);
   const app = buildApp(ctx);
-  const dispatcher = options.webhooks === false ? null : startDispatcher(ctx);
+  const dispatcher = webhooks ? startDispatcher(ctx) : null;
   const handle = app.handle;
   return Object.assign(app, {
     handle: (request: Request) => handle(routable(request)),
@@ -67,3 +69,13 @@ export function createApp(options: AppOptions = {}): DossierApp {
   });
 }
 
+/** The dispatcher unseals webhook secrets: without their key it could only fail every few seconds
+ * for ever, so the app refuses to start instead (C20, MasterKeyMissingError). */
+function requireMasterKey(ctx: Context) {
+  try {
+    void ctx.masterKey;
+  } catch (error) {
+    ctx.store.close();
+    throw error;
+  }
+}

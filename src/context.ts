@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { databasePath, filesPath, loadConfig, type Config } from "./config";
 import { openStore, type Store } from "./db/client";
+import { holdsSealedSecrets } from "./db/sealed-secrets";
 import { createLogger, type Logger } from "./log";
 import { loadMasterKey } from "./secrets";
 
@@ -12,8 +13,10 @@ export interface Context {
   config: Config;
   filesDir: string;
   logger: Logger;
-  /** Seals webhook secrets at rest (src/secrets.ts). */
-  masterKey: Buffer;
+  /** Seals webhook secrets at rest (src/secrets.ts). Read from the data folder on first use, so
+   * that a command that needs no key still runs when it is missing (C20); throws
+   * MasterKeyMissingError when it is missing while the database holds secrets sealed with it. */
+  readonly masterKey: Buffer;
   now(): Date;
   /** Called after a transaction that recorded outbox events has committed. */
   onEventsCommitted(): void;
@@ -29,22 +32,30 @@ export interface ContextOptions {
   now?: () => Date;
 }
 
-export function openContext(options: ContextOptions = {}): Context {
-  const config = loadConfig(options.env ?? process.env, {
+/** The settings a context opened with these options has. */
+export function contextConfig(options: ContextOptions = {}): Config {
+  return loadConfig(options.env ?? process.env, {
     ...options.config,
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
   });
+}
+
+export function openContext(options: ContextOptions = {}): Context {
+  const config = contextConfig(options);
   const memory = options.memory === true;
   const filesDir = memory ? mkdtempSync(join(tmpdir(), "dossier-files-")) : filesPath(config.dataDir);
   mkdirSync(filesDir, { recursive: true, mode: 0o700 }); // CVs: private, as the database (docs/security.md)
   const store = openStore(memory ? ":memory:" : databasePath(config.dataDir), config.sync);
-  const masterKey = loadMasterKey(memory ? null : config.dataDir);
+  let masterKey: Buffer | undefined;
   return {
     store,
     config,
     filesDir,
     logger: createLogger(config),
-    masterKey,
+    get masterKey() {
+      // A new key only for a database that holds no secret sealed with the old one (C20).
+      return (masterKey ??= loadMasterKey(memory ? null : config.dataDir, () => !holdsSealedSecrets(store.sqlite)));
+    },
     now: options.now ?? (() => new Date()),
     onEventsCommitted: () => {},
   };

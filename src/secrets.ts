@@ -8,11 +8,28 @@ import { join } from "node:path";
 const VERSION = "v1.";
 export const MASTER_KEY_FILE = "master.key";
 
-/** The data folder's master key, created on first use (mode 0600). With no folder, a fresh key. */
-export function loadMasterKey(dataDir: string | null): Buffer {
+/** The key file is gone while secrets sealed with it remain: a new key would leave every one of
+ * them unreadable (C20), so the command stops and says how to put the key back. */
+export class MasterKeyMissingError extends Error {
+  constructor(path: string) {
+    super(
+      `${path} is missing, and the database holds webhook secrets sealed with it: restore it from the backup ` +
+        `(FILE.key → ${path}, mode 0600) and start again; if it is lost for good, remove each webhook endpoint ` +
+        `(dossier webhook unset --org ID) and set it again, which makes a new key`,
+    );
+  }
+}
+
+/** The data folder's master key (mode 0600). When the file is missing, a new key is made only if
+ * `mayCreate()` allows it (the database holds no sealed secret); else MasterKeyMissingError.
+ * With no folder, a fresh key. */
+export function loadMasterKey(dataDir: string | null, mayCreate: () => boolean = () => true): Buffer {
   if (dataDir === null) return randomBytes(32);
   const path = join(dataDir, MASTER_KEY_FILE);
-  if (!existsSync(path)) createKeyFile(path, dataDir);
+  if (!existsSync(path)) {
+    if (!mayCreate()) throw new MasterKeyMissingError(path);
+    createKeyFile(path, dataDir);
+  }
   chmodSync(path, 0o600);
   const key = Buffer.from(readFileSync(path, "utf8").trim(), "base64");
   if (key.length !== 32) throw new Error(`${path} is not a 32-byte base64 key`);

@@ -1,5 +1,7 @@
 // Serving the app on a port, with the limits of C8 and the graceful stop of C2.
 import { createApp, type AppOptions, type DossierApp } from "./app";
+import { contextConfig } from "./context";
+import { lockDataFolder } from "./data-lock";
 import { pathOf } from "./http/url";
 import { sweepFiles } from "./files/cv";
 
@@ -17,7 +19,8 @@ export interface RunningServer {
   app: DossierApp;
   url: string;
   port: number;
-  /** Stops accepting, lets requests in flight finish, stops the dispatcher, closes the database. */
+  /** Stops accepting, lets requests in flight finish, stops the dispatcher, closes the database,
+   * releases the data folder's lock. */
   stop(): Promise<void>;
 }
 
@@ -36,10 +39,27 @@ export class ListenError extends Error {
 }
 
 export function startServer(options: AppOptions & { host?: string; port?: number }): RunningServer {
-  const app = createApp(options);
-  // C5: temporary files and CVs that no dossier points at are removed before the first request.
-  const swept = sweepFiles(app.dossier);
-  if (swept.temporary + swept.orphans + swept.restored > 0) app.dossier.logger.log("info", "swept stray CV files", { ...swept });
+  // C20: one server per data folder, locked before anything in it is touched (migrations, the
+  // master key, the sweep): a second server stops here, having changed nothing.
+  const lock = options.memory === true ? null : lockDataFolder(contextConfig(options).dataDir);
+  let app: DossierApp;
+  try {
+    app = createApp(options);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  // Whatever fails from here leaves nothing running behind it: dispatcher, database, lock.
+  const abandon = () => void app.close().finally(() => lock?.release());
+  try {
+    // C5: temporary files and CVs that no dossier points at are removed before the first request.
+    // Only under the lock: another server's upload in progress looks exactly like such a file.
+    const swept = sweepFiles(app.dossier);
+    if (swept.temporary + swept.orphans + swept.restored > 0) app.dossier.logger.log("info", "swept stray CV files", { ...swept });
+  } catch (error) {
+    abandon();
+    throw error;
+  }
   const hostname = options.host ?? "127.0.0.1";
   const port = options.port ?? 8080;
   let server: Bun.Server<undefined>;
@@ -55,8 +75,7 @@ export function startServer(options: AppOptions & { host?: string; port?: number
       },
     });
   } catch (error) {
-    // The dispatcher and the database are open already: leave nothing running behind the error.
-    void app.close();
+    abandon();
     throw new ListenError(hostname, port, error);
   }
   let stopping: Promise<void> | null = null;
@@ -68,6 +87,7 @@ export function startServer(options: AppOptions & { host?: string; port?: number
       (stopping ??= (async () => {
         await server.stop(false);
         await app.close();
+        lock?.release();
       })()),
   };
 }

@@ -4,6 +4,8 @@ import { basename, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { databasePath, loadConfig, type Config } from "../config";
 import { openContext, type Context } from "../context";
+import { DataFolderInUseError } from "../data-lock";
+import { MasterKeyMissingError } from "../secrets";
 
 export class UsageError extends Error {}
 export class UnknownIdError extends Error {}
@@ -62,11 +64,12 @@ export function checkDataDir(dataDir: string) {
   if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) throw new UsageError(`the data folder ${dataDir} is not a folder`);
 }
 
-/** Opens the data folder named by --data (or env DOSSIER_DATA, or ./data). Settings or a folder
- * that cannot be opened (not a folder, no permission, not a database) are bad arguments (C2).
- * Only a command that creates (`org create`) may start a data folder: for any other, a folder
- * without a database holds nothing it could use, and opening one would leave an empty database
- * wherever a mistyped --data pointed. That is reported like an unknown id (exit 1). */
+/** Opens the data folder named by --data (or env DOSSIER_DATA, or ./data). Bad settings, or a
+ * --data that names no folder, are bad arguments (C2, exit 2); a database that cannot be opened
+ * is a failure (exit 1, see openFailure). Only a command that creates (`org create`) may start a
+ * data folder: for any other, a folder without a database holds nothing it could use, and opening
+ * one would leave an empty database wherever a mistyped --data pointed. That is reported like an
+ * unknown id (exit 1). */
 export function open(parsed: Parsed, options: { create?: boolean } = {}): Context {
   const config = configOf(parsed);
   checkDataDir(config.dataDir);
@@ -83,11 +86,14 @@ function checkDataExists(dataDir: string) {
   if (!existsSync(databasePath(dataDir))) throw new UnknownIdError(`no data folder at ${dataDir}: it holds no ${basename(databasePath(dataDir))}`);
 }
 
-/** What to report when opening the data folder failed: a bad argument (exit 2), except a
- * database another process keeps locked past the busy timeout, which is no fault of the arguments. */
+/** What to report when opening the data folder failed. None of it is a fault of the arguments,
+ * so the command exits 1, not 2: a corrupt or unreadable database (named with its folder), a
+ * database another process keeps locked past the busy timeout, a folder a server holds, a missing
+ * master key (the last three say so themselves). */
 export function openFailure(error: unknown, dataDir: string): unknown {
-  if (String((error as { code?: unknown }).code).startsWith("SQLITE_BUSY")) return error;
-  return new UsageError(`cannot open the data folder ${dataDir}: ${firstLine(error)}`);
+  const busy = String((error as { code?: unknown }).code).startsWith("SQLITE_BUSY");
+  if (busy || error instanceof DataFolderInUseError || error instanceof MasterKeyMissingError) return error;
+  return new Error(`cannot open the data folder ${dataDir}: ${firstLine(error)}`);
 }
 
 /** Prints `result` as one JSON object with --json, else as `human` text. */

@@ -1,53 +1,88 @@
-import { accessSync, constants, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import {
+  accessSync, closeSync, constants, copyFileSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync,
+  statSync, writeFileSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { databasePath } from "../config";
 import { MASTER_KEY_FILE } from "../secrets";
-import { open, output, parse, STORE_ENV_HELP, UsageError } from "./args";
+import { open, output, parse, STORE_ENV_HELP, UsageError, type Parsed } from "./args";
+import { backupParts, backupProblems, MANIFEST_FORMAT, sha256File, type BackupManifest } from "./backup-manifest";
 import type { VacuumRequest, VacuumResult } from "./backup-worker";
 import { megabytes, progressLine, type Progress } from "./progress";
 
 export const BACKUP_HELP = `dossier backup FILE [--data DIR] [--json]
+dossier backup --verify FILE [--json]
   A consistent online copy (safe while a server runs): the database to FILE (which must not
-  exist), the CV files to FILE.files/, the key that seals webhook secrets to FILE.key. Restore:
-  stop the server, put FILE at DIR/dossier.db, FILE.files at DIR/files and FILE.key at
-  DIR/master.key. On a terminal it shows its progress on stderr (not with --json).
+  exist), the CV files to FILE.files/, the key that seals webhook secrets to FILE.key, and what
+  they hold (counts, sizes, SHA-256) to FILE.manifest.json. All four are written under a
+  FILE.incomplete-* folder first and appear only once the copy is whole; a backup that was cut
+  short leaves only that folder (remove it). Restore: stop the server, check the copy with
+  --verify, put FILE at DIR/dossier.db, FILE.files at DIR/files and FILE.key at DIR/master.key.
+  On a terminal it shows its progress on stderr (not with --json).
+  --verify    check the backup at FILE against its manifest instead (the data folder is not
+              read): exit 0 when it is whole, else exit 1 naming what is missing or differs
   --data DIR  the data folder to copy (default: env DOSSIER_DATA, else ./data)
-  --json      print {"database","files"} as one JSON object on stdout (default: text)
+  --json      print {"database","files"} as one JSON object on stdout (default: text); with
+              --verify, {"database","files","key","manifest","verified":true}
 ${STORE_ENV_HELP}`;
 
-/** VACUUM INTO reads one snapshot, so the copy is consistent while writers go on (C2). The files
- * are copied after it: every CV that the copied database names already exists by then. */
 export async function backupCommand(argv: string[]) {
-  const parsed = parse(argv, {}, 1);
+  const parsed = parse(argv, { verify: { type: "boolean" } }, 1);
   const target = parsed.positionals[0];
+  if (parsed.values.verify) return verifyCommand(parsed, target);
   if (!target) throw new UsageError("backup needs a FILE");
-  const database = resolve(target);
-  if (existsSync(database)) throw new UsageError(`${target} already exists`);
-  checkFolder(dirname(database), target);
+  const parts = backupParts(resolve(target));
+  for (const path of Object.values(parts)) if (existsSync(path)) throw new UsageError(`${path} already exists`);
+  checkFolder(dirname(parts.database), target);
   const ctx = open(parsed); // applies pending migrations first: the copy has the current schema
   const progress = progressLine(!parsed.values.json && process.stderr.isTTY === true);
+  // Everything is written under a name that says it is not a backup yet, and moved into place
+  // only once the database, the files and the key are all whole, so that an interrupted backup
+  // never looks like one: a killed backup leaves FILE.incomplete-*, never a FILE that looks usable.
+  const work = mkdtempSync(`${parts.database}.incomplete-`);
+  const staged = { database: join(work, "database"), files: join(work, "files"), key: join(work, "key"), manifest: join(work, "manifest.json") };
+  const placed: string[] = [];
   try {
-    await vacuumInto(databasePath(ctx.config.dataDir), database, progress);
-    const files = `${database}.files`;
-    rmSync(files, { recursive: true, force: true });
-    const total = countFiles(ctx.filesDir);
-    let copied = 0;
-    let drawnAt = -Infinity;
-    copyTree(ctx.filesDir, files, () => {
-      copied++;
-      const now = performance.now();
-      // At most ~10 redraws a second, and always the last count.
-      if (copied >= total || now - drawnAt >= 100) {
-        drawnAt = now;
-        progress.show(`backup: files ${copied} of ${total}`);
-      }
-    });
-    copyFileSync(join(ctx.config.dataDir, MASTER_KEY_FILE), `${database}.key`);
+    void ctx.masterKey; // C20: refuses when the key is missing while sealed secrets remain
+    await vacuumInto(databasePath(ctx.config.dataDir), staged.database, progress);
+    syncPath(staged.database);
+    const files = copyFiles(ctx.filesDir, staged.files, progress);
+    copyFileSync(join(ctx.config.dataDir, MASTER_KEY_FILE), staged.key);
+    syncPath(staged.key);
+    const manifest: BackupManifest = {
+      format: MANIFEST_FORMAT,
+      created_at: new Date().toISOString(),
+      database: { bytes: statSync(staged.database).size, sha256: sha256File(staged.database) },
+      files,
+      key: { bytes: statSync(staged.key).size, sha256: sha256File(staged.key) },
+    };
+    writeFileSync(staged.manifest, JSON.stringify(manifest, null, 2) + "\n");
+    syncPath(staged.manifest);
+    // The database last: the name the operator asked for appears only when the rest is in place.
+    for (const part of ["key", "files", "manifest", "database"] as const) {
+      renameSync(staged[part], parts[part]);
+      placed.push(parts[part]);
+    }
+    syncPath(dirname(parts.database));
+  } catch (error) {
+    for (const path of placed) rmSync(path, { recursive: true, force: true });
+    throw error;
   } finally {
+    rmSync(work, { recursive: true, force: true });
     progress.end();
     ctx.store.sqlite.close();
   }
-  output(parsed, { database: target, files: `${target}.files` }, `database → ${database}\nfiles → ${database}.files`);
+  output(parsed, { database: target, files: `${target}.files` }, `database → ${parts.database}\nfiles → ${parts.files}\nkey → ${parts.key}\nmanifest → ${parts.manifest}`);
+}
+
+/** `backup --verify FILE`: the backup's parts against its manifest; exit 1 naming each problem. */
+function verifyCommand(parsed: Parsed, target: string | undefined) {
+  if (!target) throw new UsageError("backup --verify needs a FILE");
+  const parts = backupParts(resolve(target));
+  const problems = backupProblems(parts.database);
+  if (problems.length > 0) throw new Error(`backup ${target} is not whole: ${problems.join("; ")}`);
+  const shown = backupParts(target);
+  output(parsed, { ...shown, verified: true }, `backup ${target} is whole: its database, files and key match ${shown.manifest}`);
 }
 
 /** FILE's folder must exist and take writes: found out now, the answer is one line (C2), not a
@@ -119,9 +154,27 @@ function countFiles(dir: string): number {
   return count;
 }
 
+/** Copies the files folder, showing how far it has got; gives what was copied, for the manifest. */
+function copyFiles(from: string, to: string, progress: Progress): BackupManifest["files"] {
+  const total = countFiles(from);
+  const copied = { count: 0, bytes: 0 };
+  let drawnAt = -Infinity;
+  copyTree(from, to, (bytes) => {
+    copied.count++;
+    copied.bytes += bytes;
+    const now = performance.now();
+    // At most ~10 redraws a second, and always the last count.
+    if (copied.count >= total || now - drawnAt >= 100) {
+      drawnAt = now;
+      progress.show(`backup: files ${copied.count} of ${total}`);
+    }
+  });
+  return copied;
+}
+
 /** Copies the files folder while a server writes to it: a CV's temporary file (renamed into place or
  * removed at any moment) is not copied, and an entry that disappears during the copy is skipped. */
-function copyTree(from: string, to: string, onFile: () => void) {
+function copyTree(from: string, to: string, onFile: (bytes: number) => void) {
   mkdirSync(to, { recursive: true });
   for (const entry of entriesOf(from)) {
     if (TEMPORARY.test(entry.name)) continue;
@@ -133,9 +186,19 @@ function copyTree(from: string, to: string, onFile: () => void) {
     }
     try {
       copyFileSync(source, target);
-      onFile();
+      onFile(statSync(target).size);
     } catch (error) {
       if (!gone(error)) throw error;
     }
+  }
+}
+
+/** Flushes a file's data, or a folder's entries, to disk. */
+function syncPath(path: string) {
+  const fd = openSync(path, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -7,6 +7,9 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--no-bootstrap] 
   Runs the API (docs at /docs, the OpenAPI document at /openapi.json); logs go to stderr. SIGTERM
   or SIGINT stop it gracefully. On a data folder with no organization, the first start creates
   "Default" (Growth plan, default flows) and prints an API key of every scope once on stderr.
+  One server per data folder: it is locked while a server runs, and a second serve on it exits 1.
+  It exits 1 too when DIR/master.key is missing while the database holds webhook secrets sealed
+  with it (restore FILE.key from the backup).
   --host H        the address to listen on (default: env DOSSIER_HOST, else 127.0.0.1)
   --port P        the port to listen on, 0 for any free one (default: env DOSSIER_PORT, else 8080)
   --no-bootstrap  create no first organization and key (default off: create them when there is none)
@@ -57,7 +60,8 @@ export async function serveCommand(argv: string[]) {
 }
 
 /** A port in use, or a host that is not this machine's, is a bad argument (C2): one line, exit 2.
- * So is a data folder that cannot be opened. */
+ * A data folder another server holds (C20), a missing master key (C20) or a database that cannot
+ * be opened is a failure: one line, exit 1. */
 function start(host: string, port: number, config: Config) {
   try {
     return startServer({ host, port, config });

@@ -59,7 +59,7 @@ describe("issue 8: progress of dossier backup", () => {
     const result = dossier(data, "backup", file);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
-    expect(result.stdout).toBe(`database → ${file}\nfiles → ${file}.files\n`);
+    expect(result.stdout).toBe(`database → ${file}\nfiles → ${file}.files\nkey → ${file}.key\nmanifest → ${file}.manifest.json\n`);
     expect(integrity(file)).toBe("ok");
   });
 });

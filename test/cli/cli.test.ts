@@ -204,12 +204,6 @@ describe("C2: bad settings, data folders and ports are bad arguments: one line, 
     expectUsage(dossierRun(["serve", "--port", "0", "--data", file], {}, 20_000), file);
   });
 
-  test("a data folder whose database is not one", () => {
-    const data = tempDir();
-    writeFileSync(join(data, "dossier.db"), "not a database, just text long enough to be read as a header".repeat(20));
-    expectUsage(dossierRun(["org", "list", "--json", "--data", data]), data);
-  });
-
   test.each([
     ["DOSSIER_RATE_LIMIT=abc", { DOSSIER_RATE_LIMIT: "abc" }, ["org", "create", "--name", "X"], "abc"],
     ["DOSSIER_SYNC=sometimes", { DOSSIER_SYNC: "sometimes" }, ["org", "list"], "DOSSIER_SYNC"],

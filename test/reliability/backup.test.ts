@@ -57,6 +57,9 @@ test(
       const result = await backup(data, file);
       expect(result.code, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout)).toEqual({ database: file, files: `${file}.files` });
+      // Whole, by its own manifest, though the server went on writing (C20, backup --verify).
+      const verified = Bun.spawnSync([process.execPath, MAIN, "backup", "--verify", file], { env: { ...process.env, DOSSIER_LOG: "off" } });
+      expect(verified.exitCode, verified.stderr.toString()).toBe(0);
       copies.push({ file, acked });
       await Bun.sleep(150);
     }

@@ -1,0 +1,91 @@
+// One server per data folder (C20). A second `serve` on a live folder would sweep the first one's
+// CV files away while they are being written (C5), so `serve` holds an exclusive lock on
+// `DIR/serve.lock` from before it touches anything until it stops. The lock is SQLite's own: an
+// open write transaction on a small database of its own, which SQLite holds with an fcntl lock, so
+// the kernel releases it when the process dies however it dies (kill -9 included), and SQLite
+// refuses it to a second connection of the same process too. The holder's process id is written
+// beside it (`DIR/serve.pid`), after the lock is taken, for the message the second server prints.
+import { Database } from "bun:sqlite";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export const LOCK_FILE = "serve.lock";
+export const PID_FILE = "serve.pid";
+
+export class DataFolderInUseError extends Error {
+  constructor(dataDir: string, pid: number | null) {
+    super(`data folder ${dataDir} is in use by ${pid === null ? "another process" : `process ${pid}`}`);
+  }
+}
+
+/** The open lock handles. bun:sqlite closes a Database it garbage-collects, which would free the
+ * lock while the server runs; held here, a handle lives until release() whatever its caller keeps. */
+const held = new Set<Database>();
+
+export interface DataFolderLock {
+  /** Removes the process id file, then releases the lock. */
+  release(): void;
+}
+
+/** Takes the data folder's lock, or throws DataFolderInUseError at once (no wait). Creates the
+ * folder when there is none, as the first start does anyway. */
+export function lockDataFolder(dataDir: string): DataFolderLock {
+  mkdirSync(dataDir, { recursive: true });
+  const holder = new Database(join(dataDir, LOCK_FILE), { create: true });
+  try {
+    holder.run("PRAGMA journal_mode = MEMORY"); // nothing is written: no journal file beside it
+    holder.run("BEGIN EXCLUSIVE");
+  } catch (error) {
+    holder.close();
+    if ((error as { code?: string }).code === "SQLITE_BUSY") throw new DataFolderInUseError(dataDir, holderPid(dataDir));
+    throw error;
+  }
+  held.add(holder);
+  const pidFile = join(dataDir, PID_FILE);
+  const lock: DataFolderLock = {
+    release() {
+      if (!held.delete(holder)) return;
+      rmSync(pidFile, { force: true });
+      holder.close(); // rolls the empty transaction back: the lock is free
+    },
+  };
+  try {
+    const temp = `${pidFile}.${process.pid}.tmp`;
+    writeFileSync(temp, `${process.pid}\n`);
+    renameSync(temp, pidFile); // a reader sees the old id or the new one, never a part
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  return lock;
+}
+
+/** The process id the holder wrote. It writes it just after taking the lock, and a file left by a
+ * killed holder names a process that is gone: wait a little (bounded) for a live one. */
+function holderPid(dataDir: string): number | null {
+  let pid: number | null = null;
+  for (let tries = 0; tries < 20; tries++) {
+    pid = readPid(join(dataDir, PID_FILE));
+    if (pid !== null && isAlive(pid)) return pid;
+    Bun.sleepSync(50);
+  }
+  return pid;
+}
+
+function readPid(path: string): number | null {
+  try {
+    const pid = Number(readFileSync(path, "utf8").trim());
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"; // alive, another user's
+  }
+}

@@ -1,0 +1,99 @@
+// C20 "`master.key` missing while the database holds sealed secrets": every command that needs
+// the key exits 1 naming the file (and how to put it back); a new key is made only for a database
+// with no sealed secret. The fault it closes: a restore without FILE.key made `serve` create a new
+// key, after which no webhook secret could be unsealed and deliveries stayed pending for ever.
+import { afterAll, describe, expect, test } from "bun:test";
+import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { createApp } from "../../src/app";
+import { MasterKeyMissingError } from "../../src/secrets";
+import { dossier, dossierRun } from "../cli/helpers";
+import { tempDir } from "../helpers";
+import { startServerProcess, type ServerProcess } from "../helpers/process";
+
+const running: ServerProcess[] = [];
+afterAll(() => {
+  for (const server of running) if (server.proc.exitCode === null) server.proc.kill(9);
+});
+
+/** A data folder with an organization whose webhook endpoint has a sealed secret (rotated, so
+ * there are two), backed up, then restored WITHOUT FILE.key. */
+function restoredWithoutKey() {
+  const data = tempDir();
+  const org = dossier(data, "org", "create", "--name", "Hooks", "--json").json;
+  expect(dossier(data, "webhook", "set", "--org", org.id, "--url", "http://127.0.0.1:9/hook").code).toBe(0);
+  expect(dossier(data, "webhook", "rotate-secret", "--org", org.id).code).toBe(0);
+  const file = join(tempDir(), "backup.db");
+  expect(dossier(data, "backup", file).code).toBe(0);
+  const restored = tempDir();
+  copyFileSync(file, join(restored, "dossier.db"));
+  cpSync(`${file}.files`, join(restored, "files"), { recursive: true });
+  return { data, org, file, restored, keyPath: join(restored, "master.key") };
+}
+
+const expectMissingKey = (result: { code: number; stdout: string; stderr: string }, keyPath: string) => {
+  expect(result.code).toBe(1);
+  expect(result.stdout).toBe("");
+  expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  expect(result.stderr).toContain(`${keyPath} is missing`);
+  expect(result.stderr).toContain("restore it from the backup (FILE.key");
+};
+
+describe("C20: master.key missing while the database holds sealed webhook secrets", () => {
+  test("serve exits 1 naming the file, makes no new key, and starts with the restored one", async () => {
+    const { file, restored, keyPath } = restoredWithoutKey();
+    const refused = dossierRun(["serve", "--port", "0", "--no-bootstrap", "--data", restored], {}, 20_000);
+    expectMissingKey(refused, keyPath);
+    expect(existsSync(keyPath)).toBe(false);
+    expect(readdirSync(restored).filter((name) => name.startsWith("master.key"))).toEqual([]);
+
+    copyFileSync(`${file}.key`, keyPath);
+    const server = await startServerProcess(restored, ["--no-bootstrap"]);
+    running.push(server);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    server.proc.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(readFileSync(keyPath, "utf8")).toBe(readFileSync(`${file}.key`, "utf8"));
+  }, 60_000);
+
+  test("the commands that need the key exit 1 the same way; the others still run", () => {
+    const { org, restored, keyPath } = restoredWithoutKey();
+    expectMissingKey(dossier(restored, "webhook", "set", "--org", org.id, "--url", "http://127.0.0.1:9/other", "--json"), keyPath);
+    expectMissingKey(dossier(restored, "webhook", "rotate-secret", "--org", org.id, "--json"), keyPath);
+    const copy = join(tempDir(), "copy.db");
+    expectMissingKey(dossier(restored, "backup", copy, "--json"), keyPath);
+    expect(readdirSync(join(copy, "..")).filter((name) => name.startsWith("copy.db"))).toEqual([]);
+    expect(existsSync(keyPath)).toBe(false);
+    // Reading and managing what needs no key works: the operator can look around.
+    expect(dossier(restored, "org", "list", "--json").json.data).toMatchObject([{ name: "Hooks" }]);
+    expect(dossier(restored, "webhook", "deliveries", "--org", org.id, "--json").code).toBe(0);
+    expect(existsSync(keyPath)).toBe(false);
+  }, 60_000);
+
+  test("in-process: createApp with its webhook dispatcher refuses to start", () => {
+    const { restored, keyPath } = restoredWithoutKey();
+    expect(() => createApp({ dataDir: restored, config: { log: "off" } })).toThrow(new MasterKeyMissingError(keyPath));
+    expect(existsSync(keyPath)).toBe(false);
+  }, 30_000);
+
+  test("a key lost for good: once no endpoint is left, a new key is made", async () => {
+    const { org, restored, keyPath } = restoredWithoutKey();
+    expect(dossier(restored, "webhook", "unset", "--org", org.id).code).toBe(0);
+    const server = await startServerProcess(restored, ["--no-bootstrap"]);
+    running.push(server);
+    expect(statSync(keyPath).mode & 0o777).toBe(0o600);
+    const set = dossier(restored, "webhook", "set", "--org", org.id, "--url", "http://127.0.0.1:9/hook", "--json");
+    expect(set.code, set.stderr).toBe(0);
+    server.proc.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+  }, 60_000);
+});
+
+test("C20: a database with no sealed secret gets a new key when one is needed", () => {
+  const data = tempDir();
+  const org = dossier(data, "org", "create", "--name", "Fresh", "--json").json;
+  expect(existsSync(join(data, "master.key"))).toBe(false); // org create needs no key
+  const set = dossier(data, "webhook", "set", "--org", org.id, "--url", "http://127.0.0.1:9/hook", "--json");
+  expect(set.code, set.stderr).toBe(0);
+  expect(statSync(join(data, "master.key")).mode & 0o777).toBe(0o600);
+});
