@@ -6,8 +6,9 @@
 // refuses it to a second connection of the same process too. The holder's process id is written
 // beside it (`DIR/serve.pid`), after the lock is taken, for the message the second server prints.
 import { Database } from "bun:sqlite";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createPrivately } from "./db/client";
 
 export const LOCK_FILE = "serve.lock";
 export const PID_FILE = "serve.pid";
@@ -30,8 +31,9 @@ export interface DataFolderLock {
 /** Takes the data folder's lock, or throws DataFolderInUseError at once (no wait). Creates the
  * folder when there is none, as the first start does anyway. */
 export function lockDataFolder(dataDir: string): DataFolderLock {
-  mkdirSync(dataDir, { recursive: true });
-  const holder = new Database(join(dataDir, LOCK_FILE), { create: true });
+  const lockPath = join(dataDir, LOCK_FILE);
+  createPrivately(lockPath); // the data folder too, 0700 when made here (docs/security.md)
+  const holder = new Database(lockPath, { create: true });
   try {
     holder.run("PRAGMA journal_mode = MEMORY"); // nothing is written: no journal file beside it
     holder.run("BEGIN EXCLUSIVE");
@@ -51,7 +53,7 @@ export function lockDataFolder(dataDir: string): DataFolderLock {
   };
   try {
     const temp = `${pidFile}.${process.pid}.tmp`;
-    writeFileSync(temp, `${process.pid}\n`);
+    writeFileSync(temp, `${process.pid}\n`, { mode: 0o600 });
     renameSync(temp, pidFile); // a reader sees the old id or the new one, never a part
   } catch (error) {
     lock.release();

@@ -32,7 +32,7 @@ export function openStore(path: string, sync: "full" | "normal" = "full"): Store
 /** The database holds personal data (docs/security.md): a folder made for it is 0700 and a new
  * database file 0600, created here before SQLite opens it, since SQLite creates its -wal and -shm
  * files with the database file's mode. An existing file keeps the mode its operator gave it. */
-function createPrivately(path: string) {
+export function createPrivately(path: string) {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   closeSync(openSync(path, "a", 0o600));
 }

@@ -86,19 +86,20 @@ describe("docs/security.md: folders Dossier creates are 0700, its files 0600", (
     process.umask(umask);
   });
 
-  test("org create on a new path: the folders it makes, the database and master.key", () => {
+  test("org create on a new path: the folders it makes and the database (master.key is made when first needed)", () => {
     const parent = join(tempDir(), "srv");
     const data = join(parent, "data");
     expect(dossier(data, "org", "create", "--name", "Modes", "--json").code).toBe(0);
     expect([mode(parent), mode(data), mode(join(data, "files"))]).toEqual(["700", "700", "700"]);
-    expect([mode(join(data, "dossier.db")), mode(join(data, "master.key"))]).toEqual(["600", "600"]);
+    expect(mode(join(data, "dossier.db"))).toBe("600");
+    expect(existsSync(join(data, "master.key"))).toBe(false);
   });
 
   test("a running server: the database, -wal and -shm; a CV upload: its folders and the file", async () => {
     const data = join(tempDir(), "data");
     server = await startServerProcess(data);
     const key = /API key \(shown once, store it now\): (svc_live_\w+)/.exec(server.stderr())![1];
-    for (const name of ["dossier.db", "dossier.db-wal", "dossier.db-shm", "master.key"]) expect([name, mode(join(data, name))]).toEqual([name, "600"]);
+    for (const name of ["dossier.db", "dossier.db-wal", "dossier.db-shm", "master.key", "serve.lock", "serve.pid"]) expect([name, mode(join(data, name))]).toEqual([name, "600"]);
     expect([mode(data), mode(join(data, "files"))]).toEqual(["700", "700"]);
 
     const form = new FormData();
