@@ -20,14 +20,45 @@ export function validate<T extends TSchema>(schema: T, value: unknown): Static<T
   const check = checkerOf(schema);
   if (check.Check(value)) return value;
   const first = check.Errors(value).First()!;
-  const field = first.path.replace(/^\//, "").replaceAll("/", ".");
-  if (first.type === ValueErrorType.ObjectAdditionalProperties) {
-    const extra = Object.keys(first.value ?? {}).find((k) => !(k in ((first.schema as { properties?: object }).properties ?? {})));
-    throw invalidBody(`unknown field "${[field, extra].filter(Boolean).join(".")}"`);
-  }
-  if (first.type === ValueErrorType.ObjectRequiredProperty) throw invalidBody(`${field} is required`);
-  throw invalidBody(field ? `${field}: ${first.message.toLowerCase()}` : first.message);
+  // TypeBox points an extra property's error at the property itself (its path ends with the name).
+  if (first.type === ValueErrorType.ObjectAdditionalProperties) throw invalidBody(`unknown field "${fieldName(value, first.path)}"`);
+  if (first.type === ValueErrorType.ObjectRequiredProperty) throw invalidBody(`${fieldName(value, first.path)} is required`);
+  const problem = explain(first.schema, first.value, first.path, first.message);
+  const field = fieldName(value, problem.path);
+  throw invalidBody(field ? `${field}: ${problem.message}` : problem.message);
 }
+
+/** A field as the client wrote it: `name`, `stages[2].color`, from TypeBox's JSON pointer. */
+function fieldName(root: unknown, pointer: string): string {
+  let name = "";
+  let node = root;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    name += Array.isArray(node) ? `[${key}]` : name ? `.${key}` : key;
+    node = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  return name;
+}
+
+/** What was expected where, in words. A union is TypeBox's "expected union value": an enum of
+ * literals (and null) lists its allowed values; a nullable schema says what its non-null member
+ * wants, at the place inside the value it failed (`kind[1]`), with "or null" added. */
+function explain(schema: TSchema, value: unknown, path: string, message: string): { path: string; message: string } {
+  const members = Array.isArray(schema.anyOf) ? (schema.anyOf as TSchema[]) : null;
+  if (!members) return { path, message: sentenceCase(message) };
+  const orNull = members.some((m) => m.type === "null") ? " or null" : "";
+  const others = members.filter((m) => m.type !== "null");
+  if (others.length > 0 && others.every((m) => m.const !== undefined)) {
+    return { path, message: `must be one of ${others.map((m) => JSON.stringify(m.const)).join(", ")}${orNull}` };
+  }
+  const inner = others.length === 1 ? checkerOf(others[0]).Errors(value).First() : undefined;
+  if (!inner) return { path, message: sentenceCase(message) };
+  const found = explain(inner.schema, inner.value, path + inner.path, inner.message);
+  return { path: found.path, message: found.path === path ? `${found.message}${orNull}` : found.message };
+}
+
+/** TypeBox's message with its first letter lowered, the rest (a pattern, a value) kept as is. */
+const sentenceCase = (message: string) => message.charAt(0).toLowerCase() + message.slice(1);
 
 /** Reads at most `limit` bytes of the body; throws `tooLarge` past it, before buffering more. */
 export async function readBytes(request: Request, limit: number, tooLarge: () => ApiError): Promise<Uint8Array> {
