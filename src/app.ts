@@ -9,6 +9,7 @@ import { errors } from "./http/errors";
 import { health } from "./http/health";
 import { requestId } from "./http/request-id";
 import { requestLog } from "./http/request-log";
+import { hasUnreadBody, noteArrival } from "./http/request";
 import { routable } from "./http/url";
 import { contactRoutes } from "./http/routes/contacts";
 import { dossierRoutes } from "./http/routes/dossiers";
@@ -53,7 +54,17 @@ export function createApp(options: AppOptions = {}): DossierApp {
   const dispatcher = options.webhooks === false ? null : startDispatcher(ctx);
   const handle = app.handle;
   return Object.assign(app, {
-    handle: (request: Request) => handle(routable(request)),
+    handle: async (request: Request) => {
+      const routed = routable(request);
+      noteArrival(routed, ctx.config.bodyTimeoutMs);
+      const response = await handle(routed);
+      // Browsers must take each answer as the type it declares (a CV as a PDF, an error as JSON).
+      response.headers.set("x-content-type-options", "nosniff");
+      // An answer given before the body was read (a 401, a 404, a 408) closes the connection rather
+      // than wait for a body nobody reads (C20).
+      if (hasUnreadBody(routed)) response.headers.set("connection", "close");
+      return response;
+    },
     dossier: ctx,
     close: async () => {
       // Elysia runs after-response hooks (the request log line) on a setImmediate after the

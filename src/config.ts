@@ -7,6 +7,8 @@ export interface Config {
   defaultRateLimit: number;
   webhookRetrySchedule: number[]; // ms
   webhookTimeoutMs: number;
+  /** How long a request body may stall: from the headers, or from its last byte (C20). */
+  bodyTimeoutMs: number;
   log: "json" | "pretty" | "off";
   logLevel: "debug" | "info" | "warn" | "error";
 }
@@ -74,6 +76,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaultRateLimit: env.DOSSIER_RATE_LIMIT ? parseRateLimit(env.DOSSIER_RATE_LIMIT) : 600,
     webhookRetrySchedule: schedule,
     webhookTimeoutMs: parseTimeout(env.DOSSIER_WEBHOOK_TIMEOUT || "10s"),
+    bodyTimeoutMs: parseTimeout(env.DOSSIER_BODY_TIMEOUT || "30s", "DOSSIER_BODY_TIMEOUT"),
     log,
     logLevel: logLevel as Config["logLevel"],
     ...overrides,

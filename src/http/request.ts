@@ -60,25 +60,82 @@ function explain(schema: TSchema, value: unknown, path: string, message: string)
 /** TypeBox's message with its first letter lowered, the rest (a pattern, a value) kept as is. */
 const sentenceCase = (message: string) => message.charAt(0).toLowerCase() + message.slice(1);
 
-/** Reads at most `limit` bytes of the body; throws `tooLarge` past it, before buffering more. */
+/** C20: after its first period (the body timeout) a body must have come at least this fast on
+ * average, 10 KB/s, or it is refused as stalled. */
+const MIN_BODY_RATE = 10_240; // bytes per second
+const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
+interface Arrival {
+  /** When the headers were read (performance.now()). */
+  at: number;
+  bodyTimeoutMs: number;
+  /** The body has been read to its end. */
+  bodyRead: boolean;
+}
+const arrivals = new WeakMap<Request, Arrival>();
+
+/** Notes when a request's headers arrived, from which its body's deadline counts (C20). */
+export function noteArrival(request: Request, bodyTimeoutMs: number) {
+  arrivals.set(request, { at: performance.now(), bodyTimeoutMs, bodyRead: false });
+}
+
+/** Whether the request announces a body (a Content-Length above 0, or chunks). */
+export function carriesBody(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  return request.headers.has("transfer-encoding") || (length !== null && length.trim() !== "0");
+}
+
+/** Whether the client may still be sending a body this server has not read: answering such a request
+ * closes the connection, so a client cannot hold it by trickling a body that nobody waits for. */
+export const hasUnreadBody = (request: Request) => !arrivals.get(request)?.bodyRead && carriesBody(request);
+
+export const requestTimeout = () => new ApiError("request_timeout", "the request body did not arrive in time");
+
+const TIMED_OUT = Symbol("timed out");
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([promise, new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms), TIMED_OUT)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reads at most `limit` bytes of the body; throws `tooLarge` past it, before buffering more. A body
+ * that stalls for the body timeout (from the headers, or from its last chunk), or that after that
+ * first period has come slower than 10 KB/s on average, is refused with 408 (C20). */
 export async function readBytes(request: Request, limit: number, tooLarge: () => ApiError): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > limit) throw tooLarge();
-  if (!request.body) return new Uint8Array();
+  const arrival = arrivals.get(request) ?? { at: performance.now(), bodyTimeoutMs: DEFAULT_BODY_TIMEOUT_MS, bodyRead: false };
+  if (!request.body) {
+    arrival.bodyRead = true;
+    return new Uint8Array();
+  }
+  const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let last = arrival.at;
   try {
-    for await (const chunk of request.body) {
-      size += chunk.byteLength;
+    for (;;) {
+      const stalled = last + arrival.bodyTimeoutMs;
+      const tooSlow = arrival.at + Math.max(arrival.bodyTimeoutMs, (size / MIN_BODY_RATE) * 1000);
+      const next = await within(reader.read(), Math.min(stalled, tooSlow) - performance.now());
+      if (next === TIMED_OUT) throw requestTimeout();
+      if (next.done) break;
+      last = performance.now();
+      size += next.value.byteLength;
       if (size > limit) throw tooLarge();
-      chunks.push(chunk);
+      chunks.push(next.value);
     }
   } catch (error) {
+    reader.cancel().catch(() => {});
     if (error instanceof ApiError) throw error;
     // The client closed the connection before the end of its body, or sent a malformed chunked
     // body: a fault of the request, not of the server (found by issue 7's wire fuzzing).
     throw invalidBody("the body ended before it was complete");
   }
+  arrival.bodyRead = true;
   return Buffer.concat(chunks);
 }
 
