@@ -281,8 +281,9 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
         if (!file || !(await file.exists())) throw notFound("the dossier has no CV");
         // The bytes, not the file: Bun would answer a Range header itself (206, or a 416 without
         // the error envelope). A CV is at most 10 MB, and a server may ignore Range (RFC 9110 §14.2).
+        // A candidate's CV is personal data: no shared cache may keep it, nor the browser's disk.
         return new Response(await file.bytes(), {
-          headers: { "content-type": "application/pdf", "content-disposition": 'attachment; filename="cv.pdf"' },
+          headers: { "content-type": "application/pdf", "content-disposition": 'attachment; filename="cv.pdf"', "cache-control": "private, no-store" },
         });
       },
       {
@@ -301,6 +302,7 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
               schema: CvRaw,
               headers: {
                 "Content-Disposition": { description: "Always this value", required: true, schema: { type: "string", const: 'attachment; filename="cv.pdf"' } },
+                "Cache-Control": { description: "Always this value: no cache may keep a CV", required: true, schema: { type: "string", const: "private, no-store" } },
               },
             },
           },
