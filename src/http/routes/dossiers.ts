@@ -174,7 +174,7 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
           body: CreateDossier,
           bodies: { "multipart/form-data": CreateDossierForm },
           responses: { 201: One(Dossier) },
-          errors: ["invalid_body", "not_found", "payload_too_large", "file_too_large"],
+          errors: ["invalid_body", "not_found", "payload_too_large", "file_too_large", "storage_unavailable", "insufficient_storage"],
         }),
       },
     )
@@ -212,7 +212,7 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
             "`previous_attributes`. A PATCH that changes nothing answers 200 and emits nothing.",
           body: PatchDossier,
           responses: { 200: One(Dossier) },
-          errors: ["not_found", "invalid_body", "payload_too_large"],
+          errors: ["not_found", "invalid_body", "payload_too_large", "storage_unavailable"],
         }),
       },
     )
@@ -229,7 +229,7 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
           scopes: ["dossiers:write"],
           description: "Soft delete: status becomes archived, the data is kept. Emits dossier.deleted (nothing when already archived).",
           responses: { 200: One(ArchivedDossier) },
-          errors: ["not_found"],
+          errors: ["not_found", "storage_unavailable"],
         }),
       },
     )
@@ -269,7 +269,7 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
             "Replaces any earlier CV. Answers the whole updated dossier. Emits dossier.updated.",
           bodies: { "multipart/form-data": CvForm, "application/pdf": CvRaw },
           responses: { 200: One(Dossier) },
-          errors: ["not_found", "invalid_body", "file_too_large", "unsupported_media_type"],
+          errors: ["not_found", "invalid_body", "file_too_large", "unsupported_media_type", "storage_unavailable", "insufficient_storage"],
         }),
       },
     )

@@ -331,7 +331,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The service is up but its database does not answer (e.g. the file is gone or unreadable); the reason is not given */
+            /** @description `unavailable`: the service is up but its database does not answer (e.g. the file is gone or unreadable). `storage_unavailable`: a write to the database failed (disk full, I/O error); the service refuses changes and still answers reads until it is restarted (the reason is in its log) */
             503: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -345,8 +345,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @constant */
-                        status: "unavailable";
+                        status: "unavailable" | "storage_unavailable";
                     };
                 };
             };
@@ -1003,6 +1002,54 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage`: There is no space left to store the CV; nothing of the request was kept. */
+            507: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "insufficient_storage";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getDossier: {
@@ -1458,6 +1505,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     updateDossier: {
@@ -1794,6 +1865,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     downloadCv: {
@@ -1821,6 +1916,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Always this value */
                     "Content-Disposition": "attachment; filename=\"cv.pdf\"";
+                    /** @description Always this value: no cache may keep a CV */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2313,6 +2410,54 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage`: There is no space left to store the CV; nothing of the request was kept. */
+            507: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "insufficient_storage";
                             /** @description Human readable */
                             message: string;
                         };
@@ -2834,6 +2979,30 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
                             /** @description Human readable */
                             message: string;
                         };
@@ -3363,6 +3532,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     unlinkContact: {
@@ -3555,6 +3748,30 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
                             /** @description Human readable */
                             message: string;
                         };
@@ -4139,6 +4356,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getContact: {
@@ -4580,6 +4821,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     updateContact: {
@@ -4922,6 +5187,30 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
                             /** @description Human readable */
                             message: string;
                         };
