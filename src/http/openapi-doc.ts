@@ -220,7 +220,9 @@ export function operation(doc: OperationDoc): DocumentDecoration {
     };
   }
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...AUTH_ERRORS, ...(doc.errors ?? [])]) {
+  // Every operation that reads a body can find it stalled (C20).
+  const bodyErrors: ErrorCode[] = doc.body || doc.bodies ? ["request_timeout"] : [];
+  for (const code of [...AUTH_ERRORS, ...(doc.errors ?? []), ...bodyErrors]) {
     const codes = byStatus.get(STATUS_OF[code]) ?? [];
     if (!codes.includes(code)) codes.push(code);
     byStatus.set(STATUS_OF[code], codes);

@@ -32,7 +32,8 @@ type Operation = {
 };
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
 
-const server: RunningServer = startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: false, config: { log: "off" } });
+// A body timeout shorter than C20's 30 s, so that the scenario's stalled bodies get their 408 soon.
+const server: RunningServer = startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: false, config: { log: "off", bodyTimeoutMs: 3_000 } });
 const app = server.app;
 const baseUrl = server.url;
 let document: Document;

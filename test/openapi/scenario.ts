@@ -113,6 +113,25 @@ function everyRoute(api: Api, id: string) {
   ];
 }
 
+/** A body whose first byte comes and then nothing more (C20): the server answers 408 once the
+ * body timeout has passed (contract.test.ts gives its server a short one). */
+const stalled = () => new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode("{")) });
+
+/** Every route that reads a body, each sent a body that stalls. */
+function everyBodyStalled(api: Api, dossierId: string, contactId: string) {
+  const path = { path: { id: dossierId } };
+  const json = { bodySerializer: stalled, headers: { "Content-Type": "application/json" } };
+  return [
+    api.POST("/api/v1/dossiers", { body: { type: "candidate", name: "Stalled" }, ...json }),
+    api.PATCH("/api/v1/dossiers/{id}", { params: path, body: { name: "Stalled" }, ...json }),
+    api.POST("/api/v1/dossiers/{id}/cv", { params: path, body: "", bodySerializer: stalled, headers: { "Content-Type": "application/pdf" } }),
+    api.POST("/api/v1/dossiers/{id}/notes", { params: path, body: { content: "Stalled" }, ...json }),
+    api.POST("/api/v1/dossiers/{id}/contacts", { params: path, body: { contact_id: contactId, role_on_dossier: "other" }, ...json }),
+    api.POST("/api/v1/contacts", { body: { full_name: "Stalled" }, ...json }),
+    api.PATCH("/api/v1/contacts/{id}", { params: { path: { id: contactId } }, body: { city: "Paris" }, ...json }),
+  ];
+}
+
 /** Every route that writes, on existing resources (C11: each is refused once a write has failed). */
 function everyWrite(api: Api, dossierId: string, contactId: string) {
   const path = { path: { id: dossierId } };
@@ -333,8 +352,11 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
     }
   }
 
-  // A write the database cannot make: 503, and every write after it too, until a restart (C11).
   const carol = (await ok(api.POST("/api/v1/contacts", { body: { full_name: "Carol" } }), 201)).data;
+  // Bodies that stall: 408, all at once (C20).
+  await expectEvery(everyBodyStalled(api, deal.id, carol.id), 408, "request_timeout");
+
+  // A write the database cannot make: 503, and every write after it too, until a restart (C11).
   fixtures.fillDatabaseDisk();
   await fails(api.POST("/api/v1/contacts", { body: { full_name: "Too much", notes: big(20_000) } }), 503, "storage_unavailable");
   await expectEvery(everyWrite(api, deal.id, carol.id), 503, "storage_unavailable");

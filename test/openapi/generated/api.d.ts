@@ -929,6 +929,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
             413: {
                 headers: {
@@ -1791,6 +1815,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
@@ -2312,6 +2360,30 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
                             /** @description Human readable */
                             message: string;
                         };
@@ -2911,6 +2983,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
@@ -3452,6 +3548,30 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
                             /** @description Human readable */
                             message: string;
                         };
@@ -4252,6 +4372,30 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "forbidden";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
                             /** @description Human readable */
                             message: string;
                         };
@@ -5089,6 +5233,30 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "not_found";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
                             /** @description Human readable */
                             message: string;
                         };
