@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import { ApiError } from "../errors";
-import { storageFailed, storageUnavailable, type Context } from "../context";
-import { isWriteFailure } from "../db/client";
+import type { Context } from "../context";
 import { pathOf } from "./url";
 
 // A message may quote what the client sent (an unknown field's name, C3); an API key in it is
@@ -13,11 +12,6 @@ const envelope = (code: string, message: string) => ({ error: { code, message: m
  * Elysia's own routing, parse and validation errors, and anything thrown (500, details logged). */
 export const errors = (ctx: Context) =>
   new Elysia({ name: "errors" }).onError({ as: "global" }, ({ code, error, set, request }) => {
-    // A write outside a transaction (none in the routes today) that hits a full or failing disk.
-    if (isWriteFailure(error)) {
-      storageFailed(ctx, error);
-      error = storageUnavailable();
-    }
     if (error instanceof ApiError) {
       set.status = error.status;
       return envelope(error.code, error.message);
