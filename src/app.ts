@@ -60,9 +60,11 @@ export function createApp(options: AppOptions = {}): DossierApp {
       const response = await handle(routed);
       // Browsers must take each answer as the type it declares (a CV as a PDF, an error as JSON).
       response.headers.set("x-content-type-options", "nosniff");
-      // An answer given before the body was read (a 401, a 404, a 408) closes the connection rather
-      // than wait for a body nobody reads (C20).
-      if (hasUnreadBody(routed)) response.headers.set("connection", "close");
+      // A stranger's body (401) and one given up on (408) are not waited for: the connection closes
+      // (C20). Other answers given before the end of a body (413, 404, ...) leave Bun to read and
+      // drop the rest, so that a client still sending gets the answer rather than a reset; Bun's
+      // idle timer ends that if the body stalls.
+      if ((response.status === 401 || response.status === 408) && hasUnreadBody(routed)) response.headers.set("connection", "close");
       return response;
     },
     dossier: ctx,

@@ -51,8 +51,8 @@ export function startServer(options: AppOptions & { host?: string; port?: number
       async fetch(request, srv) {
         // Bun's idle timer does not restart while a body comes in, so it would cut a slow but
         // steady upload (C20 accepts 10 KB/s): while a request with a body is handled, readBytes'
-        // deadline bounds it instead, and an answer given before the body closes the connection
-        // (createApp). The idle timer is back before the answer, for the connection's next request.
+        // deadline bounds it instead. The idle timer is back before the answer, for the rest of a
+        // body no route read (createApp closes at once after a 401 or 408) and the next request.
         const withBody = carriesBody(request);
         if (withBody) srv.timeout(request, 0);
         try {

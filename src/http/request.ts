@@ -85,8 +85,8 @@ export function carriesBody(request: Request): boolean {
   return request.headers.has("transfer-encoding") || (length !== null && length.trim() !== "0");
 }
 
-/** Whether the client may still be sending a body this server has not read: answering such a request
- * closes the connection, so a client cannot hold it by trickling a body that nobody waits for. */
+/** Whether the client may still be sending a body this server has not read (createApp closes the
+ * connection of such a request answered 401 or 408). */
 export const hasUnreadBody = (request: Request) => !arrivals.get(request)?.bodyRead && carriesBody(request);
 
 export const requestTimeout = () => new ApiError("request_timeout", "the request body did not arrive in time");

@@ -69,16 +69,14 @@ function rawRequest(base: string, request: RawRequest): Promise<RawAnswer> {
       if (error) reject(error);
       else resolve(answer!);
     };
-    // A server that answered before the body may close the connection on the rest (C20): the
-    // answer counts, the write error that follows does not.
-    socket.on("error", (error) => (pending ? finish(undefined, pending) : finish(error)));
+    socket.on("error", (error) => finish(error));
     socket.on("data", (data) => {
       received = Buffer.concat([received, data]);
       const answer = parseAnswer(received);
       if (answer && !request.keepSending) finish(undefined, { ...answer, sent });
       else if (answer) pending = { ...answer, sent };
     });
-    socket.on("close", () => pending ? finish(undefined, pending) : finish(new Error(`connection closed without an answer: ${JSON.stringify(received.toString("latin1"))}`)));
+    socket.on("close", () => finish(new Error(`connection closed without an answer: ${JSON.stringify(received.toString("latin1"))}`)));
     socket.on("connect", async () => {
       const head = [`${request.method} ${request.path} HTTP/1.1`, `Host: ${hostname}:${port}`];
       for (const [name, value] of Object.entries(request.headers)) head.push(`${name}: ${value}`);
