@@ -10,6 +10,8 @@ export interface Config {
   /** How often the dispatcher looks for work another process queued (C10: within 5 s). Not an env
    * setting: tests that tell this scan from an immediate send lengthen it. */
   webhookScanMs: number;
+  /** How long a request body may stall: from the headers, or from its last byte (C20). */
+  bodyTimeoutMs: number;
   log: "json" | "pretty" | "off";
   logLevel: "debug" | "info" | "warn" | "error";
 }
@@ -78,6 +80,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookRetrySchedule: schedule,
     webhookTimeoutMs: parseTimeout(env.DOSSIER_WEBHOOK_TIMEOUT || "10s"),
     webhookScanMs: 5000,
+    bodyTimeoutMs: parseTimeout(env.DOSSIER_BODY_TIMEOUT || "30s", "DOSSIER_BODY_TIMEOUT"),
     log,
     logLevel: logLevel as Config["logLevel"],
     ...overrides,

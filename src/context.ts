@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { databasePath, filesPath, loadConfig, type Config } from "./config";
-import { openStore, type Store } from "./db/client";
+import { isWriteFailure, openStore, type Store } from "./db/client";
 import { holdsSealedSecrets } from "./db/sealed-secrets";
+import { ApiError } from "./errors";
 import { createLogger, type Logger } from "./log";
 import { loadMasterKey } from "./secrets";
 
@@ -20,6 +21,9 @@ export interface Context {
   now(): Date;
   /** Called after a transaction that recorded outbox events has committed. */
   onEventsCommitted(): void;
+  /** Why a write failed, once one has (C11): from then on writes are refused and /healthz says
+   * storage_unavailable, until a restart. Null while writes work. */
+  storageFailure: string | null;
 }
 
 export interface ContextOptions {
@@ -58,12 +62,39 @@ export function openContext(options: ContextOptions = {}): Context {
     },
     now: options.now ?? (() => new Date()),
     onEventsCommitted: () => {},
+    storageFailure: null,
   };
 }
 
-/** Runs `work` in one immediate transaction; wakes the webhook dispatcher after a commit. */
+export const storageUnavailable = () =>
+  new ApiError("storage_unavailable", "the server cannot store changes right now; nothing was saved");
+
+/** C11: after a failed write the state of the file is unknown, so the process takes no more writes
+ * (reads go on) until a restart recovers from the WAL. Logged once, with the reason. */
+export function storageFailed(ctx: Context, error: unknown) {
+  if (ctx.storageFailure !== null) return;
+  const err = error as { code?: string; message?: string };
+  ctx.storageFailure = `${err.code ?? "error"}: ${err.message ?? String(error)}`;
+  ctx.logger.log("error", "a write to the database failed: refusing writes until a restart", { error: ctx.storageFailure });
+}
+
+/** Failures of a write (and of every write after one) as the API answers them: 503 (C11). */
+function refuseAfterFailure(ctx: Context, error: unknown): unknown {
+  if (!isWriteFailure(error)) return error;
+  storageFailed(ctx, error);
+  return storageUnavailable();
+}
+
+/** Runs `work` in one immediate transaction; wakes the webhook dispatcher after a commit. Refused
+ * (503) once a write has failed; a write that fails is 503 too, and nothing of it is kept (C11). */
 export function transact<T>(ctx: Context, work: () => T): T {
-  const result = ctx.store.sqlite.transaction(work).immediate();
+  if (ctx.storageFailure !== null) throw storageUnavailable();
+  let result: T;
+  try {
+    result = ctx.store.sqlite.transaction(work).immediate();
+  } catch (error) {
+    throw refuseAfterFailure(ctx, error);
+  }
   ctx.onEventsCommitted();
   return result;
 }

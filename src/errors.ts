@@ -10,7 +10,10 @@ export type ErrorCode =
   | "internal"
   | "file_too_large"
   | "payload_too_large"
-  | "unsupported_media_type";
+  | "unsupported_media_type"
+  | "request_timeout"
+  | "storage_unavailable"
+  | "insufficient_storage";
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   invalid_body: 400,
@@ -18,12 +21,15 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   plan_required: 402,
   forbidden: 403,
   not_found: 404,
+  request_timeout: 408,
   duplicate_contact: 409,
   file_too_large: 413,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
+  storage_unavailable: 503,
+  insufficient_storage: 507,
 };
 
 export class ApiError extends Error {

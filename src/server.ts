@@ -2,18 +2,16 @@
 import { createApp, type AppOptions, type DossierApp } from "./app";
 import { contextConfig } from "./context";
 import { lockDataFolder } from "./data-lock";
-import { pathOf } from "./http/url";
 import { sweepFiles } from "./files/cv";
+import { carriesBody } from "./http/request";
 
 // Bun would refuse a body over its cap itself, with a bare 413 (no error envelope, no X-Request-Id:
 // C3, C8). Our routes enforce C8's limits instead: readBytes refuses a declared Content-Length over
 // the limit before reading, and stops a streamed body at the limit; a body no route reads is never
 // buffered (Bun applies backpressure). So Bun's own cap is lifted.
 const MAX_BODY = Number.MAX_SAFE_INTEGER;
-// A 10 MB CV on a slow link may pause longer than the default idle timeout allows; Bun's maximum
-// still bounds how long a stalled upload can hold a connection.
-const UPLOAD_IDLE_SECONDS = 255;
-const CV_UPLOAD = /^\/api\/v1\/dossiers(?:\/[^/]+\/cv)?$/;
+// How long Bun keeps a silent connection (whole seconds, at most 255): the body timeout (C20).
+const idleSeconds = (bodyTimeoutMs: number) => Math.min(255, Math.max(1, Math.ceil(bodyTimeoutMs / 1000)));
 
 export interface RunningServer {
   app: DossierApp;
@@ -62,16 +60,26 @@ export function startServer(options: AppOptions & { host?: string; port?: number
   }
   const hostname = options.host ?? "127.0.0.1";
   const port = options.port ?? 8080;
+  const idle = idleSeconds(app.dossier.config.bodyTimeoutMs);
   let server: Bun.Server<undefined>;
   try {
     server = Bun.serve({
       hostname,
       port,
       maxRequestBodySize: MAX_BODY,
-      idleTimeout: 30,
-      fetch(request, srv) {
-        if (request.method === "POST" && CV_UPLOAD.test(pathOf(request.url))) srv.timeout(request, UPLOAD_IDLE_SECONDS);
-        return app.handle(request);
+      idleTimeout: idle,
+      async fetch(request, srv) {
+        // Bun's idle timer does not restart while a body comes in, so it would cut a slow but
+        // steady upload (C20 accepts 10 KB/s): while a request with a body is handled, readBytes'
+        // deadline bounds it instead. The idle timer is back before the answer, for the rest of a
+        // body no route read (createApp closes at once after a 401 or 408) and the next request.
+        const withBody = carriesBody(request);
+        if (withBody) srv.timeout(request, 0);
+        try {
+          return await app.handle(request);
+        } finally {
+          if (withBody) srv.timeout(request, idle);
+        }
       },
     });
   } catch (error) {

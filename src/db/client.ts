@@ -37,6 +37,13 @@ export function createPrivately(path: string) {
   closeSync(openSync(path, "a", 0o600));
 }
 
+/** A write that SQLite could not make durable: the disk is full (SQLITE_FULL) or refused a read or
+ * write (SQLITE_IOERR and its extended codes). C11's "failed flush": the file's state is unknown. */
+export function isWriteFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (code === "SQLITE_FULL" || code.startsWith("SQLITE_IOERR"));
+}
+
 /** Runs `work` in one BEGIN IMMEDIATE transaction: the write lock is taken up front, so two
  * writers never deadlock on an upgrade and SQLITE_BUSY waits on the busy timeout instead. */
 export function inTransaction<T>(store: Store, work: () => T): T {

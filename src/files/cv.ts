@@ -17,6 +17,7 @@ import {
 import { open } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import type { Context } from "../context";
+import { ApiError } from "../errors";
 import { isUuid, randomAlphanumeric } from "../ids";
 
 export const CV_LIMIT = 10_485_760; // 10 MB (C10)
@@ -66,20 +67,33 @@ export function foldersToSync(base: string, dir: string): string[] {
   return out;
 }
 
-/** Writes `bytes` to a temporary file beside the final one and flushes it to disk. */
+/** The file system is out of space (or over the quota): C11's 507, not a failure of the server. */
+const outOfSpace = (error: unknown) => ["ENOSPC", "EDQUOT"].includes((error as NodeJS.ErrnoException)?.code ?? "");
+
+/** Writes `bytes` to a temporary file beside the final one and flushes it to disk. No space for it:
+ * 507 insufficient_storage, with nothing left behind (C11). */
 export async function stageCv(ctx: Context, organizationId: string, dossierId: string, bytes: Uint8Array): Promise<StagedCv> {
+  try {
+    return await writeStaged(ctx, organizationId, dossierId, bytes);
+  } catch (error) {
+    if (outOfSpace(error)) throw new ApiError("insufficient_storage", "there is no space left to store the CV; nothing was saved");
+    throw error;
+  }
+}
+
+async function writeStaged(ctx: Context, organizationId: string, dossierId: string, bytes: Uint8Array): Promise<StagedCv> {
   const url = cvUrl(organizationId, dossierId);
   const dossierDir = join(ctx.filesDir, organizationId, "dossiers", dossierId);
   // Synchronous, so that no other request of this process sees a folder made but not yet flushed.
   const toSync = foldersToSync(ctx.filesDir, dossierDir);
   const createdDir = toSync.length > 0;
-  if (createdDir) {
-    mkdirSync(dossierDir, { recursive: true, mode: 0o700 }); // each folder made: 0700, the CV 0600 (docs/security.md)
-    for (const dir of toSync) syncPath(dir);
-  }
   const temp = join(dossierDir, `.cv.pdf.${randomAlphanumeric(16)}.tmp`);
   const final = join(dossierDir, CV_NAME);
   try {
+    if (createdDir) {
+      mkdirSync(dossierDir, { recursive: true, mode: 0o700 }); // each folder made: 0700, the CV 0600 (docs/security.md)
+      for (const dir of toSync) syncPath(dir);
+    }
     const handle = await open(temp, "wx", 0o600);
     try {
       await handle.writeFile(bytes);

@@ -5,14 +5,22 @@ import { closed } from "../schemas/common";
 import { requestIdHeaders } from "./openapi-doc";
 
 const Healthy = t.Object({ status: t.Literal("ok") }, { ...closed, examples: [{ status: "ok" }] });
-const Unavailable = t.Object({ status: t.Literal("unavailable") }, { ...closed, examples: [{ status: "unavailable" }] });
+const Unavailable = t.Object(
+  { status: t.Union([t.Literal("unavailable"), t.Literal("storage_unavailable")]) },
+  { ...closed, examples: [{ status: "unavailable" }, { status: "storage_unavailable" }] },
+);
 
-/** GET /healthz: 200 when the database answers, 503 when it does not (C2). No key needed; every
- * answer carries X-Request-Id, as on every route (C3, C10). */
+/** GET /healthz: 200 when the database answers, 503 when it does not (C2), or when a write has
+ * failed since the start (C11: `storage_unavailable`, until a restart). No key needed; every answer
+ * carries X-Request-Id, as on every route (C3, C10). */
 export const health = (ctx: Context) =>
   new Elysia({ name: "health" }).get(
     "/healthz",
     ({ set }) => {
+      if (ctx.storageFailure !== null) {
+        set.status = 503;
+        return { status: "storage_unavailable" as const };
+      }
       try {
         ctx.store.sqlite.query("SELECT 1").get();
         return { status: "ok" as const };
@@ -34,7 +42,10 @@ export const health = (ctx: Context) =>
             content: { "application/json": { schema: Healthy, example: { status: "ok" } } },
           },
           503: {
-            description: "The service is up but its database does not answer (e.g. the file is gone or unreadable); the reason is not given",
+            description:
+              "`unavailable`: the service is up but its database does not answer (e.g. the file is gone or unreadable). " +
+              "`storage_unavailable`: a write to the database failed (disk full, I/O error); the service refuses changes and " +
+              "still answers reads until it is restarted (the reason is in its log)",
             headers: requestIdHeaders(),
             content: { "application/json": { schema: Unavailable, example: { status: "unavailable" } } },
           },

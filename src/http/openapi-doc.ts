@@ -30,6 +30,15 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; message: string }> = {
   unsupported_media_type: { when: "A Content-Type that is neither multipart/form-data nor application/pdf", message: "send the CV as multipart/form-data (field cv) or as application/pdf" },
   rate_limited: { when: "The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again", message: "rate limit of 600 requests per minute exceeded" },
   internal: { when: "An unexpected server error; the details are logged with the request id. Safe to retry", message: "an unexpected error occurred; it is safe to retry" },
+  request_timeout: {
+    when: "The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed",
+    message: "the request body did not arrive in time",
+  },
+  storage_unavailable: {
+    when: "A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work",
+    message: "the server cannot store changes right now; nothing was saved",
+  },
+  insufficient_storage: { when: "There is no space left to store the CV; nothing of the request was kept", message: "there is no space left to store the CV; nothing was saved" },
 };
 
 const STATUS_TEXT: Record<number, string> = {
@@ -38,11 +47,14 @@ const STATUS_TEXT: Record<number, string> = {
   402: "Payment Required",
   403: "Forbidden",
   404: "Not Found",
+  408: "Request Timeout",
   409: "Conflict",
   413: "Content Too Large",
   415: "Unsupported Media Type",
   429: "Too Many Requests",
   500: "Internal Server Error",
+  503: "Service Unavailable",
+  507: "Insufficient Storage",
 };
 
 type Header = { description: string; required: boolean; schema: Record<string, unknown> };
@@ -208,7 +220,9 @@ export function operation(doc: OperationDoc): DocumentDecoration {
     };
   }
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...AUTH_ERRORS, ...(doc.errors ?? [])]) {
+  // Every operation that reads a body can find it stalled (C20).
+  const bodyErrors: ErrorCode[] = doc.body || doc.bodies ? ["request_timeout"] : [];
+  for (const code of [...AUTH_ERRORS, ...(doc.errors ?? []), ...bodyErrors]) {
     const codes = byStatus.get(STATUS_OF[code]) ?? [];
     if (!codes.includes(code)) codes.push(code);
     byStatus.set(STATUS_OF[code], codes);

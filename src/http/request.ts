@@ -20,34 +20,122 @@ export function validate<T extends TSchema>(schema: T, value: unknown): Static<T
   const check = checkerOf(schema);
   if (check.Check(value)) return value;
   const first = check.Errors(value).First()!;
-  const field = first.path.replace(/^\//, "").replaceAll("/", ".");
-  if (first.type === ValueErrorType.ObjectAdditionalProperties) {
-    const extra = Object.keys(first.value ?? {}).find((k) => !(k in ((first.schema as { properties?: object }).properties ?? {})));
-    throw invalidBody(`unknown field "${[field, extra].filter(Boolean).join(".")}"`);
-  }
-  if (first.type === ValueErrorType.ObjectRequiredProperty) throw invalidBody(`${field} is required`);
-  throw invalidBody(field ? `${field}: ${first.message.toLowerCase()}` : first.message);
+  // TypeBox points an extra property's error at the property itself (its path ends with the name).
+  if (first.type === ValueErrorType.ObjectAdditionalProperties) throw invalidBody(`unknown field "${fieldName(value, first.path)}"`);
+  if (first.type === ValueErrorType.ObjectRequiredProperty) throw invalidBody(`${fieldName(value, first.path)} is required`);
+  const problem = explain(first.schema, first.value, first.path, first.message);
+  const field = fieldName(value, problem.path);
+  throw invalidBody(field ? `${field}: ${problem.message}` : problem.message);
 }
 
-/** Reads at most `limit` bytes of the body; throws `tooLarge` past it, before buffering more. */
+/** A field as the client wrote it: `name`, `stages[2].color`, from TypeBox's JSON pointer. */
+function fieldName(root: unknown, pointer: string): string {
+  let name = "";
+  let node = root;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    name += Array.isArray(node) ? `[${key}]` : name ? `.${key}` : key;
+    node = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  return name;
+}
+
+/** What was expected where, in words. A union is TypeBox's "expected union value": an enum of
+ * literals (and null) lists its allowed values; a nullable schema says what its non-null member
+ * wants, at the place inside the value it failed (`kind[1]`), with "or null" added. */
+function explain(schema: TSchema, value: unknown, path: string, message: string): { path: string; message: string } {
+  const members = Array.isArray(schema.anyOf) ? (schema.anyOf as TSchema[]) : null;
+  if (!members) return { path, message: sentenceCase(message) };
+  const orNull = members.some((m) => m.type === "null") ? " or null" : "";
+  const others = members.filter((m) => m.type !== "null");
+  if (others.length > 0 && others.every((m) => m.const !== undefined)) {
+    return { path, message: `must be one of ${others.map((m) => JSON.stringify(m.const)).join(", ")}${orNull}` };
+  }
+  const inner = others.length === 1 ? checkerOf(others[0]).Errors(value).First() : undefined;
+  if (!inner) return { path, message: sentenceCase(message) };
+  const found = explain(inner.schema, inner.value, path + inner.path, inner.message);
+  return { path: found.path, message: found.path === path ? `${found.message}${orNull}` : found.message };
+}
+
+/** TypeBox's message with its first letter lowered, the rest (a pattern, a value) kept as is. */
+const sentenceCase = (message: string) => message.charAt(0).toLowerCase() + message.slice(1);
+
+/** C20: after its first period (the body timeout) a body must have come at least this fast on
+ * average, 10 KB/s, or it is refused as stalled. */
+const MIN_BODY_RATE = 10_240; // bytes per second
+const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
+interface Arrival {
+  /** When the headers were read (performance.now()). */
+  at: number;
+  bodyTimeoutMs: number;
+  /** The body has been read to its end. */
+  bodyRead: boolean;
+}
+const arrivals = new WeakMap<Request, Arrival>();
+
+/** Notes when a request's headers arrived, from which its body's deadline counts (C20). */
+export function noteArrival(request: Request, bodyTimeoutMs: number) {
+  arrivals.set(request, { at: performance.now(), bodyTimeoutMs, bodyRead: false });
+}
+
+/** Whether the request announces a body (a Content-Length above 0, or chunks). */
+export function carriesBody(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  return request.headers.has("transfer-encoding") || (length !== null && length.trim() !== "0");
+}
+
+/** Whether the client may still be sending a body this server has not read (createApp closes the
+ * connection of such a request answered 401 or 408). */
+export const hasUnreadBody = (request: Request) => !arrivals.get(request)?.bodyRead && carriesBody(request);
+
+export const requestTimeout = () => new ApiError("request_timeout", "the request body did not arrive in time");
+
+const TIMED_OUT = Symbol("timed out");
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([promise, new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms), TIMED_OUT)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reads at most `limit` bytes of the body; throws `tooLarge` past it, before buffering more. A body
+ * that stalls for the body timeout (from the headers, or from its last chunk), or that after that
+ * first period has come slower than 10 KB/s on average, is refused with 408 (C20). */
 export async function readBytes(request: Request, limit: number, tooLarge: () => ApiError): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > limit) throw tooLarge();
-  if (!request.body) return new Uint8Array();
+  const arrival = arrivals.get(request) ?? { at: performance.now(), bodyTimeoutMs: DEFAULT_BODY_TIMEOUT_MS, bodyRead: false };
+  if (!request.body) {
+    arrival.bodyRead = true;
+    return new Uint8Array();
+  }
+  const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let last = arrival.at;
   try {
-    for await (const chunk of request.body) {
-      size += chunk.byteLength;
+    for (;;) {
+      const stalled = last + arrival.bodyTimeoutMs;
+      const tooSlow = arrival.at + Math.max(arrival.bodyTimeoutMs, (size / MIN_BODY_RATE) * 1000);
+      const next = await within(reader.read(), Math.min(stalled, tooSlow) - performance.now());
+      if (next === TIMED_OUT) throw requestTimeout();
+      if (next.done) break;
+      last = performance.now();
+      size += next.value.byteLength;
       if (size > limit) throw tooLarge();
-      chunks.push(chunk);
+      chunks.push(next.value);
     }
   } catch (error) {
+    reader.cancel().catch(() => {});
     if (error instanceof ApiError) throw error;
     // The client closed the connection before the end of its body, or sent a malformed chunked
     // body: a fault of the request, not of the server (found by issue 7's wire fuzzing).
     throw invalidBody("the body ended before it was complete");
   }
+  arrival.bodyRead = true;
   return Buffer.concat(chunks);
 }
 

@@ -1,6 +1,7 @@
 // API keys (api-v1 "Authentication", C8): only a SHA-256 hash is stored.
 import { and, asc, eq, isNull } from "drizzle-orm";
-import type { Context } from "../context";
+import { storageFailed, type Context } from "../context";
+import { isWriteFailure } from "../db/client";
 import { apiKeys, type ApiKey } from "../db/schema";
 import { newId, randomAlphanumeric } from "../ids";
 import type { Plan } from "./orgs";
@@ -132,9 +133,15 @@ export function authenticate(ctx: Context, authorization: string | null): Princi
     return null;
   }
   const { keyId } = entry.principal;
-  if (now - (lastUsedWritten.get(keyId) ?? 0) >= LAST_USED_GRANULARITY_MS) {
+  // Once writes have failed, reads go on without it (C11).
+  if (ctx.storageFailure === null && now - (lastUsedWritten.get(keyId) ?? 0) >= LAST_USED_GRANULARITY_MS) {
     lastUsedWritten.set(keyId, now);
-    ctx.store.sqlite.query(`UPDATE api_keys SET last_used_at = ? WHERE id = ?`).run(new Date(now).toISOString(), keyId);
+    try {
+      ctx.store.sqlite.query(`UPDATE api_keys SET last_used_at = ? WHERE id = ?`).run(new Date(now).toISOString(), keyId);
+    } catch (error) {
+      if (!isWriteFailure(error)) throw error;
+      storageFailed(ctx, error);
+    }
   }
   return entry.principal;
 }

@@ -33,7 +33,8 @@
 // so an attempt in flight at a crash is attempted again at the next start (at least once). Results
 // are committed in batches (one transaction per turn of the event loop).
 import type { Database, Statement } from "bun:sqlite";
-import type { Context } from "../context";
+import { storageFailed, type Context } from "../context";
+import { isWriteFailure } from "../db/client";
 import { skipPending } from "../services/webhooks";
 import { unseal } from "../secrets";
 import { retryDelay } from "./schedule";
@@ -267,7 +268,9 @@ class WebhookDispatcher implements Dispatcher {
 
   private pump() {
     this.pumpQueued = false;
-    if (this.stopped) return;
+    // After a failed write no attempt could be recorded (C11): deliveries stay pending, and are
+    // attempted after the restart that recovers the file.
+    if (this.stopped || this.ctx.storageFailure !== null) return;
     try {
       // A due read cut short because the retries held were at their bound goes on once they drain.
       if (this.moreDue && this.retryQueued < LOW_WATER) this.wantDue = true;
@@ -654,6 +657,7 @@ class WebhookDispatcher implements Dispatcher {
         })
         .immediate();
     } catch (error) {
+      if (isWriteFailure(error)) storageFailed(ctx, error);
       // The deliveries stay pending with their due time: they are attempted again (at least once).
       ctx.logger.log("error", "webhook dispatcher: cannot record attempts", { error: String(error), count: batch.length });
       this.dueFromStart = true;

@@ -27,6 +27,13 @@ export interface Fixtures {
   breakDatabase(): void;
   /** Closes the database under the server: /healthz answers 503. */
   closeDatabase(): void;
+  /** Fills the disk of the server's CV files (a small tmpfs over the folder): false where that
+   * cannot be done (not root), and the scenario then provokes no 507. */
+  fillFilesDisk(): boolean;
+  /** Undoes fillFilesDisk. */
+  freeFilesDisk(): void;
+  /** Lets the database file grow no more: the next write that needs a page fails (SQLITE_FULL). */
+  fillDatabaseDisk(): void;
 }
 
 /** An id that names nothing. */
@@ -103,6 +110,42 @@ function everyRoute(api: Api, id: string) {
     api.DELETE("/api/v1/contacts/{id}", { params: path }),
     api.GET("/api/v1/flows"),
     api.GET("/api/v1/flows/{id}/stages", { params: path }),
+  ];
+}
+
+/** A body whose first byte comes and then nothing more (C20): the server answers 408 once the
+ * body timeout has passed (contract.test.ts gives its server a short one). */
+const stalled = () => new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode("{")) });
+
+/** Every route that reads a body, each sent a body that stalls. */
+function everyBodyStalled(api: Api, dossierId: string, contactId: string) {
+  const path = { path: { id: dossierId } };
+  const json = { bodySerializer: stalled, headers: { "Content-Type": "application/json" } };
+  return [
+    api.POST("/api/v1/dossiers", { body: { type: "candidate", name: "Stalled" }, ...json }),
+    api.PATCH("/api/v1/dossiers/{id}", { params: path, body: { name: "Stalled" }, ...json }),
+    api.POST("/api/v1/dossiers/{id}/cv", { params: path, body: "", bodySerializer: stalled, headers: { "Content-Type": "application/pdf" } }),
+    api.POST("/api/v1/dossiers/{id}/notes", { params: path, body: { content: "Stalled" }, ...json }),
+    api.POST("/api/v1/dossiers/{id}/contacts", { params: path, body: { contact_id: contactId, role_on_dossier: "other" }, ...json }),
+    api.POST("/api/v1/contacts", { body: { full_name: "Stalled" }, ...json }),
+    api.PATCH("/api/v1/contacts/{id}", { params: { path: { id: contactId } }, body: { city: "Paris" }, ...json }),
+  ];
+}
+
+/** Every route that writes, on existing resources (C11: each is refused once a write has failed). */
+function everyWrite(api: Api, dossierId: string, contactId: string) {
+  const path = { path: { id: dossierId } };
+  return [
+    api.POST("/api/v1/dossiers", { body: { type: "candidate", name: "Ada Lovelace" } }),
+    api.PATCH("/api/v1/dossiers/{id}", { params: path, body: { name: "Renamed" } }),
+    api.DELETE("/api/v1/dossiers/{id}", { params: path }),
+    api.POST("/api/v1/dossiers/{id}/cv", { params: path, body: "", bodySerializer: () => PDF, headers: { "Content-Type": "application/pdf" } }),
+    api.POST("/api/v1/dossiers/{id}/notes", { params: path, body: { content: "hello" } }),
+    api.POST("/api/v1/dossiers/{id}/contacts", { params: path, body: { contact_id: contactId, role_on_dossier: "other" } }),
+    api.DELETE("/api/v1/dossiers/{id}/contacts/{contact_id}", { params: { path: { id: dossierId, contact_id: contactId } } }),
+    api.POST("/api/v1/contacts", { body: { full_name: "Grace Hopper" } }),
+    api.PATCH("/api/v1/contacts/{id}", { params: { path: { id: contactId } }, body: { city: "Paris" } }),
+    api.DELETE("/api/v1/contacts/{id}", { params: { path: { id: contactId } } }),
   ];
 }
 
@@ -290,6 +333,37 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   const limited = client(fixtures, fixtures.keys.limited);
   await ok(limited.GET("/api/v1/flows"), 200); // the window's one request
   await expectEvery(everyRoute(limited, NOBODY), 429, "rate_limited");
+
+  // A disk with no room for a CV: 507, and the server goes on (C11).
+  if (fixtures.fillFilesDisk()) {
+    try {
+      const tooBig = pdfOf(2 * MB);
+      await fails(api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, body: "", bodySerializer: () => tooBig, headers: { "Content-Type": "application/pdf" } }), 507, "insufficient_storage");
+      await fails(
+        api.POST("/api/v1/dossiers", {
+          body: { type: "candidate", name: "Big CV" },
+          bodySerializer: () => form({ type: "candidate", name: "Big CV", cv: new File([tooBig], "cv.pdf") }),
+        }),
+        507,
+        "insufficient_storage",
+      );
+    } finally {
+      fixtures.freeFilesDisk();
+    }
+  }
+
+  const carol = (await ok(api.POST("/api/v1/contacts", { body: { full_name: "Carol" } }), 201)).data;
+  // Bodies that stall: 408, all at once (C20).
+  await expectEvery(everyBodyStalled(api, deal.id, carol.id), 408, "request_timeout");
+
+  // A write the database cannot make: 503, and every write after it too, until a restart (C11).
+  fixtures.fillDatabaseDisk();
+  await fails(api.POST("/api/v1/contacts", { body: { full_name: "Too much", notes: big(20_000) } }), 503, "storage_unavailable");
+  await expectEvery(everyWrite(api, deal.id, carol.id), 503, "storage_unavailable");
+  await ok(api.GET("/api/v1/dossiers/{id}", onDeal), 200);
+  const full = await client(fixtures, null).GET("/healthz");
+  check(full.response.status === 503 && full.error?.status === "storage_unavailable", `healthz after a failed write: ${await describe(full)}`);
+
   fixtures.breakDatabase();
   await expectEvery(everyRoute(api, deal.id), 500, "internal");
 

@@ -85,7 +85,7 @@ export const contactRoutes = (ctx: Context, auth: Auth) => {
           description: "An email already used by a contact of the organization (case-insensitive) answers 409 duplicate_contact.",
           body: CreateContact,
           responses: { 201: One(Contact) },
-          errors: ["invalid_body", "duplicate_contact", "payload_too_large"],
+          errors: ["invalid_body", "duplicate_contact", "payload_too_large", "storage_unavailable"],
         }),
       },
     )
@@ -128,7 +128,7 @@ export const contactRoutes = (ctx: Context, auth: Auth) => {
             "A PATCH that changes nothing keeps updated_at.",
           body: PatchContact,
           responses: { 200: One(Contact) },
-          errors: ["not_found", "invalid_body", "duplicate_contact", "payload_too_large"],
+          errors: ["not_found", "invalid_body", "duplicate_contact", "payload_too_large", "storage_unavailable"],
         }),
       },
     )
@@ -150,7 +150,7 @@ export const contactRoutes = (ctx: Context, auth: Auth) => {
           scopes: ["contacts:write"],
           description: "Hard delete. Its links are removed; the dossiers stay, and one whose primary it was gets contact_id null. No event.",
           responses: { 200: One(DeletedContact) },
-          errors: ["not_found"],
+          errors: ["not_found", "storage_unavailable"],
         }),
       },
     );

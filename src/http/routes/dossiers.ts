@@ -174,7 +174,7 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
           body: CreateDossier,
           bodies: { "multipart/form-data": CreateDossierForm },
           responses: { 201: One(Dossier) },
-          errors: ["invalid_body", "not_found", "payload_too_large", "file_too_large"],
+          errors: ["invalid_body", "not_found", "payload_too_large", "file_too_large", "storage_unavailable", "insufficient_storage"],
         }),
       },
     )
@@ -212,7 +212,7 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
             "`previous_attributes`. A PATCH that changes nothing answers 200 and emits nothing.",
           body: PatchDossier,
           responses: { 200: One(Dossier) },
-          errors: ["not_found", "invalid_body", "payload_too_large"],
+          errors: ["not_found", "invalid_body", "payload_too_large", "storage_unavailable"],
         }),
       },
     )
@@ -229,7 +229,7 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
           scopes: ["dossiers:write"],
           description: "Soft delete: status becomes archived, the data is kept. Emits dossier.deleted (nothing when already archived).",
           responses: { 200: One(ArchivedDossier) },
-          errors: ["not_found"],
+          errors: ["not_found", "storage_unavailable"],
         }),
       },
     )
@@ -269,7 +269,7 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
             "Replaces any earlier CV. Answers the whole updated dossier. Emits dossier.updated.",
           bodies: { "multipart/form-data": CvForm, "application/pdf": CvRaw },
           responses: { 200: One(Dossier) },
-          errors: ["not_found", "invalid_body", "file_too_large", "unsupported_media_type"],
+          errors: ["not_found", "invalid_body", "file_too_large", "unsupported_media_type", "storage_unavailable", "insufficient_storage"],
         }),
       },
     )
@@ -281,8 +281,9 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
         if (!file || !(await file.exists())) throw notFound("the dossier has no CV");
         // The bytes, not the file: Bun would answer a Range header itself (206, or a 416 without
         // the error envelope). A CV is at most 10 MB, and a server may ignore Range (RFC 9110 §14.2).
+        // A candidate's CV is personal data: no shared cache may keep it, nor the browser's disk.
         return new Response(await file.bytes(), {
-          headers: { "content-type": "application/pdf", "content-disposition": 'attachment; filename="cv.pdf"' },
+          headers: { "content-type": "application/pdf", "content-disposition": 'attachment; filename="cv.pdf"', "cache-control": "private, no-store" },
         });
       },
       {
@@ -301,6 +302,7 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
               schema: CvRaw,
               headers: {
                 "Content-Disposition": { description: "Always this value", required: true, schema: { type: "string", const: 'attachment; filename="cv.pdf"' } },
+                "Cache-Control": { description: "Always this value: no cache may keep a CV", required: true, schema: { type: "string", const: "private, no-store" } },
               },
             },
           },

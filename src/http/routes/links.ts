@@ -70,7 +70,7 @@ export const linkRoutes = (ctx: Context, auth: Auth) => {
             "A contact_id that is not the organization's: 404 naming the field. No event.",
           body: CreateLink,
           responses: { 200: One(Link), 201: One(Link) },
-          errors: ["not_found", "invalid_body", "payload_too_large"],
+          errors: ["not_found", "invalid_body", "payload_too_large", "storage_unavailable"],
         }),
       },
     )
@@ -91,7 +91,7 @@ export const linkRoutes = (ctx: Context, auth: Auth) => {
           scopes: ["contacts:write", "dossiers:write"],
           description: "The contact is kept. A contact that is not linked: 404. When it was the primary, the dossier's contact_id becomes null. No event.",
           responses: { 200: One(Unlinked) },
-          errors: ["not_found"],
+          errors: ["not_found", "storage_unavailable"],
         }),
       },
     );

@@ -65,7 +65,7 @@ export const noteRoutes = (ctx: Context, auth: Auth) => {
           description: "`content` must not be empty after trimming; `is_internal` defaults to true. Emits note.created.",
           body: CreateNote,
           responses: { 201: One(Note) },
-          errors: ["not_found", "invalid_body", "payload_too_large"],
+          errors: ["not_found", "invalid_body", "payload_too_large", "storage_unavailable"],
         }),
       },
     );

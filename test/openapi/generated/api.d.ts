@@ -331,7 +331,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The service is up but its database does not answer (e.g. the file is gone or unreadable); the reason is not given */
+            /** @description `unavailable`: the service is up but its database does not answer (e.g. the file is gone or unreadable). `storage_unavailable`: a write to the database failed (disk full, I/O error); the service refuses changes and still answers reads until it is restarted (the reason is in its log) */
             503: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
@@ -345,8 +345,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @constant */
-                        status: "unavailable";
+                        status: "unavailable" | "storage_unavailable";
                     };
                 };
             };
@@ -930,6 +929,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
             413: {
                 headers: {
@@ -997,6 +1020,54 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage`: There is no space left to store the CV; nothing of the request was kept. */
+            507: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "insufficient_storage";
                             /** @description Human readable */
                             message: string;
                         };
@@ -1458,6 +1529,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     updateDossier: {
@@ -1720,6 +1815,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
@@ -1794,6 +1913,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     downloadCv: {
@@ -1821,6 +1964,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description Always this value */
                     "Content-Disposition": "attachment; filename=\"cv.pdf\"";
+                    /** @description Always this value: no cache may keep a CV */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2221,6 +2366,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
             413: {
                 headers: {
@@ -2313,6 +2482,54 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage`: There is no space left to store the CV; nothing of the request was kept. */
+            507: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "insufficient_storage";
                             /** @description Human readable */
                             message: string;
                         };
@@ -2766,6 +2983,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
@@ -2834,6 +3075,30 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
                             /** @description Human readable */
                             message: string;
                         };
@@ -3289,6 +3554,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
@@ -3357,6 +3646,30 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
                             /** @description Human readable */
                             message: string;
                         };
@@ -3555,6 +3868,30 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
                             /** @description Human readable */
                             message: string;
                         };
@@ -4041,6 +4378,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Conflict: `duplicate_contact`: Another contact of the organization has this email (compared case-insensitively). */
             409: {
                 headers: {
@@ -4133,6 +4494,30 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
                             /** @description Human readable */
                             message: string;
                         };
@@ -4580,6 +4965,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     updateContact: {
@@ -4830,6 +5239,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Conflict: `duplicate_contact`: Another contact of the organization has this email (compared case-insensitively). */
             409: {
                 headers: {
@@ -4922,6 +5355,30 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "internal";
+                            /** @description Human readable */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
                             /** @description Human readable */
                             message: string;
                         };
