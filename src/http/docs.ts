@@ -25,6 +25,20 @@ const DESCRIPTION = "Pipeline and contact management: dossiers, flows, notes, co
 const SHOWN_CLIENT_TARGETS = new Set(["shell", "js", "node", "python", "go"]);
 const CLIENT_TARGETS = ["c", "clojure", "csharp", "dart", "fsharp", "go", "http", "java", "js", "kotlin", "node", "objc", "ocaml", "php", "powershell", "python", "r", "ruby", "rust", "shell", "swift"];
 
+/** Darker text colours than Scalar's default light theme, whose secondary text, badges and
+ * method labels fall short of WCAG's 4.5:1 contrast (axe's color-contrast rule). */
+const CONTRAST_CSS = `.light-mode {
+  --scalar-color-2: #555;
+  --scalar-color-3: #616161;
+  --scalar-color-accent: #005fb3;
+  --scalar-color-blue: #005f99;
+  --scalar-color-green: #00703c;
+  --scalar-color-orange: #a34400;
+  --scalar-color-red: #c20010;
+  --scalar-color-purple: #5203d1;
+  --scalar-color-yellow: #7a5c00;
+}`;
+
 /** Scalar's configuration (@scalar/types, api-reference-configuration). */
 export const SCALAR_CONFIGURATION = {
   // Fixed and same-origin: never taken from the page's address (C20).
@@ -46,6 +60,7 @@ export const SCALAR_CONFIGURATION = {
   authentication: { preferredSecurityScheme: "bearerAuth" },
   documentDownloadType: "json",
   theme: "default",
+  customCss: CONTRAST_CSS,
 };
 
 /** The page's policy: everything from this origin only. Scalar sets inline styles and injects its
@@ -74,14 +89,17 @@ const PAGE = `<!doctype html>
     <meta name="description" content="${escapeHtml(DESCRIPTION)}" />
   </head>
   <body>
-    <main id="reference" aria-label="${escapeHtml(TITLE)} reference"></main>
+    <div id="reference"></div>
     <script src="${SCALAR_PATH}"></script>
     <script src="${DOCS_SCRIPT_PATH}"></script>
   </body>
 </html>
 `;
 
-const DOCS_SCRIPT = `Scalar.createApiReference("#reference", ${JSON.stringify(SCALAR_CONFIGURATION)});\n`;
+// Requests tried from the page go to the origin that served it (the only one its policy allows).
+const DOCS_SCRIPT =
+  `Scalar.createApiReference("#reference", Object.assign(${JSON.stringify(SCALAR_CONFIGURATION)}, ` +
+  `{ servers: [{ url: window.location.origin, description: "This server" }] }));\n`;
 
 const javascript = (body: string) =>
   new Response(body, {
@@ -118,8 +136,15 @@ export const docs = (version: string) =>
             description: DESCRIPTION,
             license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
           },
-          // Relative to where the document is served: the server that serves it.
-          servers: [{ url: "/", description: "This server (the one that serves this document)" }],
+          // The paths hold /api/v1, so a server is the bare origin; the reference page replaces
+          // this default with its own origin.
+          servers: [
+            {
+              url: "{origin}",
+              description: "Where Dossier runs: scheme, host and port (dossier serve's default shown)",
+              variables: { origin: { default: "http://127.0.0.1:8080" } },
+            },
+          ],
           // Every /api/v1 operation takes the bearer key; GET /healthz says `security: []`.
           security: [{ bearerAuth: [] }],
           components: {
