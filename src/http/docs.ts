@@ -7,7 +7,7 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 // By package specifier (its exports map names ./browser/standalone.js), so that it resolves from a
-// hoisted node_modules too when dossier is installed as a dependency (issue 8).
+// hoisted node_modules too when dossier is installed as a dependency.
 import scalarScript from "@scalar/api-reference/browser/standalone.js" with { type: "text" };
 import { componentSchemas } from "./openapi-components";
 import { HEADER_COMPONENTS } from "./openapi-doc";

@@ -17,11 +17,11 @@ const LOAD_MS = 60_000;
 
 /** Opens /docs in a new context and waits until Scalar has rendered the document and the page's
  * fonts are settled (a font from elsewhere would have been asked for by then). */
-async function openDocs(): Promise<{ page: Page; requests: string[] }> {
+async function openDocs(query = ""): Promise<{ page: Page; requests: string[] }> {
   const context = await newContext();
   const page = await context.newPage();
   const requests = recordRequests(page);
-  await page.goto(`${server.url}/docs`);
+  await page.goto(`${server.url}/docs${query}`);
   await page.getByRole("heading", { name: "Dossier API", level: 1 }).waitFor({ timeout: LOAD_MS });
   await page.getByText("Liveness and database check").first().waitFor({ timeout: LOAD_MS });
   await page.waitForFunction('document.fonts.status === "loaded"', undefined, { timeout: LOAD_MS });
@@ -63,8 +63,10 @@ const SCALAR_MARKUP: { rule: string; element: RegExp; reason: string }[] = [
 ];
 
 describe("GET /docs in a headless browser (C2, C20)", () => {
-  test("the page asks nothing of any other machine: every request goes to this server", async () => {
-    const { page, requests } = await openDocs();
+  test("the page asks nothing of any other machine: every request goes to this server, whatever its query asks", async () => {
+    // C20: a document address in the query is not followed (another loopback origin, so that even
+    // a page that followed it would stay on this machine).
+    const { page, requests } = await openDocs("?url=http://127.0.0.2:9/spec.json&api=elsewhere");
     expect(requests).toContain(`${server.url}/openapi.json`);
     expect(fromElsewhere(requests)).toEqual([]);
     // A request tried from the page goes straight to this server, not through Scalar's proxy.
