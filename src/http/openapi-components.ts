@@ -82,15 +82,23 @@ const NAMED: Record<string, TSchema> = {
 
 const nameOf = new Map<TSchema, string>(Object.entries(NAMED).map(([name, schema]) => [schema, name]));
 
+/** Named schemas by each object they hold as a member: a copy of one shares those objects. */
+const holders = new Map<unknown, TSchema[]>();
+for (const schema of nameOf.keys()) {
+  for (const member of Object.values(schema)) if (member && typeof member === "object") holders.set(member, [...(holders.get(member) ?? []), schema]);
+}
+
 /** The name of `schema`, also when it is TypeBox's shallow copy of a named schema (`t.Optional`
  * copies the schema it marks: same members, same member objects). */
 function named(schema: object): string | undefined {
   const exact = nameOf.get(schema as TSchema);
   if (exact) return exact;
-  const keys = Object.keys(schema);
-  for (const [candidate, name] of nameOf) {
-    const own = Object.keys(candidate);
-    if (own.length === keys.length && own.every((key) => (candidate as Record<string, unknown>)[key] === (schema as Record<string, unknown>)[key])) return name;
+  const members = Object.entries(schema);
+  for (const [, member] of members) {
+    for (const candidate of holders.get(member) ?? []) {
+      const own = Object.entries(candidate);
+      if (own.length === members.length && own.every(([key, value]) => (schema as Record<string, unknown>)[key] === value)) return nameOf.get(candidate);
+    }
   }
   return undefined;
 }
