@@ -19,6 +19,9 @@ const LOAD_MS = 60_000;
  * fonts are settled (a font from elsewhere would have been asked for by then). */
 async function openDocs(query = ""): Promise<{ page: Page; requests: string[] }> {
   const context = await newContext();
+  // Every refusal by the page's policy, from the first script on (an init script runs outside it).
+  await context.addInitScript(`window.refusedByPolicy = [];
+    document.addEventListener("securitypolicyviolation", (event) => window.refusedByPolicy.push(event.effectiveDirective + " " + event.blockedURI));`);
   const page = await context.newPage();
   const requests = recordRequests(page);
   await page.goto(`${server.url}/docs${query}`);
@@ -69,6 +72,10 @@ describe("GET /docs in a headless browser (C2, C20)", () => {
     const { page, requests } = await openDocs("?url=http://127.0.0.2:9/spec.json&api=elsewhere");
     expect(requests).toContain(`${server.url}/openapi.json`);
     expect(fromElsewhere(requests)).toEqual([]);
+    // Nor does it try to: its policy refused nothing but the one probe of zod (inside Scalar),
+    // which asks whether eval is allowed (`new Function("")` in a try) and does without when not.
+    const refused = (await page.evaluate("window.refusedByPolicy")) as string[];
+    expect(refused.filter((refusal) => refusal !== "script-src eval")).toEqual([]);
     // A request tried from the page goes straight to this server, not through Scalar's proxy.
     await page.getByRole("button", { name: /Test Request/ }).first().click();
     const sent = page.waitForRequest(`${server.url}/healthz`, { timeout: LOAD_MS });
