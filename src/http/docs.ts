@@ -25,8 +25,9 @@ const DESCRIPTION = "Pipeline and contact management: dossiers, flows, notes, co
 const SHOWN_CLIENT_TARGETS = new Set(["shell", "js", "node", "python", "go"]);
 const CLIENT_TARGETS = ["c", "clojure", "csharp", "dart", "fsharp", "go", "http", "java", "js", "kotlin", "node", "objc", "ocaml", "php", "powershell", "python", "r", "ruby", "rust", "shell", "swift"];
 
-/** Darker text colours than Scalar's default light theme, whose secondary text, badges and
- * method labels fall short of WCAG's 4.5:1 contrast (axe's color-contrast rule). */
+/** Text colours with WCAG's 4.5:1 contrast (axe's color-contrast rule): darker than Scalar's light
+ * theme for secondary text, badges and method labels, and a lighter red for DELETE on the dark
+ * request examples. */
 const CONTRAST_CSS = `.light-mode {
   --scalar-color-2: #555;
   --scalar-color-3: #616161;
@@ -37,6 +38,9 @@ const CONTRAST_CSS = `.light-mode {
   --scalar-color-red: #c20010;
   --scalar-color-purple: #5203d1;
   --scalar-color-yellow: #7a5c00;
+}
+.dark-mode {
+  --scalar-color-red: #ff6b6b;
 }`;
 
 /** Scalar's configuration (@scalar/types, api-reference-configuration). */
@@ -59,6 +63,9 @@ export const SCALAR_CONFIGURATION = {
   persistAuth: false,
   authentication: { preferredSecurityScheme: "bearerAuth" },
   documentDownloadType: "json",
+  // The Models section lists every named schema again (each operation shows its own), and its
+  // headings are buttons holding links (axe: nested-interactive).
+  hideModels: true,
   theme: "default",
   customCss: CONTRAST_CSS,
 };
