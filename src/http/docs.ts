@@ -13,10 +13,10 @@ import { componentSchemas } from "./openapi-components";
 import { HEADER_COMPONENTS } from "./openapi-doc";
 import { webhooks } from "./openapi-webhooks";
 
-export const DOCS_PATH = "/docs";
-export const SPEC_PATH = "/openapi.json";
-export const SCALAR_PATH = "/docs/assets/scalar.js";
-export const DOCS_SCRIPT_PATH = "/docs/assets/docs.js";
+const DOCS_PATH = "/docs";
+const SPEC_PATH = "/openapi.json";
+const SCALAR_PATH = "/docs/assets/scalar.js";
+const DOCS_SCRIPT_PATH = "/docs/assets/docs.js";
 
 const TITLE = "Dossier API";
 const DESCRIPTION = "Pipeline and contact management: dossiers, flows, notes, contacts and signed webhooks. Every path is under /api/v1.";
@@ -72,7 +72,7 @@ export const SCALAR_CONFIGURATION = {
 
 /** The page's policy: everything from this origin only. Scalar sets inline styles and injects its
  * stylesheet from script, hence `'unsafe-inline'` for styles (never for scripts). */
-export const DOCS_CSP = [
+const DOCS_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
