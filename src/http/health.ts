@@ -35,6 +35,7 @@ export const health = (ctx: Context) =>
         summary: "Liveness and database check",
         description: "For load balancers and supervisors: no API key needed, and no organization is counted.",
         tags: ["Operations"],
+        security: [],
         responses: {
           200: {
             description: "The service is up and its database answers a query",

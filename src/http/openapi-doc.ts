@@ -2,11 +2,11 @@
 // The document must not lie (issue 8): every status a route can answer is listed here with its exact
 // body schema, and test/openapi/contract.test.ts runs every route against a real server and checks
 // each answer (status, body, headers) against this document.
-import { Type as t, type TSchema } from "@sinclair/typebox";
+import type { TSchema } from "@sinclair/typebox";
 import type { DocumentDecoration } from "elysia";
 import { STATUS_OF, type ErrorCode } from "../errors";
 import type { Scope } from "../services/keys";
-import { closed } from "../schemas/common";
+import { documentSchema, refTo } from "./openapi-components";
 
 /** Failures any authenticated route can give (C3's order of checks, C8). */
 const AUTH_ERRORS: ErrorCode[] = ["unauthorized", "plan_required", "rate_limited", "forbidden", "internal"];
@@ -58,15 +58,13 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 type Header = { description: string; required: boolean; schema: Record<string, unknown> };
+type HeaderRef = { $ref: string };
 
 const REQUEST_ID: Header = {
   description: "The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem",
   required: true,
   schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,100}$" },
 };
-
-/** The headers of an answer outside the API's authentication (e.g. GET /healthz): the request id only. */
-export const requestIdHeaders = (): Record<string, Header> => ({ "X-Request-Id": REQUEST_ID });
 
 /** Rate-limit headers (C8, C10): on every answer to a request whose key names an organization. */
 const rateLimitHeaders = (required: boolean): Record<string, Header> => ({
@@ -75,27 +73,42 @@ const rateLimitHeaders = (required: boolean): Record<string, Header> => ({
   "X-RateLimit-Reset": { description: "Seconds until a counted request leaves the window (0 when none is counted)", required, schema: { type: "integer", minimum: 0 } },
 });
 
+const RETRY_AFTER: Header = { description: "Whole seconds to wait before the next request is accepted", required: true, schema: { type: "integer", minimum: 1 } };
+
+/** `components.headers`: each header the answers carry, described once and referred to by name. */
+export const HEADER_COMPONENTS: Record<string, Header> = { "X-Request-Id": REQUEST_ID, ...rateLimitHeaders(true), "Retry-After": RETRY_AFTER };
+
+const headerRef = (name: keyof typeof HEADER_COMPONENTS): HeaderRef => ({ $ref: `#/components/headers/${name}` });
+
+/** The headers of an answer outside the API's authentication (e.g. GET /healthz): the request id only. */
+export const requestIdHeaders = (): Record<string, HeaderRef> => ({ "X-Request-Id": headerRef("X-Request-Id") });
+
 /** The headers of an answer with this status. A 401 names no organization, so it carries no
- * rate-limit headers; a 500 carries them when the failure came after the key was checked. */
-export function headersFor(status: number): Record<string, Header> {
-  if (status === 401) return { "X-Request-Id": REQUEST_ID };
-  const headers: Record<string, Header> = { "X-Request-Id": REQUEST_ID, ...rateLimitHeaders(status !== 500) };
-  if (status === 429) {
-    headers["Retry-After"] = { description: "Whole seconds to wait before the next request is accepted", required: true, schema: { type: "integer", minimum: 1 } };
-  }
+ * rate-limit headers; a 500 carries them only when the failure came after the key was checked. */
+export function headersFor(status: number): Record<string, Header | HeaderRef> {
+  if (status === 401) return requestIdHeaders();
+  if (status === 500) return { ...requestIdHeaders(), ...rateLimitHeaders(false) };
+  const headers: Record<string, Header | HeaderRef> = { ...requestIdHeaders() };
+  for (const name of Object.keys(rateLimitHeaders(true))) headers[name] = headerRef(name);
+  if (status === 429) headers["Retry-After"] = headerRef("Retry-After");
   return headers;
 }
 
-/** The error envelope of one status, its `code` narrowed to the codes this operation gives there. */
+/** The error envelope of one status: the named `Error`, its `code` narrowed to the codes this
+ * operation gives there (so a generated client knows which codes each answer can carry). */
 function errorResponse(status: number, codes: ErrorCode[]) {
-  const code = codes.length === 1 ? t.Literal(codes[0]) : t.Union(codes.map((c) => t.Literal(c)));
-  const schema = t.Object({ error: t.Object({ code, message: t.String({ minLength: 1, description: "Human readable" }) }, closed) }, closed);
+  const code = codes.length === 1 ? { const: codes[0] } : { enum: codes };
+  const narrowed = {
+    type: "object",
+    required: ["error"],
+    properties: { error: { type: "object", required: ["code", "message"], properties: { code, message: { type: "string" } } } },
+  };
   return {
     description: `${STATUS_TEXT[status] ?? "Error"}: ${codes.map((c) => `\`${c}\`: ${ERROR_DOCS[c].when}.`).join(" ")}`,
     headers: headersFor(status),
     content: {
       "application/json": {
-        schema,
+        schema: { allOf: [refTo("Error"), narrowed] },
         examples: Object.fromEntries(codes.map((c) => [c, { summary: c, value: { error: { code: c, message: ERROR_DOCS[c].message } } }])),
       },
     },
@@ -207,16 +220,18 @@ export function operation(doc: OperationDoc): DocumentDecoration {
       responses[status] = {
         description: doc.responseDescriptions?.[Number(status)] ?? SUCCESS_DESCRIPTIONS[doc.id]?.[Number(status)] ?? answer.description,
         headers: { ...headersFor(Number(status)), ...answer.headers },
-        content: { [answer.mediaType]: { schema: answer.schema } },
+        content: { [answer.mediaType]: { schema: documentSchema(answer.schema) } },
       };
       continue;
     }
-    const sample = example(answer);
+    // A named schema carries its own examples; an inline one gets the example beside it.
+    const schema = documentSchema(answer);
+    const sample = "$ref" in schema ? undefined : example(answer);
     responses[status] = {
       description:
         doc.responseDescriptions?.[Number(status)] ?? SUCCESS_DESCRIPTIONS[doc.id]?.[Number(status)] ?? (Number(status) === 201 ? "Created" : "OK"),
       headers: headersFor(Number(status)),
-      content: { "application/json": { schema: answer, ...(sample === undefined ? {} : { example: sample }) } },
+      content: { "application/json": { schema, ...(sample === undefined ? {} : { example: sample }) } },
     };
   }
   const byStatus = new Map<number, ErrorCode[]>();
@@ -229,14 +244,14 @@ export function operation(doc: OperationDoc): DocumentDecoration {
   }
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) responses[String(status)] = errorResponse(status, codes);
 
-  const content: Record<string, { schema: TSchema; example?: unknown; encoding?: unknown }> = {};
+  const content: Record<string, { schema: unknown; example?: unknown; encoding?: unknown }> = {};
   const bodies: [string, TSchema][] = [...(doc.body ? [["application/json", doc.body] as [string, TSchema]] : []), ...Object.entries(doc.bodies ?? {})];
   for (const [type, schema] of bodies) {
     const sample = doc.bodyExamples?.[type] ?? example(schema) ?? BODY_EXAMPLES[doc.id]?.[type];
     // A multipart file part (format binary) is a PDF: the only file this API takes.
     const files = type === "multipart/form-data" ? Object.entries(schema.properties ?? {}).filter(([, p]) => (p as TSchema).format === "binary") : [];
     content[type] = {
-      schema,
+      schema: documentSchema(schema),
       ...(sample === undefined ? {} : { example: sample }),
       ...(files.length > 0 ? { encoding: Object.fromEntries(files.map(([name]) => [name, { contentType: "application/pdf" }])) } : {}),
     };
@@ -247,7 +262,7 @@ export function operation(doc: OperationDoc): DocumentDecoration {
     in: "query",
     required: false,
     ...(schema.description ? { description: String(schema.description) } : {}),
-    schema,
+    schema: documentSchema(schema),
     ...(schema.type === "array" ? { style: "form", explode: true } : {}),
   }));
   const declared = Object.entries(doc.params ?? {}).map(([name, description]) => pathParameter(name, description));

@@ -1,4 +1,5 @@
-import { FormatRegistry, Type as t, type TSchema } from "@sinclair/typebox";
+import { FormatRegistry, Type as t, type TArray, type TObject, type TSchema } from "@sinclair/typebox";
+import { STATUS_OF, type ErrorCode } from "../errors";
 import { isUuid } from "../ids";
 
 // TypeBox refuses formats it does not know; the shared Uuid and DateTime schemas need these.
@@ -21,12 +22,18 @@ export const Meta = t.Object(
   { ...closed, examples: [{ total: 1, page: 1, per_page: 25 }] },
 );
 
-/** The error envelope (api-v1 "Errors"). Each operation's answers narrow `code` to the codes of
- * that status (src/http/openapi-doc.ts). */
+/** The error envelope (api-v1 "Errors", C9): every code the API answers. Each operation's answers
+ * narrow `code` to the codes of that status (src/http/openapi-doc.ts). */
 export const ErrorBody = t.Object(
   {
     error: t.Object(
-      { code: t.String({ description: "Stable, machine-readable" }), message: t.String({ description: "Human readable" }) },
+      {
+        code: t.Union(
+          (Object.keys(STATUS_OF) as ErrorCode[]).map((code) => t.Literal(code)),
+          { description: "Stable, machine-readable" },
+        ),
+        message: t.String({ minLength: 1, description: "Human readable" }),
+      },
       closed,
     ),
   },
@@ -35,19 +42,32 @@ export const ErrorBody = t.Object(
 
 const firstExample = (schema: TSchema): unknown => (Array.isArray(schema.examples) ? schema.examples[0] : undefined);
 
+// One envelope object per resource schema, so that the OpenAPI document can name each envelope
+// once (src/http/openapi-components.ts) and every operation that answers it refers to that name.
+const ones = new WeakMap<TSchema, TSchema>();
+const lists = new WeakMap<TSchema, TSchema>();
+
 /** `{ data: <resource> }` */
 export const One = <T extends TSchema>(schema: T) => {
+  const made = ones.get(schema);
+  if (made) return made as TObject<{ data: T }>;
   const example = firstExample(schema);
-  return t.Object({ data: schema }, { ...closed, ...(example === undefined ? {} : { examples: [{ data: example }] }) });
+  const envelope = t.Object({ data: schema }, { ...closed, ...(example === undefined ? {} : { examples: [{ data: example }] }) });
+  ones.set(schema, envelope);
+  return envelope;
 };
 
 /** `{ data: [<resource>...], meta }` */
 export const List = <T extends TSchema>(schema: T) => {
+  const made = lists.get(schema);
+  if (made) return made as TObject<{ data: TArray<T>; meta: typeof Meta }>;
   const example = firstExample(schema);
-  return t.Object(
+  const envelope = t.Object(
     { data: t.Array(schema), meta: Meta },
     { ...closed, ...(example === undefined ? {} : { examples: [{ data: [example], meta: { total: 1, page: 1, per_page: 25 } }] }) },
   );
+  lists.set(schema, envelope);
+  return envelope;
 };
 
 /** The query parameters of a paginated list (C3). */

@@ -42,7 +42,7 @@ const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>
 const MB = 1_048_576;
 
 /** A PDF of `size` bytes. */
-function pdfOf(size: number): Uint8Array {
+function pdfOf(size: number): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(size);
   bytes.set(PDF.subarray(0, 9));
   return bytes;
@@ -81,11 +81,22 @@ export function client(fixtures: Fixtures, key: string | null): Api {
 }
 
 const big = (bytes: number) => "x".repeat(bytes);
-const form = (fields: Record<string, string | Blob>) => {
-  const body = new FormData();
-  for (const [name, value] of Object.entries(fields)) body.append(name, value);
-  return body;
-};
+/** openapi-fetch's body serializer for the CV's typed bodies: a form (multipart/form-data) becomes
+ * FormData, each member a part and a Blob (the CV, typed Blob by test/openapi/typegen.ts) a file
+ * part; a raw Blob (application/pdf) is sent as it is. No cast: the bodies are the document's types. */
+function multipart(body: object): FormData | Blob {
+  if (body instanceof Blob) return body;
+  const form = new FormData();
+  for (const [name, value] of Object.entries(body)) if (value !== undefined && value !== null) form.append(name, value instanceof Blob ? value : String(value));
+  return form;
+}
+const pdfFile = (bytes: Uint8Array<ArrayBuffer>, name = "cv.pdf") => new File([bytes], name, { type: "application/pdf" });
+/** A raw application/pdf body. */
+const rawPdf = (bytes: Uint8Array<ArrayBuffer> | string, type = "application/pdf") => ({
+  body: new Blob([bytes]),
+  bodySerializer: multipart,
+  headers: { "Content-Type": type },
+});
 
 /** Every route once, with plausible input: for the statuses every route shares (401, 402, 403, 429, 500). */
 function everyRoute(api: Api, id: string) {
@@ -96,7 +107,7 @@ function everyRoute(api: Api, id: string) {
     api.GET("/api/v1/dossiers/{id}", { params: path }),
     api.PATCH("/api/v1/dossiers/{id}", { params: path, body: { status: "won" } }),
     api.DELETE("/api/v1/dossiers/{id}", { params: path }),
-    api.POST("/api/v1/dossiers/{id}/cv", { params: path, body: "", bodySerializer: () => PDF, headers: { "Content-Type": "application/pdf" } }),
+    api.POST("/api/v1/dossiers/{id}/cv", { params: path, ...rawPdf(PDF) }),
     api.GET("/api/v1/dossiers/{id}/cv", { params: path, parseAs: "arrayBuffer" }),
     api.GET("/api/v1/dossiers/{id}/notes", { params: path }),
     api.POST("/api/v1/dossiers/{id}/notes", { params: path, body: { content: "hello" } }),
@@ -216,8 +227,8 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   const ada = (
     await ok(
       api.POST("/api/v1/dossiers", {
-        body: { type: "candidate", name: "Ada Lovelace" },
-        bodySerializer: () => form({ type: "candidate", name: "Ada Lovelace", email: "ada@example.org", deal_size: "", cv: new File([PDF], "ada.pdf", { type: "application/pdf" }) }),
+        body: { type: "candidate", name: "Ada Lovelace", email: "ada@example.org", deal_size: "", cv: pdfFile(PDF, "ada.pdf") },
+        bodySerializer: multipart,
       }),
       201,
     )
@@ -228,8 +239,8 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   await fails(api.POST("/api/v1/dossiers", { body: { type: "candidate", name: "Big", intake_notes: big(MB + 1) } }), 413, "payload_too_large");
   await fails(
     api.POST("/api/v1/dossiers", {
-      body: { type: "candidate", name: "Big CV" },
-      bodySerializer: () => form({ type: "candidate", name: "Big CV", cv: new File([pdfOf(10 * MB + 1)], "cv.pdf") }),
+      body: { type: "candidate", name: "Big CV", cv: pdfFile(pdfOf(10 * MB + 1)) },
+      bodySerializer: multipart,
     }),
     413,
     "file_too_large",
@@ -259,28 +270,28 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   // CVs.
   const onDeal = { params: { path: { id: deal.id } } };
   await fails(api.GET("/api/v1/dossiers/{id}/cv", { ...onDeal, parseAs: "arrayBuffer" }), 404, "not_found");
-  const withCv = (await ok(api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, body: { cv: "" }, bodySerializer: () => form({ cv: new File([PDF], "cv.pdf") }) }), 200)).data;
+  const withCv = (await ok(api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, body: { cv: pdfFile(PDF) }, bodySerializer: multipart }), 200)).data;
   check(withCv.cv_url === `${deal.organization_id}/dossiers/${deal.id}/cv.pdf`, "cv_url after upload");
-  await ok(api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, body: "", bodySerializer: () => PDF, headers: { "Content-Type": "application/pdf" } }), 200);
+  await ok(api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, ...rawPdf(PDF) }), 200);
   const pdf = await ok(api.GET("/api/v1/dossiers/{id}/cv", { ...onDeal, parseAs: "arrayBuffer" }), 200);
   check(pdf.byteLength === PDF.byteLength, "downloaded CV");
   await fails(
-    api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, body: "", bodySerializer: () => "not a pdf", headers: { "Content-Type": "application/pdf" } }),
+    api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, ...rawPdf("not a pdf") }),
     400,
     "invalid_body",
   );
   await fails(
-    api.POST("/api/v1/dossiers/{id}/cv", { params: { path: { id: NOBODY } }, body: "", bodySerializer: () => PDF, headers: { "Content-Type": "application/pdf" } }),
+    api.POST("/api/v1/dossiers/{id}/cv", { params: { path: { id: NOBODY } }, ...rawPdf(PDF) }),
     404,
     "not_found",
   );
   await fails(
-    api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, body: "", bodySerializer: () => pdfOf(10 * MB + 1), headers: { "Content-Type": "application/pdf" } }),
+    api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, ...rawPdf(pdfOf(10 * MB + 1)) }),
     413,
     "file_too_large",
   );
   await fails(
-    api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, body: "", bodySerializer: () => "hello", headers: { "Content-Type": "text/plain" } }),
+    api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, ...rawPdf("hello", "text/plain") }),
     415,
     "unsupported_media_type",
   );

@@ -292,13 +292,998 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "dossier.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A dossier was created
+         * @description A dossier was created (POST /dossiers); data is the whole new dossier. Sent to the organization's webhook endpoint; delivery is at least once, retried on failure for about 3 days.
+         */
+        post: operations["onDossierCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dossier.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A dossier changed
+         * @description A field of a dossier changed (PATCH /dossiers/{id}, POST /dossiers/{id}/cv); data is the whole dossier after the change. Sent to the organization's webhook endpoint; delivery is at least once, retried on failure for about 3 days.
+         */
+        post: operations["onDossierUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dossier.stage_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A dossier moved to another stage
+         * @description current_stage_id changed (PATCH /dossiers/{id}); sent before the dossier.updated of the same request. Sent to the organization's webhook endpoint; delivery is at least once, retried on failure for about 3 days.
+         */
+        post: operations["onDossierStageChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dossier.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A dossier was archived
+         * @description A dossier was archived (DELETE /dossiers/{id}); data is the whole archived dossier. Sent to the organization's webhook endpoint; delivery is at least once, retried on failure for about 3 days.
+         */
+        post: operations["onDossierDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "note.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A note was added
+         * @description A note was added to a dossier (POST /dossiers/{id}/notes); data is the note. Sent to the organization's webhook endpoint; delivery is at least once, retried on failure for about 3 days.
+         */
+        post: operations["onNoteCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
-    schemas: never;
+    schemas: {
+        /**
+         * @example {
+         *       "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *       "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+         *       "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+         *       "type": "sales",
+         *       "name": "Acme renewal 2027",
+         *       "email": "jane.doe@acme.example",
+         *       "phone": "+33 1 23 45 67 89",
+         *       "company": "Acme",
+         *       "role": "Head of procurement",
+         *       "contact_person": "Jane Doe",
+         *       "status": "active",
+         *       "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *       "assigned_to": null,
+         *       "deal_size": 12500.5,
+         *       "deal_currency": "EUR",
+         *       "intake_notes": "Met at the trade fair.",
+         *       "cv_url": null,
+         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "stage_entered_at": "2026-11-22T04:21:26.123Z",
+         *       "stage_due_at": "2026-11-29T04:21:26.123Z",
+         *       "created_at": "2026-11-22T04:21:26.123Z",
+         *       "updated_at": "2026-11-22T04:21:26.123Z"
+         *     }
+         */
+        Dossier: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organization_id: string;
+            flow_id: string | null;
+            type: components["schemas"]["DossierType"];
+            /** @description Candidate: the person's name. Sales: deal or account name. Stored trimmed */
+            name: string;
+            email: string | null;
+            phone: string | null;
+            company: string | null;
+            role: string | null;
+            contact_person: string | null;
+            status: components["schemas"]["DossierStatus"];
+            current_stage_id: string | null;
+            assigned_to: string | null;
+            deal_size: number | null;
+            deal_currency: string | null;
+            intake_notes: string | null;
+            cv_url: string | null;
+            contact_id: string | null;
+            stage_entered_at: string | null;
+            stage_due_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            updated_at: string;
+        };
+        DossierType: "candidate" | "sales";
+        DossierStatus: "active" | "won" | "lost" | "archived";
+        /**
+         * @example {
+         *       "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *       "status": "archived"
+         *     }
+         */
+        ArchivedDossier: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            status: "archived";
+        };
+        /**
+         * @example {
+         *       "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "full_name": "Jane Doe",
+         *       "email": "jane.doe@acme.example",
+         *       "phone": "+33 1 23 45 67 89",
+         *       "linkedin_url": "https://www.linkedin.com/in/janedoe",
+         *       "company": "Acme",
+         *       "role": "Head of procurement",
+         *       "city": "Lyon",
+         *       "kind": [
+         *         "prospect",
+         *         "client"
+         *       ],
+         *       "notes": null,
+         *       "dossier_count": 1,
+         *       "pool_added_at": null,
+         *       "pool_expires_at": null,
+         *       "created_at": "2026-11-22T04:21:26.123Z",
+         *       "updated_at": "2026-11-22T04:21:26.123Z"
+         *     }
+         */
+        Contact: {
+            /** Format: uuid */
+            id: string;
+            /** @description Stored trimmed */
+            full_name: string;
+            email: string | null;
+            phone: string | null;
+            linkedin_url: string | null;
+            company: string | null;
+            role: string | null;
+            city: string | null;
+            /** @description No duplicates, order of first appearance; [] by default */
+            kind: components["schemas"]["ContactKind"][];
+            notes: string | null;
+            /** @description Linked dossiers, archived ones included */
+            dossier_count: number;
+            pool_added_at: string | null;
+            pool_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            updated_at: string;
+        };
+        ContactKind: "candidate" | "prospect" | "client" | "supplier" | "partner";
+        /**
+         * @example {
+         *       "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "deleted": true
+         *     }
+         */
+        DeletedContact: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        /**
+         * @example {
+         *       "id": "3e4f5a6b-7c8d-4e9f-8a0b-1c2d3e4f5a6b",
+         *       "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *       "content": "Called back, wants a proposal by Friday.",
+         *       "is_internal": true,
+         *       "created_at": "2026-11-22T04:21:26.123Z"
+         *     }
+         */
+        Note: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            dossier_id: string;
+            content: string;
+            /** @description Internal notes are not shared */
+            is_internal: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            created_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+         *       "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+         *       "name": "Sales",
+         *       "type": "sales",
+         *       "is_default": true,
+         *       "stages": [
+         *         {
+         *           "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *           "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+         *           "name": "Lead",
+         *           "position": 1,
+         *           "deadline_days": 7,
+         *           "win_probability": 10,
+         *           "color": "#90CAF9"
+         *         }
+         *       ]
+         *     }
+         */
+        Flow: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organization_id: string;
+            name: string;
+            type: components["schemas"]["FlowType"];
+            /** @description The flow used when a dossier of this type is created without flow_id; at most one per type */
+            is_default: boolean;
+            /** @description Ordered by position */
+            stages: components["schemas"]["Stage"][];
+        };
+        FlowType: "candidate" | "sales";
+        /**
+         * @example {
+         *       "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *       "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+         *       "name": "Lead",
+         *       "position": 1,
+         *       "deadline_days": 7,
+         *       "win_probability": 10,
+         *       "color": "#90CAF9"
+         *     }
+         */
+        Stage: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            flow_id: string;
+            name: string;
+            /** @description 1-based order within the flow */
+            position: number;
+            deadline_days: number | null;
+            /** @description Percentage */
+            win_probability: number;
+            /** @description #RGB or #RRGGBB */
+            color: string;
+        };
+        /**
+         * @example {
+         *       "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "role_on_dossier": "decision_maker",
+         *       "is_primary": true
+         *     }
+         */
+        Link: {
+            /** Format: uuid */
+            dossier_id: string;
+            /** Format: uuid */
+            contact_id: string;
+            role_on_dossier: components["schemas"]["LinkRole"];
+            /** @description At most one primary per dossier */
+            is_primary: boolean;
+        };
+        LinkRole: "primary" | "hiring_manager" | "decision_maker" | "champion" | "gatekeeper" | "introducer" | "other";
+        /**
+         * @example {
+         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "full_name": "Jane Doe",
+         *       "email": "jane.doe@acme.example",
+         *       "company": "Acme",
+         *       "role_on_dossier": "decision_maker",
+         *       "is_primary": true
+         *     }
+         */
+        LinkedContact: {
+            /** Format: uuid */
+            contact_id: string;
+            full_name: string;
+            email: string | null;
+            company: string | null;
+            role_on_dossier: components["schemas"]["LinkRole"];
+            is_primary: boolean;
+        };
+        /**
+         * @example {
+         *       "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "unlinked": true
+         *     }
+         */
+        Unlinked: {
+            /** Format: uuid */
+            dossier_id: string;
+            /** Format: uuid */
+            contact_id: string;
+            /** @constant */
+            unlinked: true;
+        };
+        /**
+         * @example {
+         *       "total": 1,
+         *       "page": 1,
+         *       "per_page": 25
+         *     }
+         */
+        Meta: {
+            /** @description Number of items across all pages */
+            total: number;
+            page: number;
+            /** @description The page size asked for; on an unpaginated list, the number of items */
+            per_page: number;
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "not_found",
+         *         "message": "dossier not found"
+         *       }
+         *     }
+         */
+        Error: {
+            error: {
+                /** @description Stable, machine-readable */
+                code: "invalid_body" | "unauthorized" | "plan_required" | "forbidden" | "not_found" | "duplicate_contact" | "file_too_large" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal";
+                /** @description Human readable */
+                message: string;
+            };
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *         "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+         *         "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+         *         "type": "sales",
+         *         "name": "Acme renewal 2027",
+         *         "email": "jane.doe@acme.example",
+         *         "phone": "+33 1 23 45 67 89",
+         *         "company": "Acme",
+         *         "role": "Head of procurement",
+         *         "contact_person": "Jane Doe",
+         *         "status": "active",
+         *         "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *         "assigned_to": null,
+         *         "deal_size": 12500.5,
+         *         "deal_currency": "EUR",
+         *         "intake_notes": "Met at the trade fair.",
+         *         "cv_url": null,
+         *         "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *         "stage_entered_at": "2026-11-22T04:21:26.123Z",
+         *         "stage_due_at": "2026-11-29T04:21:26.123Z",
+         *         "created_at": "2026-11-22T04:21:26.123Z",
+         *         "updated_at": "2026-11-22T04:21:26.123Z"
+         *       }
+         *     }
+         */
+        DossierEnvelope: {
+            data: components["schemas"]["Dossier"];
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *           "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+         *           "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+         *           "type": "sales",
+         *           "name": "Acme renewal 2027",
+         *           "email": "jane.doe@acme.example",
+         *           "phone": "+33 1 23 45 67 89",
+         *           "company": "Acme",
+         *           "role": "Head of procurement",
+         *           "contact_person": "Jane Doe",
+         *           "status": "active",
+         *           "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *           "assigned_to": null,
+         *           "deal_size": 12500.5,
+         *           "deal_currency": "EUR",
+         *           "intake_notes": "Met at the trade fair.",
+         *           "cv_url": null,
+         *           "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *           "stage_entered_at": "2026-11-22T04:21:26.123Z",
+         *           "stage_due_at": "2026-11-29T04:21:26.123Z",
+         *           "created_at": "2026-11-22T04:21:26.123Z",
+         *           "updated_at": "2026-11-22T04:21:26.123Z"
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        DossierList: {
+            data: components["schemas"]["Dossier"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *         "status": "archived"
+         *       }
+         *     }
+         */
+        ArchivedDossierEnvelope: {
+            data: components["schemas"]["ArchivedDossier"];
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *         "full_name": "Jane Doe",
+         *         "email": "jane.doe@acme.example",
+         *         "phone": "+33 1 23 45 67 89",
+         *         "linkedin_url": "https://www.linkedin.com/in/janedoe",
+         *         "company": "Acme",
+         *         "role": "Head of procurement",
+         *         "city": "Lyon",
+         *         "kind": [
+         *           "prospect",
+         *           "client"
+         *         ],
+         *         "notes": null,
+         *         "dossier_count": 1,
+         *         "pool_added_at": null,
+         *         "pool_expires_at": null,
+         *         "created_at": "2026-11-22T04:21:26.123Z",
+         *         "updated_at": "2026-11-22T04:21:26.123Z"
+         *       }
+         *     }
+         */
+        ContactEnvelope: {
+            data: components["schemas"]["Contact"];
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *           "full_name": "Jane Doe",
+         *           "email": "jane.doe@acme.example",
+         *           "phone": "+33 1 23 45 67 89",
+         *           "linkedin_url": "https://www.linkedin.com/in/janedoe",
+         *           "company": "Acme",
+         *           "role": "Head of procurement",
+         *           "city": "Lyon",
+         *           "kind": [
+         *             "prospect",
+         *             "client"
+         *           ],
+         *           "notes": null,
+         *           "dossier_count": 1,
+         *           "pool_added_at": null,
+         *           "pool_expires_at": null,
+         *           "created_at": "2026-11-22T04:21:26.123Z",
+         *           "updated_at": "2026-11-22T04:21:26.123Z"
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        ContactList: {
+            data: components["schemas"]["Contact"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *         "deleted": true
+         *       }
+         *     }
+         */
+        DeletedContactEnvelope: {
+            data: components["schemas"]["DeletedContact"];
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "3e4f5a6b-7c8d-4e9f-8a0b-1c2d3e4f5a6b",
+         *         "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *         "content": "Called back, wants a proposal by Friday.",
+         *         "is_internal": true,
+         *         "created_at": "2026-11-22T04:21:26.123Z"
+         *       }
+         *     }
+         */
+        NoteEnvelope: {
+            data: components["schemas"]["Note"];
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "3e4f5a6b-7c8d-4e9f-8a0b-1c2d3e4f5a6b",
+         *           "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *           "content": "Called back, wants a proposal by Friday.",
+         *           "is_internal": true,
+         *           "created_at": "2026-11-22T04:21:26.123Z"
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        NoteList: {
+            data: components["schemas"]["Note"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+         *           "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+         *           "name": "Sales",
+         *           "type": "sales",
+         *           "is_default": true,
+         *           "stages": [
+         *             {
+         *               "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *               "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+         *               "name": "Lead",
+         *               "position": 1,
+         *               "deadline_days": 7,
+         *               "win_probability": 10,
+         *               "color": "#90CAF9"
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        FlowList: {
+            data: components["schemas"]["Flow"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *           "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+         *           "name": "Lead",
+         *           "position": 1,
+         *           "deadline_days": 7,
+         *           "win_probability": 10,
+         *           "color": "#90CAF9"
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        StageList: {
+            data: components["schemas"]["Stage"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *         "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *         "role_on_dossier": "decision_maker",
+         *         "is_primary": true
+         *       }
+         *     }
+         */
+        LinkEnvelope: {
+            data: components["schemas"]["Link"];
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *           "full_name": "Jane Doe",
+         *           "email": "jane.doe@acme.example",
+         *           "company": "Acme",
+         *           "role_on_dossier": "decision_maker",
+         *           "is_primary": true
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        LinkedContactList: {
+            data: components["schemas"]["LinkedContact"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *         "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *         "unlinked": true
+         *       }
+         *     }
+         */
+        UnlinkedEnvelope: {
+            data: components["schemas"]["Unlinked"];
+        };
+        /**
+         * @example {
+         *       "type": "sales",
+         *       "name": "Acme renewal 2027",
+         *       "email": "jane.doe@acme.example",
+         *       "company": "Acme",
+         *       "contact_person": "Jane Doe",
+         *       "deal_size": 12500.5,
+         *       "deal_currency": "EUR"
+         *     }
+         */
+        CreateDossier: {
+            type: components["schemas"]["DossierType"];
+            /** @description 1 to 200 characters after trimming; stored trimmed */
+            name: string;
+            email?: string | null;
+            phone?: string | null;
+            company?: string | null;
+            role?: string | null;
+            contact_id?: string | null;
+            flow_id?: string | null;
+            assigned_to?: string | null;
+            intake_notes?: string | null;
+            contact_person?: string | null;
+            deal_size?: number | null;
+            deal_currency?: string | null;
+        };
+        CreateDossierForm: {
+            type: components["schemas"]["DossierType"];
+            /** @description 1 to 200 characters after trimming; stored trimmed */
+            name: string;
+            /** @description At most 200 characters; one @, a dot in the domain */
+            email?: string;
+            /** @description At most 200 characters */
+            phone?: string;
+            /** @description At most 200 characters */
+            company?: string;
+            /** @description At most 200 characters */
+            role?: string;
+            /** @description uuid of an existing contact to link as primary */
+            contact_id?: string;
+            /** @description uuid; default: the organization's default flow for the type */
+            flow_id?: string;
+            /** @description uuid */
+            assigned_to?: string;
+            /** @description At most 20,000 characters */
+            intake_notes?: string;
+            /** @description Sales only. At most 200 characters */
+            contact_person?: string;
+            /** @description Sales only. A decimal number >= 0, e.g. 12500.50 */
+            deal_size?: string;
+            /** @description Sales only. ISO 4217 code, upper case */
+            deal_currency?: string;
+            /**
+             * Format: binary
+             * @description The CV: a PDF file of at most 10 MB (the whole body at most 11 MB)
+             */
+            cv?: Blob;
+        };
+        /**
+         * @example {
+         *       "status": "won",
+         *       "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *       "assigned_to": null
+         *     }
+         */
+        PatchDossier: {
+            /** @description 1 to 200 characters after trimming; stored trimmed */
+            name?: string;
+            email?: string | null;
+            phone?: string | null;
+            company?: string | null;
+            role?: string | null;
+            contact_person?: string | null;
+            deal_size?: number | null;
+            deal_currency?: string | null;
+            status?: components["schemas"]["DossierStatus"];
+            assigned_to?: string | null;
+            intake_notes?: string | null;
+            current_stage_id?: string | null;
+        };
+        CvForm: {
+            /**
+             * Format: binary
+             * @description PDF, at most 10 MB
+             */
+            cv: Blob;
+        };
+        /**
+         * @example {
+         *       "full_name": "Jane Doe",
+         *       "email": "jane.doe@acme.example",
+         *       "company": "Acme",
+         *       "kind": [
+         *         "prospect"
+         *       ],
+         *       "pool_expires_at": "2027-06-30T00:00:00.000Z"
+         *     }
+         */
+        CreateContact: {
+            /** @description 1 to 200 characters after trimming; stored trimmed */
+            full_name: string;
+            email?: string | null;
+            phone?: string | null;
+            linkedin_url?: string | null;
+            company?: string | null;
+            role?: string | null;
+            city?: string | null;
+            notes?: string | null;
+            pool_added_at?: string | null;
+            pool_expires_at?: string | null;
+            kind?: components["schemas"]["ContactKind"][] | null;
+        };
+        /**
+         * @example {
+         *       "role": "CFO",
+         *       "kind": [
+         *         "client"
+         *       ],
+         *       "notes": null
+         *     }
+         */
+        PatchContact: {
+            /** @description 1 to 200 characters after trimming; not null */
+            full_name?: string;
+            email?: string | null;
+            phone?: string | null;
+            linkedin_url?: string | null;
+            company?: string | null;
+            role?: string | null;
+            city?: string | null;
+            notes?: string | null;
+            pool_added_at?: string | null;
+            pool_expires_at?: string | null;
+            /** @description Replaces the whole array; not null */
+            kind?: components["schemas"]["ContactKind"][];
+        };
+        /**
+         * @example {
+         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "role_on_dossier": "decision_maker",
+         *       "is_primary": true
+         *     }
+         */
+        CreateLink: {
+            /** @description A contact of the caller's organization */
+            contact_id: string;
+            role_on_dossier: components["schemas"]["LinkRole"];
+            /** @description true demotes the dossier's previous primary; on a re-link, absent keeps the current value */
+            is_primary?: boolean;
+        };
+        /** @description A dossier was created (POST /dossiers); data is the whole new dossier */
+        DossierCreatedEvent: {
+            /** @description Unique per event; a receiver that sees an id again has the event already (delivery is at least once) */
+            id: string;
+            /** @constant */
+            type: "dossier.created";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
+            data: components["schemas"]["Dossier"];
+        };
+        /** @description A field of a dossier changed (PATCH /dossiers/{id}, POST /dossiers/{id}/cv); data is the whole dossier after the change */
+        DossierUpdatedEvent: {
+            /** @description Unique per event; a receiver that sees an id again has the event already (delivery is at least once) */
+            id: string;
+            /** @constant */
+            type: "dossier.updated";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
+            data: components["schemas"]["Dossier"];
+            previous_attributes: components["schemas"]["PreviousAttributes"];
+        };
+        /** @description current_stage_id changed (PATCH /dossiers/{id}); sent before the dossier.updated of the same request */
+        DossierStageChangedEvent: {
+            /** @description Unique per event; a receiver that sees an id again has the event already (delivery is at least once) */
+            id: string;
+            /** @constant */
+            type: "dossier.stage_changed";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
+            data: components["schemas"]["StageChange"];
+        };
+        /** @description A dossier was archived (DELETE /dossiers/{id}); data is the whole archived dossier */
+        DossierDeletedEvent: {
+            /** @description Unique per event; a receiver that sees an id again has the event already (delivery is at least once) */
+            id: string;
+            /** @constant */
+            type: "dossier.deleted";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
+            data: components["schemas"]["Dossier"];
+        };
+        /** @description A note was added to a dossier (POST /dossiers/{id}/notes); data is the note */
+        NoteCreatedEvent: {
+            /** @description Unique per event; a receiver that sees an id again has the event already (delivery is at least once) */
+            id: string;
+            /** @constant */
+            type: "note.created";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
+            data: components["schemas"]["Note"];
+        };
+        /**
+         * @example {
+         *       "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *       "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *       "previous_stage_id": "6b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+         *       "status": "active"
+         *     }
+         */
+        StageChange: {
+            /** Format: uuid */
+            id: string;
+            current_stage_id: string | null;
+            previous_stage_id: string | null;
+            status: components["schemas"]["DossierStatus"];
+        };
+        /**
+         * @description The fields the request changed, with their values before it
+         * @example {
+         *       "status": "active",
+         *       "deal_size": 10000
+         *     }
+         */
+        PreviousAttributes: {
+            /** @description Candidate: the person's name. Sales: deal or account name. Stored trimmed */
+            name?: string;
+            email?: string | null;
+            phone?: string | null;
+            company?: string | null;
+            role?: string | null;
+            contact_person?: string | null;
+            deal_size?: number | null;
+            deal_currency?: string | null;
+            status?: components["schemas"]["DossierStatus"];
+            assigned_to?: string | null;
+            intake_notes?: string | null;
+            current_stage_id?: string | null;
+            cv_url?: string | null;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
+        "X-Request-Id": string;
+        /** @description Requests allowed per sliding 60 s window for the organization */
+        "X-RateLimit-Limit": number;
+        /** @description Requests left in the window after this one */
+        "X-RateLimit-Remaining": number;
+        /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+        "X-RateLimit-Reset": number;
+        /** @description Whole seconds to wait before the next request is accepted */
+        "Retry-After": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -315,8 +1300,7 @@ export interface operations {
             /** @description The service is up and its database answers a query */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -334,8 +1318,7 @@ export interface operations {
             /** @description `unavailable`: the service is up but its database does not answer (e.g. the file is gone or unreadable). `storage_unavailable`: a write to the database failed (disk full, I/O error); the service refuses changes and still answers reads until it is restarted (the reason is in its log) */
             503: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -382,126 +1365,30 @@ export interface operations {
             /** @description A page of the organization's dossiers that match every filter given (archived ones only with status=archived), with the total across all pages */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                     *           "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
-                     *           "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *           "type": "sales",
-                     *           "name": "Acme renewal 2027",
-                     *           "email": "jane.doe@acme.example",
-                     *           "phone": "+33 1 23 45 67 89",
-                     *           "company": "Acme",
-                     *           "role": "Head of procurement",
-                     *           "contact_person": "Jane Doe",
-                     *           "status": "active",
-                     *           "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *           "assigned_to": null,
-                     *           "deal_size": 12500.5,
-                     *           "deal_currency": "EUR",
-                     *           "intake_notes": "Met at the trade fair.",
-                     *           "cv_url": null,
-                     *           "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                     *           "stage_entered_at": "2026-11-22T04:21:26.123Z",
-                     *           "stage_due_at": "2026-11-29T04:21:26.123Z",
-                     *           "created_at": "2026-11-22T04:21:26.123Z",
-                     *           "updated_at": "2026-11-22T04:21:26.123Z"
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "total": 1,
-                     *         "page": 1,
-                     *         "per_page": 25
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            organization_id: string;
-                            flow_id: string | null;
-                            type: "candidate" | "sales";
-                            /** @description Candidate: the person's name. Sales: deal or account name. Stored trimmed */
-                            name: string;
-                            email: string | null;
-                            phone: string | null;
-                            company: string | null;
-                            role: string | null;
-                            contact_person: string | null;
-                            status: "active" | "won" | "lost" | "archived";
-                            current_stage_id: string | null;
-                            assigned_to: string | null;
-                            deal_size: number | null;
-                            deal_currency: string | null;
-                            intake_notes: string | null;
-                            cv_url: string | null;
-                            contact_id: string | null;
-                            stage_entered_at: string | null;
-                            stage_due_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            updated_at: string;
-                        }[];
-                        /**
-                         * @example {
-                         *       "total": 1,
-                         *       "page": 1,
-                         *       "per_page": 25
-                         *     }
-                         */
-                        meta: {
-                            /** @description Number of items across all pages */
-                            total: number;
-                            page: number;
-                            /** @description The page size asked for; on an unpaginated list, the number of items */
-                            per_page: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["DossierList"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
             400: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "invalid_body";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -510,16 +1397,14 @@ export interface operations {
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -528,22 +1413,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -552,22 +1432,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -576,24 +1451,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -602,8 +1471,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -613,11 +1481,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -645,22 +1512,7 @@ export interface operations {
                  *       "deal_currency": "EUR"
                  *     }
                  */
-                "application/json": {
-                    type: "candidate" | "sales";
-                    /** @description 1 to 200 characters after trimming; stored trimmed */
-                    name: string;
-                    email?: string | null;
-                    phone?: string | null;
-                    company?: string | null;
-                    role?: string | null;
-                    contact_id?: string | null;
-                    flow_id?: string | null;
-                    assigned_to?: string | null;
-                    intake_notes?: string | null;
-                    contact_person?: string | null;
-                    deal_size?: number | null;
-                    deal_currency?: string | null;
-                };
+                "application/json": components["schemas"]["CreateDossier"];
                 /**
                  * @example {
                  *       "type": "candidate",
@@ -671,169 +1523,37 @@ export interface operations {
                  *       "cv": "%PDF-1.7 … (the bytes of the PDF file, at most 10 MB)"
                  *     }
                  */
-                "multipart/form-data": {
-                    type: "candidate" | "sales";
-                    /** @description 1 to 200 characters after trimming; stored trimmed */
-                    name: string;
-                    /** @description At most 200 characters; one @, a dot in the domain */
-                    email?: string;
-                    /** @description At most 200 characters */
-                    phone?: string;
-                    /** @description At most 200 characters */
-                    company?: string;
-                    /** @description At most 200 characters */
-                    role?: string;
-                    /** @description uuid of an existing contact to link as primary */
-                    contact_id?: string;
-                    /** @description uuid; default: the organization's default flow for the type */
-                    flow_id?: string;
-                    /** @description uuid */
-                    assigned_to?: string;
-                    /** @description At most 20,000 characters */
-                    intake_notes?: string;
-                    /** @description Sales only. At most 200 characters */
-                    contact_person?: string;
-                    /** @description Sales only. A decimal number >= 0, e.g. 12500.50 */
-                    deal_size?: string;
-                    /** @description Sales only. ISO 4217 code, upper case */
-                    deal_currency?: string;
-                    /**
-                     * Format: binary
-                     * @description The CV: a PDF file of at most 10 MB (the whole body at most 11 MB)
-                     */
-                    cv?: string;
-                };
+                "multipart/form-data": components["schemas"]["CreateDossierForm"];
             };
         };
         responses: {
             /** @description The dossier was created (with its CV, for a multipart body) in the flow's first stage; the answer is the whole new dossier. A dossier.created event is recorded */
             201: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                     *         "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
-                     *         "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *         "type": "sales",
-                     *         "name": "Acme renewal 2027",
-                     *         "email": "jane.doe@acme.example",
-                     *         "phone": "+33 1 23 45 67 89",
-                     *         "company": "Acme",
-                     *         "role": "Head of procurement",
-                     *         "contact_person": "Jane Doe",
-                     *         "status": "active",
-                     *         "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *         "assigned_to": null,
-                     *         "deal_size": 12500.5,
-                     *         "deal_currency": "EUR",
-                     *         "intake_notes": "Met at the trade fair.",
-                     *         "cv_url": null,
-                     *         "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                     *         "stage_entered_at": "2026-11-22T04:21:26.123Z",
-                     *         "stage_due_at": "2026-11-29T04:21:26.123Z",
-                     *         "created_at": "2026-11-22T04:21:26.123Z",
-                     *         "updated_at": "2026-11-22T04:21:26.123Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                         *       "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
-                         *       "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                         *       "type": "sales",
-                         *       "name": "Acme renewal 2027",
-                         *       "email": "jane.doe@acme.example",
-                         *       "phone": "+33 1 23 45 67 89",
-                         *       "company": "Acme",
-                         *       "role": "Head of procurement",
-                         *       "contact_person": "Jane Doe",
-                         *       "status": "active",
-                         *       "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                         *       "assigned_to": null,
-                         *       "deal_size": 12500.5,
-                         *       "deal_currency": "EUR",
-                         *       "intake_notes": "Met at the trade fair.",
-                         *       "cv_url": null,
-                         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                         *       "stage_entered_at": "2026-11-22T04:21:26.123Z",
-                         *       "stage_due_at": "2026-11-29T04:21:26.123Z",
-                         *       "created_at": "2026-11-22T04:21:26.123Z",
-                         *       "updated_at": "2026-11-22T04:21:26.123Z"
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            organization_id: string;
-                            flow_id: string | null;
-                            type: "candidate" | "sales";
-                            /** @description Candidate: the person's name. Sales: deal or account name. Stored trimmed */
-                            name: string;
-                            email: string | null;
-                            phone: string | null;
-                            company: string | null;
-                            role: string | null;
-                            contact_person: string | null;
-                            status: "active" | "won" | "lost" | "archived";
-                            current_stage_id: string | null;
-                            assigned_to: string | null;
-                            deal_size: number | null;
-                            deal_currency: string | null;
-                            intake_notes: string | null;
-                            cv_url: string | null;
-                            contact_id: string | null;
-                            stage_entered_at: string | null;
-                            stage_due_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["DossierEnvelope"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
             400: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "invalid_body";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -842,16 +1562,14 @@ export interface operations {
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -860,22 +1578,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -884,22 +1597,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -908,22 +1616,17 @@ export interface operations {
             /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
             404: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "not_found";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -956,21 +1659,17 @@ export interface operations {
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
             413: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
+                            /** @enum {unknown} */
                             code: "payload_too_large" | "file_too_large";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -979,24 +1678,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1005,8 +1698,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -1016,11 +1708,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1091,125 +1782,27 @@ export interface operations {
             /** @description The dossier, archived or not */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                     *         "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
-                     *         "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *         "type": "sales",
-                     *         "name": "Acme renewal 2027",
-                     *         "email": "jane.doe@acme.example",
-                     *         "phone": "+33 1 23 45 67 89",
-                     *         "company": "Acme",
-                     *         "role": "Head of procurement",
-                     *         "contact_person": "Jane Doe",
-                     *         "status": "active",
-                     *         "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *         "assigned_to": null,
-                     *         "deal_size": 12500.5,
-                     *         "deal_currency": "EUR",
-                     *         "intake_notes": "Met at the trade fair.",
-                     *         "cv_url": null,
-                     *         "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                     *         "stage_entered_at": "2026-11-22T04:21:26.123Z",
-                     *         "stage_due_at": "2026-11-29T04:21:26.123Z",
-                     *         "created_at": "2026-11-22T04:21:26.123Z",
-                     *         "updated_at": "2026-11-22T04:21:26.123Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                         *       "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
-                         *       "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                         *       "type": "sales",
-                         *       "name": "Acme renewal 2027",
-                         *       "email": "jane.doe@acme.example",
-                         *       "phone": "+33 1 23 45 67 89",
-                         *       "company": "Acme",
-                         *       "role": "Head of procurement",
-                         *       "contact_person": "Jane Doe",
-                         *       "status": "active",
-                         *       "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                         *       "assigned_to": null,
-                         *       "deal_size": 12500.5,
-                         *       "deal_currency": "EUR",
-                         *       "intake_notes": "Met at the trade fair.",
-                         *       "cv_url": null,
-                         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                         *       "stage_entered_at": "2026-11-22T04:21:26.123Z",
-                         *       "stage_due_at": "2026-11-29T04:21:26.123Z",
-                         *       "created_at": "2026-11-22T04:21:26.123Z",
-                         *       "updated_at": "2026-11-22T04:21:26.123Z"
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            organization_id: string;
-                            flow_id: string | null;
-                            type: "candidate" | "sales";
-                            /** @description Candidate: the person's name. Sales: deal or account name. Stored trimmed */
-                            name: string;
-                            email: string | null;
-                            phone: string | null;
-                            company: string | null;
-                            role: string | null;
-                            contact_person: string | null;
-                            status: "active" | "won" | "lost" | "archived";
-                            current_stage_id: string | null;
-                            assigned_to: string | null;
-                            deal_size: number | null;
-                            deal_currency: string | null;
-                            intake_notes: string | null;
-                            cv_url: string | null;
-                            contact_id: string | null;
-                            stage_entered_at: string | null;
-                            stage_due_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["DossierEnvelope"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1218,22 +1811,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1242,22 +1830,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1266,22 +1849,17 @@ export interface operations {
             /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
             404: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "not_found";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1290,24 +1868,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1316,8 +1888,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -1327,11 +1898,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1354,54 +1924,27 @@ export interface operations {
             /** @description The dossier is archived (soft delete: it can still be read); a dossier.deleted event is recorded */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                     *         "status": "archived"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                         *       "status": "archived"
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @constant */
-                            status: "archived";
-                        };
-                    };
+                    "application/json": components["schemas"]["ArchivedDossierEnvelope"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1410,22 +1953,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1434,22 +1972,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1458,22 +1991,17 @@ export interface operations {
             /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
             404: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "not_found";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1482,24 +2010,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1508,8 +2030,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -1519,11 +2040,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1574,152 +2094,37 @@ export interface operations {
                  *       "assigned_to": null
                  *     }
                  */
-                "application/json": {
-                    /** @description 1 to 200 characters after trimming; stored trimmed */
-                    name?: string;
-                    email?: string | null;
-                    phone?: string | null;
-                    company?: string | null;
-                    role?: string | null;
-                    contact_person?: string | null;
-                    deal_size?: number | null;
-                    deal_currency?: string | null;
-                    status?: "active" | "won" | "lost" | "archived";
-                    assigned_to?: string | null;
-                    intake_notes?: string | null;
-                    current_stage_id?: string | null;
-                };
+                "application/json": components["schemas"]["PatchDossier"];
             };
         };
         responses: {
             /** @description The dossier after the change (unchanged, with its old updated_at, when the body changes nothing) */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                     *         "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
-                     *         "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *         "type": "sales",
-                     *         "name": "Acme renewal 2027",
-                     *         "email": "jane.doe@acme.example",
-                     *         "phone": "+33 1 23 45 67 89",
-                     *         "company": "Acme",
-                     *         "role": "Head of procurement",
-                     *         "contact_person": "Jane Doe",
-                     *         "status": "active",
-                     *         "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *         "assigned_to": null,
-                     *         "deal_size": 12500.5,
-                     *         "deal_currency": "EUR",
-                     *         "intake_notes": "Met at the trade fair.",
-                     *         "cv_url": null,
-                     *         "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                     *         "stage_entered_at": "2026-11-22T04:21:26.123Z",
-                     *         "stage_due_at": "2026-11-29T04:21:26.123Z",
-                     *         "created_at": "2026-11-22T04:21:26.123Z",
-                     *         "updated_at": "2026-11-22T04:21:26.123Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                         *       "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
-                         *       "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                         *       "type": "sales",
-                         *       "name": "Acme renewal 2027",
-                         *       "email": "jane.doe@acme.example",
-                         *       "phone": "+33 1 23 45 67 89",
-                         *       "company": "Acme",
-                         *       "role": "Head of procurement",
-                         *       "contact_person": "Jane Doe",
-                         *       "status": "active",
-                         *       "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                         *       "assigned_to": null,
-                         *       "deal_size": 12500.5,
-                         *       "deal_currency": "EUR",
-                         *       "intake_notes": "Met at the trade fair.",
-                         *       "cv_url": null,
-                         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                         *       "stage_entered_at": "2026-11-22T04:21:26.123Z",
-                         *       "stage_due_at": "2026-11-29T04:21:26.123Z",
-                         *       "created_at": "2026-11-22T04:21:26.123Z",
-                         *       "updated_at": "2026-11-22T04:21:26.123Z"
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            organization_id: string;
-                            flow_id: string | null;
-                            type: "candidate" | "sales";
-                            /** @description Candidate: the person's name. Sales: deal or account name. Stored trimmed */
-                            name: string;
-                            email: string | null;
-                            phone: string | null;
-                            company: string | null;
-                            role: string | null;
-                            contact_person: string | null;
-                            status: "active" | "won" | "lost" | "archived";
-                            current_stage_id: string | null;
-                            assigned_to: string | null;
-                            deal_size: number | null;
-                            deal_currency: string | null;
-                            intake_notes: string | null;
-                            cv_url: string | null;
-                            contact_id: string | null;
-                            stage_entered_at: string | null;
-                            stage_due_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["DossierEnvelope"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
             400: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "invalid_body";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1728,16 +2133,14 @@ export interface operations {
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1746,22 +2149,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1770,22 +2168,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1794,22 +2187,17 @@ export interface operations {
             /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
             404: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "not_found";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1842,22 +2230,17 @@ export interface operations {
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "payload_too_large";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1866,24 +2249,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1892,8 +2269,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -1903,11 +2279,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1954,14 +2329,10 @@ export interface operations {
             /** @description The CV last attached to the dossier: the PDF's bytes exactly as uploaded, as an attachment named "cv.pdf" */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @description Always this value */
                     "Content-Disposition": "attachment; filename=\"cv.pdf\"";
                     /** @description Always this value: no cache may keep a CV */
@@ -1969,22 +2340,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": string;
+                    "application/pdf": Blob;
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1993,22 +2362,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2017,22 +2381,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2041,22 +2400,17 @@ export interface operations {
             /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
             404: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "not_found";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2065,24 +2419,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2091,8 +2439,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -2102,11 +2449,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2131,146 +2477,39 @@ export interface operations {
                  *       "cv": "%PDF-1.7 … (the bytes of the PDF file, at most 10 MB)"
                  *     }
                  */
-                "multipart/form-data": {
-                    /**
-                     * Format: binary
-                     * @description PDF, at most 10 MB
-                     */
-                    cv: string;
-                };
+                "multipart/form-data": components["schemas"]["CvForm"];
                 /** @example %PDF-1.7 … (the bytes of the PDF file, at most 10 MB) */
-                "application/pdf": string;
+                "application/pdf": Blob;
             };
         };
         responses: {
             /** @description The CV is stored, replacing any earlier one; the answer is the whole dossier with its cv_url. A dossier.updated event is recorded */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                     *         "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
-                     *         "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *         "type": "sales",
-                     *         "name": "Acme renewal 2027",
-                     *         "email": "jane.doe@acme.example",
-                     *         "phone": "+33 1 23 45 67 89",
-                     *         "company": "Acme",
-                     *         "role": "Head of procurement",
-                     *         "contact_person": "Jane Doe",
-                     *         "status": "active",
-                     *         "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *         "assigned_to": null,
-                     *         "deal_size": 12500.5,
-                     *         "deal_currency": "EUR",
-                     *         "intake_notes": "Met at the trade fair.",
-                     *         "cv_url": null,
-                     *         "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                     *         "stage_entered_at": "2026-11-22T04:21:26.123Z",
-                     *         "stage_due_at": "2026-11-29T04:21:26.123Z",
-                     *         "created_at": "2026-11-22T04:21:26.123Z",
-                     *         "updated_at": "2026-11-22T04:21:26.123Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                         *       "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
-                         *       "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                         *       "type": "sales",
-                         *       "name": "Acme renewal 2027",
-                         *       "email": "jane.doe@acme.example",
-                         *       "phone": "+33 1 23 45 67 89",
-                         *       "company": "Acme",
-                         *       "role": "Head of procurement",
-                         *       "contact_person": "Jane Doe",
-                         *       "status": "active",
-                         *       "current_stage_id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                         *       "assigned_to": null,
-                         *       "deal_size": 12500.5,
-                         *       "deal_currency": "EUR",
-                         *       "intake_notes": "Met at the trade fair.",
-                         *       "cv_url": null,
-                         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                         *       "stage_entered_at": "2026-11-22T04:21:26.123Z",
-                         *       "stage_due_at": "2026-11-29T04:21:26.123Z",
-                         *       "created_at": "2026-11-22T04:21:26.123Z",
-                         *       "updated_at": "2026-11-22T04:21:26.123Z"
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            organization_id: string;
-                            flow_id: string | null;
-                            type: "candidate" | "sales";
-                            /** @description Candidate: the person's name. Sales: deal or account name. Stored trimmed */
-                            name: string;
-                            email: string | null;
-                            phone: string | null;
-                            company: string | null;
-                            role: string | null;
-                            contact_person: string | null;
-                            status: "active" | "won" | "lost" | "archived";
-                            current_stage_id: string | null;
-                            assigned_to: string | null;
-                            deal_size: number | null;
-                            deal_currency: string | null;
-                            intake_notes: string | null;
-                            cv_url: string | null;
-                            contact_id: string | null;
-                            stage_entered_at: string | null;
-                            stage_due_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["DossierEnvelope"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
             400: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "invalid_body";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2279,16 +2518,14 @@ export interface operations {
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2297,22 +2534,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2321,22 +2553,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2345,22 +2572,17 @@ export interface operations {
             /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
             404: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "not_found";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2393,22 +2615,17 @@ export interface operations {
             /** @description Content Too Large: `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
             413: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "file_too_large";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2417,22 +2634,17 @@ export interface operations {
             /** @description Unsupported Media Type: `unsupported_media_type`: A Content-Type that is neither multipart/form-data nor application/pdf. */
             415: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unsupported_media_type";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2441,24 +2653,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2467,8 +2673,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -2478,11 +2683,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2558,87 +2762,30 @@ export interface operations {
             /** @description A page of the dossier's notes, oldest first, with the total across all pages */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "3e4f5a6b-7c8d-4e9f-8a0b-1c2d3e4f5a6b",
-                     *           "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                     *           "content": "Called back, wants a proposal by Friday.",
-                     *           "is_internal": true,
-                     *           "created_at": "2026-11-22T04:21:26.123Z"
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "total": 1,
-                     *         "page": 1,
-                     *         "per_page": 25
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            dossier_id: string;
-                            content: string;
-                            /** @description Internal notes are not shared */
-                            is_internal: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            created_at: string;
-                        }[];
-                        /**
-                         * @example {
-                         *       "total": 1,
-                         *       "page": 1,
-                         *       "per_page": 25
-                         *     }
-                         */
-                        meta: {
-                            /** @description Number of items across all pages */
-                            total: number;
-                            page: number;
-                            /** @description The page size asked for; on an unpaginated list, the number of items */
-                            per_page: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["NoteList"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
             400: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "invalid_body";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2647,16 +2794,14 @@ export interface operations {
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2665,22 +2810,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2689,22 +2829,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2713,22 +2848,17 @@ export interface operations {
             /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
             404: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "not_found";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2737,24 +2867,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2763,8 +2887,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -2774,11 +2897,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2819,75 +2941,30 @@ export interface operations {
             /** @description The note was added to the dossier; a note.created event is recorded */
             201: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "3e4f5a6b-7c8d-4e9f-8a0b-1c2d3e4f5a6b",
-                     *         "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                     *         "content": "Called back, wants a proposal by Friday.",
-                     *         "is_internal": true,
-                     *         "created_at": "2026-11-22T04:21:26.123Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "3e4f5a6b-7c8d-4e9f-8a0b-1c2d3e4f5a6b",
-                         *       "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                         *       "content": "Called back, wants a proposal by Friday.",
-                         *       "is_internal": true,
-                         *       "created_at": "2026-11-22T04:21:26.123Z"
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            dossier_id: string;
-                            content: string;
-                            /** @description Internal notes are not shared */
-                            is_internal: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            created_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["NoteEnvelope"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
             400: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "invalid_body";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2896,16 +2973,14 @@ export interface operations {
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2914,22 +2989,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2938,22 +3008,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2962,22 +3027,17 @@ export interface operations {
             /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
             404: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "not_found";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3010,22 +3070,17 @@ export interface operations {
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "payload_too_large";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3034,24 +3089,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3060,8 +3109,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -3071,11 +3119,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3122,76 +3169,27 @@ export interface operations {
             /** @description Every contact linked to the dossier, the primary first, then oldest link first (not paginated: meta.per_page is the number of items) */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                     *           "full_name": "Jane Doe",
-                     *           "email": "jane.doe@acme.example",
-                     *           "company": "Acme",
-                     *           "role_on_dossier": "decision_maker",
-                     *           "is_primary": true
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "total": 1,
-                     *         "page": 1,
-                     *         "per_page": 25
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            contact_id: string;
-                            full_name: string;
-                            email: string | null;
-                            company: string | null;
-                            role_on_dossier: "primary" | "hiring_manager" | "decision_maker" | "champion" | "gatekeeper" | "introducer" | "other";
-                            is_primary: boolean;
-                        }[];
-                        /**
-                         * @example {
-                         *       "total": 1,
-                         *       "page": 1,
-                         *       "per_page": 25
-                         *     }
-                         */
-                        meta: {
-                            /** @description Number of items across all pages */
-                            total: number;
-                            page: number;
-                            /** @description The page size asked for; on an unpaginated list, the number of items */
-                            per_page: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["LinkedContactList"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3200,22 +3198,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3224,22 +3217,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3248,22 +3236,17 @@ export interface operations {
             /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
             404: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "not_found";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3272,24 +3255,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3298,8 +3275,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -3309,11 +3285,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3340,125 +3315,50 @@ export interface operations {
                  *       "is_primary": true
                  *     }
                  */
-                "application/json": {
-                    /** @description A contact of the caller's organization */
-                    contact_id: string;
-                    role_on_dossier: "primary" | "hiring_manager" | "decision_maker" | "champion" | "gatekeeper" | "introducer" | "other";
-                    /** @description true demotes the dossier's previous primary; on a re-link, absent keeps the current value */
-                    is_primary?: boolean;
-                };
+                "application/json": components["schemas"]["CreateLink"];
             };
         };
         responses: {
             /** @description The contact was already linked: its role (and is_primary, when given) are updated */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                     *         "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                     *         "role_on_dossier": "decision_maker",
-                     *         "is_primary": true
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                         *       "role_on_dossier": "decision_maker",
-                         *       "is_primary": true
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            dossier_id: string;
-                            /** Format: uuid */
-                            contact_id: string;
-                            role_on_dossier: "primary" | "hiring_manager" | "decision_maker" | "champion" | "gatekeeper" | "introducer" | "other";
-                            /** @description At most one primary per dossier */
-                            is_primary: boolean;
-                        };
-                    };
+                    "application/json": components["schemas"]["LinkEnvelope"];
                 };
             };
             /** @description The contact is now linked to the dossier */
             201: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                     *         "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                     *         "role_on_dossier": "decision_maker",
-                     *         "is_primary": true
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                         *       "role_on_dossier": "decision_maker",
-                         *       "is_primary": true
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            dossier_id: string;
-                            /** Format: uuid */
-                            contact_id: string;
-                            role_on_dossier: "primary" | "hiring_manager" | "decision_maker" | "champion" | "gatekeeper" | "introducer" | "other";
-                            /** @description At most one primary per dossier */
-                            is_primary: boolean;
-                        };
-                    };
+                    "application/json": components["schemas"]["LinkEnvelope"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
             400: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "invalid_body";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3467,16 +3367,14 @@ export interface operations {
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3485,22 +3383,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3509,22 +3402,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3533,22 +3421,17 @@ export interface operations {
             /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
             404: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "not_found";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3581,22 +3464,17 @@ export interface operations {
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "payload_too_large";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3605,24 +3483,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3631,8 +3503,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -3642,11 +3513,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3695,58 +3565,27 @@ export interface operations {
             /** @description The link is removed; the contact and the dossier are kept */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                     *         "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                     *         "unlinked": true
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
-                         *       "contact_id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                         *       "unlinked": true
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            dossier_id: string;
-                            /** Format: uuid */
-                            contact_id: string;
-                            /** @constant */
-                            unlinked: true;
-                        };
-                    };
+                    "application/json": components["schemas"]["UnlinkedEnvelope"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3755,22 +3594,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3779,22 +3613,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3803,22 +3632,17 @@ export interface operations {
             /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
             404: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "not_found";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3827,24 +3651,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3853,8 +3671,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -3864,11 +3681,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3904,7 +3720,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Repeat to combine: contacts holding any of the kinds */
-                kind?: ("candidate" | "prospect" | "client" | "supplier" | "partner")[];
+                kind?: components["schemas"]["ContactKind"][];
                 /** @description in_pool: pool_added_at <= now < pool_expires_at (a missing date is open-ended); expired: pool_expires_at <= now */
                 pool?: "in_pool" | "expired";
                 /** @description Case-insensitive substring of full_name, email, company or role */
@@ -3923,116 +3739,30 @@ export interface operations {
             /** @description A page of the organization's contacts that match every filter given, with the total across all pages */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                     *           "full_name": "Jane Doe",
-                     *           "email": "jane.doe@acme.example",
-                     *           "phone": "+33 1 23 45 67 89",
-                     *           "linkedin_url": "https://www.linkedin.com/in/janedoe",
-                     *           "company": "Acme",
-                     *           "role": "Head of procurement",
-                     *           "city": "Lyon",
-                     *           "kind": [
-                     *             "prospect",
-                     *             "client"
-                     *           ],
-                     *           "notes": null,
-                     *           "dossier_count": 1,
-                     *           "pool_added_at": null,
-                     *           "pool_expires_at": null,
-                     *           "created_at": "2026-11-22T04:21:26.123Z",
-                     *           "updated_at": "2026-11-22T04:21:26.123Z"
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "total": 1,
-                     *         "page": 1,
-                     *         "per_page": 25
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description Stored trimmed */
-                            full_name: string;
-                            email: string | null;
-                            phone: string | null;
-                            linkedin_url: string | null;
-                            company: string | null;
-                            role: string | null;
-                            city: string | null;
-                            /** @description No duplicates, order of first appearance; [] by default */
-                            kind: ("candidate" | "prospect" | "client" | "supplier" | "partner")[];
-                            notes: string | null;
-                            /** @description Linked dossiers, archived ones included */
-                            dossier_count: number;
-                            pool_added_at: string | null;
-                            pool_expires_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            updated_at: string;
-                        }[];
-                        /**
-                         * @example {
-                         *       "total": 1,
-                         *       "page": 1,
-                         *       "per_page": 25
-                         *     }
-                         */
-                        meta: {
-                            /** @description Number of items across all pages */
-                            total: number;
-                            page: number;
-                            /** @description The page size asked for; on an unpaginated list, the number of items */
-                            per_page: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["ContactList"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
             400: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "invalid_body";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4041,16 +3771,14 @@ export interface operations {
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4059,22 +3787,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4083,22 +3806,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4107,24 +3825,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4133,8 +3845,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -4144,11 +3855,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4176,137 +3886,37 @@ export interface operations {
                  *       "pool_expires_at": "2027-06-30T00:00:00.000Z"
                  *     }
                  */
-                "application/json": {
-                    /** @description 1 to 200 characters after trimming; stored trimmed */
-                    full_name: string;
-                    email?: string | null;
-                    phone?: string | null;
-                    linkedin_url?: string | null;
-                    company?: string | null;
-                    role?: string | null;
-                    city?: string | null;
-                    notes?: string | null;
-                    pool_added_at?: string | null;
-                    pool_expires_at?: string | null;
-                    kind?: ("candidate" | "prospect" | "client" | "supplier" | "partner")[] | null;
-                };
+                "application/json": components["schemas"]["CreateContact"];
             };
         };
         responses: {
             /** @description The contact was created; dossier_count is 0 */
             201: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                     *         "full_name": "Jane Doe",
-                     *         "email": "jane.doe@acme.example",
-                     *         "phone": "+33 1 23 45 67 89",
-                     *         "linkedin_url": "https://www.linkedin.com/in/janedoe",
-                     *         "company": "Acme",
-                     *         "role": "Head of procurement",
-                     *         "city": "Lyon",
-                     *         "kind": [
-                     *           "prospect",
-                     *           "client"
-                     *         ],
-                     *         "notes": null,
-                     *         "dossier_count": 1,
-                     *         "pool_added_at": null,
-                     *         "pool_expires_at": null,
-                     *         "created_at": "2026-11-22T04:21:26.123Z",
-                     *         "updated_at": "2026-11-22T04:21:26.123Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                         *       "full_name": "Jane Doe",
-                         *       "email": "jane.doe@acme.example",
-                         *       "phone": "+33 1 23 45 67 89",
-                         *       "linkedin_url": "https://www.linkedin.com/in/janedoe",
-                         *       "company": "Acme",
-                         *       "role": "Head of procurement",
-                         *       "city": "Lyon",
-                         *       "kind": [
-                         *         "prospect",
-                         *         "client"
-                         *       ],
-                         *       "notes": null,
-                         *       "dossier_count": 1,
-                         *       "pool_added_at": null,
-                         *       "pool_expires_at": null,
-                         *       "created_at": "2026-11-22T04:21:26.123Z",
-                         *       "updated_at": "2026-11-22T04:21:26.123Z"
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description Stored trimmed */
-                            full_name: string;
-                            email: string | null;
-                            phone: string | null;
-                            linkedin_url: string | null;
-                            company: string | null;
-                            role: string | null;
-                            city: string | null;
-                            /** @description No duplicates, order of first appearance; [] by default */
-                            kind: ("candidate" | "prospect" | "client" | "supplier" | "partner")[];
-                            notes: string | null;
-                            /** @description Linked dossiers, archived ones included */
-                            dossier_count: number;
-                            pool_added_at: string | null;
-                            pool_expires_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ContactEnvelope"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
             400: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "invalid_body";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4315,16 +3925,14 @@ export interface operations {
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4333,22 +3941,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4357,22 +3960,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4405,22 +4003,17 @@ export interface operations {
             /** @description Conflict: `duplicate_contact`: Another contact of the organization has this email (compared case-insensitively). */
             409: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "duplicate_contact";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4429,22 +4022,17 @@ export interface operations {
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "payload_too_large";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4453,24 +4041,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4479,8 +4061,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -4490,11 +4071,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4541,111 +4121,27 @@ export interface operations {
             /** @description The contact, with its kinds and the number of dossiers linked to it */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                     *         "full_name": "Jane Doe",
-                     *         "email": "jane.doe@acme.example",
-                     *         "phone": "+33 1 23 45 67 89",
-                     *         "linkedin_url": "https://www.linkedin.com/in/janedoe",
-                     *         "company": "Acme",
-                     *         "role": "Head of procurement",
-                     *         "city": "Lyon",
-                     *         "kind": [
-                     *           "prospect",
-                     *           "client"
-                     *         ],
-                     *         "notes": null,
-                     *         "dossier_count": 1,
-                     *         "pool_added_at": null,
-                     *         "pool_expires_at": null,
-                     *         "created_at": "2026-11-22T04:21:26.123Z",
-                     *         "updated_at": "2026-11-22T04:21:26.123Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                         *       "full_name": "Jane Doe",
-                         *       "email": "jane.doe@acme.example",
-                         *       "phone": "+33 1 23 45 67 89",
-                         *       "linkedin_url": "https://www.linkedin.com/in/janedoe",
-                         *       "company": "Acme",
-                         *       "role": "Head of procurement",
-                         *       "city": "Lyon",
-                         *       "kind": [
-                         *         "prospect",
-                         *         "client"
-                         *       ],
-                         *       "notes": null,
-                         *       "dossier_count": 1,
-                         *       "pool_added_at": null,
-                         *       "pool_expires_at": null,
-                         *       "created_at": "2026-11-22T04:21:26.123Z",
-                         *       "updated_at": "2026-11-22T04:21:26.123Z"
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description Stored trimmed */
-                            full_name: string;
-                            email: string | null;
-                            phone: string | null;
-                            linkedin_url: string | null;
-                            company: string | null;
-                            role: string | null;
-                            city: string | null;
-                            /** @description No duplicates, order of first appearance; [] by default */
-                            kind: ("candidate" | "prospect" | "client" | "supplier" | "partner")[];
-                            notes: string | null;
-                            /** @description Linked dossiers, archived ones included */
-                            dossier_count: number;
-                            pool_added_at: string | null;
-                            pool_expires_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ContactEnvelope"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4654,22 +4150,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4678,22 +4169,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4702,22 +4188,17 @@ export interface operations {
             /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
             404: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "not_found";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4726,24 +4207,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4752,8 +4227,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -4763,11 +4237,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4790,54 +4263,27 @@ export interface operations {
             /** @description The contact is deleted for good; its links are removed and the linked dossiers kept */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                     *         "deleted": true
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                         *       "deleted": true
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @constant */
-                            deleted: true;
-                        };
-                    };
+                    "application/json": components["schemas"]["DeletedContactEnvelope"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4846,22 +4292,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4870,22 +4311,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4894,22 +4330,17 @@ export interface operations {
             /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
             404: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "not_found";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4918,24 +4349,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4944,8 +4369,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -4955,11 +4379,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5012,138 +4435,37 @@ export interface operations {
                  *       "notes": null
                  *     }
                  */
-                "application/json": {
-                    /** @description 1 to 200 characters after trimming; not null */
-                    full_name?: string;
-                    email?: string | null;
-                    phone?: string | null;
-                    linkedin_url?: string | null;
-                    company?: string | null;
-                    role?: string | null;
-                    city?: string | null;
-                    notes?: string | null;
-                    pool_added_at?: string | null;
-                    pool_expires_at?: string | null;
-                    /** @description Replaces the whole array; not null */
-                    kind?: ("candidate" | "prospect" | "client" | "supplier" | "partner")[];
-                };
+                "application/json": components["schemas"]["PatchContact"];
             };
         };
         responses: {
             /** @description The contact after the change */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                     *         "full_name": "Jane Doe",
-                     *         "email": "jane.doe@acme.example",
-                     *         "phone": "+33 1 23 45 67 89",
-                     *         "linkedin_url": "https://www.linkedin.com/in/janedoe",
-                     *         "company": "Acme",
-                     *         "role": "Head of procurement",
-                     *         "city": "Lyon",
-                     *         "kind": [
-                     *           "prospect",
-                     *           "client"
-                     *         ],
-                     *         "notes": null,
-                     *         "dossier_count": 1,
-                     *         "pool_added_at": null,
-                     *         "pool_expires_at": null,
-                     *         "created_at": "2026-11-22T04:21:26.123Z",
-                     *         "updated_at": "2026-11-22T04:21:26.123Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-                         *       "full_name": "Jane Doe",
-                         *       "email": "jane.doe@acme.example",
-                         *       "phone": "+33 1 23 45 67 89",
-                         *       "linkedin_url": "https://www.linkedin.com/in/janedoe",
-                         *       "company": "Acme",
-                         *       "role": "Head of procurement",
-                         *       "city": "Lyon",
-                         *       "kind": [
-                         *         "prospect",
-                         *         "client"
-                         *       ],
-                         *       "notes": null,
-                         *       "dossier_count": 1,
-                         *       "pool_added_at": null,
-                         *       "pool_expires_at": null,
-                         *       "created_at": "2026-11-22T04:21:26.123Z",
-                         *       "updated_at": "2026-11-22T04:21:26.123Z"
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description Stored trimmed */
-                            full_name: string;
-                            email: string | null;
-                            phone: string | null;
-                            linkedin_url: string | null;
-                            company: string | null;
-                            role: string | null;
-                            city: string | null;
-                            /** @description No duplicates, order of first appearance; [] by default */
-                            kind: ("candidate" | "prospect" | "client" | "supplier" | "partner")[];
-                            notes: string | null;
-                            /** @description Linked dossiers, archived ones included */
-                            dossier_count: number;
-                            pool_added_at: string | null;
-                            pool_expires_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ContactEnvelope"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
             400: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "invalid_body";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5152,16 +4474,14 @@ export interface operations {
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5170,22 +4490,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5194,22 +4509,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5218,22 +4528,17 @@ export interface operations {
             /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
             404: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "not_found";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5266,22 +4571,17 @@ export interface operations {
             /** @description Conflict: `duplicate_contact`: Another contact of the organization has this email (compared case-insensitively). */
             409: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "duplicate_contact";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5290,22 +4590,17 @@ export interface operations {
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "payload_too_large";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5314,24 +4609,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5340,8 +4629,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -5351,11 +4639,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5406,108 +4693,30 @@ export interface operations {
             /** @description A page of the organization's flows, each with its stages sorted by position */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *           "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
-                     *           "name": "Sales",
-                     *           "type": "sales",
-                     *           "is_default": true,
-                     *           "stages": [
-                     *             {
-                     *               "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *               "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *               "name": "Lead",
-                     *               "position": 1,
-                     *               "deadline_days": 7,
-                     *               "win_probability": 10,
-                     *               "color": "#90CAF9"
-                     *             }
-                     *           ]
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "total": 1,
-                     *         "page": 1,
-                     *         "per_page": 25
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            organization_id: string;
-                            name: string;
-                            type: "candidate" | "sales";
-                            /** @description The flow used when a dossier of this type is created without flow_id; at most one per type */
-                            is_default: boolean;
-                            /** @description Ordered by position */
-                            stages: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                flow_id: string;
-                                name: string;
-                                /** @description 1-based order within the flow */
-                                position: number;
-                                deadline_days: number | null;
-                                /** @description Percentage */
-                                win_probability: number;
-                                /** @description #RGB or #RRGGBB */
-                                color: string;
-                            }[];
-                        }[];
-                        /**
-                         * @example {
-                         *       "total": 1,
-                         *       "page": 1,
-                         *       "per_page": 25
-                         *     }
-                         */
-                        meta: {
-                            /** @description Number of items across all pages */
-                            total: number;
-                            page: number;
-                            /** @description The page size asked for; on an unpaginated list, the number of items */
-                            per_page: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["FlowList"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
             400: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "invalid_body";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5516,16 +4725,14 @@ export interface operations {
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5534,22 +4741,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5558,22 +4760,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5582,24 +4779,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5608,8 +4799,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -5619,11 +4809,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5646,82 +4835,27 @@ export interface operations {
             /** @description Every stage of the flow, sorted by position (not paginated: meta.per_page is the number of stages) */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *           "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *           "name": "Lead",
-                     *           "position": 1,
-                     *           "deadline_days": 7,
-                     *           "win_probability": 10,
-                     *           "color": "#90CAF9"
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "total": 1,
-                     *         "page": 1,
-                     *         "per_page": 25
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            flow_id: string;
-                            name: string;
-                            /** @description 1-based order within the flow */
-                            position: number;
-                            deadline_days: number | null;
-                            /** @description Percentage */
-                            win_probability: number;
-                            /** @description #RGB or #RRGGBB */
-                            color: string;
-                        }[];
-                        /**
-                         * @example {
-                         *       "total": 1,
-                         *       "page": 1,
-                         *       "per_page": 25
-                         *     }
-                         */
-                        meta: {
-                            /** @description Number of items across all pages */
-                            total: number;
-                            page: number;
-                            /** @description The page size asked for; on an unpaginated list, the number of items */
-                            per_page: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["StageList"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
             401: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "unauthorized";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5730,22 +4864,17 @@ export interface operations {
             /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
             402: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "plan_required";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5754,22 +4883,17 @@ export interface operations {
             /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
             403: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "forbidden";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5778,22 +4902,17 @@ export interface operations {
             /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
             404: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "not_found";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5802,24 +4921,18 @@ export interface operations {
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
-                    /** @description Whole seconds to wait before the next request is accepted */
-                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "rate_limited";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -5828,8 +4941,7 @@ export interface operations {
             /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
             500: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per sliding 60 s window for the organization */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the window after this one */
@@ -5839,15 +4951,204 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "internal";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
                 };
+            };
+        };
+    };
+    onDossierCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>`: HMAC-SHA256 keyed with the UTF-8 bytes of the whole secret (`whsec_...`) over `<t>.<raw body>`. During a rotation's 24 h a second `v1=` for the old secret follows. Compare in constant time and refuse a `t` older than 300 s. */
+                "X-Service-Signature": string;
+                /** @description The body's `id` */
+                "X-Service-Event-Id": string;
+                /** @description The body's `type` */
+                "X-Service-Event-Type": string;
+                /** @description Always this value */
+                "User-Agent": "Dossier-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DossierCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled and nothing more is sent until it is set again */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: any 2xx within 10 s (the body is ignored) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDossierUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>`: HMAC-SHA256 keyed with the UTF-8 bytes of the whole secret (`whsec_...`) over `<t>.<raw body>`. During a rotation's 24 h a second `v1=` for the old secret follows. Compare in constant time and refuse a `t` older than 300 s. */
+                "X-Service-Signature": string;
+                /** @description The body's `id` */
+                "X-Service-Event-Id": string;
+                /** @description The body's `type` */
+                "X-Service-Event-Type": string;
+                /** @description Always this value */
+                "User-Agent": "Dossier-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DossierUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled and nothing more is sent until it is set again */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: any 2xx within 10 s (the body is ignored) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDossierStageChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>`: HMAC-SHA256 keyed with the UTF-8 bytes of the whole secret (`whsec_...`) over `<t>.<raw body>`. During a rotation's 24 h a second `v1=` for the old secret follows. Compare in constant time and refuse a `t` older than 300 s. */
+                "X-Service-Signature": string;
+                /** @description The body's `id` */
+                "X-Service-Event-Id": string;
+                /** @description The body's `type` */
+                "X-Service-Event-Type": string;
+                /** @description Always this value */
+                "User-Agent": "Dossier-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DossierStageChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled and nothing more is sent until it is set again */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: any 2xx within 10 s (the body is ignored) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDossierDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>`: HMAC-SHA256 keyed with the UTF-8 bytes of the whole secret (`whsec_...`) over `<t>.<raw body>`. During a rotation's 24 h a second `v1=` for the old secret follows. Compare in constant time and refuse a `t` older than 300 s. */
+                "X-Service-Signature": string;
+                /** @description The body's `id` */
+                "X-Service-Event-Id": string;
+                /** @description The body's `type` */
+                "X-Service-Event-Type": string;
+                /** @description Always this value */
+                "User-Agent": "Dossier-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DossierDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled and nothing more is sent until it is set again */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: any 2xx within 10 s (the body is ignored) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onNoteCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>`: HMAC-SHA256 keyed with the UTF-8 bytes of the whole secret (`whsec_...`) over `<t>.<raw body>`. During a rotation's 24 h a second `v1=` for the old secret follows. Compare in constant time and refuse a `t` older than 300 s. */
+                "X-Service-Signature": string;
+                /** @description The body's `id` */
+                "X-Service-Event-Id": string;
+                /** @description The body's `type` */
+                "X-Service-Event-Type": string;
+                /** @description Always this value */
+                "User-Agent": "Dossier-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoteCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled and nothing more is sent until it is set again */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: any 2xx within 10 s (the body is ignored) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
