@@ -135,7 +135,7 @@ function everyBodyStalled(api: Api, dossierId: string, contactId: string) {
   return [
     api.POST("/api/v1/dossiers", { body: { type: "candidate", name: "Stalled" }, ...json }),
     api.PATCH("/api/v1/dossiers/{id}", { params: path, body: { name: "Stalled" }, ...json }),
-    api.POST("/api/v1/dossiers/{id}/cv", { params: path, body: "", bodySerializer: stalled, headers: { "Content-Type": "application/pdf" } }),
+    api.POST("/api/v1/dossiers/{id}/cv", { params: path, ...rawPdf(""), bodySerializer: stalled }),
     api.POST("/api/v1/dossiers/{id}/notes", { params: path, body: { content: "Stalled" }, ...json }),
     api.POST("/api/v1/dossiers/{id}/contacts", { params: path, body: { contact_id: contactId, role_on_dossier: "other" }, ...json }),
     api.POST("/api/v1/contacts", { body: { full_name: "Stalled" }, ...json }),
@@ -150,7 +150,7 @@ function everyWrite(api: Api, dossierId: string, contactId: string) {
     api.POST("/api/v1/dossiers", { body: { type: "candidate", name: "Ada Lovelace" } }),
     api.PATCH("/api/v1/dossiers/{id}", { params: path, body: { name: "Renamed" } }),
     api.DELETE("/api/v1/dossiers/{id}", { params: path }),
-    api.POST("/api/v1/dossiers/{id}/cv", { params: path, body: "", bodySerializer: () => PDF, headers: { "Content-Type": "application/pdf" } }),
+    api.POST("/api/v1/dossiers/{id}/cv", { params: path, ...rawPdf(PDF) }),
     api.POST("/api/v1/dossiers/{id}/notes", { params: path, body: { content: "hello" } }),
     api.POST("/api/v1/dossiers/{id}/contacts", { params: path, body: { contact_id: contactId, role_on_dossier: "other" } }),
     api.DELETE("/api/v1/dossiers/{id}/contacts/{contact_id}", { params: { path: { id: dossierId, contact_id: contactId } } }),
@@ -349,11 +349,11 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   if (fixtures.fillFilesDisk()) {
     try {
       const tooBig = pdfOf(2 * MB);
-      await fails(api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, body: "", bodySerializer: () => tooBig, headers: { "Content-Type": "application/pdf" } }), 507, "insufficient_storage");
+      await fails(api.POST("/api/v1/dossiers/{id}/cv", { ...onDeal, ...rawPdf(tooBig) }), 507, "insufficient_storage");
       await fails(
         api.POST("/api/v1/dossiers", {
-          body: { type: "candidate", name: "Big CV" },
-          bodySerializer: () => form({ type: "candidate", name: "Big CV", cv: new File([tooBig], "cv.pdf") }),
+          body: { type: "candidate", name: "Big CV", cv: pdfFile(tooBig) },
+          bodySerializer: multipart,
         }),
         507,
         "insufficient_storage",

@@ -698,7 +698,7 @@ export interface components {
         Error: {
             error: {
                 /** @description Stable, machine-readable */
-                code: "invalid_body" | "unauthorized" | "plan_required" | "forbidden" | "not_found" | "duplicate_contact" | "file_too_large" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal";
+                code: "invalid_body" | "unauthorized" | "plan_required" | "forbidden" | "not_found" | "request_timeout" | "duplicate_contact" | "file_too_large" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "storage_unavailable" | "insufficient_storage";
                 /** @description Human readable */
                 message: string;
             };
@@ -1635,22 +1635,17 @@ export interface operations {
             /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
             408: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "request_timeout";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1720,22 +1715,17 @@ export interface operations {
             /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "storage_unavailable";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -1744,22 +1734,17 @@ export interface operations {
             /** @description Insufficient Storage: `insufficient_storage`: There is no space left to store the CV; nothing of the request was kept. */
             507: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "insufficient_storage";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2052,22 +2037,17 @@ export interface operations {
             /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "storage_unavailable";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2206,22 +2186,17 @@ export interface operations {
             /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
             408: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "request_timeout";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2291,22 +2266,17 @@ export interface operations {
             /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "storage_unavailable";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2591,22 +2561,17 @@ export interface operations {
             /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
             408: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "request_timeout";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2695,22 +2660,17 @@ export interface operations {
             /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "storage_unavailable";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -2719,22 +2679,17 @@ export interface operations {
             /** @description Insufficient Storage: `insufficient_storage`: There is no space left to store the CV; nothing of the request was kept. */
             507: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "insufficient_storage";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3046,22 +3001,17 @@ export interface operations {
             /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
             408: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "request_timeout";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3131,22 +3081,17 @@ export interface operations {
             /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "storage_unavailable";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3440,22 +3385,17 @@ export interface operations {
             /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
             408: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "request_timeout";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3525,22 +3465,17 @@ export interface operations {
             /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "storage_unavailable";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3693,22 +3628,17 @@ export interface operations {
             /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "storage_unavailable";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -3979,22 +3909,17 @@ export interface operations {
             /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
             408: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "request_timeout";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4083,22 +4008,17 @@ export interface operations {
             /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "storage_unavailable";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4391,22 +4311,17 @@ export interface operations {
             /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "storage_unavailable";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4547,22 +4462,17 @@ export interface operations {
             /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
             408: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "request_timeout";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
@@ -4651,22 +4561,17 @@ export interface operations {
             /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it is 1 to 100 of A-Z a-z 0-9 . _ : -, else a generated one. Quote it when reporting a problem */
-                    "X-Request-Id": string;
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["Error"] & {
                         error: {
                             /** @constant */
                             code: "storage_unavailable";
-                            /** @description Human readable */
                             message: string;
                         };
                     };
