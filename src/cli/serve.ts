@@ -1,6 +1,5 @@
 import type { Config } from "../config";
 import { bootstrap } from "../services/bootstrap";
-import { ListenError, startServer } from "../server";
 import { checkDataDir, configOf, openFailure, optional, parse, UsageError } from "./args";
 
 export const SERVE_HELP = `dossier serve [--host H] [--port P] [--no-bootstrap] [--data DIR]
@@ -34,7 +33,7 @@ export async function serveCommand(argv: string[]) {
   const config = configOf(parsed);
   checkDataDir(config.dataDir);
 
-  const server = start(host, port, config);
+  const server = await start(host, port, config);
   const ctx = server.app.dossier;
   const log = ctx.logger;
   if (!parsed.values["no-bootstrap"]) {
@@ -63,7 +62,10 @@ export async function serveCommand(argv: string[]) {
 /** A port in use, or a host that is not this machine's, is a bad argument (C2): one line, exit 2.
  * A data folder another server holds (C20), a missing master key (C20) or a database that cannot
  * be opened is a failure: one line, exit 1. */
-function start(host: string, port: number, config: Config) {
+async function start(host: string, port: number, config: Config) {
+  // Loaded here, not at the top: the HTTP stack (Elysia, every route, the docs page) is most of
+  // what a `dossier` process loads, and the other commands need none of it.
+  const { ListenError, startServer } = await import("../server");
   try {
     return startServer({ host, port, config });
   } catch (error) {
