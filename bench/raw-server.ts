@@ -11,7 +11,8 @@
 //        one BEGIN IMMEDIATE transaction under synchronous=FULL: the default flow and its first
 //        stage, the contact with the same email (if any), INSERT dossier, INSERT contact (whose
 //        triggers fill contact_search and the FTS index), INSERT the primary link, INSERT the
-//        dossier.created outbox event with its JSON body.
+//        dossier.created outbox event with its JSON body. Each create is its own transaction and
+//        its own fsync: issue 18's "raw one-create-per-transaction baseline" (bench/README.md).
 //
 // Keep this in step with src/services/dossiers.ts: the raw list reads the total the way the app
 // does (dossier_counts when the file has it), and the raw create fires the same triggers (counts,

@@ -493,7 +493,13 @@ export async function seed(options: {
   progress.show("fsync");
   db.run("PRAGMA locking_mode = NORMAL");
   db.run("PRAGMA journal_mode = WAL");
-  db.close();
+  // Closed for real: with a statement left unfinalized, close() only marks the connection to be
+  // closed when the garbage collector finalizes it, and the bench runs its servers from this
+  // process meanwhile. Such a lingering connection (its locks dropped by the closeSync below: POSIX
+  // drops a process's locks on a file when any of its descriptors for it closes) was seen to
+  // corrupt the file under the servers' writes; close(true) throws rather than linger.
+  for (const statement of [insertDossier, insertContact, insertLink, insertNote]) statement.finalize();
+  db.close(true);
   // synchronous=OFF left the file's pages to the kernel's write-back: flush them now, so that the
   // server's first fsync (its first write under synchronous=FULL) is not charged for the seed.
   const fd = openSync(dbPath, "r+");

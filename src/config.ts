@@ -14,6 +14,10 @@ export interface Config {
   bodyTimeoutMs: number;
   log: "json" | "pretty" | "off";
   logLevel: "debug" | "info" | "warn" | "error";
+  /** DOSSIER_CACHE: whether reads may be answered from the in-memory answer caches (remembered
+   * dossier lists and page boundaries, contact search results and pages, authenticated keys). Off,
+   * every read is answered from SQLite: the bench measures what the caches are worth that way. */
+  cache: boolean;
 }
 
 export const DEFAULT_RETRY_SCHEDULE = ["5s", "5m", "30m", "2h", "5h", "10h", "14h", "20h", "24h"];
@@ -68,6 +72,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!["debug", "info", "warn", "error"].includes(logLevel)) {
     throw new Error(`invalid DOSSIER_LOG_LEVEL "${logLevel}": expected debug, info, warn or error`);
   }
+  const cache = env.DOSSIER_CACHE ?? "on";
+  if (cache !== "on" && cache !== "off") throw new Error(`invalid DOSSIER_CACHE "${cache}": expected on or off`);
   // An empty DOSSIER_WEBHOOK_RETRY_SCHEDULE or DOSSIER_WEBHOOK_TIMEOUT counts as unset (as an empty
   // DOSSIER_RATE_LIMIT does): the defaults of C7 apply.
   const schedule = env.DOSSIER_WEBHOOK_RETRY_SCHEDULE
@@ -83,6 +89,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyTimeoutMs: parseTimeout(env.DOSSIER_BODY_TIMEOUT || "30s", "DOSSIER_BODY_TIMEOUT"),
     log,
     logLevel: logLevel as Config["logLevel"],
+    cache: cache === "on",
     ...overrides,
   };
 }

@@ -22,7 +22,8 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--no-bootstrap] 
        DOSSIER_WEBHOOK_TIMEOUT         how long a webhook receiver has to answer 2xx (default 10s)
        DOSSIER_BODY_TIMEOUT            a request body that stalls this long gets 408, as one slower than 10 KB/s after it (default 30s)
        DOSSIER_LOG                     json, pretty or off (default json)
-       DOSSIER_LOG_LEVEL               error: 500s; warn: + failed deliveries; info: + every request and webhook attempt; debug: as info (default info)`;
+       DOSSIER_LOG_LEVEL               error: 500s; warn: + failed deliveries; info: + every request and webhook attempt; debug: as info (default info)
+       DOSSIER_CACHE                   on: repeated reads may be answered from memory; off: every read from the database, for measuring (default on)`;
 
 export async function serveCommand(argv: string[]) {
   const parsed = parse(argv, { host: { type: "string" }, port: { type: "string" }, "no-bootstrap": { type: "boolean" } });

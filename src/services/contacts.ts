@@ -464,8 +464,9 @@ export function listContacts(ctx: Context, organizationId: string, query: Contac
   const mask = query.kinds && query.kinds.length > 0 ? kindMaskOf(query.kinds) : 0;
   const { sqlite } = ctx.store;
   // Inside a caller's transaction the generation may count writes that are later rolled back, after
-  // which the same number would stand for other rows: such reads neither use nor fill the caches.
-  const cacheable = !query.pool && !sqlite.inTransaction;
+  // which the same number would stand for other rows: such reads neither use nor fill the caches
+  // (nor does any read with DOSSIER_CACHE=off).
+  const cacheable = ctx.config.cache && !query.pool && !sqlite.inTransaction;
   return sqlite.transaction(() => {
     // A pool filter depends on the time, not only on the rows: never cached.
     if (query.pool && (query.search === undefined || query.search === "")) {

@@ -201,7 +201,7 @@ export function listDossiersJson(ctx: Context, organizationId: string, query: Li
     return { json: `[${rows.map(rowJson).join(",")}]`, total };
   };
   // `overdue` compares with the clock: its answer changes with no write (dossier-page.ts).
-  if (query.overdue !== undefined) return answer();
+  if (query.overdue !== undefined || !ctx.config.cache) return answer();
   return rememberedAnswer(sqliteOf(ctx), JSON.stringify([organizationId, query]), answer);
 }
 
@@ -216,16 +216,17 @@ function listRows<T extends Boundary>(ctx: Context, organizationId: string, quer
   if (offset >= total) return { rows: [], total };
   const cover = isUnfiltered(query) && hasCoverIndex(sqlite);
   if (offset === 0) return { rows: sqlite.query<T, (string | number)[]>(pageSql(columns, where, { offset, cover })).all(...params, query.perPage, 0), total };
-  return { rows: deepPage<T>(sqlite, columns, where, params, query.perPage, offset, cover), total };
+  // With the caches off (DOSSIER_CACHE=off) no boundary outlives the request: every page steps over OFFSET.
+  const known = ctx.config.cache ? pageBoundaries(sqlite) : new Map<string, Boundary>();
+  return { rows: deepPage<T>(sqlite, known, columns, where, params, query.perPage, offset, cover), total };
 }
 
 /** A page past the first: from its remembered boundary when there is one (dossier-page.ts), else
  * by offset with one row more, the one before the page, which becomes the boundary. The page's
  * last row is remembered as the next page's boundary, for a client paging through. */
 function deepPage<T extends Boundary>(
-  sqlite: Database, columns: string, where: string, params: (string | number)[], perPage: number, offset: number, cover: boolean,
+  sqlite: Database, known: Map<string, Boundary>, columns: string, where: string, params: (string | number)[], perPage: number, offset: number, cover: boolean,
 ): T[] {
-  const known = pageBoundaries(sqlite);
   const key = boundaryKey(where, params, offset);
   const boundary = known.get(key);
   let rows: T[];

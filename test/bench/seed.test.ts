@@ -5,7 +5,8 @@
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { ftsLevels } from "../../bench/seed";
+import { readdirSync, readlinkSync } from "node:fs";
+import { ftsLevels, seed } from "../../bench/seed";
 import { sourceExecutable } from "../cli/helpers";
 import { tempDir } from "../helpers";
 
@@ -46,4 +47,22 @@ test("issue 6: the seeded search index is one segment on level floor(log4 N), an
   } finally {
     db.close();
   }
+});
+
+// `npm run bench` seeds in its own process and then runs servers that write the file: a seed
+// connection left to the garbage collector (close() with a statement unfinalized) kept the file,
+// its -wal and -shm open in that process, and the file was found corrupted after such runs.
+test("the seed, run in this process, leaves no descriptor of the database open", async () => {
+  const dataDir = join(tempDir(), "bench");
+  await seed({ exe: sourceExecutable(), dataDir, n: 200, log: () => {}, progress: false });
+  const open = readdirSync("/proc/self/fd")
+    .map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return ""; // closed meanwhile (the listing's own descriptor)
+      }
+    })
+    .filter((target) => target.startsWith(join(dataDir, "dossier.db")));
+  expect(open).toEqual([]);
 });

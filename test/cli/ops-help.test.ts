@@ -34,6 +34,7 @@ const ROWS: Row[] = [
       DOSSIER_WEBHOOK_RETRY_SCHEDULE: "5s,5m,30m,2h,5h,10h,14h,20h,24h",
       DOSSIER_WEBHOOK_TIMEOUT: "10s",
       DOSSIER_BODY_TIMEOUT: "30s",
+      DOSSIER_CACHE: "on",
     },
   },
   { command: "org", sub: "create", flags: { "--name": null, "--plan": "growth", "--rate-limit": "600", ...OUTPUT }, env: { ...STORE_ENV, DOSSIER_RATE_LIMIT: "600" } },
