@@ -9,7 +9,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { tempDir } from "../helpers";
+import { tempDir, until } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
 import { newLedger, possibleValues, runWriters, sha256, type Ledger } from "./load";
 
@@ -103,7 +103,10 @@ test(
       let killed = false;
       const writers = runWriters({ url: server.url, key, writers: 4, ledger, stop: () => killed, maxRequests: 2_000 });
       const before = ledger.acks.length;
-      await Bun.sleep(150 + Math.random() * 900);
+      // Killed at a random moment after this round's first acknowledged write (on a loaded
+      // machine that may take longer than the random part alone).
+      await until(() => ledger.acks.length > before, 30_000, `round ${round}: a first acknowledged write`);
+      await Bun.sleep(Math.random() * 900);
       server.proc.kill(9);
       killed = true;
       expect(await server.exited).not.toBe(0);
