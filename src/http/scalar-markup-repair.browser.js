@@ -61,6 +61,11 @@
         if (shown && !label.toLowerCase().includes(shown.toLowerCase())) set(button, "aria-label", `${shown}: ${label.replace(/^show\s+/i, "")}`);
       },
     ],
+    // The filter at the top of a drop-down list (the "More" list of clients) has no label (label).
+    [
+      'input[role="combobox"][aria-controls^="scalar-combobox-items"]:not([aria-label]):not([aria-labelledby])',
+      (input) => set(input, "aria-label", "Filter"),
+    ],
     // The search dialog's combobox does not say whether its list of results is shown
     // (aria-required-attr): it is while the list it controls is on the page.
     [

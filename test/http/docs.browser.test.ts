@@ -34,12 +34,27 @@ async function openDocs(query = ""): Promise<{ page: Page; requests: string[] }>
 const fromElsewhere = (requests: string[]) =>
   requests.filter((url) => !url.startsWith(`${server.url}/`) && !url.startsWith("data:") && !url.startsWith("blob:"));
 
-/** axe's serious and critical findings on the page as it is now, as "rule: element" lines. */
+/** Serious and critical findings in Scalar's markup that the page leaves as they are, each with
+ * the reason. Each matches the offending element's HTML, so the same rule broken anywhere else (our
+ * page, another part of Scalar) still fails. */
+const LEFT_AS_IS: { rule: string; element: RegExp; reason: string }[] = [
+  {
+    rule: "aria-hidden-focus",
+    element: /^<button aria-hidden="true" id="headlessui-focus-sentinel-[^"]*" data-headlessui-focus-guard="true"/,
+    reason:
+      "Headless UI (inside Scalar) puts hidden focus guards around an open drop-down list, which pass the focus on at once, so that Tab moves into and out of the list in order: unfocusable, they would break that; shown, they would be empty buttons (axe-core's own issue 4832 counts such guards as no problem)",
+  },
+];
+
+/** axe's serious and critical findings on the page as it is now, but those left as they are, as
+ * "rule: element" lines. */
 async function seriousFindings(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
   return violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.html.slice(0, 200)}`));
+    .flatMap((violation) => violation.nodes.map((node) => ({ rule: violation.id, html: node.html })))
+    .filter(({ rule, html }) => !LEFT_AS_IS.some((left) => left.rule === rule && left.element.test(html)))
+    .map(({ rule, html }) => `${rule}: ${html.slice(0, 200)}`);
 }
 
 describe("GET /docs in a headless browser (C2, C20)", () => {
@@ -81,7 +96,7 @@ describe("GET /docs in a headless browser (C2, C20)", () => {
     expect(refused).toBe("connect-src http://127.0.0.2:9/elsewhere");
   }, 2 * LOAD_MS);
 
-  test("axe finds no serious or critical violation, Scalar's markup repaired by the page's script: with an operation, a webhook, a code sample and the search open", async () => {
+  test("axe finds no serious or critical violation, Scalar's markup repaired by the page's script: with an operation, a webhook, a code sample, the list of clients and the search open", async () => {
     const { page } = await openDocs();
     // Scalar renders a section when it is reached: open an operation, a webhook and the models
     // (when the page offers them) first.
@@ -102,6 +117,12 @@ describe("GET /docs in a headless browser (C2, C20)", () => {
     await page.getByRole("tab", { name: "Python" }).first().click();
     await page.getByText("import http.client").first().waitFor({ timeout: LOAD_MS });
     expect(await seriousFindings(page)).toEqual([]);
+
+    // The "More" list of every client, with its filter.
+    await page.getByRole("tab", { name: /Select from all clients/ }).first().click();
+    await page.getByRole("option", { name: "undici" }).first().waitFor({ timeout: LOAD_MS });
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.keyboard.press("Escape");
 
     // The search dialog (rendered outside Scalar's root), with its list of results.
     await page.getByRole("button", { name: /^Open Search/ }).click();
