@@ -10,6 +10,7 @@ import { Elysia } from "elysia";
 // hoisted node_modules too when dossier is installed as a dependency.
 import scalarScript from "@scalar/api-reference/browser/standalone.js" with { type: "text" };
 import { componentSchemas } from "./openapi-components";
+import scalarMarkupRepair from "./scalar-markup-repair.browser.js" with { type: "text" };
 import { HEADER_COMPONENTS } from "./openapi-doc";
 import { webhooks } from "./openapi-webhooks";
 
@@ -104,9 +105,11 @@ const PAGE = `<!doctype html>
 `;
 
 // Requests tried from the page go to the origin that served it (the only one its policy allows).
+// Then the repairs of Scalar's markup for assistive technology (scalar-markup-repair.browser.js).
 const DOCS_SCRIPT =
   `Scalar.createApiReference("#reference", Object.assign(${JSON.stringify(SCALAR_CONFIGURATION)}, ` +
-  `{ servers: [{ url: window.location.origin, description: "This server" }] }));\n`;
+  `{ servers: [{ url: window.location.origin, description: "This server" }] }));\n` +
+  scalarMarkupRepair;
 
 const javascript = (body: string) =>
   new Response(body, {
