@@ -1,9 +1,10 @@
 import {
-  accessSync, closeSync, constants, copyFileSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync,
+  accessSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync,
   statSync, writeFileSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { databasePath } from "../config";
+import { syncPath } from "../files/sync";
 import { MASTER_KEY_FILE } from "../secrets";
 import { open, output, parse, STORE_ENV_HELP, UsageError, type Parsed } from "./args";
 import { backupParts, backupProblems, MANIFEST_FORMAT, sha256File, type BackupManifest } from "./backup-manifest";
@@ -193,12 +194,3 @@ function copyTree(from: string, to: string, onFile: (bytes: number) => void) {
   }
 }
 
-/** Flushes a file's data, or a folder's entries, to disk. */
-function syncPath(path: string) {
-  const fd = openSync(path, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}

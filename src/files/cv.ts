@@ -12,12 +12,13 @@
 // is the committed one: the event is in the database only if the transaction committed. Readers
 // never see the path without a file: a rename over a file replaces it in one step.
 import {
-  closeSync, constants, copyFileSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, statSync,
+  constants, copyFileSync, linkSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync,
 } from "node:fs";
 import { open } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import type { Context } from "../context";
 import { ApiError } from "../errors";
+import { syncPath } from "./sync";
 import { isUuid, randomAlphanumeric } from "../ids";
 
 export const CV_LIMIT = 10_485_760; // 10 MB (C10)
@@ -182,15 +183,6 @@ function hasCommitted(ctx: Context, eventId: string): boolean {
   }
 }
 
-/** Flushes a file's data, or a folder's entries, to disk. */
-function syncPath(path: string) {
-  const fd = openSync(path, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** Removes each folder in turn while it is empty (innermost first). */
 function removeEmpty(...dirs: string[]) {

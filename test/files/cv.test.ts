@@ -1,12 +1,12 @@
 // CV storage (C1, C5): the temp-write, flush, rename-before-commit order, and the start-up sweep.
 import { describe, expect, test } from "bun:test";
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PDFDocument } from "pdf-lib";
 import { transact } from "../../src/context";
 import { cvUrl, foldersToSync, isPdf, stageCv, sweepFiles } from "../../src/files/cv";
 import { recordEvent } from "../../src/services/outbox";
-import { call, makeApp, makeOrg } from "../helpers";
+import { call, filesUnder, makeApp, makeOrg } from "../helpers";
 
 const UUID = "0b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
 
@@ -16,18 +16,6 @@ async function pdf(): Promise<Uint8Array<ArrayBuffer>> {
   return new Uint8Array(await doc.save());
 }
 
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const path = join(d, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else out.push(path.slice(dir.length + 1));
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
 
 describe("isPdf (C5)", () => {
   test.each<[string, string, boolean]>([

@@ -1,5 +1,5 @@
 // The one way tests make an app, an organization, a key and a server.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp, type AppOptions, type DossierApp } from "../../src/app";
@@ -14,6 +14,20 @@ export function tempDir(prefix = "dossier-test-"): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   onCleanup(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/** Every file below `dir`, as paths relative to it, sorted: compare before and after a request. */
+export function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (folder: string) => {
+    for (const name of readdirSync(folder)) {
+      const path = join(folder, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out.push(path.slice(dir.length + 1));
+    }
+  };
+  walk(dir);
+  return out.sort();
 }
 
 /** A real app on a real SQLite file in a temporary data folder. */

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { DossierApp } from "../../src/app";
-import { call, makeApp, makeKey, makeOrg, rowCounts, type Org } from "../helpers";
+import { call, filesUnder, makeApp, makeKey, makeOrg, rowCounts, type Org } from "../helpers";
 
 const MB10 = 10_485_760;
 const MB11 = 11_534_336;
@@ -26,18 +26,6 @@ function pdfLike(size: number): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const path = join(d, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else out.push(path.slice(dir.length + 1));
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
 
 function eventsOf(app: DossierApp, org: Org) {
   return app.dossier.store.sqlite

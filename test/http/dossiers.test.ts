@@ -2,10 +2,10 @@
 // checks), C4 (flow type), C5 (representation, filters, contact on create, rules), C7 (events
 // recorded in the outbox), C10 (PATCH nulls, no-op PATCH, DELETE, filters).
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { DossierApp } from "../../src/app";
-import { call, makeApp, makeKey, makeOrg, rowCounts, type Org } from "../helpers";
+import { call, filesUnder, makeApp, makeKey, makeOrg, rowCounts, type Org } from "../helpers";
 
 const DOSSIER_FIELDS = [
   "id", "organization_id", "flow_id", "type", "name", "email", "phone", "company", "role", "contact_person", "status",
@@ -27,18 +27,6 @@ function eventsOf(app: DossierApp, org: Org): Event[] {
     .map((row) => ({ type: row.type, body: JSON.parse(row.body) }));
 }
 
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const path = join(d, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else out.push(path);
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
 
 async function flowsOf(app: DossierApp, org: Org) {
   const flows = (await call(app, "GET", "/flows", { key: org.key })).json.data;

@@ -8,10 +8,10 @@
 // full disk is a 1 MB tmpfs mounted (as root) over the data folder's `files`.
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, statSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/app";
-import { call, makeOrg, rowCounts, tempDir } from "../helpers";
+import { call, filesUnder, makeOrg, rowCounts, tempDir } from "../helpers";
 
 /** Captures the JSON log lines the app writes on stderr while `work` runs. */
 async function logged(work: () => Promise<void>): Promise<{ level: string; msg: string; [field: string]: unknown }[]> {
@@ -94,18 +94,6 @@ function mountTmpfs(dir: string, size: string): boolean {
   return run.status === 0;
 }
 
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const path = join(d, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else out.push(path.slice(dir.length + 1));
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 describe("C11: a CV on a full disk", () => {
   test("507 insufficient_storage, nothing left behind, and the server still takes writes", async () => {
