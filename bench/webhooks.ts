@@ -12,7 +12,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, freemem, loadavg, release, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { createApp, type DossierApp } from "../src/app";
-import { transact } from "../src/context";
 import { createOrg } from "../src/services/orgs";
 import { recordEvent } from "../src/services/outbox";
 import { setEndpoint } from "../src/services/webhooks";
@@ -61,11 +60,12 @@ async function throughput(receiverUrl: string, total: number, orgCount: number) 
     // The backlog, written with the dispatcher off.
     const seed = createApp({ dataDir, webhooks: false, config: { log: "off" } });
     const ctx = seed.dossier;
-    const orgs = Array.from({ length: orgCount }, (_, i) => createOrg(ctx, { name: `bench ${i}` }).id);
-    for (const org of orgs) setEndpoint(ctx, org, receiverUrl);
+    const orgs: string[] = [];
+    for (let i = 0; i < orgCount; i++) orgs.push((await createOrg(ctx, { name: `bench ${i}` })).id);
+    for (const org of orgs) await setEndpoint(ctx, org, receiverUrl);
     const data = { id: crypto.randomUUID(), type: "candidate", name: "Benchmark Candidate", email: "bench@example.com", status: "active" };
     for (let i = 0; i < total; i += 1000) {
-      transact(ctx, () => {
+      await ctx.store.write(() => {
         for (let j = i; j < Math.min(total, i + 1000); j++) recordEvent(ctx, orgs[j % orgCount], "dossier.created", data);
       });
     }
@@ -88,8 +88,8 @@ async function latency(receiver: Awaited<ReturnType<typeof startReceiver>>, perS
   const app = createApp({ dataDir, webhooks: true, config: { log: "off", sync } });
   try {
     const ctx = app.dossier;
-    const org = createOrg(ctx, { name: "latency" }).id;
-    setEndpoint(ctx, org, receiver.url);
+    const org = (await createOrg(ctx, { name: "latency" })).id;
+    await setEndpoint(ctx, org, receiver.url);
     await receiver.reset();
     const committed = new Map<string, number>();
     const total = perSecond * seconds;
@@ -99,7 +99,7 @@ async function latency(receiver: Awaited<ReturnType<typeof startReceiver>>, perS
       // A steady rate: event i is due at start + i * interval.
       const wait = start + i * interval - performance.now();
       if (wait > 0) await Bun.sleep(wait);
-      const id = transact(ctx, () => recordEvent(ctx, org, "dossier.updated", { id: crypto.randomUUID(), i }));
+      const id = await ctx.store.write(() => recordEvent(ctx, org, "dossier.updated", { id: crypto.randomUUID(), i }));
       committed.set(id, wallNow());
     }
     const achieved = total / ((performance.now() - start) / 1000);

@@ -49,7 +49,7 @@ export type DossierApp = ReturnType<typeof buildApp> & {
 };
 
 export function createApp(options: AppOptions = {}): DossierApp {
-  const ctx = openContext(options);
+  const ctx = openContext({ groupCommit: true, ...options });
   const webhooks = options.webhooks !== false;
   if (webhooks) requireMasterKey(ctx);
   const app = buildApp(ctx);
@@ -75,7 +75,7 @@ export function createApp(options: AppOptions = {}): DossierApp {
       // handler: let those of the last requests run before the process may exit (issue 8).
       await new Promise<void>((resolve) => setImmediate(resolve));
       await dispatcher?.stop();
-      ctx.store.close();
+      await ctx.store.close();
       // The folder was made by openContext for this app alone (src/context.ts): nothing else uses it.
       if (options.memory === true) rmSync(ctx.filesDir, { recursive: true, force: true });
     },
@@ -88,7 +88,7 @@ function requireMasterKey(ctx: Context) {
   try {
     void ctx.masterKey;
   } catch (error) {
-    ctx.store.close();
+    void ctx.store.close();
     throw error;
   }
 }

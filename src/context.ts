@@ -3,9 +3,8 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { databasePath, filesPath, loadConfig, type Config } from "./config";
-import { isWriteFailure, openStore, type Store } from "./db/client";
+import { openStore, type Store } from "./db/client";
 import { holdsSealedSecrets } from "./db/sealed-secrets";
-import { ApiError } from "./errors";
 import { createLogger, type Logger } from "./log";
 import { loadMasterKey } from "./secrets";
 
@@ -19,11 +18,6 @@ export interface Context {
    * MasterKeyMissingError when it is missing while the database holds secrets sealed with it. */
   readonly masterKey: Buffer;
   now(): Date;
-  /** Called after a transaction that recorded outbox events has committed. */
-  onEventsCommitted(): void;
-  /** Why a write failed, once one has (C11): from then on writes are refused and /healthz says
-   * storage_unavailable, until a restart. Null while writes work. */
-  storageFailure: string | null;
 }
 
 export interface ContextOptions {
@@ -34,6 +28,9 @@ export interface ContextOptions {
   env?: Record<string, string | undefined>;
   config?: Partial<Config>;
   now?: () => Date;
+  /** The server's store: commits grouped and flushed off the thread that answers (C11). Without
+   * it (the CLI) each write commits at synchronous=FULL on its own. */
+  groupCommit?: boolean;
 }
 
 /** The settings a context opened with these options has. */
@@ -49,52 +46,22 @@ export function openContext(options: ContextOptions = {}): Context {
   const memory = options.memory === true;
   const filesDir = memory ? mkdtempSync(join(tmpdir(), "dossier-files-")) : filesPath(config.dataDir);
   mkdirSync(filesDir, { recursive: true, mode: 0o700 }); // CVs: private, as the database (docs/security.md)
-  const store = openStore(memory ? ":memory:" : databasePath(config.dataDir), config.sync);
+  const logger = createLogger(config);
+  const store = openStore(memory ? ":memory:" : databasePath(config.dataDir), {
+    sync: config.sync,
+    flushOffThread: options.groupCommit === true,
+    logger,
+  });
   let masterKey: Buffer | undefined;
   return {
     store,
     config,
     filesDir,
-    logger: createLogger(config),
+    logger,
     get masterKey() {
       // A new key only for a database that holds no secret sealed with the old one (C20).
       return (masterKey ??= loadMasterKey(memory ? null : config.dataDir, () => !holdsSealedSecrets(store.sqlite)));
     },
     now: options.now ?? (() => new Date()),
-    onEventsCommitted: () => {},
-    storageFailure: null,
   };
-}
-
-export const storageUnavailable = () =>
-  new ApiError("storage_unavailable", "the server cannot store changes right now; nothing was saved");
-
-/** C11: after a failed write the state of the file is unknown, so the process takes no more writes
- * (reads go on) until a restart recovers from the WAL. Logged once, with the reason. */
-export function storageFailed(ctx: Context, error: unknown) {
-  if (ctx.storageFailure !== null) return;
-  const err = error as { code?: string; message?: string };
-  ctx.storageFailure = `${err.code ?? "error"}: ${err.message ?? String(error)}`;
-  ctx.logger.log("error", "a write to the database failed: refusing writes until a restart", { error: ctx.storageFailure });
-}
-
-/** Failures of a write (and of every write after one) as the API answers them: 503 (C11). */
-function refuseAfterFailure(ctx: Context, error: unknown): unknown {
-  if (!isWriteFailure(error)) return error;
-  storageFailed(ctx, error);
-  return storageUnavailable();
-}
-
-/** Runs `work` in one immediate transaction; wakes the webhook dispatcher after a commit. Refused
- * (503) once a write has failed; a write that fails is 503 too, and nothing of it is kept (C11). */
-export function transact<T>(ctx: Context, work: () => T): T {
-  if (ctx.storageFailure !== null) throw storageUnavailable();
-  let result: T;
-  try {
-    result = ctx.store.sqlite.transaction(work).immediate();
-  } catch (error) {
-    throw refuseAfterFailure(ctx, error);
-  }
-  ctx.onEventsCommitted();
-  return result;
 }

@@ -8,8 +8,8 @@ import { createOrg } from "../../src/services/orgs";
 const app = createApp({ memory: true, config: { log: "off" } });
 afterAll(() => app.close());
 
-const org = createOrg(app.dossier, { name: "Test org" });
-const { key } = createKey(app.dossier, { organizationId: org.id, scopes: ["flows:read"] });
+const org = await createOrg(app.dossier, { name: "Test org" });
+const { key } = await createKey(app.dossier, { organizationId: org.id, scopes: ["flows:read"] });
 
 test("my integration lists the default flows", async () => {
   const response = await app.handle(

@@ -1,4 +1,3 @@
-import { transact } from "../context";
 import { ApiError } from "../errors";
 import { insertFlow, validateStages, type FlowType } from "../services/flows";
 import { getOrg } from "../services/orgs";
@@ -22,7 +21,7 @@ export const FLOW_HELP = `dossier flow create --org ID --type candidate|sales --
   --json         print the flow with its stages as one JSON object on stdout (default: text)
 ${STORE_ENV_HELP}`;
 
-export function flowCommand(sub: string | undefined, argv: string[]) {
+export async function flowCommand(sub: string | undefined, argv: string[]) {
   if (sub !== "create") throw new UsageError(sub ? `unknown flow command "${sub}"` : "flow needs a command: create");
   const parsed = parse(argv, { org: { type: "string" }, type: { type: "string" }, name: { type: "string" }, stages: { type: "string" }, default: { type: "boolean" } });
   const organizationId = required(parsed, "org");
@@ -45,6 +44,6 @@ export function flowCommand(sub: string | undefined, argv: string[]) {
   }
   const ctx = open(parsed);
   if (!getOrg(ctx, organizationId)) throw new UnknownIdError(`no organization ${organizationId}`);
-  const flow = transact(ctx, () => insertFlow(ctx, organizationId, { type: type as FlowType, name, stages, isDefault: parsed.values.default === true }));
+  const flow = await ctx.store.write(() => insertFlow(ctx, organizationId, { type: type as FlowType, name, stages, isDefault: parsed.values.default === true }));
   output(parsed, flow, `${flow.id}  ${flow.name} (${flow.type}${flow.is_default ? ", default" : ""}): ${flow.stages.map((s) => s.name).join(" → ")}`);
 }

@@ -66,7 +66,7 @@ function expiresAt(value: string | undefined, now: Date): string | null {
   return iso;
 }
 
-export function keyCommand(sub: string | undefined, argv: string[]) {
+export async function keyCommand(sub: string | undefined, argv: string[]) {
   switch (sub) {
     case "create": {
       const parsed = parse(argv, { org: { type: "string" }, scopes: { type: "string" }, "expires-at": { type: "string" }, name: { type: "string" } });
@@ -79,7 +79,7 @@ export function keyCommand(sub: string | undefined, argv: string[]) {
       };
       const ctx = open(parsed);
       if (!getOrg(ctx, organizationId)) throw new UnknownIdError(`no organization ${organizationId}`);
-      const key = createKey(ctx, input);
+      const key = await createKey(ctx, input);
       output(parsed, key, `${key.key}\n(shown once: store it now; id ${key.id}, scopes ${key.scopes.join(",")})`);
       return;
     }
@@ -100,7 +100,7 @@ export function keyCommand(sub: string | undefined, argv: string[]) {
       const parsed = parse(argv, {}, 1);
       const id = parsed.positionals[0];
       if (!id) throw new UsageError("key revoke needs a key ID");
-      const revoked = revokeKey(open(parsed), id);
+      const revoked = await revokeKey(open(parsed), id);
       if (!revoked) throw new UnknownIdError(`no key ${id}`);
       output(parsed, revoked, `revoked ${revoked.id} at ${revoked.revoked_at}`);
       return;

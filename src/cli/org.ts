@@ -73,13 +73,13 @@ function name(value: string | undefined): string | undefined {
 
 const describe = (org: OrgView) => `${org.id}  ${org.name}  plan=${org.plan}  rate_limit=${org.rate_limit}/min`;
 
-export function orgCommand(sub: string | undefined, argv: string[]) {
+export async function orgCommand(sub: string | undefined, argv: string[]) {
   switch (sub) {
     case "create": {
       const parsed = parse(argv, OPTIONS);
       const input = { name: name(required(parsed, "name"))!, plan: plan(optional(parsed, "plan")), rateLimit: rateLimit(optional(parsed, "rate-limit")) };
       const ctx = open(parsed, { create: true });
-      const org = createOrg(ctx, input);
+      const org = await createOrg(ctx, input);
       output(parsed, org, describe(org));
       return;
     }
@@ -88,7 +88,7 @@ export function orgCommand(sub: string | undefined, argv: string[]) {
       const id = parsed.positionals[0];
       if (!id) throw new UsageError("org update needs an organization ID");
       const changes = { name: name(optional(parsed, "name")), plan: plan(optional(parsed, "plan")), rateLimit: rateLimit(optional(parsed, "rate-limit")) };
-      const org = updateOrg(open(parsed), id, changes);
+      const org = await updateOrg(open(parsed), id, changes);
       if (!org) throw new UnknownIdError(`no organization ${id}`);
       output(parsed, org, describe(org));
       return;

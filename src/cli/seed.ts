@@ -31,7 +31,7 @@ function seedValue(value: string | undefined): number {
   return Number(value);
 }
 
-export function seedCommand(argv: string[]) {
+export async function seedCommand(argv: string[]) {
   const parsed = parse(argv, { org: { type: "string" }, dossiers: { type: "string" }, contacts: { type: "string" }, seed: { type: "string" } });
   const organizationId = required(parsed, "org");
   const dossiers = count(optional(parsed, "dossiers"), "dossiers", 0, 120);
@@ -44,7 +44,7 @@ export function seedCommand(argv: string[]) {
   let drawnAt = -Infinity;
   let counts: DemoCounts;
   try {
-    counts = seedDemoData(ctx, org.id, {
+    counts = await seedDemoData(ctx, org.id, {
       dossiers,
       contacts,
       seed,

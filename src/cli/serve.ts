@@ -38,7 +38,7 @@ export async function serveCommand(argv: string[]) {
   const ctx = server.app.dossier;
   const log = ctx.logger;
   if (!parsed.values["no-bootstrap"]) {
-    const first = bootstrap(ctx);
+    const first = await bootstrap(ctx);
     if (first) {
       process.stderr.write(
         `\nDossier is running at ${server.url}/api/v1 (docs: ${server.url}/docs)\n` +

@@ -76,20 +76,20 @@ function checkUrl(value: string): string {
   return value;
 }
 
-export function webhookCommand(sub: string | undefined, argv: string[]) {
+export async function webhookCommand(sub: string | undefined, argv: string[]) {
   switch (sub) {
     case "set": {
       const parsed = parse(argv, { org: { type: "string" }, url: { type: "string" } });
       const url = checkUrl(required(parsed, "url"));
       const { ctx, organizationId } = orgContext(parsed);
-      const result = setEndpoint(ctx, organizationId, url);
+      const result = await setEndpoint(ctx, organizationId, url);
       output(parsed, result, `endpoint ${result.url}\nsecret ${result.secret}\n(shown once: store it now)`);
       return;
     }
     case "rotate-secret": {
       const parsed = parse(argv, { org: { type: "string" } });
       const { ctx, organizationId } = orgContext(parsed);
-      const result = rotateSecret(ctx, organizationId);
+      const result = await rotateSecret(ctx, organizationId);
       if (!result) throw new UnknownIdError(`organization ${organizationId} has no webhook endpoint`);
       output(parsed, result, `secret ${result.secret}\n(shown once; the previous secret keeps signing for 24 h)`);
       return;
@@ -97,7 +97,7 @@ export function webhookCommand(sub: string | undefined, argv: string[]) {
     case "unset": {
       const parsed = parse(argv, { org: { type: "string" } });
       const { ctx, organizationId } = orgContext(parsed);
-      output(parsed, unsetEndpoint(ctx, organizationId), "webhook endpoint removed");
+      output(parsed, await unsetEndpoint(ctx, organizationId), "webhook endpoint removed");
       return;
     }
     case "deliveries": {
@@ -107,7 +107,7 @@ export function webhookCommand(sub: string | undefined, argv: string[]) {
         throw new UsageError(`--status must be one of ${DELIVERY_STATUSES.join(", ")}`);
       }
       const { ctx, organizationId } = orgContext(parsed);
-      const result = operatorCall(() =>
+      const result = await operatorCall(() =>
         listDeliveries(ctx, organizationId, { status: status as DeliveryStatus | undefined, eventId: optional(parsed, "event") }),
       );
       output(parsed, result, describeDeliveries(result.data));
@@ -117,7 +117,7 @@ export function webhookCommand(sub: string | undefined, argv: string[]) {
       const parsed = parse(argv, {}, 1);
       const eventId = parsed.positionals[0];
       if (!eventId) throw new UsageError("webhook retry needs an EVENT_ID");
-      const result = operatorCall(() => retryDelivery(open(parsed), eventId));
+      const result = await operatorCall(() => retryDelivery(open(parsed), eventId));
       output(parsed, result, `${result.event_id} queued again: a running server sends it within 5 s`);
       return;
     }
@@ -127,9 +127,9 @@ export function webhookCommand(sub: string | undefined, argv: string[]) {
 }
 
 /** A DeliveryError (unknown event, not failed, no endpoint) exits 1 with its message (C2, C10). */
-function operatorCall<T>(run: () => T): T {
+async function operatorCall<T>(run: () => T | Promise<T>): Promise<T> {
   try {
-    return run();
+    return await run();
   } catch (error) {
     if (error instanceof DeliveryError) throw new UnknownIdError(error.message);
     throw error;

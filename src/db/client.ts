@@ -2,31 +2,90 @@ import { Database } from "bun:sqlite";
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import type { Logger } from "../log";
+import { GroupCommit } from "./group-commit";
 import { migrate } from "./migrate";
 import * as schema from "./schema";
+import { WalKeeper } from "./wal";
+
+export { isWriteFailure, storageUnavailable } from "./group-commit";
 
 export type Orm = BunSQLiteDatabase<typeof schema>;
 
 export interface Store {
   sqlite: Database;
   orm: Orm;
-  close(): void;
+  /** Runs `unit` (synchronous SQL) in the next group commit and resolves with its result once the
+   * commit is durable (src/db/group-commit.ts, C11). Every change goes through here. */
+  write<T>(unit: () => T): Promise<T>;
+  /** Calls `listener` after each group is durable (the webhook dispatcher's wake-up call). */
+  onCommit(listener: () => void): () => void;
+  /** Why a write failed, once one has (C11): from then on writes are refused (503) and /healthz
+   * says storage_unavailable, until a restart. Null while writes work. */
+  readonly failure: string | null;
+  /** True while a commit of this store is not yet durable: what is read then may not be. */
+  readonly settling: boolean;
+  /** Resolves once every write asked for so far is answered. */
+  idle(): Promise<void>;
+  /** Waits for the writes under way, then closes the database. */
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** C1: "full" (default) makes a commit durable before it is answered; "normal" does not wait. */
+  sync?: "full" | "normal";
+  /** The server's way (C11): commits at synchronous=NORMAL, with the WAL flushed and checkpointed
+   * off this thread. Otherwise (the CLI: one writer, one write at a time) SQLite flushes inside
+   * COMMIT at synchronous=FULL and checkpoints by itself. */
+  flushOffThread?: boolean;
+  logger?: Logger;
 }
 
 /**
  * Opens (and migrates) the database. `path` is a file or ":memory:".
- * WAL lets readers run beside the one writer; synchronous=FULL makes a commit durable (C1).
+ * WAL lets readers run beside the one writer.
  */
-export function openStore(path: string, sync: "full" | "normal" = "full"): Store {
-  if (path !== ":memory:") createPrivately(path);
+export function openStore(path: string, options: StoreOptions = {}): Store {
+  const memory = path === ":memory:";
+  if (!memory) createPrivately(path);
   const sqlite = new Database(path, { create: true, strict: true });
   sqlite.run("PRAGMA busy_timeout = 10000");
-  if (path !== ":memory:") sqlite.run("PRAGMA journal_mode = WAL");
-  sqlite.run(`PRAGMA synchronous = ${sync === "full" ? "FULL" : "NORMAL"}`);
+  if (!memory) sqlite.run("PRAGMA journal_mode = WAL");
+  const full = (options.sync ?? "full") === "full";
+  const offThread = options.flushOffThread === true && !memory;
+  sqlite.run(`PRAGMA synchronous = ${full && !offThread ? "FULL" : "NORMAL"}`);
   sqlite.run("PRAGMA foreign_keys = ON");
   migrate(sqlite);
   const orm = drizzle({ client: sqlite, schema });
-  return { sqlite, orm, close: () => sqlite.close() };
+  const log = options.logger?.log.bind(options.logger);
+  const wal = offThread ? new WalKeeper(sqlite, path, (msg, fields) => log?.("warn", msg, fields)) : null;
+  const commits = new GroupCommit(sqlite, {
+    flush: wal && full ? () => wal.flush() : null,
+    betweenGroups: wal ? () => wal.checkpointIfDue() : undefined,
+    onFailure: (reason) => log?.("error", "a write to the database failed: refusing writes until a restart", { error: reason }),
+  });
+  return {
+    sqlite,
+    orm,
+    write: (unit) => commits.write(unit),
+    onCommit: (listener) => commits.onCommit(listener),
+    get failure() {
+      return commits.failure;
+    },
+    get settling() {
+      return commits.settling;
+    },
+    idle: () => commits.idle(),
+    close() {
+      // At once when idle, so that a caller that does not wait finds the file closed.
+      const finish = async () => {
+        const closing = wal?.close();
+        sqlite.close();
+        await closing;
+      };
+      return commits.busy ? commits.idle().then(finish) : finish();
+    },
+  };
 }
 
 /** The database holds personal data (docs/security.md): a folder made for it is 0700 and a new
@@ -35,17 +94,4 @@ export function openStore(path: string, sync: "full" | "normal" = "full"): Store
 export function createPrivately(path: string) {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   closeSync(openSync(path, "a", 0o600));
-}
-
-/** A write that SQLite could not make durable: the disk is full (SQLITE_FULL) or refused a read or
- * write (SQLITE_IOERR and its extended codes). C11's "failed flush": the file's state is unknown. */
-export function isWriteFailure(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && (code === "SQLITE_FULL" || code.startsWith("SQLITE_IOERR"));
-}
-
-/** Runs `work` in one BEGIN IMMEDIATE transaction: the write lock is taken up front, so two
- * writers never deadlock on an upgrade and SQLITE_BUSY waits on the busy timeout instead. */
-export function inTransaction<T>(store: Store, work: () => T): T {
-  return store.sqlite.transaction(work).immediate();
 }

@@ -17,17 +17,17 @@ export const health = (ctx: Context) =>
   new Elysia({ name: "health" }).get(
     "/healthz",
     ({ set }) => {
-      if (ctx.storageFailure !== null) {
-        set.status = 503;
-        return { status: "storage_unavailable" as const };
-      }
       try {
         ctx.store.sqlite.query("SELECT 1").get();
-        return { status: "ok" as const };
       } catch {
         set.status = 503;
         return { status: "unavailable" as const };
       }
+      if (ctx.store.failure !== null) {
+        set.status = 503;
+        return { status: "storage_unavailable" as const };
+      }
+      return { status: "ok" as const };
     },
     {
       detail: {

@@ -1,14 +1,14 @@
 // First start (C2): a data folder with no organization gets "Default" on Growth and a key with
 // every scope, printed once.
-import { transact, type Context } from "../context";
-import { createKey, SCOPES } from "./keys";
-import { countOrgs, createOrg } from "./orgs";
+import type { Context } from "../context";
+import { SCOPES, writeKey } from "./keys";
+import { countOrgs, writeOrg } from "./orgs";
 
-export function bootstrap(ctx: Context): { organizationId: string; key: string } | null {
-  return transact(ctx, () => {
+export function bootstrap(ctx: Context): Promise<{ organizationId: string; key: string } | null> {
+  return ctx.store.write(() => {
     if (countOrgs(ctx) > 0) return null;
-    const org = createOrg(ctx, { name: "Default", plan: "growth" });
-    const key = createKey(ctx, { organizationId: org.id, scopes: [...SCOPES], name: "bootstrap" });
+    const org = writeOrg(ctx, { name: "Default", plan: "growth" });
+    const key = writeKey(ctx, { organizationId: org.id, scopes: [...SCOPES], name: "bootstrap" });
     return { organizationId: org.id, key: key.key };
   });
 }

@@ -298,9 +298,20 @@ export function insertContact(ctx: Context, organizationId: string, input: Conta
 }
 
 // ---------------------------------------------------------------------------------------------
-// The operations behind the endpoints.
+// The operations behind the endpoints. Each change is one unit of the store's group commit
+// (C11); the write* functions are its bodies, for callers that combine several in one unit.
 
-export function createContact(ctx: Context, organizationId: string, input: ContactInput): Contact {
+export const createContact = (ctx: Context, organizationId: string, input: ContactInput): Promise<Contact> =>
+  ctx.store.write(() => writeNewContact(ctx, organizationId, input));
+
+export const updateContact = (ctx: Context, organizationId: string, contactId: string, patch: ContactPatch): Promise<Contact | null> =>
+  ctx.store.write(() => writeContactPatch(ctx, organizationId, contactId, patch));
+
+export const deleteContact = (ctx: Context, organizationId: string, contactId: string): Promise<boolean> =>
+  ctx.store.write(() => writeContactDeletion(ctx, organizationId, contactId));
+
+/** Checks and inserts a contact; call inside a unit of work. */
+export function writeNewContact(ctx: Context, organizationId: string, input: ContactInput): Contact {
   const checked = checkContactFields(input);
   checkPoolWindow(checked.pool_added_at ?? null, checked.pool_expires_at ?? null);
   return presentContact(insertContact(ctx, organizationId, checked), 0);
@@ -331,7 +342,7 @@ const COLUMN_OF = {
  * Applies a PATCH (only the keys sent change; C10 nulls); call inside a transaction. A PATCH that
  * changes nothing writes nothing and keeps updated_at. Null when the contact is not the org's.
  */
-export function updateContact(ctx: Context, organizationId: string, contactId: string, patch: ContactPatch): Contact | null {
+export function writeContactPatch(ctx: Context, organizationId: string, contactId: string, patch: ContactPatch): Contact | null {
   const current = findContact(ctx, organizationId, contactId);
   if (!current) return null;
   const checked = checkContactFields(patch);
@@ -371,7 +382,7 @@ export function updateContact(ctx: Context, organizationId: string, contactId: s
  * Hard delete (api-v1, C6): the links go with it, the dossiers stay, and a dossier whose primary
  * it was gets contact_id null; no event (C10). Call inside a transaction. False when not the org's.
  */
-export function deleteContact(ctx: Context, organizationId: string, contactId: string): boolean {
+export function writeContactDeletion(ctx: Context, organizationId: string, contactId: string): boolean {
   const { sqlite } = ctx.store;
   const found = sqlite.query(`SELECT 1 FROM contacts WHERE id = ?1 AND organization_id = ?2`).get(contactId, organizationId);
   if (!found) return false;

@@ -1,5 +1,5 @@
 // The delivery log and the manual retry (C2 `webhook deliveries`, `webhook retry`; C10). HTTP-free.
-import { transact, type Context } from "../context";
+import type { Context } from "../context";
 
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "skipped"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -112,8 +112,8 @@ export function listDeliveries(ctx: Context, organizationId: string, filter: Del
  * Throws DeliveryError: `not_found` (no event with that id), `not_failed` (pending, succeeded or
  * skipped), `no_endpoint` (the organization has no enabled endpoint: `webhook set` first).
  */
-export function retryDelivery(ctx: Context, eventId: string): { event_id: string; status: "pending" } {
-  return transact(ctx, () => {
+export function retryDelivery(ctx: Context, eventId: string): Promise<{ event_id: string; status: "pending" }> {
+  return ctx.store.write(() => {
     const { sqlite } = ctx.store;
     const row = sqlite
       .query<{ seq: number; status: DeliveryStatus; organization_id: string }, [string]>(

@@ -7,12 +7,12 @@
 // app's own. The work is grouped in transactions of BATCH dossiers (one commit each, not one per
 // step). The events are recorded but never delivered: the seed marks them `skipped`, as events made
 // while no endpoint is set (docs/decisions.md), so a configured webhook is not flooded with fiction.
-import { transact, type Context } from "../context";
-import { createContact, findContactByEmail, type Contact } from "./contacts";
-import { archiveDossier, createDossier, updateDossier, type Dossier, type DossierType } from "./dossiers";
+import type { Context } from "../context";
+import { findContactByEmail, writeNewContact, type Contact } from "./contacts";
+import { writeArchive, writeDossierPatch, writeNewDossier, type Dossier, type DossierType } from "./dossiers";
 import { listFlows, type Stage } from "./flows";
-import { linkContact, type LinkRole } from "./links";
-import { createNote } from "./notes";
+import { writeLink, type LinkRole } from "./links";
+import { checkedNote, writeNote } from "./notes";
 import { lastEventSeq, skipEventsAfter } from "./outbox";
 import * as words from "./demo-words";
 
@@ -44,7 +44,7 @@ const BATCH = 25;
 const DAY = 86_400_000;
 
 /** Seeds the organization (which must exist) and answers what it made. */
-export function seedDemoData(ctx: Context, organizationId: string, options: DemoOptions): DemoCounts {
+export async function seedDemoData(ctx: Context, organizationId: string, options: DemoOptions): Promise<DemoCounts> {
   const random = generator(options.seed);
   const now = ctx.now().getTime();
   // The services read the time from the context: this one's clock is set before each step.
@@ -58,7 +58,7 @@ export function seedDemoData(ctx: Context, organizationId: string, options: Demo
 
   /** One transaction whose events are recorded as never to be delivered. */
   const batch = (work: () => void) =>
-    transact(ctx, () => {
+    ctx.store.write(() => {
       const since = lastEventSeq(ctx);
       work();
       skipEventsAfter(ctx, organizationId, since);
@@ -66,7 +66,7 @@ export function seedDemoData(ctx: Context, organizationId: string, options: Demo
 
   const people: Person[] = [];
   for (let start = 0; start < options.contacts; start += BATCH * 4) {
-    batch(() => {
+    await batch(() => {
       for (let i = start; i < Math.min(start + BATCH * 4, options.contacts); i++) {
         clock = now - random.between(90, 150) * DAY;
         people.push(newPerson(timed, organizationId, i, random, now));
@@ -81,7 +81,7 @@ export function seedDemoData(ctx: Context, organizationId: string, options: Demo
   const stagesOf = { candidate: defaultStages(ctx, organizationId, "candidate"), sales: defaultStages(ctx, organizationId, "sales") };
   const next = { candidate: 0, sales: 0 };
   for (let start = 0; start < options.dossiers; start += BATCH) {
-    batch(() => {
+    await batch(() => {
       for (let i = start; i < Math.min(start + BATCH, options.dossiers); i++) {
         // The first two are one of each, so that both flows have dossiers from two on.
         const type: DossierType = i === 0 ? "candidate" : i === 1 ? "sales" : random.chance(0.6) ? "candidate" : "sales";
@@ -122,7 +122,7 @@ function newPerson(ctx: Context, organizationId: string, index: number, random: 
   if (index % 5 < 3) {
     // A third of the candidates sit in the talent pool, some of them past its six months.
     const pooled = random.chance(0.3) ? now - random.between(10, 240) * DAY : null;
-    const contact = createContact(ctx, organizationId, {
+    const contact = writeNewContact(ctx, organizationId, {
       full_name, email: freeEmail(ctx, organizationId, `${first}.${last}`, "inbox.example"), phone, city,
       company: random.pick(words.EMPLOYERS), role: random.pick(words.TITLES), kind: ["candidate"],
       pool_added_at: pooled === null ? null : new Date(pooled).toISOString(),
@@ -133,7 +133,7 @@ function newPerson(ctx: Context, organizationId: string, index: number, random: 
   const businessIndex = Math.floor(index / 5) * 2 + (index % 5) - 3;
   const company = words.COMPANIES[Math.floor(businessIndex / 2) % words.COMPANIES.length];
   const kind = [random.chance(0.5) ? "client" : "prospect", ...(random.chance(0.1) ? ["partner"] : [])];
-  const contact = createContact(ctx, organizationId, {
+  const contact = writeNewContact(ctx, organizationId, {
     full_name, email: freeEmail(ctx, organizationId, `${first}.${last}`, company.domain), phone, city,
     company: company.name, role: random.pick(words.BUSINESS_TITLES), kind,
   });
@@ -218,7 +218,7 @@ function tellDossier(ctx: Context, organizationId: string, t: Telling): { final:
           name: `${contact.company ?? contact.full_name}: ${random.pick(words.DEALS)}`, role: contact.role, company: contact.company,
           contact_person: contact.full_name, deal_size: random.between(4, 240) * 500, deal_currency: "EUR",
         };
-  let dossier = settled(createDossier(ctx, organizationId, { type, email: contact.email, phone: contact.phone, contact_id: contact.id, ...fields }));
+  let dossier = writeNewDossier(ctx, organizationId, { type, email: contact.email, phone: contact.phone, contact_id: contact.id, ...fields });
   let links = 1;
   const end = plan.closedAt ?? t.now - 60_000;
 
@@ -229,21 +229,21 @@ function tellDossier(ctx: Context, organizationId: string, t: Telling): { final:
     const other = type === "sales" && colleagues.length > 0 ? colleagues[0] : random.pick(others);
     const role: LinkRole = type === "candidate" ? "hiring_manager" : random.pick(["decision_maker", "champion", "gatekeeper"] as const);
     t.setClock(plan.enteredAt[0] + 60_000);
-    linkContact(ctx, organizationId, dossier.id, other.contact.id, role, false);
+    writeLink(ctx, organizationId, dossier.id, other.contact.id, role, false);
     links++;
   }
 
   const steps: { at: number; run(): void }[] = [];
   for (let j = 1; j <= plan.target; j++) {
     const stage = plan.stages[j];
-    steps.push({ at: plan.enteredAt[j], run: () => (dossier = updateDossier(ctx, organizationId, dossier.id, { current_stage_id: stage.id })) });
+    steps.push({ at: plan.enteredAt[j], run: () => (dossier = writeDossierPatch(ctx, organizationId, dossier.id, { current_stage_id: stage.id })) });
   }
   const noteCount = random.between(0, 3);
   const texts = words.NOTES[type];
   for (let n = 0; n < noteCount; n++) {
     const content = random.pick(texts);
     const isInternal = random.chance(0.8);
-    steps.push({ at: plan.enteredAt[0] + random.next() * (end - plan.enteredAt[0]), run: () => void createNote(ctx, organizationId, dossier.id, { content, is_internal: isInternal }) });
+    steps.push({ at: plan.enteredAt[0] + random.next() * (end - plan.enteredAt[0]), run: () => void writeNote(ctx, organizationId, checkedNote(ctx, dossier.id, { content, is_internal: isInternal })) });
   }
   steps.sort((a, b) => a.at - b.at);
   for (const step of steps) {
@@ -252,10 +252,10 @@ function tellDossier(ctx: Context, organizationId: string, t: Telling): { final:
   }
   if (plan.status === "won" || plan.status === "lost") {
     t.setClock(plan.closedAt!);
-    dossier = updateDossier(ctx, organizationId, dossier.id, { status: plan.status });
+    dossier = writeDossierPatch(ctx, organizationId, dossier.id, { status: plan.status });
   } else if (plan.status === "archived") {
     t.setClock(plan.closedAt!);
-    archiveDossier(ctx, organizationId, dossier.id);
+    writeArchive(ctx, organizationId, dossier.id);
     return { final: { status: "archived", stage_due_at: dossier.stage_due_at }, notes: noteCount, links };
   }
   return { final: dossier, notes: noteCount, links };
@@ -264,16 +264,6 @@ function tellDossier(ctx: Context, organizationId: string, t: Telling): { final:
 function defaultStages(ctx: Context, organizationId: string, type: DossierType): Stage[] {
   const flow = listFlows(ctx, organizationId, { type, page: 1, perPage: 100 }).data.find((f) => f.is_default);
   return flow?.stages ?? [];
-}
-
-/** createDossier's work is synchronous when no CV is given (its only await is the CV's staging):
- * its promise is settled on return, so the batch's transaction can stay synchronous. */
-function settled<T>(promise: Promise<T>): T {
-  promise.catch(() => {}); // a rejection is rethrown below, not reported as unhandled
-  const status = Bun.peek.status(promise);
-  if (status === "fulfilled") return Bun.peek(promise) as T;
-  if (status === "rejected") throw Bun.peek(promise);
-  throw new Error("createDossier did not finish synchronously");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 // HTTP-free: the routes parse and shape; this module checks the rules, writes the change and its
 // outbox events in one transaction, and places CV files (files/cv.ts) just before the commit.
 import type { Database } from "bun:sqlite";
-import { transact, type Context } from "../context";
+import type { Context } from "../context";
 import { invalidBody, notFound } from "../errors";
 import { stageCv, type StagedCv } from "../files/cv";
 import { isEmailAddress } from "../schemas/contacts";
@@ -292,64 +292,12 @@ function dropNulls<T extends object>(input: T): T {
  * leaves no row and no file.
  */
 export async function createDossier(ctx: Context, organizationId: string, raw: CreateDossierInput, cv?: Uint8Array): Promise<Dossier> {
-  const input = dropNulls(raw);
-  checkFields(input, input.type);
+  checkFields(dropNulls(raw), raw.type); // before a CV is staged for a request that fails anyway
   const id = newId();
   const staged: StagedCv | null = cv ? await stageCv(ctx, organizationId, id, cv) : null;
   let created: Dossier;
   try {
-    created = transact(ctx, () => {
-      const sqlite = ctx.store.sqlite;
-      const flow = input.flow_id
-        ? sqlite.query<{ id: string; type: DossierType }, [string, string]>(`SELECT id, type FROM flows WHERE id = ? AND organization_id = ?`)
-            .get(input.flow_id.toLowerCase(), organizationId)
-        : sqlite.query<{ id: string; type: DossierType }, [string, string]>(
-            `SELECT id, type FROM flows WHERE organization_id = ? AND type = ? AND is_default = 1`,
-          ).get(organizationId, input.type);
-      if (!flow) {
-        if (input.flow_id) throw notFound("flow_id: flow not found");
-        throw invalidBody(`flow_id: the organization has no default ${input.type} flow; give flow_id`);
-      }
-      if (flow.type !== input.type) throw invalidBody(`flow_id: the flow is a ${flow.type} flow, the dossier a ${input.type} dossier`);
-      let contactId: string | null = null;
-      if (input.contact_id) {
-        const contact = sqlite.query<{ id: string }, [string, string]>(`SELECT id FROM contacts WHERE id = ? AND organization_id = ?`)
-          .get(input.contact_id.toLowerCase(), organizationId);
-        if (!contact) throw notFound("contact_id: contact not found");
-        contactId = contact.id;
-      }
-      const stage = sqlite.query<StageInfo, [string]>(`SELECT id, deadline_days FROM stages WHERE flow_id = ? ORDER BY position LIMIT 1`)
-        .get(flow.id);
-      const now = ctx.now().toISOString();
-      const name = input.name.trim();
-      // The contact first, so that the dossier's INSERT carries its contact_id (C5: the primary's).
-      if (!contactId && input.email) contactId = findContactByEmail(ctx, organizationId, input.email)?.id ?? null;
-      if (!contactId) {
-        contactId = insertContact(ctx, organizationId, {
-          full_name: name,
-          email: input.email ?? null,
-          phone: input.phone ?? null,
-          company: input.company ?? null,
-          role: input.role ?? null,
-          kind: [input.type === "candidate" ? "candidate" : "prospect"],
-        }).id;
-      }
-      // RETURNING gives the row as stored (the event's and the answer's Dossier) without reading it again.
-      const dossier = sqlite
-        .query<Dossier, (string | number | null)[]>(
-          `INSERT INTO dossiers (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
-        )
-        .get(
-          id, organizationId, flow.id, input.type, name, input.email ?? null, input.phone ?? null, input.company ?? null,
-          input.role ?? null, input.contact_person ?? null, stage?.id ?? null, input.assigned_to?.toLowerCase() ?? null,
-          input.deal_size ?? null, input.deal_currency ?? null, input.intake_notes ?? null, staged?.url ?? null, contactId,
-          stage ? now : null, stage ? dueAt(now, stage.deadline_days) : null, now, now,
-        )!;
-      insertPrimaryLink(ctx, organizationId, id, contactId);
-      const eventId = recordEvent(ctx, organizationId, "dossier.created", dossier);
-      staged?.place(eventId); // last: the commit follows
-      return dossier;
-    });
+    created = await ctx.store.write(() => writeNewDossier(ctx, organizationId, raw, id, staged));
   } catch (error) {
     staged?.discard();
     throw error;
@@ -358,73 +306,133 @@ export async function createDossier(ctx: Context, organizationId: string, raw: C
   return created;
 }
 
+/** createDossier's unit of work (for a caller that makes several in one). */
+export function writeNewDossier(ctx: Context, organizationId: string, raw: CreateDossierInput, id = newId(), staged: StagedCv | null = null): Dossier {
+  const input = dropNulls(raw);
+  checkFields(input, input.type);
+  const sqlite = ctx.store.sqlite;
+  const flow = input.flow_id
+    ? sqlite.query<{ id: string; type: DossierType }, [string, string]>(`SELECT id, type FROM flows WHERE id = ? AND organization_id = ?`)
+        .get(input.flow_id.toLowerCase(), organizationId)
+    : sqlite.query<{ id: string; type: DossierType }, [string, string]>(
+        `SELECT id, type FROM flows WHERE organization_id = ? AND type = ? AND is_default = 1`,
+      ).get(organizationId, input.type);
+  if (!flow) {
+    if (input.flow_id) throw notFound("flow_id: flow not found");
+    throw invalidBody(`flow_id: the organization has no default ${input.type} flow; give flow_id`);
+  }
+  if (flow.type !== input.type) throw invalidBody(`flow_id: the flow is a ${flow.type} flow, the dossier a ${input.type} dossier`);
+  let contactId: string | null = null;
+  if (input.contact_id) {
+    const contact = sqlite.query<{ id: string }, [string, string]>(`SELECT id FROM contacts WHERE id = ? AND organization_id = ?`)
+      .get(input.contact_id.toLowerCase(), organizationId);
+    if (!contact) throw notFound("contact_id: contact not found");
+    contactId = contact.id;
+  }
+  const stage = sqlite.query<StageInfo, [string]>(`SELECT id, deadline_days FROM stages WHERE flow_id = ? ORDER BY position LIMIT 1`)
+    .get(flow.id);
+  const now = ctx.now().toISOString();
+  const name = input.name.trim();
+  // The contact first, so that the dossier's INSERT carries its contact_id (C5: the primary's).
+  if (!contactId && input.email) contactId = findContactByEmail(ctx, organizationId, input.email)?.id ?? null;
+  if (!contactId) {
+    contactId = insertContact(ctx, organizationId, {
+      full_name: name,
+      email: input.email ?? null,
+      phone: input.phone ?? null,
+      company: input.company ?? null,
+      role: input.role ?? null,
+      kind: [input.type === "candidate" ? "candidate" : "prospect"],
+    }).id;
+  }
+  // RETURNING gives the row as stored (the event's and the answer's Dossier) without reading it again.
+  const dossier = sqlite
+    .query<Dossier, (string | number | null)[]>(
+      `INSERT INTO dossiers (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
+    )
+    .get(
+      id, organizationId, flow.id, input.type, name, input.email ?? null, input.phone ?? null, input.company ?? null,
+      input.role ?? null, input.contact_person ?? null, stage?.id ?? null, input.assigned_to?.toLowerCase() ?? null,
+      input.deal_size ?? null, input.deal_currency ?? null, input.intake_notes ?? null, staged?.url ?? null, contactId,
+      stage ? now : null, stage ? dueAt(now, stage.deadline_days) : null, now, now,
+    )!;
+  insertPrimaryLink(ctx, organizationId, id, contactId);
+  const eventId = recordEvent(ctx, organizationId, "dossier.created", dossier);
+  staged?.place(eventId); // last: the commit follows
+  return dossier;
+}
+
 /**
  * PATCH /dossiers/{id} (C5, C7, C10): only the fields whose value changes count. Nothing changed:
  * the dossier as it is, no event, `updated_at` kept. A new stage emits `dossier.stage_changed`,
  * then `dossier.updated` with `previous_attributes` (the changed fields' old values).
  */
-export function updateDossier(ctx: Context, organizationId: string, id: string, patch: PatchDossierInput): Dossier {
-  return transact(ctx, () => {
-    const sqlite = ctx.store.sqlite;
-    const before = mustGet(ctx, organizationId, id);
-    checkFields(patch, before.type);
-    const next: Record<string, unknown> = {};
-    for (const field of PATCH_FIELDS) {
-      if (patch[field] === undefined) continue;
-      let value = patch[field];
-      if (field === "name") value = (value as string).trim();
-      if ((field === "assigned_to" || field === "current_stage_id") && typeof value === "string") value = value.toLowerCase();
-      if (value !== before[field]) next[field] = value;
-    }
-    let stage: StageInfo | null = null;
-    if (typeof next.current_stage_id === "string") {
-      stage = sqlite.query<StageInfo, [string, string, string]>(
-        `SELECT id, deadline_days FROM stages WHERE id = ? AND flow_id = ? AND organization_id = ?`,
-      ).get(next.current_stage_id, before.flow_id ?? "", organizationId);
-      if (!stage) throw invalidBody("current_stage_id: the stage does not belong to the dossier's flow");
-    }
-    const changed = Object.keys(next) as (keyof PatchDossierInput)[];
-    if (changed.length === 0) return before;
-    const now = ctx.now().toISOString();
-    const set: Record<string, unknown> = { ...next, updated_at: now };
-    const stageChanged = "current_stage_id" in next;
-    if (stageChanged) {
-      set.stage_entered_at = stage ? now : null;
-      set.stage_due_at = stage ? dueAt(now, stage.deadline_days) : null;
-    }
-    // Column names come from PATCH_FIELDS and the fixed names above, never from the request.
-    const columns = Object.keys(set);
-    sqlite
-      .query(`UPDATE dossiers SET ${columns.map((c) => `${c} = ?`).join(", ")} WHERE id = ? AND organization_id = ?`)
-      .run(...(columns.map((c) => set[c]) as (string | number | null)[]), id, organizationId);
-    const after = mustGet(ctx, organizationId, id);
-    if (stageChanged) {
-      recordEvent(ctx, organizationId, "dossier.stage_changed", {
-        id,
-        current_stage_id: after.current_stage_id,
-        previous_stage_id: before.current_stage_id,
-        status: after.status,
-      });
-    }
-    const previous = Object.fromEntries(changed.map((field) => [field, before[field]]));
-    recordEvent(ctx, organizationId, "dossier.updated", after, { previous_attributes: previous });
-    return after;
-  });
+export const updateDossier = (ctx: Context, organizationId: string, id: string, patch: PatchDossierInput): Promise<Dossier> =>
+  ctx.store.write(() => writeDossierPatch(ctx, organizationId, id, patch));
+
+/** updateDossier's unit of work. */
+export function writeDossierPatch(ctx: Context, organizationId: string, id: string, patch: PatchDossierInput): Dossier {
+  const sqlite = ctx.store.sqlite;
+  const before = mustGet(ctx, organizationId, id);
+  checkFields(patch, before.type);
+  const next: Record<string, unknown> = {};
+  for (const field of PATCH_FIELDS) {
+    if (patch[field] === undefined) continue;
+    let value = patch[field];
+    if (field === "name") value = (value as string).trim();
+    if ((field === "assigned_to" || field === "current_stage_id") && typeof value === "string") value = value.toLowerCase();
+    if (value !== before[field]) next[field] = value;
+  }
+  let stage: StageInfo | null = null;
+  if (typeof next.current_stage_id === "string") {
+    stage = sqlite.query<StageInfo, [string, string, string]>(
+      `SELECT id, deadline_days FROM stages WHERE id = ? AND flow_id = ? AND organization_id = ?`,
+    ).get(next.current_stage_id, before.flow_id ?? "", organizationId);
+    if (!stage) throw invalidBody("current_stage_id: the stage does not belong to the dossier's flow");
+  }
+  const changed = Object.keys(next) as (keyof PatchDossierInput)[];
+  if (changed.length === 0) return before;
+  const now = ctx.now().toISOString();
+  const set: Record<string, unknown> = { ...next, updated_at: now };
+  const stageChanged = "current_stage_id" in next;
+  if (stageChanged) {
+    set.stage_entered_at = stage ? now : null;
+    set.stage_due_at = stage ? dueAt(now, stage.deadline_days) : null;
+  }
+  // Column names come from PATCH_FIELDS and the fixed names above, never from the request.
+  const columns = Object.keys(set);
+  sqlite
+    .query(`UPDATE dossiers SET ${columns.map((c) => `${c} = ?`).join(", ")} WHERE id = ? AND organization_id = ?`)
+    .run(...(columns.map((c) => set[c]) as (string | number | null)[]), id, organizationId);
+  const after = mustGet(ctx, organizationId, id);
+  if (stageChanged) {
+    recordEvent(ctx, organizationId, "dossier.stage_changed", {
+      id,
+      current_stage_id: after.current_stage_id,
+      previous_stage_id: before.current_stage_id,
+      status: after.status,
+    });
+  }
+  const previous = Object.fromEntries(changed.map((field) => [field, before[field]]));
+  recordEvent(ctx, organizationId, "dossier.updated", after, { previous_attributes: previous });
+  return after;
 }
 
 /** DELETE /dossiers/{id}: archives and keeps the data; `dossier.deleted` only, and nothing at all
  * when the dossier is archived already (C5, C10). */
-export function archiveDossier(ctx: Context, organizationId: string, id: string): { id: string; status: "archived" } {
-  return transact(ctx, () => {
-    const before = mustGet(ctx, organizationId, id);
-    if (before.status !== "archived") {
-      ctx.store.sqlite
-        .query(`UPDATE dossiers SET status = 'archived', updated_at = ? WHERE id = ? AND organization_id = ?`)
-        .run(ctx.now().toISOString(), id, organizationId);
-      recordEvent(ctx, organizationId, "dossier.deleted", mustGet(ctx, organizationId, id));
-    }
-    return { id, status: "archived" as const };
-  });
+export const archiveDossier = (ctx: Context, organizationId: string, id: string): Promise<{ id: string; status: "archived" }> =>
+  ctx.store.write(() => writeArchive(ctx, organizationId, id));
+
+/** archiveDossier's unit of work. */
+export function writeArchive(ctx: Context, organizationId: string, id: string): { id: string; status: "archived" } {
+  const before = mustGet(ctx, organizationId, id);
+  if (before.status !== "archived") {
+    ctx.store.sqlite
+      .query(`UPDATE dossiers SET status = 'archived', updated_at = ? WHERE id = ? AND organization_id = ?`)
+      .run(ctx.now().toISOString(), id, organizationId);
+    recordEvent(ctx, organizationId, "dossier.deleted", mustGet(ctx, organizationId, id));
+  }
+  return { id, status: "archived" as const };
 }
 
 /** POST /dossiers/{id}/cv (C5): the new file replaces the old one; `dossier.updated` with
@@ -434,7 +442,7 @@ export async function attachCv(ctx: Context, organizationId: string, id: string,
   const staged = await stageCv(ctx, organizationId, id, bytes);
   let updated: Dossier;
   try {
-    updated = transact(ctx, () => {
+    updated = await ctx.store.write(() => {
       const before = mustGet(ctx, organizationId, id);
       ctx.store.sqlite
         .query(`UPDATE dossiers SET cv_url = ?, updated_at = ? WHERE id = ? AND organization_id = ?`)

@@ -1,7 +1,6 @@
 // API keys (api-v1 "Authentication", C8): only a SHA-256 hash is stored.
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { storageFailed, type Context } from "../context";
-import { isWriteFailure } from "../db/client";
+import type { Context } from "../context";
 import { apiKeys, type ApiKey } from "../db/schema";
 import { newId, randomAlphanumeric } from "../ids";
 import type { Plan } from "./orgs";
@@ -33,10 +32,12 @@ export interface CreatedKey {
   name: string | null;
 }
 
-export function createKey(
-  ctx: Context,
-  input: { organizationId: string; scopes: Scope[]; expiresAt?: string | null; name?: string | null },
-): CreatedKey {
+type KeyInput = { organizationId: string; scopes: Scope[]; expiresAt?: string | null; name?: string | null };
+
+export const createKey = (ctx: Context, input: KeyInput): Promise<CreatedKey> => ctx.store.write(() => writeKey(ctx, input));
+
+/** createKey's unit of work. */
+export function writeKey(ctx: Context, input: KeyInput): CreatedKey {
   const key = KEY_PREFIX + randomAlphanumeric(32);
   const row: ApiKey = {
     id: newId(),
@@ -69,12 +70,17 @@ export function listKeys(ctx: Context, organizationId: string) {
 }
 
 /** Revokes the key (idempotent: the first revocation time stays). Null when the key is unknown. */
-export function revokeKey(ctx: Context, id: string): { id: string; revoked_at: string } | null {
+export async function revokeKey(ctx: Context, id: string): Promise<{ id: string; revoked_at: string } | null> {
   const { orm } = ctx.store;
-  orm.update(apiKeys).set({ revokedAt: ctx.now().toISOString() }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).run();
+  await ctx.store.write(() => writeRevocation(ctx, id));
   forgetPrincipals(ctx);
   const row = orm.select().from(apiKeys).where(eq(apiKeys.id, id)).get();
   return row ? { id: row.id, revoked_at: row.revokedAt! } : null;
+}
+
+/** revokeKey's unit of work. */
+export function writeRevocation(ctx: Context, id: string) {
+  ctx.store.orm.update(apiKeys).set({ revokedAt: ctx.now().toISOString() }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).run();
 }
 
 interface PrincipalRow {
@@ -136,14 +142,11 @@ export function authenticate(ctx: Context, authorization: string | null): Princi
   }
   const { keyId } = entry.principal;
   // Once writes have failed, reads go on without it (C11).
-  if (ctx.storageFailure === null && now - (lastUsedWritten.get(keyId) ?? 0) >= LAST_USED_GRANULARITY_MS) {
+  if (ctx.store.failure === null && now - (lastUsedWritten.get(keyId) ?? 0) >= LAST_USED_GRANULARITY_MS) {
     lastUsedWritten.set(keyId, now);
-    try {
-      ctx.store.sqlite.query(`UPDATE api_keys SET last_used_at = ? WHERE id = ?`).run(new Date(now).toISOString(), keyId);
-    } catch (error) {
-      if (!isWriteFailure(error)) throw error;
-      storageFailed(ctx, error);
-    }
+    // Joins the next group; the request does not wait for it, and a failure is the store's (C11).
+    const at = new Date(now).toISOString();
+    ctx.store.write(() => ctx.store.sqlite.query(`UPDATE api_keys SET last_used_at = ? WHERE id = ?`).run(at, keyId)).catch(() => {});
   }
   return entry.principal;
 }

@@ -48,7 +48,20 @@ export function syncPrimary(ctx: Context, dossierId: string) {
  * primary (null when none). No event, no change to dossiers.updated_at (C10).
  * Throws not_found naming the field when the dossier or the contact is not the organization's.
  */
-export function linkContact(
+export const linkContact = (
+  ctx: Context,
+  organizationId: string,
+  dossierId: string,
+  contactId: string,
+  roleOnDossier: LinkRole,
+  isPrimary?: boolean,
+): Promise<{ created: boolean; link: Link }> => ctx.store.write(() => writeLink(ctx, organizationId, dossierId, contactId, roleOnDossier, isPrimary));
+
+export const unlinkContact = (ctx: Context, organizationId: string, dossierId: string, contactId: string) =>
+  ctx.store.write(() => writeUnlink(ctx, organizationId, dossierId, contactId));
+
+/** linkContact's body, for a unit of work that does more. */
+export function writeLink(
   ctx: Context,
   organizationId: string,
   dossierId: string,
@@ -95,7 +108,7 @@ export function insertPrimaryLink(ctx: Context, organizationId: string, dossierI
  * Removes a link (the contact stays); call inside a transaction. Not linked: not_found (C10).
  * When it was the primary, the dossier's contact_id becomes null. No event (C10).
  */
-export function unlinkContact(ctx: Context, organizationId: string, dossierId: string, contactId: string) {
+export function writeUnlink(ctx: Context, organizationId: string, dossierId: string, contactId: string) {
   if (!dossierExists(ctx, organizationId, dossierId)) throw notFound("dossier not found");
   const removed = ctx.store.sqlite
     .query(`DELETE FROM dossier_contacts WHERE dossier_id = ?1 AND contact_id = ?2 AND organization_id = ?3`)

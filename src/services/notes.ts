@@ -1,6 +1,6 @@
 // Notes on a dossier (api-v1 "Notes", C3, C7, C10). The routes check that the dossier is the
 // organization's first (404), then call these.
-import { transact, type Context } from "../context";
+import type { Context } from "../context";
 import { invalidBody } from "../errors";
 import { newId } from "../ids";
 import { codePoints } from "./dossiers";
@@ -50,7 +50,22 @@ export function createNote(
   organizationId: string,
   dossierId: string,
   input: { content: string; is_internal?: boolean },
-): Note {
+): Promise<Note> {
+  const note = checkedNote(ctx, dossierId, input);
+  return ctx.store.write(() => writeNote(ctx, organizationId, note));
+}
+
+/** createNote's unit of work; `note` from checkedNote. */
+export function writeNote(ctx: Context, organizationId: string, note: Note): Note {
+  ctx.store.sqlite
+    .query(`INSERT INTO notes (id, organization_id, dossier_id, content, is_internal, created_at) VALUES (?, ?, ?, ?, ?, ?)`)
+    .run(note.id, organizationId, note.dossier_id, note.content, note.is_internal ? 1 : 0, note.created_at);
+  recordEvent(ctx, organizationId, "note.created", note);
+  return note;
+}
+
+/** The note a request asks for, checked (C3, C10). */
+export function checkedNote(ctx: Context, dossierId: string, input: { content: string; is_internal?: boolean }): Note {
   const length = codePoints(input.content.trim());
   if (length < 1) throw invalidBody("content: cannot be empty");
   if (length > 20_000) throw invalidBody("content: must be at most 20000 characters");
@@ -61,11 +76,5 @@ export function createNote(
     is_internal: input.is_internal ?? true,
     created_at: ctx.now().toISOString(),
   };
-  return transact(ctx, () => {
-    ctx.store.sqlite
-      .query(`INSERT INTO notes (id, organization_id, dossier_id, content, is_internal, created_at) VALUES (?, ?, ?, ?, ?, ?)`)
-      .run(note.id, organizationId, dossierId, note.content, note.is_internal ? 1 : 0, note.created_at);
-    recordEvent(ctx, organizationId, "note.created", note);
-    return note;
-  });
+  return note;
 }

@@ -2,7 +2,7 @@
 // Secrets are stored sealed under the data folder's master key (docs/security.md); only the
 // dispatcher unseals them, to sign.
 import { eq } from "drizzle-orm";
-import { transact, type Context } from "../context";
+import type { Context } from "../context";
 import { webhookEndpoints } from "../db/schema";
 import { randomAlphanumeric } from "../ids";
 import { seal } from "../secrets";
@@ -17,24 +17,25 @@ export function skipPending(ctx: Context, organizationId: string) {
     .run(organizationId);
 }
 
-export function setEndpoint(ctx: Context, organizationId: string, url: string): { url: string; secret: string } {
+export async function setEndpoint(ctx: Context, organizationId: string, url: string): Promise<{ url: string; secret: string }> {
   const secret = newSecret();
   const sealed = seal(ctx.masterKey, secret);
   const now = ctx.now().toISOString();
-  ctx.store.orm
+  await ctx.store.write(() => ctx.store.orm
     .insert(webhookEndpoints)
     .values({ organizationId, url, secret: sealed, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({
       target: webhookEndpoints.organizationId,
       set: { url, secret: sealed, previousSecret: null, previousSecretExpiresAt: null, disabledAt: null, updatedAt: now },
     })
-    .run();
+    .run());
   return { url, secret };
 }
 
 /** Null when the organization has no endpoint. */
-export function rotateSecret(ctx: Context, organizationId: string): { secret: string } | null {
+export function rotateSecret(ctx: Context, organizationId: string): Promise<{ secret: string } | null> {
   const { orm } = ctx.store;
+  return ctx.store.write(() => {
   const current = orm.select().from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, organizationId)).get();
   if (!current) return null;
   const secret = newSecret();
@@ -49,10 +50,11 @@ export function rotateSecret(ctx: Context, organizationId: string): { secret: st
     .where(eq(webhookEndpoints.organizationId, organizationId))
     .run();
   return { secret };
+  });
 }
 
-export function unsetEndpoint(ctx: Context, organizationId: string): { url: null } {
-  transact(ctx, () => {
+export async function unsetEndpoint(ctx: Context, organizationId: string): Promise<{ url: null }> {
+  await ctx.store.write(() => {
     ctx.store.orm.delete(webhookEndpoints).where(eq(webhookEndpoints.organizationId, organizationId)).run();
     skipPending(ctx, organizationId);
   });

@@ -1,8 +1,10 @@
 // The webhook dispatcher (C7, C10): delivers the outbox's pending events.
 //
 // How it finds work, without a sleep-poll loop:
-//  - a commit that recorded events calls ctx.onEventsCommitted(), which reads the events newer than
-//    the last one seen (a primary-key range read) on the next microtask;
+//  - after each durable commit the store calls its commit listeners (store.onCommit), and this one
+//    reads the events newer than the last one seen (a primary-key range read) at once, before the
+//    next group commits: an event is read, and so sent, only once its commit is durable (C11).
+//    Any other read waits while the store has a commit in flight (store.settling);
 //  - one timer is armed at the earliest due time of the deliveries waiting for a retry;
 //  - a light scan every 5 s picks up work that another process queued (`dossier webhook retry`).
 // Order and fairness (C7: "a slow or failing endpoint does not hold back other organizations'
@@ -33,8 +35,7 @@
 // so an attempt in flight at a crash is attempted again at the next start (at least once). Results
 // are committed in batches (one transaction per turn of the event loop).
 import type { Database, Statement } from "bun:sqlite";
-import { storageFailed, type Context } from "../context";
-import { isWriteFailure } from "../db/client";
+import type { Context } from "../context";
 import { skipPending } from "../services/webhooks";
 import { unseal } from "../secrets";
 import { retryDelay } from "./schedule";
@@ -110,7 +111,7 @@ export function startDispatcher(ctx: Context): Dispatcher {
 
 class WebhookDispatcher implements Dispatcher {
   private stopped = false;
-  private readonly previousWake: () => void;
+  private readonly stopListening: () => void;
 
   // Due deliveries known to this process: held in memory (a lane or a retry queue) or in flight.
   private readonly known = new Set<number>();
@@ -169,6 +170,8 @@ class WebhookDispatcher implements Dispatcher {
   private flushing: Promise<void> | null = null;
   private flushResolve: (() => void) | null = null;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Batches of results handed to the store and not yet committed. */
+  private readonly committing = new Set<Promise<void>>();
 
   private readonly sql: Database;
   private readonly newRows: Statement<PendingRow, [number, number]>;
@@ -228,11 +231,10 @@ class WebhookDispatcher implements Dispatcher {
     );
 
     this.lastSeq = sql.query<{ seq: number | null }, []>(`SELECT MAX(seq) AS seq FROM events`).get()?.seq ?? 0;
-    this.previousWake = ctx.onEventsCommitted;
-    ctx.onEventsCommitted = () => {
+    this.stopListening = ctx.store.onCommit(() => {
       this.wantNew = true;
-      this.schedulePump();
-    };
+      this.pump();
+    });
     this.scanTimer = setInterval(() => {
       this.wantDue = true;
       this.dueFromStart = true;
@@ -246,7 +248,7 @@ class WebhookDispatcher implements Dispatcher {
   async stop(): Promise<void> {
     if (!this.stopped) {
       this.stopped = true;
-      this.ctx.onEventsCommitted = this.previousWake;
+      this.stopListening();
       clearInterval(this.scanTimer);
       if (this.timer) clearTimeout(this.timer);
       this.timer = null;
@@ -258,6 +260,7 @@ class WebhookDispatcher implements Dispatcher {
     // Attempts in flight finish and their results are committed; nothing new starts.
     for (let round = 0; this.inFlight.size > 0 && round < 1000; round++) await Promise.allSettled([...this.inFlight]);
     if (this.flushing) await this.flushing;
+    await Promise.all(this.committing);
   }
 
   private schedulePump() {
@@ -270,7 +273,9 @@ class WebhookDispatcher implements Dispatcher {
     this.pumpQueued = false;
     // After a failed write no attempt could be recorded (C11): deliveries stay pending, and are
     // attempted after the restart that recovers the file.
-    if (this.stopped || this.ctx.storageFailure !== null) return;
+    if (this.stopped || this.ctx.store.failure !== null) return;
+    // What is read now may not be durable yet: the commit listener pumps once it is.
+    if (this.ctx.store.settling) return;
     try {
       // A due read cut short because the retries held were at their bound goes on once they drain.
       if (this.moreDue && this.retryQueued < LOW_WATER) this.wantDue = true;
@@ -599,16 +604,16 @@ class WebhookDispatcher implements Dispatcher {
     const resolve = this.flushResolve;
     this.flushTimer = null;
     this.flushResolve = null;
-    try {
-      this.flush();
-    } finally {
-      this.flushing = null;
+    this.flushing = null; // results from now on go into the next batch
+    const done: Promise<void> = this.flush().finally(() => {
+      this.committing.delete(done);
       resolve?.();
-    }
+    });
+    this.committing.add(done);
   }
 
-  /** Commits the results gathered in the last few ms in one transaction (one fsync for many). */
-  private flush() {
+  /** Commits the results gathered in the last few ms in one unit of work (one flush for many). */
+  private async flush() {
     const batch = this.outcomes.splice(0);
     const goneOrgs = [...this.gone];
     const { ctx } = this;
@@ -616,8 +621,7 @@ class WebhookDispatcher implements Dispatcher {
     const nextTimes: number[] = [];
     const logged: Record<string, unknown>[] = [];
     try {
-      this.sql
-        .transaction(() => {
+      await ctx.store.write(() => {
           for (const { row, at, endedAt, attemptsBefore, url, secret, result } of batch) {
             this.insertAttempt.run(row.seq, at.toISOString(), result.statusCode, result.error, result.durationMs, result.responseSnippet);
             const line = {
@@ -654,10 +658,8 @@ class WebhookDispatcher implements Dispatcher {
               logged.push({ ...line, outcome: "retry", next_attempt_at: new Date(next).toISOString() });
             }
           }
-        })
-        .immediate();
+      });
     } catch (error) {
-      if (isWriteFailure(error)) storageFailed(ctx, error);
       // The deliveries stay pending with their due time: they are attempted again (at least once).
       ctx.logger.log("error", "webhook dispatcher: cannot record attempts", { error: String(error), count: batch.length });
       this.dueFromStart = true;

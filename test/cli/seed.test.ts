@@ -11,7 +11,7 @@ import { openContext } from "../../src/context";
 import { Contact, LinkItem } from "../../src/schemas/contacts";
 import { Dossier } from "../../src/schemas/dossiers";
 import { Note } from "../../src/schemas/notes";
-import { createDossier } from "../../src/services/dossiers";
+import { writeNewDossier } from "../../src/services/dossiers";
 import { call, makeApp, tempDir } from "../helpers";
 import { dossier, MAIN } from "./helpers";
 
@@ -46,7 +46,7 @@ describe("dossier seed: realistic demo data, valid through the API", () => {
   const { data, org, key } = setUp();
   // An event from before the seed, waiting for its delivery: the seed must leave it pending.
   const before = openContext({ dataDir: data, env: { DOSSIER_LOG: "off" } });
-  const earlier = Bun.peek(createDossier(before, org, { type: "candidate", name: "Before the seed" })) as { id: string };
+  const earlier = before.store.sqlite.transaction(() => writeNewDossier(before, org, { type: "candidate", name: "Before the seed" })).immediate();
   before.store.close();
 
   const seeded = dossier(data, "seed", "--org", org, "--dossiers", "60", "--contacts", "40", "--seed", "42", "--json");

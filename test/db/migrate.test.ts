@@ -74,7 +74,7 @@ describe("embedded migrations", () => {
     expect(full.sqlite.query<{ foreign_keys: number }, []>("PRAGMA foreign_keys").get()!.foreign_keys).toBe(1);
     expect(full.sqlite.query<{ timeout: number }, []>("PRAGMA busy_timeout").get()!.timeout).toBeGreaterThan(0);
     full.close();
-    const normal = openStore(join(tempDir(), "normal.db"), "normal");
+    const normal = openStore(join(tempDir(), "normal.db"), { sync: "normal" });
     expect(normal.sqlite.query<{ synchronous: number }, []>("PRAGMA synchronous").get()!.synchronous).toBe(1);
     normal.close();
   });

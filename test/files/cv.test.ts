@@ -3,7 +3,6 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PDFDocument } from "pdf-lib";
-import { transact } from "../../src/context";
 import { cvUrl, foldersToSync, isPdf, stageCv, sweepFiles } from "../../src/files/cv";
 import { recordEvent } from "../../src/services/outbox";
 import { call, filesUnder, makeApp, makeOrg } from "../helpers";
@@ -70,12 +69,12 @@ describe("stageCv (C5)", () => {
   test("a transaction that throws after place() is rolled back; the caller's discard removes the placed file of a new dossier", async () => {
     const id = "2b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
     const staged = await stageCv(ctx, org.id, id, await pdf());
-    expect(() =>
-      transact(ctx, () => {
+    await expect(
+      ctx.store.write(() => {
         staged.place(recordEvent(ctx, org.id, "dossier.created", { id }));
         throw new Error("commit failed");
       }),
-    ).toThrow("commit failed");
+    ).rejects.toThrow("commit failed");
     staged.discard();
     expect(existsSync(join(ctx.filesDir, org.id, "dossiers", id))).toBe(false);
   });
@@ -89,13 +88,13 @@ describe("replacing a CV: the committed file is kept aside until the transaction
 
   /** A dossier folder holding a committed cv.pdf "%PDF-old". */
   /** A transaction that places the CV and then fails, as a failing COMMIT would. */
-  function placeThenFail(staged: { place(eventId: string): void }, id: string) {
-    expect(() =>
-      transact(ctx, () => {
+  async function placeThenFail(staged: { place(eventId: string): void }, id: string) {
+    await expect(
+      ctx.store.write(() => {
         staged.place(recordEvent(ctx, org.id, "dossier.updated", { id }));
         throw new Error("commit failed");
       }),
-    ).toThrow("commit failed");
+    ).rejects.toThrow("commit failed");
   }
 
   function withOldCv(id: string) {
@@ -110,7 +109,7 @@ describe("replacing a CV: the committed file is kept aside until the transaction
     const folder = withOldCv(id);
     const staged = await stageCv(ctx, org.id, id, new TextEncoder().encode("%PDF-new"));
     let eventId = "";
-    transact(ctx, () => {
+    await ctx.store.write(() => {
       eventId = recordEvent(ctx, org.id, "dossier.updated", { id });
       staged.place(eventId);
       expect(readdirSync(folder).sort()).toEqual([`.cv.pdf.${eventId}.old`, "cv.pdf"]);
@@ -126,7 +125,7 @@ describe("replacing a CV: the committed file is kept aside until the transaction
     const id = "5b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
     const folder = withOldCv(id);
     const staged = await stageCv(ctx, org.id, id, new TextEncoder().encode("%PDF-new"));
-    placeThenFail(staged, id);
+    await placeThenFail(staged, id);
     staged.discard();
     expect(readdirSync(folder)).toEqual(["cv.pdf"]);
     expect(readFileSync(join(folder, "cv.pdf"), "utf8")).toBe("%PDF-old");
@@ -135,7 +134,7 @@ describe("replacing a CV: the committed file is kept aside until the transaction
   test("C5: a transaction that fails after place() on a dossier without a CV: discard() removes the new file and the folder it made", async () => {
     const id = "6b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
     const staged = await stageCv(ctx, org.id, id, new TextEncoder().encode("%PDF-new"));
-    placeThenFail(staged, id);
+    await placeThenFail(staged, id);
     staged.discard();
     expect(existsSync(join(ctx.filesDir, org.id, "dossiers", id))).toBe(false);
   });
@@ -144,7 +143,7 @@ describe("replacing a CV: the committed file is kept aside until the transaction
     const id = "7b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
     const folder = withOldCv(id);
     const staged = await stageCv(ctx, org.id, id, new TextEncoder().encode("%PDF-new"));
-    transact(ctx, () => {
+    await ctx.store.write(() => {
       staged.place(recordEvent(ctx, org.id, "dossier.updated", { id }));
       expect(readdirSync(folder).filter((name) => ASIDE.test(name))).toHaveLength(1);
     });

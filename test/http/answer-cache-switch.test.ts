@@ -98,9 +98,9 @@ describe("the same answers with the caches on and off", () => {
     await compare();
 
     // A key revoked through the services of the app without caches answers 401 at both on the next request.
-    const other = createKey(on.dossier, { organizationId: org.id, scopes: ["dossiers:read", "contacts:read", "flows:read"] });
+    const other = await createKey(on.dossier, { organizationId: org.id, scopes: ["dossiers:read", "contacts:read", "flows:read"] });
     await compare(other.key);
-    expect(revokeKey(off.dossier, other.id)).not.toBeNull();
+    expect(await revokeKey(off.dossier, other.id)).not.toBeNull();
     for (const app of [on, off]) expect((await call(app, "GET", "/dossiers", { key: other.key })).status).toBe(401);
   });
 });

@@ -63,11 +63,11 @@ describe("changes through another connection of this process (openContext on the
     const second = makeOrg(app);
     await warm(app, org.key);
     await warm(app, second.key);
-    revokeKey(other, org.keyId);
+    await revokeKey(other, org.keyId);
     expect((await flows(app, org.key)).status).toBe(401);
-    updateOrg(other, second.id, { plan: "free" });
+    await updateOrg(other, second.id, { plan: "free" });
     expect((await flows(app, second.key)).status).toBe(402);
-    updateOrg(other, second.id, { plan: "growth", rateLimit: 9 });
+    await updateOrg(other, second.id, { plan: "growth", rateLimit: 9 });
     expect((await flows(app, second.key)).headers.get("x-ratelimit-limit")).toBe("9");
     other.store.close();
   });
@@ -79,9 +79,9 @@ describe("changes through this app's own services (same connection)", () => {
   test("a key created in-process works at once; revoking it → 401 on the next request", async () => {
     const org = makeOrg(app);
     await warm(app, org.key);
-    const extra = createKey(app.dossier, { organizationId: org.id, scopes: ["flows:read"] });
+    const extra = await createKey(app.dossier, { organizationId: org.id, scopes: ["flows:read"] });
     await warm(app, extra.key);
-    revokeKey(app.dossier, extra.id);
+    await revokeKey(app.dossier, extra.id);
     expect((await flows(app, extra.key)).status).toBe(401);
     expect((await flows(app, org.key)).status).toBe(200);
   });
@@ -89,9 +89,9 @@ describe("changes through this app's own services (same connection)", () => {
   test("plan and rate limit changes take effect on the next request", async () => {
     const org = makeOrg(app);
     await warm(app, org.key);
-    updateOrg(app.dossier, org.id, { plan: "pro" });
+    await updateOrg(app.dossier, org.id, { plan: "pro" });
     expect((await flows(app, org.key)).status).toBe(402);
-    updateOrg(app.dossier, org.id, { plan: "growth", rateLimit: 11 });
+    await updateOrg(app.dossier, org.id, { plan: "growth", rateLimit: 11 });
     expect((await flows(app, org.key)).headers.get("x-ratelimit-limit")).toBe("11");
   });
 });
@@ -103,7 +103,7 @@ describe("expiry and last_used_at with a controlled clock", () => {
   test("a remembered key answers 401 from its expiry time on", async () => {
     const org = makeOrg(app);
     const expiresAt = now + 30_000;
-    const key = createKey(app.dossier, { organizationId: org.id, scopes: ["flows:read"], expiresAt: new Date(expiresAt).toISOString() });
+    const key = await createKey(app.dossier, { organizationId: org.id, scopes: ["flows:read"], expiresAt: new Date(expiresAt).toISOString() });
     await warm(app, key.key);
     now = expiresAt - 1;
     expect((await flows(app, key.key)).status).toBe(200);
@@ -116,17 +116,20 @@ describe("expiry and last_used_at with a controlled clock", () => {
 
   test("last_used_at is recorded, then refreshed at most once a minute", async () => {
     const org = makeOrg(app);
-    const lastUsed = () =>
-      app.dossier.store.sqlite.query<{ last_used_at: string | null }, [string]>("SELECT last_used_at FROM api_keys WHERE id = ?").get(org.keyId)!
+    // The request does not wait for this write: it joins the store's next group (C11).
+    const lastUsed = async () => {
+      await app.dossier.store.idle();
+      return app.dossier.store.sqlite.query<{ last_used_at: string | null }, [string]>("SELECT last_used_at FROM api_keys WHERE id = ?").get(org.keyId)!
         .last_used_at;
+    };
     const start = now;
     expect((await flows(app, org.key)).status).toBe(200);
-    expect(lastUsed()).toBe(new Date(start).toISOString());
+    expect(await lastUsed()).toBe(new Date(start).toISOString());
     now = start + 59_000;
     expect((await flows(app, org.key)).status).toBe(200);
-    expect(lastUsed()).toBe(new Date(start).toISOString());
+    expect(await lastUsed()).toBe(new Date(start).toISOString());
     now = start + 60_000;
     expect((await flows(app, org.key)).status).toBe(200);
-    expect(lastUsed()).toBe(new Date(start + 60_000).toISOString());
+    expect(await lastUsed()).toBe(new Date(start + 60_000).toISOString());
   });
 });

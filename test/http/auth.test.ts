@@ -1,15 +1,15 @@
 // api-v1 "Authentication", C3 (order of checks), C8 (keys, plans, rate limits), C10.
 import { describe, expect, test } from "bun:test";
-import { revokeKey } from "../../src/services/keys";
+import { writeRevocation } from "../../src/services/keys";
 import { updateOrg } from "../../src/services/orgs";
-import { call, makeApp, makeKey, makeOrg } from "../helpers";
+import { call, makeApp, makeKey, makeOrg, setUp } from "../helpers";
 
 describe("C8 401 unauthorized: every cause, one message", () => {
   const app = makeApp();
   const org = makeOrg(app);
   const revoked = makeKey(app, org, ["flows:read"]);
   const revokedId = app.dossier.store.sqlite.query<{ id: string }, []>("SELECT id FROM api_keys ORDER BY created_at DESC, rowid DESC LIMIT 1").get()!.id;
-  revokeKey(app.dossier, revokedId);
+  setUp(app.dossier, () => writeRevocation(app.dossier, revokedId));
   const expired = makeKey(app, org, ["flows:read"], new Date(Date.now() - 1000).toISOString());
   const cases: [string, Record<string, string>][] = [
     ["no header", {}],
@@ -61,7 +61,7 @@ describe("C8 402 plan_required and 403 forbidden", () => {
   test("a plan change takes effect on the next request (C10)", async () => {
     const org = makeOrg(app, { plan: "pro" });
     expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(402);
-    updateOrg(app.dossier, org.id, { plan: "growth" });
+    await updateOrg(app.dossier, org.id, { plan: "growth" });
     expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(200);
   });
 
@@ -153,7 +153,7 @@ describe("C8 rate limits: sliding 60 s window per organization", () => {
     const org = makeOrg(app, { rateLimit: 1 });
     expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(200);
     expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(429);
-    updateOrg(app.dossier, org.id, { rateLimit: 10 });
+    await updateOrg(app.dossier, org.id, { rateLimit: 10 });
     const answer = await call(app, "GET", "/flows", { key: org.key });
     expect(answer.status).toBe(200);
     expect(answer.headers.get("x-ratelimit-limit")).toBe("10");
@@ -226,7 +226,7 @@ describe("C10 what counts, and the rate-limit headers on every answer of an iden
     // second (t=10 s) leaves, at t=70 s.
     expect(seen).toEqual([["2", "1", "60"], ["2", "0", "50"], ["2", "0", "50"]]);
 
-    updateOrg(app.dossier, org.id, { plan: "growth" });
+    await updateOrg(app.dossier, org.id, { plan: "growth" });
     now = start + 65_000; // t=0 has left; t=10 and t=20 s still count: no room
     const limited = await call(app, "GET", "/flows", { key: org.key });
     expect(limited.status).toBe(429);
@@ -246,7 +246,7 @@ describe("C10 what counts, and the rate-limit headers on every answer of an iden
     }
     // Counted at t=0, 5, 10, 15, 20, 25 s; the limit becomes 3 at t=30 s. A request is free once
     // two are left in the window: when the fourth oldest (t=15 s) leaves, at t=75 s.
-    updateOrg(app.dossier, org.id, { rateLimit: 3 });
+    await updateOrg(app.dossier, org.id, { rateLimit: 3 });
     now = start + 30_000;
     const limited = await call(app, "GET", "/flows", { key: org.key });
     expect(limited.status).toBe(429);

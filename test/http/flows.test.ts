@@ -1,6 +1,5 @@
 // api-v1 "Flows", C3 (sort, paging, stages meta), C4 (default flows), C10 (stage fields).
 import { describe, expect, test } from "bun:test";
-import { transact } from "../../src/context";
 import { insertFlow } from "../../src/services/flows";
 import { call, makeApp, makeOrg } from "../helpers";
 
@@ -30,7 +29,7 @@ describe("GET /flows", () => {
   });
 
   test("C3: sorted by name; type filter; paging edges", async () => {
-    transact(app.dossier, () => {
+    await app.dossier.store.write(() => {
       insertFlow(app.dossier, org.id, { type: "candidate", name: "Alpha hiring", isDefault: false, stages: [{ name: "One" }] });
       insertFlow(app.dossier, org.id, { type: "sales", name: "Zulu deals", isDefault: false, stages: [{ name: "One" }] });
     });
@@ -91,7 +90,7 @@ describe("C4: flow create --default moves the default flag", () => {
   test("at most one default flow per type", async () => {
     const app = makeApp();
     const org = makeOrg(app);
-    transact(app.dossier, () => insertFlow(app.dossier, org.id, { type: "candidate", name: "New default", isDefault: true, stages: [{ name: "Only" }] }));
+    await app.dossier.store.write(() => insertFlow(app.dossier, org.id, { type: "candidate", name: "New default", isDefault: true, stages: [{ name: "Only" }] }));
     const flows = (await call(app, "GET", "/flows?type=candidate", { key: org.key })).json.data;
     expect(flows.map((f: { name: string; is_default: boolean }) => [f.name, f.is_default])).toEqual([
       ["New default", true],

@@ -17,8 +17,8 @@ describe("C1 createApp({ memory: true })", () => {
   });
 
   test("an authenticated request: a key made in-process lists the default flows, then a write reads back", async () => {
-    const org = createOrg(app.dossier, { name: "In memory", plan: "growth" });
-    const { key } = createKey(app.dossier, { organizationId: org.id, scopes: [...SCOPES] });
+    const org = await createOrg(app.dossier, { name: "In memory", plan: "growth" });
+    const { key } = await createKey(app.dossier, { organizationId: org.id, scopes: [...SCOPES] });
     const auth = { authorization: `Bearer ${key}` };
     const flows = await app.handle(new Request("http://localhost/api/v1/flows", { headers: auth }));
     expect(flows.status).toBe(200);

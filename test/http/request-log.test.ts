@@ -168,7 +168,7 @@ describe("request log", () => {
     const bad = makeOrg(app);
     const goodHook = receiver(200);
     const badHook = receiver(500);
-    const secrets = [setEndpoint(app.dossier, good.id, goodHook.url).secret, setEndpoint(app.dossier, bad.id, badHook.url).secret];
+    const secrets = [(await setEndpoint(app.dossier, good.id, goodHook.url)).secret, (await setEndpoint(app.dossier, bad.id, badHook.url)).secret];
     const capture = stderrCapture();
     let attempts: Record<string, any>[];
     let created: { good: string; bad: string };

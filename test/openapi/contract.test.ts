@@ -223,12 +223,9 @@ describe("the OpenAPI document cannot lie (issue 8)", () => {
       },
       middleware: checker,
       breakDatabase: () => app.dossier.store.sqlite.run("ALTER TABLE api_keys RENAME TO api_keys_gone"),
-      // The scenario's failed write (fillDatabaseDisk) comes before: forget it, so that /healthz
-      // speaks of the closed database alone.
-      closeDatabase: () => {
-        app.dossier.storageFailure = null;
-        app.dossier.store.sqlite.close();
-      },
+      // After the scenario's failed write (fillDatabaseDisk): a database that does not answer is
+      // `unavailable` whatever failed before.
+      closeDatabase: () => app.dossier.store.sqlite.close(),
       fillFilesDisk: () => (filesDiskFull = spawnSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", app.dossier.filesDir]).status === 0),
       freeFilesDisk: () => void spawnSync("umount", [app.dossier.filesDir]),
       fillDatabaseDisk: () => {

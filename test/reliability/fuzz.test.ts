@@ -46,11 +46,11 @@ beforeAll(async () => {
   B = await seedOrg(app, "Bravo");
   keys.read = makeKey(app, A, ["dossiers:read", "contacts:read"]);
   keys.expired = makeKey(app, A, ["dossiers:read"], "2001-01-01T00:00:00.000Z");
-  const revoked = createKey(app.dossier, { organizationId: A.id, scopes: ["dossiers:write"] });
-  revokeKey(app.dossier, revoked.id);
+  const revoked = await createKey(app.dossier, { organizationId: A.id, scopes: ["dossiers:write"] });
+  await revokeKey(app.dossier, revoked.id);
   keys.revoked = revoked.key;
-  const free = createOrg(app.dossier, { name: "Free org", plan: "free" });
-  keys.free = createKey(app.dossier, { organizationId: free.id, scopes: ["dossiers:read", "dossiers:write"] }).key;
+  const free = await createOrg(app.dossier, { name: "Free org", plan: "free" });
+  keys.free = (await createKey(app.dossier, { organizationId: free.id, scopes: ["dossiers:read", "dossiers:write"] })).key;
   // The seeding's request lines are written after its answers: let them all come before fuzzing.
   for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
 });

@@ -4,9 +4,9 @@
 // the same file (as the CLI would write). The expected answers are computed by brute force in
 // JavaScript from the contacts table itself.
 import { describe, expect, test } from "bun:test";
-import { openContext, transact, type Context } from "../../src/context";
+import { openContext, type Context } from "../../src/context";
 import { CACHE_LIMITS, cacheStats } from "../../src/services/contact-search";
-import { createContact, deleteContact, getContact, KINDS, kindMaskOf, listContacts, updateContact, type Kind } from "../../src/services/contacts";
+import { createContact, deleteContact, getContact, KINDS, kindMaskOf, listContacts, updateContact, type Kind, writeNewContact, writeContactPatch, writeContactDeletion } from "../../src/services/contacts";
 import { call, makeApp, makeOrg } from "../helpers";
 
 interface Raw {
@@ -161,19 +161,19 @@ describe("contact search cache: exact after every contact write", () => {
     expectExact(ctx, org.id);
   });
 
-  test("a write by another connection on the same file (as the CLI would make)", () => {
+  test("a write by another connection on the same file (as the CLI would make)", async () => {
     const second = openContext({ dataDir: ctx.config.dataDir, env: { DOSSIER_LOG: "off" }, config: { log: "off" } });
     try {
       expectExact(ctx, org.id); // cached in this connection
-      const made = transact(second, () => createContact(second, org.id, { full_name: "Anneliese Smith", company: "Acme", kind: ["client"] }));
+      const made = await second.store.write(() => writeNewContact(second, org.id, { full_name: "Anneliese Smith", company: "Acme", kind: ["client"] }));
       expectExact(ctx, org.id);
-      transact(second, () => updateContact(second, org.id, made.id, { full_name: "Liese Zz", role: "Engineer" }));
+      await second.store.write(() => writeContactPatch(second, org.id, made.id, { full_name: "Liese Zz", role: "Engineer" }));
       expectExact(ctx, org.id);
-      transact(second, () => updateContact(second, org.id, made.id, { kind: ["candidate"] }));
+      await second.store.write(() => writeContactPatch(second, org.id, made.id, { kind: ["candidate"] }));
       expectExact(ctx, org.id);
-      transact(second, () => updateContact(second, org.id, made.id, { phone: "+49 30 1", city: "Berlin" }));
+      await second.store.write(() => writeContactPatch(second, org.id, made.id, { phone: "+49 30 1", city: "Berlin" }));
       expectExact(ctx, org.id);
-      transact(second, () => deleteContact(second, org.id, made.id));
+      await second.store.write(() => writeContactDeletion(second, org.id, made.id));
       expectExact(ctx, org.id);
       expectKindCounts(ctx);
     } finally {
@@ -181,18 +181,18 @@ describe("contact search cache: exact after every contact write", () => {
     }
   });
 
-  test("a read inside a transaction that rolls back leaves nothing behind in the cache", () => {
+  test("a read inside a transaction that rolls back leaves nothing behind in the cache", async () => {
     expectExact(ctx, org.id);
     expect(() =>
       ctx.store.sqlite.transaction(() => {
-        createContact(ctx, org.id, { full_name: "Ann Rolledback" });
+        writeNewContact(ctx, org.id, { full_name: "Ann Rolledback" });
         expect(searched(ctx, org.id, "rolledb")).toHaveLength(1);
         expect(listContacts(ctx, org.id, { page: 1, perPage: 2 }).data[0].full_name).toBe("Ann Rolledback");
         throw new Error("roll back");
       })(),
     ).toThrow("roll back");
     // The next write brings the generation back to the number it had inside the rolled-back transaction.
-    transact(ctx, () => createContact(ctx, org.id, { full_name: "Quentin Other" }));
+    await ctx.store.write(() => writeNewContact(ctx, org.id, { full_name: "Quentin Other" }));
     expect(searched(ctx, org.id, "rolledb")).toEqual([]);
     expect(listContacts(ctx, org.id, { page: 1, perPage: 2 }).data[0].full_name).toBe("Quentin Other");
     expectExact(ctx, org.id);
@@ -214,11 +214,11 @@ describe("contact search cache: exact after every contact write", () => {
     }
   });
 
-  test("a contact_search id freed by another organization's delete and reused by an insert here", () => {
-    const theirs = transact(ctx, () => createContact(ctx, other.id, { full_name: "Their Newest" }));
+  test("a contact_search id freed by another organization's delete and reused by an insert here", async () => {
+    const theirs = await ctx.store.write(() => writeNewContact(ctx, other.id, { full_name: "Their Newest" }));
     expectExact(ctx, org.id);
-    transact(ctx, () => deleteContact(ctx, other.id, theirs.id));
-    transact(ctx, () => createContact(ctx, org.id, { full_name: "Ann Reused", company: "Acme" }));
+    await ctx.store.write(() => writeContactDeletion(ctx, other.id, theirs.id));
+    await ctx.store.write(() => writeNewContact(ctx, org.id, { full_name: "Ann Reused", company: "Acme" }));
     expectExact(ctx, org.id);
   });
 
@@ -241,23 +241,23 @@ describe("kind counts and search answers after random sequences of writes", () =
   const someKinds = () => KINDS.filter(() => random() < 0.3);
   const NAMES = ["Ann", "Anna", "Bob", "Smith", "Acme", "Zz", "Joan"];
 
-  test("200 random creates, kind changes, renames and deletes over two organizations", () => {
+  test("200 random creates, kind changes, renames and deletes over two organizations", async () => {
     const live: { org: string; id: string }[] = [];
     for (let step = 0; step < 200; step++) {
       const org = pick(orgs).id;
       const r = random();
       if (r < 0.4 || live.length === 0) {
-        const made = transact(ctx, () => createContact(ctx, org, { full_name: `${pick(NAMES)} ${pick(NAMES)} ${step}`, kind: someKinds() }));
+        const made = await ctx.store.write(() => writeNewContact(ctx, org, { full_name: `${pick(NAMES)} ${pick(NAMES)} ${step}`, kind: someKinds() }));
         live.push({ org, id: made.id });
       } else if (r < 0.65) {
         const c = pick(live);
-        transact(ctx, () => updateContact(ctx, c.org, c.id, { kind: someKinds() }));
+        await ctx.store.write(() => writeContactPatch(ctx, c.org, c.id, { kind: someKinds() }));
       } else if (r < 0.85) {
         const c = pick(live);
-        transact(ctx, () => updateContact(ctx, c.org, c.id, { full_name: `${pick(NAMES)} ${step}`, company: random() < 0.5 ? null : pick(NAMES) }));
+        await ctx.store.write(() => writeContactPatch(ctx, c.org, c.id, { full_name: `${pick(NAMES)} ${step}`, company: random() < 0.5 ? null : pick(NAMES) }));
       } else {
         const k = Math.floor(random() * live.length);
-        transact(ctx, () => deleteContact(ctx, live[k].org, live[k].id));
+        await ctx.store.write(() => writeContactDeletion(ctx, live[k].org, live[k].id));
         live.splice(k, 1);
       }
       expectKindCounts(ctx);
@@ -279,20 +279,20 @@ describe("kind counts and search answers after random sequences of writes", () =
 });
 
 describe("the cache's memory is bounded", () => {
-  test("entries and ids stay within the limits; answers stay exact past them", () => {
+  test("entries and ids stay within the limits; answers stay exact past them", async () => {
     const app = makeApp();
     const ctx = app.dossier;
     const org = makeOrg(app);
     const saved = { ...CACHE_LIMITS };
     Object.assign(CACHE_LIMITS, { entries: 4, ids: 10, idsPerEntry: 6, pages: 5, pageChars: 5000 });
     try {
-      transact(ctx, () => {
-        for (let i = 0; i < 20; i++) createContact(ctx, org.id, { full_name: `Person ${String(i).padStart(2, "0")} ${i % 2 ? "odd" : "even"}` });
+      await ctx.store.write(() => {
+        for (let i = 0; i < 20; i++) writeNewContact(ctx, org.id, { full_name: `Person ${String(i).padStart(2, "0")} ${i % 2 ? "odd" : "even"}` });
       });
       for (const term of ["person", "odd", "even", "per", "son", "erso", "0", "1", "person", "odd"]) {
         expect(searched(ctx, org.id, term, [], 4)).toEqual(expected(ctx, org.id, term));
         // New contacts after a result was cached: caught up in front, within the same bounds.
-        transact(ctx, () => createContact(ctx, org.id, { full_name: `Person new ${term}` }));
+        await ctx.store.write(() => writeNewContact(ctx, org.id, { full_name: `Person new ${term}` }));
         expect(searched(ctx, org.id, term, [], 4)).toEqual(expected(ctx, org.id, term));
         const stats = cacheStats(ctx.store.sqlite);
         expect(stats.entries).toBeLessThanOrEqual(4);

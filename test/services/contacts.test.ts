@@ -3,14 +3,13 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { transact } from "../../src/context";
 import { openStore } from "../../src/db/client";
 import { embeddedMigrations, migrate } from "../../src/db/migrate";
 import { dossiers } from "../../src/db/schema";
 import { ApiError } from "../../src/errors";
 import { newId } from "../../src/ids";
 import { findContactByEmail, insertContact, listContacts } from "../../src/services/contacts";
-import { linkContact, unlinkContact } from "../../src/services/links";
+import { linkContact, unlinkContact, writeLink, writeUnlink } from "../../src/services/links";
 import { makeApp, makeOrg, rowCounts, tempDir } from "../helpers";
 
 describe("findContactByEmail / insertContact (C5, C6, C10)", () => {
@@ -19,25 +18,25 @@ describe("findContactByEmail / insertContact (C5, C6, C10)", () => {
   const org = makeOrg(app);
   const other = makeOrg(app);
 
-  test("insertContact stores trimmed full_name, de-duplicated kind and its mask, the folded email", () => {
-    const row = transact(ctx, () => insertContact(ctx, org.id, { full_name: "  Émile Zola ", email: "Emile@Zola.FR", kind: ["prospect", "prospect", "candidate"] }));
+  test("insertContact stores trimmed full_name, de-duplicated kind and its mask, the folded email", async () => {
+    const row = await ctx.store.write(() => insertContact(ctx, org.id, { full_name: "  Émile Zola ", email: "Emile@Zola.FR", kind: ["prospect", "prospect", "candidate"] }));
     expect(row).toMatchObject({ fullName: "Émile Zola", email: "Emile@Zola.FR", emailFolded: "emile@zola.fr", kind: '["prospect","candidate"]', kindMask: 3 });
     expect(row.createdAt).toBe(row.updatedAt);
   });
 
-  test("findContactByEmail is case-insensitive (Unicode) and scoped to the organization", () => {
+  test("findContactByEmail is case-insensitive (Unicode) and scoped to the organization", async () => {
     expect(findContactByEmail(ctx, org.id, "EMILE@zola.fr")?.fullName).toBe("Émile Zola");
     expect(findContactByEmail(ctx, org.id, "nobody@zola.fr")).toBeNull();
     expect(findContactByEmail(ctx, other.id, "emile@zola.fr")).toBeNull();
-    transact(ctx, () => insertContact(ctx, org.id, { full_name: "Ölaf", email: "ÖLAF@example.com" }));
+    await ctx.store.write(() => insertContact(ctx, org.id, { full_name: "Ölaf", email: "ÖLAF@example.com" }));
     expect(findContactByEmail(ctx, org.id, "ölaf@EXAMPLE.com")?.fullName).toBe("Ölaf");
   });
 
-  test("C10: an email clash throws duplicate_contact (409), and the caller's whole transaction rolls back", () => {
+  test("C10: an email clash throws duplicate_contact (409), and the caller's whole transaction rolls back", async () => {
     const before = rowCounts(app);
     let thrown: unknown;
     try {
-      transact(ctx, () => {
+      await ctx.store.write(() => {
         insertContact(ctx, org.id, { full_name: "Written first" });
         insertContact(ctx, org.id, { full_name: "Clash", email: "emile@ZOLA.fr" });
       });
@@ -50,8 +49,8 @@ describe("findContactByEmail / insertContact (C5, C6, C10)", () => {
     expect(rowCounts(app)).toEqual(before);
   });
 
-  test("the search index follows insertContact, with non-ASCII text folded as toLowerCase()", () => {
-    transact(ctx, () => insertContact(ctx, org.id, { full_name: "ÅSA ÖBERG", company: "ÆRØ Shipping", role: "CEO" }));
+  test("the search index follows insertContact, with non-ASCII text folded as toLowerCase()", async () => {
+    await ctx.store.write(() => insertContact(ctx, org.id, { full_name: "ÅSA ÖBERG", company: "ÆRØ Shipping", role: "CEO" }));
     const found = (q: string) => listContacts(ctx, org.id, { search: q, page: 1, perPage: 10 }).data.map((c) => c.full_name);
     expect(found("åsa öb")).toEqual(["ÅSA ÖBERG"]);
     expect(found("ærø")).toEqual(["ÅSA ÖBERG"]);
@@ -77,12 +76,12 @@ describe("linkContact / unlinkContact (C6, C10)", () => {
       "SELECT created_at, is_primary, role_on_dossier FROM dossier_contacts WHERE dossier_id = ? AND contact_id = ?",
     ).get(d, c);
 
-  test("C5 use: insert a dossier, a contact and a primary link in one transaction", () => {
+  test("C5 use: insert a dossier, a contact and a primary link in one transaction", async () => {
     const before = rowCounts(app);
     const d = dossier();
-    const result = transact(ctx, () => {
+    const result = await ctx.store.write(() => {
       const c = insertContact(ctx, org.id, { full_name: "Primary person", kind: ["candidate"] });
-      return linkContact(ctx, org.id, d, c.id, "primary", true);
+      return writeLink(ctx, org.id, d, c.id, "primary", true);
     });
     expect(result.created).toBe(true);
     expect(result.link).toMatchObject({ dossier_id: d, role_on_dossier: "primary", is_primary: true });
@@ -90,36 +89,36 @@ describe("linkContact / unlinkContact (C6, C10)", () => {
     expect(rowCounts(app).events).toBe(before.events);
   });
 
-  test("C10: re-link keeps created_at and, without isPrimary, is_primary; never bumps dossiers.updated_at", () => {
+  test("C10: re-link keeps created_at and, without isPrimary, is_primary; never bumps dossiers.updated_at", async () => {
     const d = dossier();
     const { updated_at } = row(d);
-    const [a, b] = transact(ctx, () => [insertContact(ctx, org.id, { full_name: "A" }), insertContact(ctx, org.id, { full_name: "B" })]);
+    const [a, b] = await ctx.store.write(() => [insertContact(ctx, org.id, { full_name: "A" }), insertContact(ctx, org.id, { full_name: "B" })]);
     now += 1000;
-    transact(ctx, () => linkContact(ctx, org.id, d, a.id, "other", true));
+    await ctx.store.write(() => writeLink(ctx, org.id, d, a.id, "other", true));
     const created = linkRow(d, a.id)!.created_at;
     now += 1000;
-    const again = transact(ctx, () => linkContact(ctx, org.id, d, a.id, "champion"));
+    const again = await ctx.store.write(() => writeLink(ctx, org.id, d, a.id, "champion"));
     expect(again).toEqual({ created: false, link: { dossier_id: d, contact_id: a.id, role_on_dossier: "champion", is_primary: true } });
     expect(linkRow(d, a.id)).toEqual({ created_at: created, is_primary: 1, role_on_dossier: "champion" });
-    transact(ctx, () => linkContact(ctx, org.id, d, b.id, "other", true));
+    await ctx.store.write(() => writeLink(ctx, org.id, d, b.id, "other", true));
     expect(linkRow(d, a.id)!.is_primary).toBe(0);
     expect(row(d)).toEqual({ contact_id: b.id, updated_at });
-    transact(ctx, () => linkContact(ctx, org.id, d, b.id, "other", false));
+    await ctx.store.write(() => writeLink(ctx, org.id, d, b.id, "other", false));
     expect(row(d)).toEqual({ contact_id: null, updated_at });
-    transact(ctx, () => linkContact(ctx, org.id, d, a.id, "other", true));
-    transact(ctx, () => unlinkContact(ctx, org.id, d, a.id));
+    await ctx.store.write(() => writeLink(ctx, org.id, d, a.id, "other", true));
+    await ctx.store.write(() => writeUnlink(ctx, org.id, d, a.id));
     expect(row(d)).toEqual({ contact_id: null, updated_at });
   });
 
-  test("tenancy: a dossier or contact of another organization → not_found, naming contact_id for the contact", () => {
+  test("tenancy: a dossier or contact of another organization → not_found, naming contact_id for the contact", async () => {
     const mine = dossier();
     const theirs = dossier(other.id);
-    const c = transact(ctx, () => insertContact(ctx, org.id, { full_name: "Tenant" }));
-    const theirContact = transact(ctx, () => insertContact(ctx, other.id, { full_name: "Other tenant" }));
-    expect(() => transact(ctx, () => linkContact(ctx, org.id, theirs, c.id, "other"))).toThrow(ApiError);
+    const c = await ctx.store.write(() => insertContact(ctx, org.id, { full_name: "Tenant" }));
+    const theirContact = await ctx.store.write(() => insertContact(ctx, other.id, { full_name: "Other tenant" }));
+    await expect(ctx.store.write(() => writeLink(ctx, org.id, theirs, c.id, "other"))).rejects.toThrow(ApiError);
     let thrown: ApiError | undefined;
     try {
-      transact(ctx, () => linkContact(ctx, org.id, mine, theirContact.id, "other"));
+      await ctx.store.write(() => writeLink(ctx, org.id, mine, theirContact.id, "other"));
     } catch (error) {
       thrown = error as ApiError;
     }

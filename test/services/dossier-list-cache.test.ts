@@ -4,10 +4,10 @@
 // which changes with the clock alone, is never served from memory. Each answer is compared with
 // listDossiers, which reads the database every time.
 import { describe, expect, test } from "bun:test";
-import { openContext, transact } from "../../src/context";
-import { createContact, deleteContact } from "../../src/services/contacts";
+import { openContext } from "../../src/context";
+import { createContact, deleteContact, writeNewContact, writeContactDeletion } from "../../src/services/contacts";
 import { archiveDossier, attachCv, createDossier, listDossiers, listDossiersJson, updateDossier, type ListDossiersQuery } from "../../src/services/dossiers";
-import { linkContact, unlinkContact } from "../../src/services/links";
+import { linkContact, unlinkContact, writeLink, writeUnlink } from "../../src/services/links";
 import { dossier as cli } from "../cli/helpers";
 import { makeApp, makeOrg, tempDir } from "../helpers";
 
@@ -41,11 +41,11 @@ describe("remembered GET /dossiers answers", () => {
     tick(1000);
     await createDossier(ctx, org.id, { type: "sales", name: "Deal" });
     expect(expectFresh(ctx, org.id, FIRST).total).toBe(2);
-    updateDossier(ctx, org.id, first.id, { name: "Ada Lovelace" });
+    await updateDossier(ctx, org.id, first.id, { name: "Ada Lovelace" });
     expect(expectFresh(ctx, org.id, FIRST).json).toContain("Ada Lovelace");
-    updateDossier(ctx, org.id, first.id, { status: "won" });
+    await updateDossier(ctx, org.id, first.id, { status: "won" });
     expect(expectFresh(ctx, org.id, { ...FIRST, status: "won" }).total).toBe(1);
-    archiveDossier(ctx, org.id, first.id);
+    await archiveDossier(ctx, org.id, first.id);
     expect(expectFresh(ctx, org.id, FIRST).total).toBe(1);
     expect(expectFresh(ctx, org.id, { ...FIRST, status: "won" }).total).toBe(0);
   });
@@ -61,15 +61,15 @@ describe("remembered GET /dossiers answers", () => {
     const firstContact = made.contact_id!;
     expect(row().contact_id).toBe(firstContact);
 
-    const other = transact(ctx, () => createContact(ctx, org.id, { full_name: "New primary" }));
+    const other = await ctx.store.write(() => writeNewContact(ctx, org.id, { full_name: "New primary" }));
     expect(row().contact_id).toBe(firstContact); // a new contact alone changes no dossier
-    transact(ctx, () => linkContact(ctx, org.id, made.id, other.id, "hiring_manager", true));
+    await ctx.store.write(() => writeLink(ctx, org.id, made.id, other.id, "hiring_manager", true));
     expect(row().contact_id).toBe(other.id);
-    transact(ctx, () => unlinkContact(ctx, org.id, made.id, other.id));
+    await ctx.store.write(() => writeUnlink(ctx, org.id, made.id, other.id));
     expect(row().contact_id).toBeNull();
-    transact(ctx, () => linkContact(ctx, org.id, made.id, firstContact, "primary", true));
+    await ctx.store.write(() => writeLink(ctx, org.id, made.id, firstContact, "primary", true));
     expect(row().contact_id).toBe(firstContact);
-    transact(ctx, () => deleteContact(ctx, org.id, firstContact));
+    await ctx.store.write(() => writeContactDeletion(ctx, org.id, firstContact));
     expect(row().contact_id).toBeNull();
 
     expect(row().cv_url).toBeNull();
@@ -83,7 +83,7 @@ describe("remembered GET /dossiers answers", () => {
     expectFresh(ctx, org.id, FIRST);
     const other = openContext({ dataDir, config: { log: "off" } });
     try {
-      updateDossier(other, org.id, made.id, { name: "After" });
+      await updateDossier(other, org.id, made.id, { name: "After" });
       expect(expectFresh(ctx, org.id, FIRST).json).toContain('"name":"After"');
       await createDossier(other, org.id, { type: "candidate", name: "Second" });
       expect(expectFresh(ctx, org.id, FIRST).total).toBe(2);

@@ -28,9 +28,9 @@ async function seeded(withCover: boolean, dataDir?: string) {
     if (i % 4 === 0) clock += 1000; // bursts of four dossiers with the same created_at
     const type = i % 3 === 0 ? "sales" : "candidate";
     const dossier = await createDossier(ctx, org.id, { type, name: `D${i}`, email: `d${i}@example.com` });
-    if (i % 5 === 1) updateDossier(ctx, org.id, dossier.id, { status: "won" });
-    if (i % 7 === 2) archiveDossier(ctx, org.id, dossier.id);
-    if (type === "candidate" && i % 2 === 0) updateDossier(ctx, org.id, dossier.id, { current_stage_id: stages[1].id });
+    if (i % 5 === 1) await updateDossier(ctx, org.id, dossier.id, { status: "won" });
+    if (i % 7 === 2) await archiveDossier(ctx, org.id, dossier.id);
+    if (type === "candidate" && i % 2 === 0) await updateDossier(ctx, org.id, dossier.id, { current_stage_id: stages[1].id });
     if (i % 10 === 0) await createDossier(ctx, other.id, { type, name: `Other ${i}` });
   }
   return { app, org, stages };
@@ -111,7 +111,7 @@ describe("remembered page boundaries (seek instead of OFFSET)", () => {
       // Another connection on the same file archives a dossier of page 2: later pages move up.
       const victim = reference(app, org.id, 2, 7)[0];
       const other = openContext({ dataDir: dir, config: { log: "off" } });
-      archiveDossier(other, org.id, victim);
+      await archiveDossier(other, org.id, victim);
       other.store.close();
       for (const page of [3, 4, 3]) expect(ids(app, org.id, page, 7)).toEqual(reference(app, org.id, page, 7));
       expect(ids(app, org.id, 2, 7)).not.toContain(victim);

@@ -7,10 +7,9 @@
 // characters, pool filter); a control shows that the counter does see a query per row.
 import type { Database, Statement } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
-import { transact } from "../../src/context";
-import { createContact, getContact, listContacts, type ContactQuery } from "../../src/services/contacts";
+import { createContact, getContact, listContacts, type ContactQuery, writeNewContact } from "../../src/services/contacts";
 import { createDossier, type Dossier } from "../../src/services/dossiers";
-import { linkContact } from "../../src/services/links";
+import { linkContact, writeLink } from "../../src/services/links";
 import { makeApp, makeOrg } from "../helpers";
 
 const EXECUTE = ["all", "get", "run", "values", "iterate"] as const;
@@ -87,13 +86,13 @@ describe("C6, issue 6: dossier_count comes with the page (statements per page do
     for (let i = 0; i < 2; i++) dossiers.push(await createDossier(ctx, org.id, { type: "sales", name: `Deal ${i}` }));
     const ids: string[] = [];
     for (let i = 0; i < 100; i++) {
-      const contact = transact(ctx, () =>
-        createContact(ctx, org.id, {
+      const contact = await ctx.store.write(() =>
+        writeNewContact(ctx, org.id, {
           full_name: `Zebulon ${String(i).padStart(3, "0")}`, kind: ["client"],
           pool_added_at: "2026-01-01T00:00:00.000Z", pool_expires_at: "2027-01-01T00:00:00.000Z",
         }),
       );
-      for (let l = 0; l < i % 3; l++) transact(ctx, () => linkContact(ctx, org.id, dossiers[l].id, contact.id, "other"));
+      for (let l = 0; l < i % 3; l++) await ctx.store.write(() => writeLink(ctx, org.id, dossiers[l].id, contact.id, "other"));
       ids.push(contact.id);
     }
     return ids;

@@ -2,7 +2,6 @@
 // Retry-After parsing and the signature format, without a network.
 import { describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
-import { transact } from "../../src/context";
 import { DeliveryError, listDeliveries } from "../../src/services/deliveries";
 import { recordEvent } from "../../src/services/outbox";
 import { setEndpoint } from "../../src/services/webhooks";
@@ -72,17 +71,17 @@ describe("C7 signature format", () => {
 });
 
 describe("C2 `webhook deliveries`: listDeliveries", () => {
-  function seeded() {
+  async function seeded() {
     const app = makeApp();
     const ctx = app.dossier;
     const org = makeOrg(app);
     const other = makeOrg(app, { name: "other" });
-    const skipped = transact(ctx, () => recordEvent(ctx, org.id, "note.created", { id: 1 }));
-    setEndpoint(ctx, org.id, "http://127.0.0.1:9/hook");
-    setEndpoint(ctx, other.id, "http://127.0.0.1:9/hook");
-    const failed = transact(ctx, () => recordEvent(ctx, org.id, "dossier.created", { id: 2 }));
-    const pending = transact(ctx, () => recordEvent(ctx, org.id, "dossier.updated", { id: 3 }));
-    const foreign = transact(ctx, () => recordEvent(ctx, other.id, "dossier.created", { id: 4 }));
+    const skipped = await ctx.store.write(() => recordEvent(ctx, org.id, "note.created", { id: 1 }));
+    await setEndpoint(ctx, org.id, "http://127.0.0.1:9/hook");
+    await setEndpoint(ctx, other.id, "http://127.0.0.1:9/hook");
+    const failed = await ctx.store.write(() => recordEvent(ctx, org.id, "dossier.created", { id: 2 }));
+    const pending = await ctx.store.write(() => recordEvent(ctx, org.id, "dossier.updated", { id: 3 }));
+    const foreign = await ctx.store.write(() => recordEvent(ctx, other.id, "dossier.created", { id: 4 }));
     const seq = ctx.store.sqlite.query<{ seq: number }, [string]>(`SELECT seq FROM events WHERE id = ?`).get(failed)!.seq;
     ctx.store.sqlite.query(`UPDATE events SET status = 'failed', attempts = 2, next_attempt_at = NULL, last_status_code = 500, last_error = 'HTTP 500' WHERE seq = ?`).run(seq);
     const attempt = ctx.store.sqlite.query(`INSERT INTO delivery_attempts (event_seq, at, status_code, error, duration_ms, response_snippet) VALUES (?, ?, ?, ?, ?, ?)`);
@@ -91,8 +90,8 @@ describe("C2 `webhook deliveries`: listDeliveries", () => {
     return { app, ctx, org, other, skipped, failed, pending, foreign };
   }
 
-  test("newest first, every field, scoped to the organization", () => {
-    const { ctx, org, skipped, failed, pending } = seeded();
+  test("newest first, every field, scoped to the organization", async () => {
+    const { ctx, org, skipped, failed, pending } = await seeded();
     const { data } = listDeliveries(ctx, org.id);
     expect(data.map((d) => d.event_id)).toEqual([pending, failed, skipped]);
     expect(data[0]).toEqual({
@@ -109,8 +108,8 @@ describe("C2 `webhook deliveries`: listDeliveries", () => {
     expect(listDeliveries(ctx, org.id, { limit: 1 }).data.map((d) => d.event_id)).toEqual([pending]);
   });
 
-  test("--status filters", () => {
-    const { ctx, org, skipped, failed, pending } = seeded();
+  test("--status filters", async () => {
+    const { ctx, org, skipped, failed, pending } = await seeded();
     expect(listDeliveries(ctx, org.id, { status: "pending" }).data.map((d) => d.event_id)).toEqual([pending]);
     expect(listDeliveries(ctx, org.id, { status: "failed" }).data.map((d) => d.event_id)).toEqual([failed]);
     expect(listDeliveries(ctx, org.id, { status: "skipped" }).data.map((d) => d.event_id)).toEqual([skipped]);
@@ -118,8 +117,8 @@ describe("C2 `webhook deliveries`: listDeliveries", () => {
     expect(() => listDeliveries(ctx, org.id, { status: "done" as never })).toThrow(TypeError);
   });
 
-  test("--event gives that event with its attempt log, oldest attempt first", () => {
-    const { ctx, org, other, failed, foreign } = seeded();
+  test("--event gives that event with its attempt log, oldest attempt first", async () => {
+    const { ctx, org, other, failed, foreign } = await seeded();
     expect(listDeliveries(ctx, org.id, { eventId: failed }).data).toEqual([
       {
         event_id: failed,

@@ -3,7 +3,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createApp, type AppOptions, type DossierApp } from "../../src/app";
-import { transact } from "../../src/context";
 import { listDeliveries, retryDelivery, DeliveryError } from "../../src/services/deliveries";
 import { recordEvent, type EventType } from "../../src/services/outbox";
 import { rotateSecret, setEndpoint, unsetEndpoint } from "../../src/services/webhooks";
@@ -58,9 +57,9 @@ function webhookApp(config: AppOptions["config"] = FAST, dataDir?: string): Doss
 }
 
 /** Records one event in its own committed transaction, as a route would. */
-function emit(app: DossierApp, orgId: string, type: EventType = "dossier.created", data: unknown = { id: crypto.randomUUID() }): string {
+async function emit(app: DossierApp, orgId: string, type: EventType = "dossier.created", data: unknown = { id: crypto.randomUUID() }): Promise<string> {
   const ctx = app.dossier;
-  return transact(ctx, () => recordEvent(ctx, orgId, type, data));
+  return await ctx.store.write(() => recordEvent(ctx, orgId, type, data));
 }
 
 function eventRow(app: DossierApp, eventId: string) {
@@ -98,11 +97,11 @@ function verify(header: string, rawBody: string, secret: string, toleranceSecond
 
 const signatures = (header: string) => header.split(",").filter((part) => part.startsWith("v1="));
 
-function setup(respond?: Respond, config?: AppOptions["config"]) {
+async function setup(respond?: Respond, config?: AppOptions["config"]) {
   const app = webhookApp(config);
   const org = makeOrg(app);
   const hook = receiver(respond);
-  const { secret } = setEndpoint(app.dossier, org.id, hook.url);
+  const { secret } = await setEndpoint(app.dossier, org.id, hook.url);
   return { app, org, hook, secret };
 }
 
@@ -111,10 +110,10 @@ function setup(respond?: Respond, config?: AppOptions["config"]) {
 describe("C7 delivery shape and signature", () => {
   // C7's "within 100 ms of its commit" is a speed target: bench/webhooks.ts measures it.
   test("a committed event is POSTed with the exact body and the documented headers", async () => {
-    const { app, org, hook, secret } = setup();
+    const { app, org, hook, secret } = await setup();
     await Bun.sleep(20); // let the start-up scan pass
     const data = { id: crypto.randomUUID(), name: "Ada Lovelace — ünïcode ✓" };
-    const eventId = emit(app, org.id, "dossier.created", data);
+    const eventId = await emit(app, org.id, "dossier.created", data);
     const [request] = await hook.waitFor(1);
 
     const row = eventRow(app, eventId);
@@ -143,9 +142,9 @@ describe("C7 delivery shape and signature", () => {
   });
 
   test("rotation: two v1 signatures while the old secret is valid, both verify; one after it expires", async () => {
-    const { app, org, hook, secret: oldSecret } = setup();
-    const { secret: newSecret } = rotateSecret(app.dossier, org.id)!;
-    emit(app, org.id);
+    const { app, org, hook, secret: oldSecret } = await setup();
+    const { secret: newSecret } = (await rotateSecret(app.dossier, org.id))!;
+    await emit(app, org.id);
     const [first] = await hook.waitFor(1);
     const header = first.headers.get("x-service-signature")!;
     const [currentSig, previousSig] = signatures(header);
@@ -158,7 +157,7 @@ describe("C7 delivery shape and signature", () => {
     app.dossier.store.sqlite
       .query(`UPDATE webhook_endpoints SET previous_secret_expires_at = ? WHERE organization_id = ?`)
       .run(new Date(Date.now() - 1000).toISOString(), org.id);
-    emit(app, org.id);
+    await emit(app, org.id);
     const [, second] = await hook.waitFor(2);
     const after = second.headers.get("x-service-signature")!;
     expect(signatures(after)).toHaveLength(1);
@@ -168,10 +167,10 @@ describe("C7 delivery shape and signature", () => {
 
   test("each attempt is signed afresh with the current secret (a rotation between attempts)", async () => {
     let answer = 500;
-    const { app, org, hook } = setup(() => new Response("", { status: answer }), { webhookRetrySchedule: [300], webhookTimeoutMs: 500 });
-    const eventId = emit(app, org.id);
+    const { app, org, hook } = await setup(() => new Response("", { status: answer }), { webhookRetrySchedule: [300], webhookTimeoutMs: 500 });
+    const eventId = await emit(app, org.id);
     await hook.waitFor(1);
-    const { secret } = setEndpoint(app.dossier, org.id, hook.url); // new secret, no overlap
+    const { secret } = await setEndpoint(app.dossier, org.id, hook.url); // new secret, no overlap
     answer = 200;
     const [first, second] = await hook.waitFor(2);
     expect(verify(second.headers.get("x-service-signature")!, second.body, secret)).toBe(true);
@@ -185,8 +184,8 @@ describe("C7 delivery shape and signature", () => {
 
 describe("C7 retries", () => {
   test("500, 500, then 200: three attempts, and the log shows them", async () => {
-    const { app, org, hook } = setup((_, index) => (index < 2 ? new Response(`boom ${index}`, { status: 500 }) : new Response("fine")));
-    const eventId = emit(app, org.id);
+    const { app, org, hook } = await setup((_, index) => (index < 2 ? new Response(`boom ${index}`, { status: 500 }) : new Response("fine")));
+    const eventId = await emit(app, org.id);
     const requests = await hook.waitFor(3);
     const row = await settled(app, eventId);
     expect(row).toMatchObject({ status: "succeeded", attempts: 3, last_status_code: 200 });
@@ -209,7 +208,7 @@ describe("C7 retries", () => {
     // least 300 ms - 20 % = 240 ms after the answer ended; counted from the start it would be due
     // before the answer even ended, and would start right after it.
     const answered: number[] = [];
-    const { app, org, hook } = setup(
+    const { app, org, hook } = await setup(
       async () => {
         await Bun.sleep(400);
         answered.push(performance.now());
@@ -217,7 +216,7 @@ describe("C7 retries", () => {
       },
       { webhookRetrySchedule: [300, 300], webhookTimeoutMs: 2000 },
     );
-    const eventId = emit(app, org.id);
+    const eventId = await emit(app, org.id);
     const [first, second, third] = await hook.waitFor(3, 5000);
     expect(answered.length).toBeGreaterThanOrEqual(2);
     const gaps = [second.at - answered[0], third.at - answered[1]].map(Math.round);
@@ -233,8 +232,8 @@ describe("C7 retries", () => {
 
   test("after the last scheduled retry the delivery is failed and kept; `retry` queues it again from the schedule's start (C10, picked up within 5 s)", async () => {
     let healthy = false;
-    const { app, org, hook } = setup(() => new Response(healthy ? "ok" : "down", { status: healthy ? 200 : 503 }));
-    const eventId = emit(app, org.id);
+    const { app, org, hook } = await setup(() => new Response(healthy ? "ok" : "down", { status: healthy ? 200 : 503 }));
+    const eventId = await emit(app, org.id);
     const row = await settled(app, eventId);
     expect(row).toMatchObject({ status: "failed", attempts: 3, next_attempt_at: null, last_status_code: 503 });
     expect(hook.received).toHaveLength(3);
@@ -244,7 +243,7 @@ describe("C7 retries", () => {
 
     healthy = true;
     const retriedAt = performance.now();
-    expect(retryDelivery(app.dossier, eventId)).toEqual({ event_id: eventId, status: "pending" });
+    expect(await retryDelivery(app.dossier, eventId)).toEqual({ event_id: eventId, status: "pending" });
     expect(eventRow(app, eventId)).toMatchObject({ status: "pending", attempts: 0 });
     expect(deliveryOf(app, org.id, eventId).attempt_log).toHaveLength(3); // the history stays
     await hook.waitFor(4, 20_000);
@@ -254,33 +253,33 @@ describe("C7 retries", () => {
     expect(deliveryOf(app, org.id, eventId).attempt_log!.map((entry) => entry.status_code)).toEqual([503, 503, 503, 200]);
   });
 
-  test("`retry` refuses anything but a failed delivery, and unknown ids", () => {
+  test("`retry` refuses anything but a failed delivery, and unknown ids", async () => {
     const app = makeApp();
     const org = makeOrg(app);
-    setEndpoint(app.dossier, org.id, "http://127.0.0.1:9/hook");
-    const pending = emit(app, org.id);
-    const code = (work: () => unknown) => {
+    await setEndpoint(app.dossier, org.id, "http://127.0.0.1:9/hook");
+    const pending = await emit(app, org.id);
+    const code = async (work: () => Promise<unknown>) => {
       try {
-        work();
+        await work();
       } catch (error) {
         return error instanceof DeliveryError ? error.code : String(error);
       }
       return "no error";
     };
-    expect(code(() => retryDelivery(app.dossier, pending))).toBe("not_failed");
-    expect(code(() => retryDelivery(app.dossier, "evt_nope"))).toBe("not_found");
+    expect(await code(() => retryDelivery(app.dossier, pending))).toBe("not_failed");
+    expect(await code(() => retryDelivery(app.dossier, "evt_nope"))).toBe("not_found");
     app.dossier.store.sqlite.query(`UPDATE events SET status = 'failed', next_attempt_at = NULL WHERE id = ?`).run(pending);
-    unsetEndpoint(app.dossier, org.id);
-    expect(code(() => retryDelivery(app.dossier, pending))).toBe("no_endpoint");
+    await unsetEndpoint(app.dossier, org.id);
+    expect(await code(() => retryDelivery(app.dossier, pending))).toBe("no_endpoint");
     expect(eventRow(app, pending).status).toBe("failed");
   });
 
   test("Retry-After on 429/503 lengthens the wait but adds no attempt", async () => {
-    const { app, org, hook } = setup(
+    const { app, org, hook } = await setup(
       () => new Response("slow down", { status: 429, headers: { "retry-after": "1" } }),
       { webhookRetrySchedule: [50], webhookTimeoutMs: 500 },
     );
-    const eventId = emit(app, org.id);
+    const eventId = await emit(app, org.id);
     await hook.waitFor(1);
     await until(() => eventRow(app, eventId).attempts === 1, 1000, "first attempt recorded");
     const due = eventRow(app, eventId).next_attempt_at! - Date.now();
@@ -293,11 +292,11 @@ describe("C7 retries", () => {
   });
 
   test("a Retry-After shorter than the scheduled wait changes nothing; on a 500 it is ignored", async () => {
-    const { app, org, hook } = setup(
+    const { app, org, hook } = await setup(
       (_, index) => new Response("", { status: index === 0 ? 500 : 503, headers: { "retry-after": index === 0 ? "2" : "0" } }),
       { webhookRetrySchedule: [300, 50], webhookTimeoutMs: 500 },
     );
-    const eventId = emit(app, org.id);
+    const eventId = await emit(app, org.id);
     const [a, b, c] = await hook.waitFor(3, 3000);
     expect(b.at - a.at).toBeGreaterThanOrEqual(240 - 2);
     expect(b.at - a.at).toBeLessThan(1500); // the 500's Retry-After: 2 was not honoured
@@ -306,10 +305,10 @@ describe("C7 retries", () => {
   });
 
   test("a redirect is not followed: the 3xx is a failed attempt", async () => {
-    const { app, org, hook } = setup((request) =>
+    const { app, org, hook } = await setup((request) =>
       request.path === "/hook" ? new Response(null, { status: 307, headers: { location: "/elsewhere" } }) : new Response("followed!"),
     );
-    const eventId = emit(app, org.id);
+    const eventId = await emit(app, org.id);
     const row = await settled(app, eventId);
     expect(row).toMatchObject({ status: "failed", attempts: 3, last_status_code: 307 });
     expect(hook.received.map((r) => r.path)).toEqual(["/hook", "/hook", "/hook"]);
@@ -319,9 +318,9 @@ describe("C7 retries", () => {
   test("a network error and a time-out are recorded without a status code", async () => {
     const closed = receiver();
     closed.stop(); // nothing listens on that port any more
-    const { app, org } = setup(undefined, { webhookRetrySchedule: [], webhookTimeoutMs: 200 });
-    setEndpoint(app.dossier, org.id, closed.url);
-    const refused = emit(app, org.id);
+    const { app, org } = await setup(undefined, { webhookRetrySchedule: [], webhookTimeoutMs: 200 });
+    await setEndpoint(app.dossier, org.id, closed.url);
+    const refused = await emit(app, org.id);
     expect(await settled(app, refused)).toMatchObject({ status: "failed", attempts: 1, last_status_code: null });
     const refusedLog = deliveryOf(app, org.id, refused).attempt_log![0];
     expect(refusedLog.status_code).toBeNull();
@@ -331,8 +330,8 @@ describe("C7 retries", () => {
       await Bun.sleep(600);
       return new Response("late");
     });
-    setEndpoint(app.dossier, org.id, slow.url);
-    const timedOut = emit(app, org.id);
+    await setEndpoint(app.dossier, org.id, slow.url);
+    const timedOut = await emit(app, org.id);
     expect(await settled(app, timedOut)).toMatchObject({ status: "failed", attempts: 1 });
     const timedOutLog = deliveryOf(app, org.id, timedOut).attempt_log![0];
     expect(timedOutLog).toMatchObject({ status_code: null, error: expect.stringContaining("timeout") });
@@ -340,8 +339,8 @@ describe("C7 retries", () => {
   });
 
   test("the log keeps the first 1 KB of the answer", async () => {
-    const { app, org } = setup(() => new Response("é".repeat(600) + "x".repeat(5000), { status: 400 }), { webhookRetrySchedule: [], webhookTimeoutMs: 500 });
-    const eventId = emit(app, org.id);
+    const { app, org } = await setup(() => new Response("é".repeat(600) + "x".repeat(5000), { status: 400 }), { webhookRetrySchedule: [], webhookTimeoutMs: 500 });
+    const eventId = await emit(app, org.id);
     await settled(app, eventId);
     const snippet = deliveryOf(app, org.id, eventId).attempt_log![0].response_snippet!;
     expect(new TextEncoder().encode(snippet).length).toBeLessThanOrEqual(1024 + 2);
@@ -355,28 +354,28 @@ describe("C7 retries", () => {
 describe("C10 410 Gone and skipped deliveries", () => {
   test("410: the delivery fails at once, the endpoint is disabled, pending and later events are skipped; `webhook set` enables it again", async () => {
     let gone = true;
-    const { app, org, hook } = setup(async (request) => {
+    const { app, org, hook } = await setup(async (request) => {
       if (!gone) return new Response("ok");
       await Bun.sleep(50); // the others are recorded (and queued) meanwhile
       return new Response("gone", { status: 410 });
     });
-    const first = emit(app, org.id);
+    const first = await emit(app, org.id);
     await hook.waitFor(1);
-    const queued = [emit(app, org.id), emit(app, org.id)];
+    const queued = [await emit(app, org.id), await emit(app, org.id)];
     expect(await settled(app, first)).toMatchObject({ status: "failed", attempts: 1, last_status_code: 410 });
     const endpoint = () =>
       app.dossier.store.sqlite.query<{ disabled_at: string | null }, [string]>(`SELECT disabled_at FROM webhook_endpoints WHERE organization_id = ?`).get(org.id)!;
     expect(endpoint().disabled_at).not.toBeNull();
     for (const id of queued) expect(eventRow(app, id).status).toBe("skipped");
-    const later = emit(app, org.id);
+    const later = await emit(app, org.id);
     expect(eventRow(app, later).status).toBe("skipped");
     await Bun.sleep(150);
     expect(hook.received).toHaveLength(1);
 
     gone = false;
-    setEndpoint(app.dossier, org.id, hook.url);
+    await setEndpoint(app.dossier, org.id, hook.url);
     expect(endpoint().disabled_at).toBeNull();
-    const revived = emit(app, org.id);
+    const revived = await emit(app, org.id);
     await hook.waitFor(2);
     expect((await settled(app, revived)).status).toBe("succeeded");
     for (const id of [...queued, later]) expect(eventRow(app, id).status).toBe("skipped"); // nothing skipped is revived
@@ -386,11 +385,11 @@ describe("C10 410 Gone and skipped deliveries", () => {
   test("events recorded while no endpoint is set are skipped, not delivered later", async () => {
     const app = webhookApp();
     const org = makeOrg(app);
-    const before = emit(app, org.id);
+    const before = await emit(app, org.id);
     expect(eventRow(app, before)).toMatchObject({ status: "skipped", next_attempt_at: null });
     const hook = receiver();
-    setEndpoint(app.dossier, org.id, hook.url);
-    const after = emit(app, org.id);
+    await setEndpoint(app.dossier, org.id, hook.url);
+    const after = await emit(app, org.id);
     await hook.waitFor(1);
     await Bun.sleep(150);
     expect(hook.received.map((r) => r.headers.get("x-service-event-id"))).toEqual([after]);
@@ -400,10 +399,10 @@ describe("C10 410 Gone and skipped deliveries", () => {
   });
 
   test("`webhook unset` skips the pending deliveries, including one waiting for its retry", async () => {
-    const { app, org, hook } = setup(() => new Response("", { status: 500 }), { webhookRetrySchedule: [400, 400], webhookTimeoutMs: 500 });
-    const eventId = emit(app, org.id);
+    const { app, org, hook } = await setup(() => new Response("", { status: 500 }), { webhookRetrySchedule: [400, 400], webhookTimeoutMs: 500 });
+    const eventId = await emit(app, org.id);
     await until(() => eventRow(app, eventId).attempts === 1, 2000, "first attempt recorded");
-    unsetEndpoint(app.dossier, org.id);
+    await unsetEndpoint(app.dossier, org.id);
     expect(eventRow(app, eventId).status).toBe("skipped");
     await Bun.sleep(700);
     expect(hook.received).toHaveLength(1);
@@ -411,18 +410,18 @@ describe("C10 410 Gone and skipped deliveries", () => {
   });
 
   test("a rolled-back transaction emits nothing", async () => {
-    const { app, org, hook } = setup();
+    const { app, org, hook } = await setup();
     const ctx = app.dossier;
     const count = () => ctx.store.sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM events`).get()!.n;
     const before = count();
-    expect(() =>
-      transact(ctx, () => {
+    await expect(
+      ctx.store.write(() => {
         recordEvent(ctx, org.id, "dossier.created", { id: "rolled back" });
         throw new Error("the change fails after recording its event");
       }),
-    ).toThrow("the change fails");
+    ).rejects.toThrow("the change fails");
     expect(count()).toBe(before);
-    const kept = emit(app, org.id);
+    const kept = await emit(app, org.id);
     await hook.waitFor(1);
     await Bun.sleep(100);
     expect(hook.received.map((r) => JSON.parse(r.body).id)).toEqual([kept]);
@@ -433,13 +432,13 @@ describe("C10 410 Gone and skipped deliveries", () => {
 
 describe("C7 order and isolation", () => {
   test("first attempts go out in event order", async () => {
-    const { app, org, hook } = setup(async () => {
+    const { app, org, hook } = await setup(async () => {
       await Bun.sleep(Math.random() * 5);
       return new Response("ok");
     });
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) {
-      ids.push(emit(app, org.id, i % 2 ? "dossier.updated" : "note.created", { i }));
+      ids.push(await emit(app, org.id, i % 2 ? "dossier.updated" : "note.created", { i }));
       if (i % 7 === 0) await Bun.sleep(1);
     }
     await hook.waitFor(40);
@@ -448,15 +447,15 @@ describe("C7 order and isolation", () => {
   });
 
   test("a delivery waiting for its retry does not hold back later events", async () => {
-    const { app, org, hook } = setup((request) =>
+    const { app, org, hook } = await setup((request) =>
       JSON.parse(request.body).data.n === 1 && hook.received.filter((r) => JSON.parse(r.body).data.n === 1).length === 1
         ? new Response("", { status: 500 })
         : new Response("ok"),
       { webhookRetrySchedule: [400], webhookTimeoutMs: 500 },
     );
-    const first = emit(app, org.id, "dossier.created", { n: 1 });
+    const first = await emit(app, org.id, "dossier.created", { n: 1 });
     await hook.waitFor(1);
-    const others = [2, 3, 4].map((n) => emit(app, org.id, "dossier.created", { n }));
+    const others = await Promise.all([2, 3, 4].map((n) => emit(app, org.id, "dossier.created", { n })));
     await hook.waitFor(4, 300); // well before the first one's retry
     expect(hook.received.map((r) => JSON.parse(r.body).data.n)).toEqual([1, 2, 3, 4]);
     await hook.waitFor(5, 2000);
@@ -474,12 +473,12 @@ describe("C7 order and isolation", () => {
       return new Response("ok");
     });
     const fast = receiver();
-    setEndpoint(app.dossier, slowOrg.id, slow.url);
-    setEndpoint(app.dossier, fastOrg.id, fast.url);
-    emit(app, slowOrg.id);
-    emit(app, slowOrg.id);
+    await setEndpoint(app.dossier, slowOrg.id, slow.url);
+    await setEndpoint(app.dossier, fastOrg.id, fast.url);
+    await emit(app, slowOrg.id);
+    await emit(app, slowOrg.id);
     await slow.waitFor(1);
-    for (let i = 0; i < 5; i++) emit(app, fastOrg.id);
+    for (let i = 0; i < 5; i++) await emit(app, fastOrg.id);
     await fast.waitFor(5, 20_000);
     expect(slow.received).toHaveLength(1); // still busy with its first: the fast ones did not wait for it
     await slow.waitFor(2, 20_000);
@@ -490,9 +489,9 @@ describe("C7 order and isolation", () => {
     const app = webhookApp({ ...FAST, webhookScanMs: 600_000 });
     const hook = receiver();
     const orgs = Array.from({ length: 300 }, (_, i) => makeOrg(app, { name: `org ${i}` }));
-    for (const org of orgs) setEndpoint(app.dossier, org.id, hook.url);
+    for (const org of orgs) await setEndpoint(app.dossier, org.id, hook.url);
     const ctx = app.dossier;
-    transact(ctx, () => {
+    await ctx.store.write(() => {
       for (const org of orgs) recordEvent(ctx, org.id, "note.created", {});
     });
     await hook.waitFor(300, 30_000);
@@ -507,16 +506,16 @@ describe("C7 order and isolation", () => {
       return new Response("ok");
     });
     const fast = receiver();
-    setEndpoint(app.dossier, slowOrg.id, slow.url);
-    setEndpoint(app.dossier, fastOrg.id, fast.url);
+    await setEndpoint(app.dossier, slowOrg.id, slow.url);
+    await setEndpoint(app.dossier, fastOrg.id, fast.url);
     const ctx = app.dossier;
     // 1,500 for the slow organization in one commit (more than a read and than a lane holds), then new events of both.
-    transact(ctx, () => {
+    await ctx.store.write(() => {
       for (let i = 0; i < 1500; i++) recordEvent(ctx, slowOrg.id, "note.created", { i });
     });
     await slow.waitFor(10);
-    for (let i = 1500; i < 1550; i++) emit(app, slowOrg.id, "note.created", { i });
-    for (let i = 0; i < 20; i++) emit(app, fastOrg.id, "note.created", { i });
+    for (let i = 1500; i < 1550; i++) await emit(app, slowOrg.id, "note.created", { i });
+    for (let i = 0; i < 20; i++) await emit(app, fastOrg.id, "note.created", { i });
     // Held back by no one: all of the fast organization's events arrive while the slow one's
     // backlog is still being sent.
     await fast.waitFor(20, 20_000);
@@ -529,9 +528,9 @@ describe("C7 order and isolation", () => {
     const app = webhookApp();
     const hook = receiver();
     const orgs = Array.from({ length: 5 }, (_, i) => makeOrg(app, { name: `org ${i}` }));
-    for (const org of orgs) setEndpoint(app.dossier, org.id, hook.url);
+    for (const org of orgs) await setEndpoint(app.dossier, org.id, hook.url);
     const ids: string[] = [];
-    for (let i = 0; i < 300; i++) ids.push(emit(app, orgs[i % orgs.length].id, "note.created", { i }));
+    for (let i = 0; i < 300; i++) ids.push(await emit(app, orgs[i % orgs.length].id, "note.created", { i }));
     await hook.waitFor(300, 10_000);
     await Bun.sleep(100);
     const seen = hook.received.map((r) => r.headers.get("x-service-event-id")!);
@@ -559,9 +558,9 @@ describe("C7 / C10 durability", () => {
     const config = { log: "off" as const, webhookRetrySchedule: [1000, 1000], webhookTimeoutMs: 1000, webhookScanMs: 600_000 };
     const first = createApp({ dataDir, webhooks: true, config });
     const org = makeOrg(first);
-    setEndpoint(first.dossier, org.id, hook.url);
+    await setEndpoint(first.dossier, org.id, hook.url);
     const ctx = first.dossier;
-    const ids = transact(ctx, () => Array.from({ length: 150 }, (_, i) => recordEvent(ctx, org.id, "note.created", { i })));
+    const ids = await ctx.store.write(() => Array.from({ length: 150 }, (_, i) => recordEvent(ctx, org.id, "note.created", { i })));
     const failedOnce = () => ctx.store.sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM events WHERE attempts = 1 AND status = 'pending'`).get()!.n;
     await until(() => failedOnce() === 150, 30_000, "every first attempt to fail");
     const lastDue = ctx.store.sqlite.query<{ at: number }, []>(`SELECT max(next_attempt_at) AS at FROM events`).get()!.at;
@@ -582,8 +581,8 @@ describe("C7 / C10 durability", () => {
     const first = createApp({ dataDir, webhooks: false, config: { log: "off" } });
     const org = makeOrg(first);
     const hook = receiver();
-    setEndpoint(first.dossier, org.id, hook.url);
-    const ids = [emit(first, org.id), emit(first, org.id), emit(first, org.id)];
+    await setEndpoint(first.dossier, org.id, hook.url);
+    const ids = [await emit(first, org.id), await emit(first, org.id), await emit(first, org.id)];
     await first.close();
     expect(hook.received).toHaveLength(0);
 
@@ -600,8 +599,8 @@ describe("C7 / C10 durability", () => {
     const hook = receiver(() => new Response("", { status: up ? 200 : 500 }));
     const first = createApp({ dataDir, webhooks: true, config: { log: "off", webhookRetrySchedule: [1500], webhookTimeoutMs: 500 } });
     const org = makeOrg(first);
-    setEndpoint(first.dossier, org.id, hook.url);
-    const eventId = emit(first, org.id);
+    await setEndpoint(first.dossier, org.id, hook.url);
+    const eventId = await emit(first, org.id);
     await until(() => eventRow(first, eventId).attempts === 1, 2000, "first attempt recorded");
     const due = eventRow(first, eventId).next_attempt_at!;
     await first.close();
@@ -623,8 +622,8 @@ describe("C7 / C10 durability", () => {
     });
     const app = createApp({ dataDir, webhooks: true, config: { log: "off", ...FAST, webhookTimeoutMs: 2000 } });
     const org = makeOrg(app);
-    setEndpoint(app.dossier, org.id, hook.url);
-    const eventId = emit(app, org.id);
+    await setEndpoint(app.dossier, org.id, hook.url);
+    const eventId = await emit(app, org.id);
     await hook.waitFor(1);
     await app.close();
 
@@ -638,8 +637,8 @@ describe("C7 / C10 durability", () => {
     const hook = receiver();
     const first = createApp({ dataDir, webhooks: false, config: { log: "off" } });
     const org = makeOrg(first);
-    setEndpoint(first.dossier, org.id, hook.url);
-    const eventId = emit(first, org.id);
+    await setEndpoint(first.dossier, org.id, hook.url);
+    const eventId = await emit(first, org.id);
     // What a crash mid-attempt leaves: still pending, due, with no attempt recorded.
     await first.close();
     const second = makeApp({ dataDir, webhooks: true, config: FAST });

@@ -69,11 +69,11 @@ const STAGE_CHANGED_KEYS = ["current_stage_id", "id", "previous_stage_id", "stat
 
 const keys = (value: object) => Object.keys(value).sort();
 
-function setup() {
+async function setup() {
   const app = makeApp({ webhooks: true, config: { webhookRetrySchedule: [50, 100], webhookTimeoutMs: 1000 } });
   const org = makeOrg(app);
   const hook = receiver();
-  const { secret } = setEndpoint(app.dossier, org.id, hook.url);
+  const { secret } = await setEndpoint(app.dossier, org.id, hook.url);
   const events = () =>
     hook.received.map((r) => {
       expect(verify(r.headers.get("x-service-signature")!, r.body, secret)).toBe(true);
@@ -87,7 +87,7 @@ function setup() {
 
 describe("api-v1 Events, C7: the five events arrive signed, with the documented bodies", () => {
   test("dossier.created, stage_changed then updated, updated with previous_attributes, note.created, deleted: each body exactly as C7 says", async () => {
-    const { app, org, hook, events } = setup();
+    const { app, org, hook, events } = await setup();
     const envelope = (type: string) => ({ id: expect.stringMatching(/^evt_[A-Za-z0-9]{26,}$/), type, created_at: expect.any(String), organization_id: org.id });
     const created = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Grace Hopper", email: "grace@example.com" } });
     expect(created.status).toBe(201);
@@ -148,7 +148,7 @@ describe("api-v1 Events, C7: the five events arrive signed, with the documented 
   });
 
   test("a rejected request emits nothing; a PATCH that changes nothing emits nothing", async () => {
-    const { app, org, hook, events } = setup();
+    const { app, org, hook, events } = await setup();
     const bad = await call(app, "POST", "/dossiers", {
       key: org.key,
       body: { type: "candidate", name: "Nobody", contact_id: "00000000-0000-4000-8000-000000000000" },

@@ -4,7 +4,6 @@
 // time limit comes from config (as DOSSIER_WEBHOOK_TIMEOUT would set it): a healthy event that had
 // to wait for one of them would arrive only after it, and fails the test.
 import { afterAll, describe, expect, test } from "bun:test";
-import { transact } from "../../src/context";
 import { recordEvent } from "../../src/services/outbox";
 import { setEndpoint } from "../../src/services/webhooks";
 import { makeApp, makeOrg, until } from "../helpers";
@@ -67,22 +66,22 @@ function healthyReceiver() {
   return { url: `http://127.0.0.1:${server.port}/ok`, arrivals };
 }
 
-function scenario(hangingOrgs: number, eventsEach: number, retrySchedule: number[], timeoutMs = TIMEOUT_MS) {
+async function scenario(hangingOrgs: number, eventsEach: number, retrySchedule: number[], timeoutMs = TIMEOUT_MS) {
   const app = makeApp({ webhooks: true, config: { webhookTimeoutMs: timeoutMs, webhookRetrySchedule: retrySchedule } });
   const ctx = app.dossier;
   const hang = hangingReceiver();
   const ok = healthyReceiver();
   const stuck = Array.from({ length: hangingOrgs }, (_, i) => makeOrg(app, { name: `hanging ${i}` }).id);
-  for (const org of stuck) setEndpoint(ctx, org, hang.url);
+  for (const org of stuck) await setEndpoint(ctx, org, hang.url);
   const healthy = makeOrg(app, { name: "healthy" }).id;
-  setEndpoint(ctx, healthy, ok.url);
+  await setEndpoint(ctx, healthy, ok.url);
   return {
     app,
     hang,
     ok,
     /** The hanging organizations' events, in one commit. */
-    flood() {
-      transact(ctx, () => {
+    async flood() {
+      await ctx.store.write(() => {
         for (let i = 0; i < eventsEach; i++) for (const org of stuck) recordEvent(ctx, org, "note.created", { i });
       });
     },
@@ -98,7 +97,7 @@ function scenario(hangingOrgs: number, eventsEach: number, retrySchedule: number
     /** One healthy event: its commit-to-arrival time in ms (bounded wait). */
     async healthyLatency(): Promise<number> {
       const committed = performance.now();
-      const id = transact(ctx, () => recordEvent(ctx, healthy, "note.created", { healthy: true }));
+      const id = await ctx.store.write(() => recordEvent(ctx, healthy, "note.created", { healthy: true }));
       await until(() => ok.arrivals.has(id), timeoutMs * 3, `the healthy organization's event ${id}`);
       return ok.arrivals.get(id)! - committed;
     },
@@ -107,9 +106,9 @@ function scenario(hangingOrgs: number, eventsEach: number, retrySchedule: number
 
 describe("C7 isolation under load: hanging endpoints of other organizations", () => {
   test("300 organizations whose endpoints never answer: a healthy organization's new event arrives without waiting for any of them", async () => {
-    const s = scenario(300, 1, [60_000]);
+    const s = await scenario(300, 1, [60_000]);
     await s.healthyLatency(); // the healthy endpoint's connection is open
-    s.flood();
+    await s.flood();
     // Wait (bounded) until the hanging requests are in flight: more than 256 of them (the old
     // global cap, and the default concurrency limit of Bun's fetch) ...
     await until(() => s.hang.open() >= 256, 20_000, "the hanging requests to be in flight");
@@ -123,8 +122,8 @@ describe("C7 isolation under load: hanging endpoints of other organizations", ()
   test("40 organizations × 12 events, hanging, with their retries due: a healthy organization's new event still arrives without waiting for them", async () => {
     // 1 s time-out and retries 50 ms after each: every second each hanging organization's lane
     // moves on to its next event and one more retry joins those in flight (the audit's repro).
-    const s = scenario(40, 12, Array(9).fill(50), 1000);
-    s.flood();
+    const s = await scenario(40, 12, Array(9).fill(50), 1000);
+    await s.flood();
     // Let them pile up (bounded): 250 held open at once (the old shared budget of 256 requests was
     // full then), or, where fewer may be in flight, 1,300 received (about 7 s).
     await until(() => s.hang.open() >= 250 || s.hang.received() >= 1300, 30_000, "the hanging organizations' retries to pile up");
@@ -132,8 +131,8 @@ describe("C7 isolation under load: hanging endpoints of other organizations", ()
   });
 
   test("200 organizations whose endpoints never answer, 40 events each (a backlog larger than the dispatcher holds in memory): a healthy organization's new event arrives without waiting for any of them", async () => {
-    const s = scenario(200, 40, [60_000]);
-    s.flood();
+    const s = await scenario(200, 40, [60_000]);
+    await s.flood();
     await until(() => s.hang.open() >= 200, 20_000, "the hanging requests to be in flight");
     await Bun.sleep(50);
     expectNotHeldBack(await s.healthySamples(5), TIMEOUT_MS);

@@ -3,7 +3,6 @@
 // state (/healthz 503, one log line) and the dispatcher starts no more attempts, which it could not
 // record; the deliveries stay pending for the restart.
 import { afterAll, expect, test } from "bun:test";
-import { transact } from "../../src/context";
 import { recordEvent } from "../../src/services/outbox";
 import { setEndpoint } from "../../src/services/webhooks";
 import { call, makeApp, makeOrg, until } from "../helpers";
@@ -33,19 +32,19 @@ test("C11: a failed write of the dispatcher turns /healthz to storage_unavailabl
 
   const app = makeApp({ webhooks: true, config: { log: "json", logLevel: "error", webhookRetrySchedule: [50, 100], webhookTimeoutMs: 2_000 } });
   const org = makeOrg(app);
-  setEndpoint(app.dossier, org.id, `http://127.0.0.1:${receiver.port}/hook`);
+  await setEndpoint(app.dossier, org.id, `http://127.0.0.1:${receiver.port}/hook`);
   const lines: string[] = [];
   const write = process.stderr.write;
   process.stderr.write = ((chunk: string) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
   try {
-    for (let i = 0; i < 20; i++) transact(app.dossier, () => recordEvent(app.dossier, org.id, "dossier.created", { id: crypto.randomUUID() }));
+    for (let i = 0; i < 20; i++) await app.dossier.store.write(() => recordEvent(app.dossier, org.id, "dossier.created", { id: crypto.randomUUID() }));
     await until(() => received > 0, 5_000, "a first attempt");
     const { sqlite } = app.dossier.store;
     sqlite.run(`PRAGMA max_page_count = ${sqlite.query<{ page_count: number }, []>("PRAGMA page_count").get()!.page_count}`);
     open();
 
-    await until(() => app.dossier.storageFailure !== null, 10_000, "the dispatcher's failed write");
-    expect(app.dossier.storageFailure).toContain("SQLITE_FULL");
+    await until(() => app.dossier.store.failure !== null, 10_000, "the dispatcher's failed write");
+    expect(app.dossier.store.failure).toContain("SQLITE_FULL");
     const health = await call(app, "GET", "/healthz");
     expect(health.status).toBe(503);
     expect(health.json).toEqual({ status: "storage_unavailable" });

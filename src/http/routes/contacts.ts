@@ -6,7 +6,6 @@
 //   DELETE /contacts/:id    hard delete; links removed, dossiers kept
 import { Elysia } from "elysia";
 import type { Context } from "../../context";
-import { transact } from "../../context";
 import { invalidBody, notFound } from "../../errors";
 import { List, One, PagingQuery } from "../../schemas/common";
 import { Contact, ContactKind, CreateContact, DeletedContact, PatchContact, PoolFilter } from "../../schemas/contacts";
@@ -70,7 +69,7 @@ export const contactRoutes = (ctx: Context, auth: Auth) => {
       "/contacts",
       async ({ request, principal, set }) => {
         const input = await readJson(request, CreateContact);
-        const contact = transact(ctx, () => createContact(ctx, principal.organizationId, { ...input, kind: input.kind ?? undefined }));
+        const contact = await createContact(ctx, principal.organizationId, { ...input, kind: input.kind ?? undefined });
         set.status = 201;
         return one(contact);
       },
@@ -110,7 +109,7 @@ export const contactRoutes = (ctx: Context, auth: Auth) => {
       async ({ params, request, principal }) => {
         const { id } = found(principal.organizationId, params.id);
         const patch = await readJson(request, PatchContact);
-        const contact = transact(ctx, () => updateContact(ctx, principal.organizationId, id, patch));
+        const contact = await updateContact(ctx, principal.organizationId, id, patch);
         if (!contact) throw notFound("contact not found");
         return one(contact);
       },
@@ -134,9 +133,9 @@ export const contactRoutes = (ctx: Context, auth: Auth) => {
     )
     .delete(
       "/contacts/:id",
-      ({ params, principal }) => {
+      async ({ params, principal }) => {
         const id = pathId(params.id);
-        const deleted = transact(ctx, () => deleteContact(ctx, principal.organizationId, id));
+        const deleted = await deleteContact(ctx, principal.organizationId, id);
         if (!deleted) throw notFound("contact not found");
         return one({ id, deleted: true as const });
       },

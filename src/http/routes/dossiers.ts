@@ -195,7 +195,7 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
       async ({ params, request, principal }) => {
         const { id } = load(principal.organizationId, params.id);
         const patch = await readJson(request, PatchDossier);
-        return one(updateDossier(ctx, principal.organizationId, id, patch));
+        return one(await updateDossier(ctx, principal.organizationId, id, patch));
       },
       {
         parse: "none",
@@ -218,7 +218,7 @@ export const dossierRoutes = (ctx: Context, auth: Auth) => {
     )
     .delete(
       "/dossiers/:id",
-      ({ params, principal }) => one(archiveDossier(ctx, principal.organizationId, load(principal.organizationId, params.id).id)),
+      async ({ params, principal }) => one(await archiveDossier(ctx, principal.organizationId, load(principal.organizationId, params.id).id)),
       {
         scopes: ["dossiers:write"],
         detail: operation({

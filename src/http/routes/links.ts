@@ -5,7 +5,6 @@
 // Link writes need contacts:write and dossiers:write. No event (C10).
 import { Elysia } from "elysia";
 import type { Context } from "../../context";
-import { transact } from "../../context";
 import { notFound } from "../../errors";
 import { List, One } from "../../schemas/common";
 import { CreateLink, Link, LinkItem, Unlinked } from "../../schemas/contacts";
@@ -49,8 +48,13 @@ export const linkRoutes = (ctx: Context, auth: Auth) => {
       async ({ params, request, principal, set }) => {
         const id = dossierId(principal.organizationId, params.id);
         const body = await readJson(request, CreateLink);
-        const { created, link } = transact(ctx, () =>
-          linkContact(ctx, principal.organizationId, id, body.contact_id.toLowerCase(), body.role_on_dossier, body.is_primary),
+        const { created, link } = await linkContact(
+          ctx,
+          principal.organizationId,
+          id,
+          body.contact_id.toLowerCase(),
+          body.role_on_dossier,
+          body.is_primary,
         );
         set.status = created ? 201 : 200;
         return one(link);
@@ -76,10 +80,10 @@ export const linkRoutes = (ctx: Context, auth: Auth) => {
     )
     .delete(
       "/dossiers/:id/contacts/:contact_id",
-      ({ params, principal }) => {
+      async ({ params, principal }) => {
         const id = dossierId(principal.organizationId, params.id);
         const contactId = pathId(params.contact_id);
-        return one(transact(ctx, () => unlinkContact(ctx, principal.organizationId, id, contactId)));
+        return one(await unlinkContact(ctx, principal.organizationId, id, contactId));
       },
       {
         scopes: ["contacts:write", "dossiers:write"],

@@ -49,7 +49,7 @@ export const noteRoutes = (ctx: Context, auth: Auth) => {
       async ({ params, request, principal, set }) => {
         const id = dossierId(principal.organizationId, params.id);
         const input = await readJson(request, CreateNote);
-        const note = createNote(ctx, principal.organizationId, id, input);
+        const note = await createNote(ctx, principal.organizationId, id, input);
         set.status = 201;
         return one(note);
       },

@@ -1,0 +1,214 @@
+// Group commit (C11): every change goes through `await write(unit)`. A unit is synchronous SQL
+// (bun:sqlite is synchronous); units that arrive while a flush is in flight wait, and the next
+// group commits them all in one transaction, each inside its own savepoint, so that a unit that
+// throws (404, 409, a constraint) is rolled back alone and gets its own error while the rest of
+// its group commits. A lone write on an idle store commits at once: no timer adds latency.
+//
+// Durability: with a `flush` (the server's store), the connection commits with
+// synchronous=NORMAL, which writes the WAL without waiting for the disk, and `flush` then
+// fdatasyncs the WAL on libuv's thread pool. Only after it returns are the group's writes
+// answered and the commit listeners (the webhook dispatcher) told, so no answer and no delivery
+// ever precedes the flush of its commit, and the thread that answers HTTP never waits on the disk:
+// reads go on while the flush is in flight (they may see the commit a few ms before it is durable,
+// as C11 allows; never an uncommitted change, since a group never spans an `await`).
+// Without a flush (the CLI's store at synchronous=FULL, where SQLite fsyncs inside COMMIT; memory;
+// DOSSIER_SYNC=normal) the same code commits and answers at once.
+//
+// A failed commit or flush (EIO, ENOSPC) fails every unit of its group with 503
+// storage_unavailable, and the store refuses writes from then on (the file's state is unknown:
+// C11); reads go on.
+import type { Database } from "bun:sqlite";
+import { ApiError } from "../errors";
+
+export const storageUnavailable = () =>
+  new ApiError("storage_unavailable", "the server cannot store changes right now; nothing was saved");
+
+/** A write that SQLite could not make durable: the disk is full (SQLITE_FULL) or refused a read or
+ * write (SQLITE_IOERR and its extended codes). C11's "failed flush": the file's state is unknown. */
+export function isWriteFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (code === "SQLITE_FULL" || code.startsWith("SQLITE_IOERR"));
+}
+
+export interface GroupCommitOptions {
+  /** Makes every commit so far durable (fdatasync of the WAL); null when COMMIT itself is durable
+   * enough (synchronous=FULL, memory, DOSSIER_SYNC=normal). */
+  flush: (() => Promise<void>) | null;
+  /** Runs between groups, when nothing is waiting for a flush (the WAL checkpoint); writes that
+   * arrive meanwhile wait for the next group, reads do not wait. */
+  betweenGroups?: () => Promise<void> | void;
+  /** Told once, with the reason, when a write fails. */
+  onFailure?: (reason: string) => void;
+}
+
+interface Waiting {
+  unit: () => unknown;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+export class GroupCommit {
+  /** Why a write failed, once one has; null while writes work. */
+  failure: string | null = null;
+  private queue: Waiting[] = [];
+  /** Set from the first unit of a run until the queue is found empty, in the same turn: a write
+   * that arrives after that starts a new run. */
+  private active = false;
+  private running: Promise<void> = Promise.resolve();
+  private inUnit = false;
+  private unflushed = false;
+  private readonly listeners = new Set<() => void>();
+  private readonly begin;
+  private readonly commit;
+  private readonly rollback;
+  private readonly savepoint;
+  private readonly release;
+  private readonly rollbackTo;
+
+  constructor(
+    private readonly sqlite: Database,
+    private readonly options: GroupCommitOptions,
+  ) {
+    this.begin = sqlite.prepare("BEGIN IMMEDIATE");
+    this.commit = sqlite.prepare("COMMIT");
+    this.rollback = sqlite.prepare("ROLLBACK");
+    this.savepoint = sqlite.prepare("SAVEPOINT unit");
+    this.release = sqlite.prepare("RELEASE unit");
+    this.rollbackTo = sqlite.prepare("ROLLBACK TO unit");
+  }
+
+  /** Runs `unit` in the next group; resolves with its result once its commit is durable. */
+  write<T>(unit: () => T): Promise<T> {
+    // A unit is one synchronous piece of work: a write inside one would wait for its own group.
+    if (this.inUnit) throw new Error("store.write called inside a unit of work");
+    if (this.failure !== null) return Promise.reject(storageUnavailable());
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ unit, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.active) {
+        this.active = true;
+        this.running = this.run();
+      }
+    });
+  }
+
+  /** Calls `listener` after each group is durable, before the next one starts: whatever it reads
+   * then is durable. Returns the call that removes it. */
+  onCommit(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** True while this store has committed changes that are not yet durable. */
+  get settling(): boolean {
+    return this.unflushed;
+  }
+
+  /** True while a group is being committed, flushed or followed by a checkpoint. */
+  get busy(): boolean {
+    return this.active;
+  }
+
+  /** Resolves once every write asked for so far is answered. */
+  async idle(): Promise<void> {
+    for (let round = 0; this.active && round < 1_000_000; round++) await this.running;
+  }
+
+  /** Records the failure (once) and refuses writes from now on. */
+  fail(error: unknown) {
+    if (this.failure !== null) return;
+    const err = error as { code?: string; message?: string };
+    this.failure = `${err.code ?? "error"}: ${err.message ?? String(error)}`;
+    this.options.onFailure?.(this.failure);
+  }
+
+  private async run() {
+    for (;;) {
+      // `active` drops in the same turn as the empty queue is seen, with no await between them.
+      if (this.queue.length === 0) {
+        this.active = false;
+        return;
+      }
+      const group = this.queue;
+      this.queue = [];
+      if (this.failure !== null) {
+        for (const waiting of group) waiting.reject(storageUnavailable());
+        continue;
+      }
+      const outcomes = this.commitGroup(group);
+      if (outcomes && this.options.flush) {
+        this.unflushed = true;
+        try {
+          await this.options.flush();
+        } catch (error) {
+          this.fail(error);
+        } finally {
+          this.unflushed = false;
+        }
+      }
+      if (!outcomes || this.failure !== null) {
+        for (const waiting of group) waiting.reject(storageUnavailable());
+        continue;
+      }
+      group.forEach((waiting, i) => {
+        const outcome = outcomes[i];
+        if (outcome.ok) waiting.resolve(outcome.value);
+        else waiting.reject(outcome.error);
+      });
+      for (const listener of this.listeners) {
+        try {
+          listener();
+        } catch {
+          // A listener's failure is its own (it logs it); the store goes on.
+        }
+      }
+      try {
+        await this.options.betweenGroups?.();
+      } catch {
+        // The checkpoint reports its own failures; the next group goes on.
+      }
+    }
+  }
+
+  /** One transaction for the whole group; null when the transaction itself failed. */
+  private commitGroup(group: Waiting[]): ({ ok: true; value: unknown } | { ok: false; error: unknown })[] | null {
+    try {
+      this.begin.run();
+    } catch (error) {
+      if (isWriteFailure(error)) this.fail(error);
+      const outcome = { ok: false as const, error: isWriteFailure(error) ? storageUnavailable() : error };
+      return group.map(() => outcome);
+    }
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      for (const waiting of group) {
+        this.savepoint.run();
+        this.inUnit = true;
+        try {
+          const value = waiting.unit();
+          this.inUnit = false;
+          this.release.run();
+          outcomes.push({ ok: true, value });
+        } catch (error) {
+          this.inUnit = false;
+          if (isWriteFailure(error)) throw error;
+          this.rollbackTo.run();
+          this.release.run();
+          outcomes.push({ ok: false, error });
+        }
+      }
+      this.commit.run();
+      return outcomes;
+    } catch (error) {
+      this.inUnit = false;
+      try {
+        if (this.sqlite.inTransaction) this.rollback.run();
+      } catch {
+        // The rollback of a failed transaction: after a write failure the file's state is unknown
+        // either way.
+      }
+      if (!isWriteFailure(error)) return group.map(() => ({ ok: false as const, error }));
+      this.fail(error);
+      return null;
+    }
+  }
+}

@@ -1,0 +1,101 @@
+// The server's WAL, kept off the thread that answers HTTP (C11): `flush` fdatasyncs it on libuv's
+// thread pool after a group's commit (the connection commits at synchronous=NORMAL, which writes
+// the WAL without waiting for the disk), and `checkpointIfDue` copies it into the database file on
+// a worker thread (src/db/checkpoint-worker.ts), between groups, never while a flush is pending.
+//
+// SQLite's own automatic checkpoint is off on this connection (wal_autocheckpoint=0): it would run
+// inside a COMMIT, with two fsyncs, on this thread. Writes wait while a checkpoint runs (reads do
+// not): with no write beside it a PASSIVE checkpoint copies the whole WAL, and the next commit
+// starts the WAL over. journal_size_limit=0 makes that commit truncate the file to what it wrote,
+// so the WAL's size is how much awaits the next checkpoint.
+import type { Database } from "bun:sqlite";
+import { statSync } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { CheckpointRequest, CheckpointResult } from "./checkpoint-worker";
+
+/** SQLite's default automatic checkpoint: about 1,000 pages of 4 KiB. */
+const CHECKPOINT_BYTES = 4 * 1024 * 1024;
+
+// In the executable, src/main.ts and this worker are embedded side by side (package.json's build
+// lists both entry points) at the root of its virtual file system; from source, the worker is
+// this module's neighbour.
+const WORKER = import.meta.url.includes("$bunfs") ? "./db/checkpoint-worker.ts" : new URL("./checkpoint-worker.ts", import.meta.url).href;
+
+export class WalKeeper {
+  private handle: FileHandle | null = null;
+  private worker: Worker | null = null;
+  private workerFailed = false;
+  /** The WAL's size at which the next checkpoint is tried. */
+  private checkpointAt = CHECKPOINT_BYTES;
+
+  constructor(
+    private readonly sqlite: Database,
+    private readonly path: string,
+    private readonly warn: (msg: string, fields: Record<string, unknown>) => void,
+  ) {
+    sqlite.run("PRAGMA wal_autocheckpoint = 0");
+    sqlite.run("PRAGMA journal_size_limit = 0");
+  }
+
+  /** Makes every commit so far durable. */
+  async flush(): Promise<void> {
+    if (!this.handle) {
+      this.handle = await open(`${this.path}-wal`, "r+");
+      // The WAL's name in its folder must survive a power loss too, once.
+      const folder = await open(dirname(this.path), "r");
+      try {
+        await folder.sync();
+      } finally {
+        await folder.close();
+      }
+    }
+    await this.handle.datasync();
+  }
+
+  /** Checkpoints when the WAL has grown past the threshold. */
+  async checkpointIfDue(): Promise<void> {
+    const size = statSync(`${this.path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+    if (size < this.checkpointAt) return;
+    const result = await this.checkpoint();
+    // A reader elsewhere (a backup, the CLI) can hold part of the WAL: try again after as much again.
+    const complete = result.ok && result.busy === 0 && result.log === result.checkpointed;
+    this.checkpointAt = complete ? CHECKPOINT_BYTES : size + CHECKPOINT_BYTES;
+    if (!result.ok) this.warn("WAL checkpoint failed", { error: result.message });
+  }
+
+  private checkpoint(): Promise<CheckpointResult> {
+    if (this.workerFailed) return Promise.resolve(this.checkpointHere());
+    this.worker ??= new Worker(WORKER);
+    this.worker.unref();
+    const worker = this.worker;
+    return new Promise<CheckpointResult>((resolve) => {
+      worker.onmessage = (event: MessageEvent<CheckpointResult>) => resolve(event.data);
+      worker.onerror = (event) => {
+        // Without its thread the checkpoint runs here (it stalls requests, but the WAL stays bounded).
+        this.workerFailed = true;
+        this.worker = null;
+        worker.terminate();
+        this.warn("WAL checkpoint thread failed: checkpoints run on the main thread", { error: event.message });
+        resolve(this.checkpointHere());
+      };
+      worker.postMessage({ path: this.path } satisfies CheckpointRequest);
+    });
+  }
+
+  private checkpointHere(): CheckpointResult {
+    try {
+      const row = this.sqlite.query<{ busy: number; log: number; checkpointed: number }, []>("PRAGMA wal_checkpoint(PASSIVE)").get()!;
+      return { ok: true, ...row };
+    } catch (error) {
+      return { ok: false, message: (error as Error).message };
+    }
+  }
+
+  async close() {
+    this.worker?.terminate();
+    this.worker = null;
+    await this.handle?.close();
+    this.handle = null;
+  }
+}

@@ -1,0 +1,183 @@
+// C11 group commit, on a real SQLite file: the flush is given to the store as a function, and here
+// it is a gate the test opens (a slow disk), so that what waits for it and what does not is seen
+// without timing anything. The real flush (fdatasync of the WAL off the HTTP thread) is checked
+// from outside the process by test/reliability/durability-strace.test.ts.
+import { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { GroupCommit } from "../../src/db/group-commit";
+import { openStore } from "../../src/db/client";
+import { ApiError } from "../../src/errors";
+import { tempDir, until } from "../helpers";
+
+/** A flush that waits until the test opens it, counting the calls. */
+function gatedFlush() {
+  const gates: { open(): void; fail(error: Error): void }[] = [];
+  return {
+    calls: () => gates.length,
+    flush: () =>
+      new Promise<void>((resolve, reject) => {
+        gates.push({ open: resolve, fail: reject });
+      }),
+    open: (i: number) => gates[i].open(),
+    fail: (i: number, error: Error) => gates[i].fail(error),
+  };
+}
+
+function database() {
+  const sqlite = new Database(join(tempDir(), "g.db"), { create: true, strict: true });
+  sqlite.run("PRAGMA journal_mode = WAL");
+  sqlite.run("PRAGMA synchronous = NORMAL");
+  sqlite.run("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT UNIQUE)");
+  return sqlite;
+}
+
+const values = (sqlite: Database) => sqlite.query<{ v: string }, []>("SELECT v FROM t ORDER BY id").all().map((r) => r.v);
+const insert = (sqlite: Database, v: string) => () => sqlite.query("INSERT INTO t (v) VALUES (?)").run(v).lastInsertRowid;
+const settled = async (promise: Promise<unknown>) => {
+  await Bun.sleep(0);
+  return Bun.peek.status(promise);
+};
+
+describe("C11 group commit", () => {
+  test("a lone write on an idle store commits at once; it is answered only after its flush", async () => {
+    const sqlite = database();
+    const disk = gatedFlush();
+    const commits = new GroupCommit(sqlite, { flush: disk.flush });
+    const written = commits.write(insert(sqlite, "a"));
+    // Committed in the call itself (no timer), so a read sees it while its flush is in flight.
+    expect(values(sqlite)).toEqual(["a"]);
+    expect(disk.calls()).toBe(1);
+    expect(commits.settling).toBe(true);
+    expect(await settled(written)).toBe("pending");
+    disk.open(0);
+    expect(await written).toBe(1);
+    expect(commits.settling).toBe(false);
+  });
+
+  test("writes that arrive during a flush commit together in the next group, under one flush", async () => {
+    const sqlite = database();
+    const disk = gatedFlush();
+    const commits = new GroupCommit(sqlite, { flush: disk.flush });
+    const first = commits.write(insert(sqlite, "first"));
+    const group = Array.from({ length: 16 }, (_, i) => commits.write(insert(sqlite, `g${i}`)));
+    // Waiting: not committed yet (the first group's flush is in flight).
+    expect(values(sqlite)).toEqual(["first"]);
+    disk.open(0);
+    await first;
+    await until(() => disk.calls() === 2, 5_000, "the second group's flush");
+    expect(values(sqlite)).toHaveLength(17); // the 16 in one commit, flushed once
+    for (const write of group) expect(await settled(write)).toBe("pending");
+    disk.open(1);
+    expect(await Promise.all(group)).toEqual(Array.from({ length: 16 }, (_, i) => i + 2));
+    expect(disk.calls()).toBe(2);
+  });
+
+  test("a unit that fails rolls back alone and gets its own error; the rest of its group commits", async () => {
+    const sqlite = database();
+    const disk = gatedFlush();
+    const commits = new GroupCommit(sqlite, { flush: disk.flush });
+    const first = commits.write(insert(sqlite, "taken"));
+    const ok1 = commits.write(insert(sqlite, "one"));
+    const clash = commits.write(() => {
+      sqlite.query("INSERT INTO t (v) VALUES (?)").run("half of it");
+      sqlite.query("INSERT INTO t (v) VALUES (?)").run("taken"); // UNIQUE: the unit fails after a first change
+    });
+    const notFound = commits.write(() => {
+      throw new ApiError("not_found", "no such thing");
+    });
+    const ok2 = commits.write(insert(sqlite, "two"));
+    disk.open(0);
+    await first;
+    await until(() => disk.calls() === 2, 5_000, "the second group's flush");
+    disk.open(1);
+    expect(await ok1).toBe(2);
+    expect(await ok2).toBe(3);
+    await expect(clash).rejects.toMatchObject({ code: "SQLITE_CONSTRAINT_UNIQUE" });
+    await expect(notFound).rejects.toMatchObject({ code: "not_found" });
+    expect(values(sqlite)).toEqual(["taken", "one", "two"]);
+    expect(commits.failure).toBeNull();
+  });
+
+  test("commit listeners run after the flush, before the next group commits", async () => {
+    const sqlite = database();
+    const disk = gatedFlush();
+    const commits = new GroupCommit(sqlite, { flush: disk.flush });
+    const seen: string[][] = [];
+    commits.onCommit(() => seen.push(values(sqlite)));
+    const first = commits.write(insert(sqlite, "a"));
+    const second = commits.write(insert(sqlite, "b"));
+    expect(seen).toEqual([]);
+    disk.open(0);
+    await first;
+    expect(seen).toEqual([["a"]]); // told before "b" was committed
+    await until(() => disk.calls() === 2, 5_000, "the second flush");
+    disk.open(1);
+    await second;
+    expect(seen).toEqual([["a"], ["a", "b"]]);
+  });
+
+  test("a failed flush fails every write of its group with 503 storage_unavailable; later writes are refused", async () => {
+    const sqlite = database();
+    const disk = gatedFlush();
+    const reasons: string[] = [];
+    const commits = new GroupCommit(sqlite, { flush: disk.flush, onFailure: (reason) => reasons.push(reason) });
+    const first = commits.write(insert(sqlite, "a"));
+    const group = [commits.write(insert(sqlite, "b")), commits.write(insert(sqlite, "c"))];
+    disk.open(0);
+    await first;
+    await until(() => disk.calls() === 2, 5_000, "the second flush");
+    disk.fail(1, Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" }));
+    for (const result of await Promise.allSettled(group)) {
+      expect(result).toMatchObject({ status: "rejected", reason: { code: "storage_unavailable", status: 503 } });
+    }
+    expect(commits.failure).toContain("EIO");
+    expect(reasons).toHaveLength(1);
+    await expect(commits.write(insert(sqlite, "d"))).rejects.toMatchObject({ code: "storage_unavailable" });
+    expect(disk.calls()).toBe(2); // nothing more was committed or flushed
+  });
+
+  test("a commit the disk refuses (SQLITE_FULL) fails its whole group with 503 and keeps nothing of it", async () => {
+    const sqlite = database();
+    const commits = new GroupCommit(sqlite, { flush: null });
+    await commits.write(insert(sqlite, "a"));
+    const pages = sqlite.query<{ page_count: number }, []>("PRAGMA page_count").get()!.page_count;
+    sqlite.run(`PRAGMA max_page_count = ${pages}`);
+    const big = commits.write(() => sqlite.query("INSERT INTO t (v) VALUES (?)").run("x".repeat(100_000)));
+    await expect(big).rejects.toMatchObject({ code: "storage_unavailable" });
+    await Promise.allSettled([big]);
+    expect(commits.failure).toContain("SQLITE_FULL");
+    expect(values(sqlite)).toEqual(["a"]);
+  });
+
+  test("a unit cannot write through the store again (it would wait for its own group)", async () => {
+    const sqlite = database();
+    const commits = new GroupCommit(sqlite, { flush: null });
+    await expect(commits.write(() => commits.write(insert(sqlite, "inner")))).rejects.toThrow("inside a unit");
+  });
+});
+
+describe("C11 the server's store: WAL flushed and checkpointed off the HTTP thread", () => {
+  test("SQLite's own checkpoint is off; the WAL stays bounded under many writes, and everything is there", async () => {
+    const dir = tempDir();
+    const path = join(dir, "s.db");
+    const store = openStore(path, { flushOffThread: true });
+    try {
+      expect(store.sqlite.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()!.wal_autocheckpoint).toBe(0);
+      expect(store.sqlite.query<{ synchronous: number }, []>("PRAGMA synchronous").get()!.synchronous).toBe(1);
+      store.sqlite.run("CREATE TABLE blobs (id INTEGER PRIMARY KEY, b BLOB)");
+      const chunk = new Uint8Array(64 * 1024).fill(7);
+      let largest = 0;
+      // 24 MB in all, 16 writes at a time: without checkpoints the WAL would hold all of it.
+      for (let round = 0; round < 24; round++) {
+        await Promise.all(Array.from({ length: 16 }, () => store.write(() => store.sqlite.query("INSERT INTO blobs (b) VALUES (?)").run(chunk))));
+        largest = Math.max(largest, statSync(`${path}-wal`).size);
+      }
+      expect(largest).toBeLessThan(12 * 1024 * 1024);
+      expect(store.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM blobs").get()!.n).toBe(24 * 16);
+    } finally {
+      await store.close();
+    }
+  });
+});
