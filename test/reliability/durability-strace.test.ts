@@ -12,10 +12,6 @@ import { tempDir } from "../helpers";
 import { bootstrapKey, startServerProcess } from "../helpers/process";
 import { checkDurability } from "./durability-trace";
 
-const STRACE = Bun.which("strace");
-const straceWorks = STRACE !== null && Bun.spawnSync([STRACE, "-f", "-o", "/dev/null", "true"]).exitCode === 0;
-if (!straceWorks) console.warn("durability-strace: strace is missing or cannot trace here (ptrace refused); the trace tests are skipped");
-
 const CLIENTS = 16;
 const PER_CLIENT = 4;
 // Writes flat out: the rate limit (C8) is not what this test is about.
@@ -23,16 +19,28 @@ const ENV = { DOSSIER_RATE_LIMIT: "1000000" };
 // Every syscall that can carry a WAL frame, an answer or a flush. SQLite writes the WAL with
 // pwrite64; Bun answers HTTP with sendto (write, writev, send, sendmsg are there in case it changes).
 const SYSCALLS = "trace=fsync,fdatasync,write,writev,pwrite64,pwritev,pwritev2,send,sendto,sendmsg";
+// -D: strace runs as a detached grandchild, so the spawned process is the server itself (killed
+// by the cleanup); -yy names each fd's file or TCP peer; -x and -s show whole WAL pages; the
+// seccomp filter stops the server only on the traced syscalls. Each flush is held 10 ms before it
+// starts, as a slow disk would: on a fast one (tmpfs) an answer that does not wait for its flush
+// could still come after it by luck, and pass.
+const SLOW_DISK = "inject=fsync,fdatasync:delay_enter=10000";
+const STRACE_FLAGS = ["-D", "-f", "-tt", "-yy", "-x", "-s", "8192", "--seccomp-bpf", "-e", SYSCALLS, "-e", SLOW_DISK];
+
+const STRACE = Bun.which("strace");
+const probe = STRACE ? Bun.spawnSync([STRACE, ...STRACE_FLAGS, "-o", "/dev/null", "true"], { stderr: "pipe" }) : null;
+const straceWorks = probe?.exitCode === 0;
+if (!straceWorks) {
+  const why = probe ? probe.stderr.toString().trim() : "no strace on the PATH";
+  console.warn(`durability-strace: strace cannot trace here (${why}); the trace tests are skipped`);
+}
 
 /** Runs a server under strace, creates CLIENTS * PER_CLIENT dossiers concurrently, stops it, and
  * returns the trace with the names (markers) of the acknowledged dossiers. */
 async function traceCreates(env: Record<string, string>): Promise<{ trace: string; markers: string[] }> {
   const folder = tempDir();
   const tracePath = join(folder, "trace.txt");
-  // -D: strace runs as a detached grandchild, so the spawned process is the server itself (killed
-  // by the cleanup); -yy names each fd's file or TCP peer; -x and -s show whole WAL pages; the
-  // seccomp filter stops the server only on the traced syscalls.
-  const wrap = [STRACE!, "-D", "-f", "-tt", "-yy", "-x", "-s", "8192", "--seccomp-bpf", "-e", SYSCALLS, "-o", tracePath, "--"];
+  const wrap = [STRACE!, ...STRACE_FLAGS, "-o", tracePath, "--"];
   const server = await startServerProcess(join(folder, "data"), [], { ...ENV, ...env }, { wrap });
   const key = bootstrapKey(server);
   const run = Math.random().toString(36).slice(2, 8);
