@@ -13,12 +13,19 @@ export interface ServerProcess {
   exited: Promise<number>;
 }
 
+export interface StartOptions {
+  /** A command the server runs under, e.g. `["strace", "-D", ..., "--"]`: it must exec the server
+   * in the process it is given (strace -D does), so that `proc` stays the server itself. */
+  wrap?: string[];
+}
+
 export async function startServerProcess(
   data: string,
   args: string[] = [],
   env: Record<string, string> = {},
+  options: StartOptions = {},
 ): Promise<ServerProcess> {
-  const proc = Bun.spawn([process.execPath, MAIN, "serve", "--port", "0", "--data", data, ...args], {
+  const proc = Bun.spawn([...(options.wrap ?? []), process.execPath, MAIN, "serve", "--port", "0", "--data", data, ...args], {
     env: { ...process.env, DOSSIER_LOG: "json", ...env },
     stdout: "ignore",
     stderr: "pipe",
@@ -51,4 +58,11 @@ export async function startServerProcess(
     throw new Error(`server did not start:\n${text}`);
   }
   return { url, proc, stderr: () => text, exited: proc.exited.then(async (code) => (await pump, code)) };
+}
+
+/** The API key that a first `serve` on an empty data folder prints, once, on stderr. */
+export function bootstrapKey(server: ServerProcess): string {
+  const match = /API key \(shown once, store it now\): (svc_live_[A-Za-z0-9]{32})/.exec(server.stderr());
+  if (!match) throw new Error(`no bootstrap key in the server's output:\n${server.stderr()}`);
+  return match[1];
 }
