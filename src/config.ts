@@ -1,5 +1,10 @@
-// Settings read from the environment once, at start (C1, C2, C7, C8).
+// Settings read from the environment once, at start (C1, C2, C7, C8). Every environment variable is
+// read in this file and nowhere else, so one place lists what the environment can change.
 import { join, resolve } from "node:path";
+
+/** Where settings are read from: the process's environment unless a caller passes its own (a test,
+ * a program embedding the app: createApp's `env`). Only this file reads the environment. */
+export type Env = Record<string, string | undefined>;
 
 export interface Config {
   dataDir: string;
@@ -63,7 +68,7 @@ export function parseRateLimit(text: string): number {
   return value;
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const sync = env.DOSSIER_SYNC ?? "full";
   if (sync !== "full" && sync !== "normal") throw new Error(`invalid DOSSIER_SYNC "${sync}": expected full or normal`);
   const log = env.DOSSIER_LOG ?? "json";
@@ -93,6 +98,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...overrides,
   };
 }
+
+/** Where `dossier serve` listens (C2): --host and --port, else DOSSIER_HOST and DOSSIER_PORT, else
+ * 127.0.0.1:8080. Not in Config: only serve reads them, so a bad DOSSIER_PORT stops no other command. */
+export function listenAddress(flags: { host?: string; port?: string }, env: Env = process.env): { host: string; port: number } {
+  const host = flags.host ?? env.DOSSIER_HOST ?? "127.0.0.1";
+  const portText = flags.port ?? env.DOSSIER_PORT ?? "8080";
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) throw new Error(`--port must be an integer from 0 to 65535, not "${portText}"`);
+  return { host, port };
+}
+
+/** Whether a command's unexpected failure prints its stack after its one line (C2): only with
+ * DOSSIER_LOG_LEVEL=debug. Read without loadConfig's checks, which may be what failed. */
+export const printsStacks = (env: Env = process.env) => env.DOSSIER_LOG_LEVEL === "debug";
 
 export const databasePath = (dataDir: string) => join(dataDir, "dossier.db");
 export const filesPath = (dataDir: string) => join(dataDir, "files");

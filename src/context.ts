@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { databasePath, filesPath, loadConfig, type Config } from "./config";
+import { databasePath, filesPath, loadConfig, type Config, type Env } from "./config";
 import { openStore, type Store } from "./db/client";
 import { holdsSealedSecrets } from "./db/sealed-secrets";
 import { createLogger, type Logger } from "./log";
@@ -25,7 +25,8 @@ export interface ContextOptions {
   dataDir?: string;
   /** An in-memory database, with CV files in a fresh temporary folder. */
   memory?: boolean;
-  env?: Record<string, string | undefined>;
+  /** The environment the settings are read from. Default: the process's. */
+  env?: Env;
   config?: Partial<Config>;
   now?: () => Date;
   /** The server's store: commits grouped and flushed off the thread that answers (C11). Without
@@ -35,7 +36,7 @@ export interface ContextOptions {
 
 /** The settings a context opened with these options has. */
 export function contextConfig(options: ContextOptions = {}): Config {
-  return loadConfig(options.env ?? process.env, {
+  return loadConfig(options.env, {
     ...options.config,
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
   });

@@ -8,6 +8,7 @@ import { ORG_HELP, ORG_SUB_HELP, orgCommand } from "./cli/org";
 import { SEED_HELP, seedCommand } from "./cli/seed";
 import { SERVE_HELP, serveCommand } from "./cli/serve";
 import { WEBHOOK_HELP, WEBHOOK_SUB_HELP, webhookCommand } from "./cli/webhook";
+import { printsStacks } from "./config";
 import { VERSION } from "./version";
 
 const COMMON_HELP = `Every command takes --data DIR (env DOSSIER_DATA, default ./data); those that print a result
@@ -70,6 +71,6 @@ try {
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`dossier: ${message.split("\n")[0]}\n`);
   const expected = error instanceof UsageError || error instanceof UnknownIdError;
-  if (!expected && process.env.DOSSIER_LOG_LEVEL === "debug" && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  if (!expected && printsStacks() && error instanceof Error) process.stderr.write(`${error.stack}\n`);
   process.exit(error instanceof UsageError ? 2 : 1);
 }

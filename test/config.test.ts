@@ -2,7 +2,7 @@
 // by loadConfig as `<number><unit>` with unit ms, s, m or h; anything else is refused with a message
 // naming the variable and the value. With an empty environment the defaults of C7 apply.
 import { describe, expect, test } from "bun:test";
-import { DEFAULT_RETRY_SCHEDULE, loadConfig, parseDuration } from "../src/config";
+import { DEFAULT_RETRY_SCHEDULE, listenAddress, loadConfig, parseDuration, printsStacks } from "../src/config";
 
 const S = 1000;
 const M = 60 * S;
@@ -103,5 +103,37 @@ describe("C7 / C10 loadConfig: webhook settings from env", () => {
     expect(refusal({ DOSSIER_WEBHOOK_RETRY_SCHEDULE: text })).toBe(
       `invalid DOSSIER_WEBHOOK_RETRY_SCHEDULE "${text}": "${item}" is not a duration; expected durations like 5s,5m,2h (unit ms, s, m or h), comma separated`,
     );
+  });
+});
+
+describe("C2 serve's address: --host/--port, else DOSSIER_HOST/DOSSIER_PORT, else 127.0.0.1:8080", () => {
+  test.each([
+    ["nothing set", {}, {}, { host: "127.0.0.1", port: 8080 }],
+    ["env only", {}, { DOSSIER_HOST: "127.0.0.2", DOSSIER_PORT: "9090" }, { host: "127.0.0.2", port: 9090 }],
+    ["flags win over env", { host: "::1", port: "0" }, { DOSSIER_HOST: "127.0.0.2", DOSSIER_PORT: "9090" }, { host: "::1", port: 0 }],
+    ["a valid flag wins over a bad env value", { port: "65535" }, { DOSSIER_PORT: "abc" }, { host: "127.0.0.1", port: 65535 }],
+  ])("%s", (_name, flags, env, address) => {
+    expect(listenAddress(flags, env)).toEqual(address);
+  });
+
+  test.each([
+    ["--port abc", { port: "abc" }, {}, "abc"],
+    ["DOSSIER_PORT=65536", {}, { DOSSIER_PORT: "65536" }, "65536"],
+    ["DOSSIER_PORT=-1", {}, { DOSSIER_PORT: "-1" }, "-1"],
+    ["DOSSIER_PORT=80.5", {}, { DOSSIER_PORT: "80.5" }, "80.5"],
+    ["DOSSIER_PORT empty", {}, { DOSSIER_PORT: "" }, ""],
+  ])("%s is refused, naming the value", (_name, flags, env, value) => {
+    expect(() => listenAddress(flags, env)).toThrow(`--port must be an integer from 0 to 65535, not "${value}"`);
+  });
+});
+
+describe("C2: a command's unexpected failure prints its stack only with DOSSIER_LOG_LEVEL=debug", () => {
+  test.each([
+    ["DOSSIER_LOG_LEVEL=debug", { DOSSIER_LOG_LEVEL: "debug" }, true],
+    ["DOSSIER_LOG_LEVEL=info", { DOSSIER_LOG_LEVEL: "info" }, false],
+    ["DOSSIER_LOG_LEVEL=DEBUG", { DOSSIER_LOG_LEVEL: "DEBUG" }, false],
+    ["unset", {}, false],
+  ])("%s → %p", (_name, env, prints) => {
+    expect(printsStacks(env)).toBe(prints);
   });
 });

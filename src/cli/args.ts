@@ -2,8 +2,8 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { databasePath, loadConfig, type Config } from "../config";
-import { openContext, type Context } from "../context";
+import { databasePath, type Config } from "../config";
+import { contextConfig, openContext, type Context } from "../context";
 import { DataFolderInUseError } from "../data-lock";
 import { MasterKeyMissingError } from "../secrets";
 
@@ -53,7 +53,7 @@ export const firstLine = (error: unknown) => (error instanceof Error ? error.mes
 export function configOf(parsed: Parsed): Config {
   const dataDir = optional(parsed, "data");
   try {
-    return loadConfig(process.env, dataDir ? { dataDir: resolve(dataDir) } : {});
+    return contextConfig(dataDir ? { dataDir: resolve(dataDir) } : {});
   } catch (error) {
     throw new UsageError(firstLine(error));
   }

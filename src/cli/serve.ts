@@ -1,6 +1,6 @@
-import type { Config } from "../config";
+import { listenAddress, type Config } from "../config";
 import { bootstrap } from "../services/bootstrap";
-import { checkDataDir, configOf, openFailure, optional, parse, UsageError } from "./args";
+import { checkDataDir, configOf, firstLine, openFailure, optional, parse, type Parsed, UsageError } from "./args";
 
 export const SERVE_HELP = `dossier serve [--host H] [--port P] [--no-bootstrap] [--data DIR]
   Runs the API (docs at /docs, the OpenAPI document at /openapi.json); logs go to stderr. SIGTERM
@@ -27,10 +27,7 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--no-bootstrap] 
 
 export async function serveCommand(argv: string[]) {
   const parsed = parse(argv, { host: { type: "string" }, port: { type: "string" }, "no-bootstrap": { type: "boolean" } });
-  const host = optional(parsed, "host") ?? process.env.DOSSIER_HOST ?? "127.0.0.1";
-  const portText = optional(parsed, "port") ?? process.env.DOSSIER_PORT ?? "8080";
-  const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, not "${portText}"`);
+  const { host, port } = address(parsed);
   const config = configOf(parsed);
   checkDataDir(config.dataDir);
 
@@ -58,6 +55,15 @@ export async function serveCommand(argv: string[]) {
   // Only now: a supervisor (or a test) that signals as soon as it reads this line gets the
   // graceful stop, not the default action of the signal.
   log.log("info", "listening", { url: server.url, data: ctx.config.dataDir });
+}
+
+/** A port that is no port, from --port or DOSSIER_PORT, is a bad argument (C2, exit 2). */
+function address(parsed: Parsed) {
+  try {
+    return listenAddress({ host: optional(parsed, "host"), port: optional(parsed, "port") });
+  } catch (error) {
+    throw new UsageError(firstLine(error));
+  }
 }
 
 /** A port in use, or a host that is not this machine's, is a bad argument (C2): one line, exit 2.

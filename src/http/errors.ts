@@ -1,40 +1,67 @@
 import { Elysia } from "elysia";
-import { ApiError } from "../errors";
+import { ApiError, type ErrorCode } from "../errors";
 import type { Context } from "../context";
 import { pathOf } from "./url";
 
 // A message may quote what the client sent (an unknown field's name, C3); an API key in it is
 // never echoed (issue 7: keys appear in no answer, no log).
 const KEY_IN_TEXT = /svc_live_[A-Za-z0-9]{32}/g;
-const envelope = (code: string, message: string) => ({ error: { code, message: message.replace(KEY_IN_TEXT, "svc_live_[redacted]") } });
+const redacted = (message: string) => message.replace(KEY_IN_TEXT, "svc_live_[redacted]");
 
-/** Renders every failure as `{ error: { code, message } }` (api-v1 "Errors", C3): our ApiErrors,
- * Elysia's own routing, parse and validation errors, and anything thrown (500, details logged). */
+const API_PREFIX = "/api/v1";
+
+/** Whether a path is the API's, whose failures answer in its error envelope (api-v1 "Errors"). */
+const isApiPath = (path: string) => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
+
+interface Failure {
+  status: number;
+  code: ErrorCode;
+  message: string;
+}
+
+/** What a failure Elysia reports by its code is, for the client; null for an unexpected one. */
+function knownFailure(code: unknown, error: unknown): Failure | null {
+  if (error instanceof ApiError) return { status: error.status, code: error.code, message: error.message };
+  switch (code) {
+    case "NOT_FOUND":
+      return { status: 404, code: "not_found", message: "no such route" };
+    case "PARSE":
+    case "VALIDATION":
+      return { status: 400, code: "invalid_body", message: "the request is malformed" };
+    default:
+      return null;
+  }
+}
+
+const INTERNAL: Failure = { status: 500, code: "internal", message: "an unexpected error occurred; it is safe to retry" };
+
+/** Renders every failure: as `{ error: { code, message } }` under /api/v1 (api-v1 "Errors", C3),
+ * and for a path no route serves, wherever it is (C10: unknown paths are 404 `not_found`). A
+ * failure of a route outside the API (/healthz, /docs, the console's pages) is that status with
+ * its message as plain text: such a route answers in its own type, never in the API's envelope,
+ * and one that wants another answer for a failure catches it itself (this hook runs before any
+ * route's own). Anything unexpected is a 500 whose details go to the log only. */
 export const errors = (ctx: Context) =>
   new Elysia({ name: "errors" }).onError({ as: "global" }, ({ code, error, set, request }) => {
-    if (error instanceof ApiError) {
-      set.status = error.status;
-      return envelope(error.code, error.message);
+    const path = pathOf(request.url);
+    let failure = knownFailure(code, error);
+    if (!failure) {
+      failure = INTERNAL;
+      const err = error as Error;
+      ctx.logger.log("error", "unhandled error", {
+        request_id: set.headers["x-request-id"],
+        method: request.method,
+        path,
+        error: err?.message ?? String(error),
+        stack: err?.stack,
+      });
     }
-    switch (code) {
-      case "NOT_FOUND":
-        set.status = 404;
-        return envelope("not_found", "no such route");
-      case "PARSE":
-      case "VALIDATION":
-        set.status = 400;
-        return envelope("invalid_body", "the request is malformed");
-      default: {
-        set.status = 500;
-        const err = error as Error;
-        ctx.logger.log("error", "unhandled error", {
-          request_id: set.headers["x-request-id"],
-          method: request.method,
-          path: pathOf(request.url),
-          error: err?.message ?? String(error),
-          stack: err?.stack,
-        });
-        return envelope("internal", "an unexpected error occurred; it is safe to retry");
-      }
+    set.status = failure.status;
+    // The type is set, not left to Elysia: a route may have set its own before it failed.
+    if (isApiPath(path) || code === "NOT_FOUND") {
+      set.headers["content-type"] = "application/json;charset=utf-8";
+      return { error: { code: failure.code, message: redacted(failure.message) } };
     }
+    set.headers["content-type"] = "text/plain;charset=utf-8";
+    return redacted(failure.message);
   });
