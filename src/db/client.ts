@@ -55,6 +55,11 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   const offThread = options.flushOffThread === true && !memory;
   sqlite.run(`PRAGMA synchronous = ${full && !offThread ? "FULL" : "NORMAL"}`);
   sqlite.run("PRAGMA foreign_keys = ON");
+  // The server's units each run in a savepoint, which keeps the original of each page the unit
+  // changes (the statement journal; a create changes about 50): in memory, not in a temporary file
+  // opened, written and unlinked for every write (1.5 ms of CPU per create with the file, 1.1 ms
+  // without). Its large sorts are bounded by LIMIT (the contact search keeps at most 50,001 ids).
+  if (offThread) sqlite.run("PRAGMA temp_store = MEMORY");
   migrate(sqlite);
   const orm = drizzle({ client: sqlite, schema });
   const log = options.logger?.log.bind(options.logger);
@@ -79,9 +84,9 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     close() {
       // At once when idle, so that a caller that does not wait finds the file closed.
       const finish = async () => {
-        const closing = wal?.close();
         sqlite.close();
-        await closing;
+        // After SQLite: closing any descriptor of the -shm file drops the process's locks on it.
+        await wal?.close();
       };
       return commits.busy ? commits.idle().then(finish) : finish();
     },
