@@ -3,6 +3,7 @@
 // outbox events in one transaction, and places CV files (files/cv.ts) just before the commit.
 import type { Database } from "bun:sqlite";
 import type { Context } from "../context";
+import { readSnapshot } from "../db/snapshot";
 import { invalidBody, notFound } from "../errors";
 import { stageCv, type StagedCv } from "../files/cv";
 import { isEmailAddress } from "../schemas/contacts";
@@ -200,9 +201,10 @@ export function listDossiersJson(ctx: Context, organizationId: string, query: Li
     const { rows, total } = listRows<JsonRow>(ctx, organizationId, query, JSON_COLUMNS);
     return { json: `[${rows.map(rowJson).join(",")}]`, total };
   };
+  const sqlite = sqliteOf(ctx);
   // `overdue` compares with the clock: its answer changes with no write (dossier-page.ts).
-  if (query.overdue !== undefined || !ctx.config.cache) return answer();
-  return rememberedAnswer(sqliteOf(ctx), JSON.stringify([organizationId, query]), answer);
+  if (query.overdue !== undefined || !ctx.config.cache) return readSnapshot(sqlite, answer);
+  return readSnapshot(sqlite, () => rememberedAnswer(sqlite, JSON.stringify([organizationId, query]), answer));
 }
 
 /** The page's rows as `columns` selects them (fixed SQL with created_at and id among them). */
