@@ -15,8 +15,11 @@ import { open, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { CheckpointRequest, CheckpointResult } from "./checkpoint-worker";
 
-/** SQLite's default automatic checkpoint: about 1,000 pages of 4 KiB. */
-const CHECKPOINT_BYTES = 4 * 1024 * 1024;
+/** Four times SQLite's default automatic checkpoint (1,000 pages of 4 KiB): a create writes about
+ * 50 pages, many of them the same hot pages (index edges, counts) again, which one checkpoint
+ * copies once. 16 creates at a time measured a quarter less CPU per create than with 4 MB, and a
+ * quarter of the checkpoints' time (writes wait while one runs). */
+const CHECKPOINT_BYTES = 16 * 1024 * 1024;
 /** A WAL frame: a 24-byte header and a 4 KiB page. */
 const FRAME_BYTES = 24 + 4096;
 
