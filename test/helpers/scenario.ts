@@ -10,7 +10,7 @@
 import { describe, expect, test } from "bun:test";
 import type { DossierApp } from "../../src/app";
 import type { Scope } from "../../src/services/keys";
-import type { Plan } from "../../src/services/orgs";
+import { updateOrg, type Plan } from "../../src/services/orgs";
 import { appFingerprint, fingerprintDiff } from "./fingerprint";
 import { call, makeApp, makeKey, makeOrg, rowCounts, type CallOptions, type Org } from "./index";
 
@@ -20,7 +20,8 @@ import { call, makeApp, makeKey, makeOrg, rowCounts, type CallOptions, type Org 
 export type Principal = "all scopes" | "no key" | "no scopes" | "another org" | "free plan" | "pro plan" | Scope[];
 
 /** What every row's fixtures hold: the app, the row's organization (`org`, the one `as` speaks
- * for) and a second one (`other`, "another org"), both made for this row alone. */
+ * for; on the Growth plan while the fixtures are made) and a second one (`other`, "another org"),
+ * both made for this row alone. */
 export interface World {
   app: DossierApp;
   org: Org;
@@ -75,8 +76,10 @@ export function scenarios<F extends object>(
 async function runRow<F extends object>(app: DossierApp, setup: (world: World) => F | Promise<F>, row: Row<F>): Promise<void> {
   const as = row.as ?? "all scopes";
   const plan: Plan | undefined = as === "free plan" ? "free" : as === "pro plan" ? "pro" : undefined;
-  const world: World = { app, org: makeOrg(app, { plan, rateLimit: 1_000_000 }), other: makeOrg(app, { rateLimit: 1_000_000 }) };
+  const world: World = { app, org: makeOrg(app, { rateLimit: 1_000_000 }), other: makeOrg(app, { rateLimit: 1_000_000 }) };
   const fixtures = { ...world, ...(await setup(world)) };
+  // The setup speaks for a Growth organization (the only plan the API serves); the plan changes after.
+  if (plan) expect(await updateOrg(app.dossier, world.org.id, { plan })).toMatchObject({ plan });
   const fixed = <T>(value: Fixed<F, T>): T => (typeof value === "function" ? (value as (f: World & F) => T)(fixtures) : value);
 
   const options: CallOptions = { key: keyFor(app, world, as) };

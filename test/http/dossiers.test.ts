@@ -199,6 +199,21 @@ scenarios("POST /dossiers (JSON): rules", async (world) => ({ ...(await flows(wo
     status: 413, json: refused("payload_too_large"),
   },
   {
+    name: "api-v1 Authentication, C3: no key → 401 unauthorized, before any body check",
+    as: "no key", method: "POST", path: "/dossiers", raw: { body: "{nope", contentType: "application/json" },
+    status: 401, json: refused("unauthorized"),
+  },
+  ...(["free plan", "pro plan"] as const).map((as) => ({
+    name: `C3, C8: an organization on the ${as} → 402 plan_required, before the scope and the body checks`,
+    as: as, method: "POST" as const, path: "/dossiers", raw: { body: "{nope", contentType: "application/json" },
+    status: 402, json: refused("plan_required"),
+  })),
+  {
+    name: "api-v1 Authentication, C3: a key with no scope → 403 forbidden, before any body check",
+    as: "no scopes", method: "POST", path: "/dossiers", raw: { body: "{nope", contentType: "application/json" },
+    status: 403, json: refused("forbidden", "dossiers:write"),
+  },
+  {
     name: "api-v1 Authentication, C3: dossiers:read alone cannot create (403), before any body check",
     as: ["dossiers:read"], method: "POST", path: "/dossiers", raw: { body: "{nope", contentType: "application/json" },
     status: 403, json: refused("forbidden"),
