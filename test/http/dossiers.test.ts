@@ -680,7 +680,9 @@ describe("DELETE /dossiers/{id}", () => {
   test("C5, C10: archives and keeps the data; dossier.deleted carries the whole archived dossier", async () => {
     const d = await create(app, org, { type: "candidate", name: "Archive me", email: "arch@example.com" });
     const n = eventsOf(app, org).length;
-    expect((await call(app, "DELETE", `/dossiers/${d.id}`, { key: org.key })).status).toBe(200);
+    const answer = await call(app, "DELETE", `/dossiers/${d.id}`, { key: org.key });
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ data: { id: d.id, status: "archived" } });
     const kept = (await call(app, "GET", `/dossiers/${d.id}`, { key: org.key })).json.data;
     expect(kept).toMatchObject({ ...d, status: "archived", updated_at: expect.any(String) });
     const events = eventsOf(app, org).slice(n);
