@@ -1,11 +1,13 @@
 // api-v1 "Contact", "Contacts"; C3 (text limits, sort, paging, order of checks), C6 (pool, kind,
 // search, 201, updated_at, delete), C10 (nulls, read-only fields, case folding, PATCH that changes
-// nothing, no events for contacts).
-import { describe, expect, test } from "bun:test";
+// nothing, no events for contacts). The rules that are one request and its answer are rows of
+// scenario tables (test/helpers/scenario.ts); the others are plain tests.
+import { beforeAll, describe, expect, test } from "bun:test";
 import { dossiers } from "../../src/db/schema";
 import type { DossierApp } from "../../src/app";
 import { newId } from "../../src/ids";
-import { call, makeApp, makeKey, makeOrg, rowCounts, type Org } from "../helpers";
+import { call, makeApp, makeOrg, rowCounts, type Org } from "../helpers";
+import { refused, scenarios, type Row, type World } from "../helpers/scenario";
 
 /** A settable clock for makeApp({ now }). */
 function clock(start = "2026-03-01T12:00:00.000Z") {
@@ -40,6 +42,22 @@ const create = async (app: DossierApp, org: Org, body: Record<string, unknown>) 
 };
 
 const names = (answer: { json: { data: { full_name: string }[] } }) => answer.json.data.map((c) => c.full_name);
+
+/** A clock that moves one second each time it is read: any write changes `updated_at`. */
+function movingClock(start: string): () => Date {
+  let ms = Date.parse(start);
+  return () => new Date((ms += 1000));
+}
+
+/** Fixtures: a contact of the organization (`contact`, with an email and a city) and one of the
+ * other organization (`theirs`). */
+async function contacts({ app, org, other }: World) {
+  return {
+    contact: await create(app, org, { full_name: "Untouched", city: "Metz", email: "Jane.Doe@Example.com" }),
+    theirs: await create(app, other, { full_name: "Theirs", email: "theirs@example.com" }),
+  };
+}
+type Fixtures = Awaited<ReturnType<typeof contacts>>;
 
 describe("POST /contacts (api-v1 Contacts, C6)", () => {
   const time = clock();
@@ -99,34 +117,40 @@ describe("POST /contacts (api-v1 Contacts, C6)", () => {
     expect(row.email_folded).toBe("grace@navy.mil");
     expect(row.kind_mask).toBe(1 | 4 | 16);
   });
+});
 
-  test("C10: null for an optional field on create is the same as leaving it out", async () => {
-    const contact = await create(app, org, { full_name: "Nulls", email: null, phone: null, kind: null, notes: null, pool_added_at: null });
-    expect(contact).toMatchObject({ email: null, phone: null, kind: [], notes: null, pool_added_at: null });
-  });
+/** A create refused with 400 invalid_body naming `field`. */
+const badCreate = ([name, body, field]: [string, Row<Fixtures>["body"], string]): Row<Fixtures> => ({
+  name: `C3, C6, C10: ${name} → 400 invalid_body naming the field, no row written`,
+  method: "POST", path: "/contacts", body, status: 400, json: refused("invalid_body", field),
+});
 
-  test("C3: lengths are counted in code points (200 emoji of two UTF-16 units are 200 characters)", async () => {
-    const emoji = "😀".repeat(200);
-    const contact = await create(app, org, { full_name: emoji, company: emoji, role: emoji, city: emoji, phone: emoji, notes: "😀".repeat(20_000) });
-    expect([...contact.full_name].length).toBe(200);
-  });
-
-  test("C3 limits at their bound are accepted", async () => {
-    const contact = await create(app, org, {
-      full_name: "n".repeat(200),
-      email: `${"e".repeat(190)}@bound.org`,
-      phone: "p".repeat(200),
-      company: "c".repeat(200),
-      role: "r".repeat(200),
-      city: "y".repeat(200),
-      linkedin_url: `http://x.org/${"l".repeat(487)}`,
-      notes: "z".repeat(20_000),
-    });
-    expect(contact.linkedin_url.length).toBe(500);
-    expect(contact.email.length).toBe(200);
-  });
-
-  const rejected: [string, unknown, string][] = [
+scenarios("POST /contacts: rules", contacts, [
+  {
+    name: "C10: null for an optional field on create is the same as leaving it out",
+    method: "POST", path: "/contacts", body: { full_name: "Nulls", email: null, phone: null, kind: null, notes: null, pool_added_at: null },
+    status: 201, json: { data: { email: null, phone: null, kind: [], notes: null, pool_added_at: null } },
+  },
+  {
+    name: "C3: lengths are counted in code points (200 emoji of two UTF-16 units are 200 characters)",
+    method: "POST", path: "/contacts",
+    body: { full_name: "😀".repeat(200), company: "😀".repeat(200), role: "😀".repeat(200), city: "😀".repeat(200), phone: "😀".repeat(200), notes: "😀".repeat(20_000) },
+    status: 201, json: { data: { full_name: "😀".repeat(200) } },
+  },
+  {
+    name: "C3: limits at their bound are accepted (linkedin_url 500, email 200)",
+    method: "POST", path: "/contacts",
+    body: {
+      full_name: "n".repeat(200), email: `${"e".repeat(190)}@bound.org`, phone: "p".repeat(200), company: "c".repeat(200), role: "r".repeat(200),
+      city: "y".repeat(200), linkedin_url: `http://x.org/${"l".repeat(487)}`, notes: "z".repeat(20_000),
+    },
+    status: 201, json: { data: { linkedin_url: `http://x.org/${"l".repeat(487)}`, email: `${"e".repeat(190)}@bound.org` } },
+  },
+  {
+    name: "C10: contacts emit no event (201)",
+    method: "POST", path: "/contacts", body: { full_name: "Quiet" }, status: 201, json: { data: { full_name: "Quiet" } }, events: [],
+  },
+  ...([
     ["full_name missing", {}, "full_name"],
     ["full_name null", { full_name: null }, "full_name"],
     ["full_name blank after trimming", { full_name: "   " }, "full_name"],
@@ -161,74 +185,20 @@ describe("POST /contacts (api-v1 Contacts, C6)", () => {
     ["C10 read-only created_at", { full_name: "A", created_at: "2026-01-01T00:00:00.000Z" }, "created_at"],
     ["C10 read-only updated_at", { full_name: "A", updated_at: "2026-01-01T00:00:00.000Z" }, "updated_at"],
     ["C3 a JSON array", [], ""],
-  ];
-  test.each(rejected)("C3/C6/C10: %s → 400 invalid_body naming the field, no row written", async (_name, body, field) => {
-    const before = rowCounts(app);
-    const answer = await call(app, "POST", "/contacts", { key: org.key, body });
-    expect(answer.status).toBe(400);
-    expect(answer.json.error.code).toBe("invalid_body");
-    expect(answer.json.error.message).toContain(field);
-    expect(rowCounts(app)).toEqual(before);
-  });
-
-  test.each([
-    ["not JSON", { raw: "{full_name:", contentType: "application/json" }],
-    ["no Content-Type", { raw: JSON.stringify({ full_name: "A" }) }],
-    ["text/plain", { raw: JSON.stringify({ full_name: "A" }), contentType: "text/plain" }],
-  ])("C3: a body %s → 400 invalid_body, no row written", async (_name, options) => {
-    const before = rowCounts(app);
-    const answer = await call(app, "POST", "/contacts", { key: org.key, ...options });
-    expect(answer.status).toBe(400);
-    expect(answer.json.error.code).toBe("invalid_body");
-    expect(rowCounts(app)).toEqual(before);
-  });
-
-  test("C10: contacts emit no event", async () => {
-    const before = rowCounts(app).events;
-    await create(app, org, { full_name: "Quiet" });
-    expect(rowCounts(app).events).toBe(before);
-  });
-});
+  ] as [string, Row<Fixtures>["body"], string][]).map(badCreate),
+  ...([
+    ["not JSON", "{full_name:", "application/json"],
+    ["no Content-Type", JSON.stringify({ full_name: "A" }), undefined],
+    ["text/plain", JSON.stringify({ full_name: "A" }), "text/plain"],
+  ] as const).map(([what, body, contentType]) => ({
+    name: `C3: a body ${what} → 400 invalid_body, no row written`,
+    method: "POST" as const, path: "/contacts", raw: { body, contentType }, status: 400, json: refused("invalid_body"),
+  })),
+]);
 
 describe("email uniqueness (api-v1 Errors duplicate_contact, C10 case folding)", () => {
   const app = makeApp();
   const org = makeOrg(app);
-  const other = makeOrg(app);
-
-  test("C10: the same email in another case → 409 duplicate_contact, no row written", async () => {
-    await create(app, org, { full_name: "First", email: "Jane.Doe@Example.com" });
-    for (const email of ["jane.doe@example.com", "JANE.DOE@EXAMPLE.COM", "Jane.Doe@Example.com"]) {
-      const before = rowCounts(app);
-      const answer = await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "Second", email } });
-      expect(answer.status).toBe(409);
-      expect(answer.json.error.code).toBe("duplicate_contact");
-      expect(rowCounts(app)).toEqual(before);
-    }
-  });
-
-  test("C10: folding is Unicode, as JavaScript's toLowerCase(): ÉLODIE@ and élodie@ clash", async () => {
-    await create(app, org, { full_name: "Élodie", email: "ÉLODIE@exemple.fr" });
-    const answer = await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "Élodie bis", email: "élodie@EXEMPLE.fr" } });
-    expect(answer.status).toBe(409);
-  });
-
-  test("tenancy: the same email in another organization is fine; contacts without email never clash", async () => {
-    expect((await call(app, "POST", "/contacts", { key: other.key, body: { full_name: "Other", email: "jane.doe@example.com" } })).status).toBe(201);
-    expect((await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "No mail 1" } })).status).toBe(201);
-    expect((await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "No mail 2" } })).status).toBe(201);
-  });
-
-  test("C10: PATCH of email onto another contact's email in another case → 409, nothing changes", async () => {
-    const a = await create(app, org, { full_name: "A", email: "taken@example.org" });
-    const b = await create(app, org, { full_name: "B", email: "free@example.org" });
-    const before = rowCounts(app);
-    const answer = await call(app, "PATCH", `/contacts/${b.id}`, { key: org.key, body: { email: "TAKEN@example.ORG", city: "Paris" } });
-    expect(answer.status).toBe(409);
-    expect(answer.json.error.code).toBe("duplicate_contact");
-    expect(rowCounts(app)).toEqual(before);
-    expect((await call(app, "GET", `/contacts/${b.id}`, { key: org.key })).json.data).toEqual(b);
-    expect((await call(app, "GET", `/contacts/${a.id}`, { key: org.key })).json.data).toEqual(a);
-  });
 
   test("C10: PATCH of a contact's own email in another case is not a duplicate; email null frees the address", async () => {
     const a = await create(app, org, { full_name: "Self", email: "self@example.org" });
@@ -239,6 +209,34 @@ describe("email uniqueness (api-v1 Errors duplicate_contact, C10 case folding)",
     expect((await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "New owner", email: "self@EXAMPLE.org" } })).status).toBe(201);
   });
 });
+
+scenarios("email uniqueness: rules (api-v1 Errors duplicate_contact, C10 case folding)", async (world: World) => ({
+  ...(await contacts(world)),
+  elodie: await create(world.app, world.org, { full_name: "Élodie", email: "ÉLODIE@exemple.fr" }),
+  noMail: await create(world.app, world.org, { full_name: "No mail 1" }),
+  free: await create(world.app, world.org, { full_name: "B", email: "free@example.org" }),
+}), [
+  ...["jane.doe@example.com", "JANE.DOE@EXAMPLE.COM", "Jane.Doe@Example.com"].map((email) => ({
+    name: `C10: the same email in another case (${email}) → 409 duplicate_contact, no row written`,
+    method: "POST" as const, path: "/contacts", body: { full_name: "Second", email }, status: 409, json: refused("duplicate_contact"),
+  })),
+  {
+    name: "C10: folding is Unicode, as JavaScript's toLowerCase(): ÉLODIE@ and élodie@ clash",
+    method: "POST", path: "/contacts", body: { full_name: "Élodie bis", email: "élodie@EXEMPLE.fr" }, status: 409, json: refused("duplicate_contact"),
+  },
+  {
+    name: "tenancy: the same email in another organization is fine",
+    as: "another org", method: "POST", path: "/contacts", body: { full_name: "Other", email: "jane.doe@example.com" }, status: 201, json: { data: { email: "jane.doe@example.com" } },
+  },
+  {
+    name: "C10: contacts without email never clash",
+    method: "POST", path: "/contacts", body: { full_name: "No mail 2" }, status: 201, json: { data: { email: null } },
+  },
+  {
+    name: "C10: PATCH of email onto another contact's email in another case → 409, nothing changes",
+    method: "PATCH", path: "/contacts/{free}", body: { email: "JANE.doe@example.COM", city: "Paris" }, status: 409, json: refused("duplicate_contact"),
+  },
+]);
 
 describe("email uniqueness under concurrency, through a real server (issue 4)", () => {
   const app = makeApp();
@@ -302,20 +300,6 @@ describe("GET /contacts/{id}, PATCH, DELETE (api-v1 Contacts, C6, C10)", () => {
     expect(listed.map((x: { dossier_count: number }) => x.dossier_count)).toEqual([2]);
   });
 
-  test("C3: a malformed or unknown id → 404 not_found", async () => {
-    for (const id of ["nope", "123", newId()]) {
-      for (const method of ["GET", "PATCH", "DELETE"]) {
-        const answer = await call(app, method, `/contacts/${id}`, { key: org.key, body: method === "PATCH" ? { city: "x" } : undefined });
-        expect(answer.status).toBe(404);
-        expect(answer.json.error.code).toBe("not_found");
-      }
-    }
-  });
-
-  test("C3 order of checks: PATCH of an unknown contact with a bad body → 404, not 400", async () => {
-    const answer = await call(app, "PATCH", `/contacts/${newId()}`, { key: org.key, body: { nickname: 1 } });
-    expect(answer.status).toBe(404);
-  });
 
   test("api-v1 PATCH: only the keys sent change; kind and notes replace; updated_at moves", async () => {
     const c = await create(app, org, { full_name: "Before", email: "before@example.com", company: "Acme", kind: ["client", "partner"], notes: "old" });
@@ -353,57 +337,6 @@ describe("GET /contacts/{id}, PATCH, DELETE (api-v1 Contacts, C6, C10)", () => {
     expect(answer.json.data).toMatchObject(cleared);
     const folded = app.dossier.store.sqlite.query<{ email_folded: string | null }, [string]>("SELECT email_folded FROM contacts WHERE id = ?").get(c.id)!;
     expect(folded.email_folded).toBeNull();
-  });
-
-  test("C10: PATCH {} and a PATCH that changes nothing answer 200 and keep updated_at", async () => {
-    const c = await create(app, org, { full_name: "Still", city: "Lyon", kind: ["client"] });
-    time.tick(5000);
-    const empty = await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body: {} });
-    expect(empty.status).toBe(200);
-    expect(empty.json.data).toEqual(c);
-    const same = await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body: { full_name: " Still ", city: "Lyon", kind: ["client", "client"], email: null } });
-    expect(same.status).toBe(200);
-    expect(same.json.data.updated_at).toBe(c.updated_at);
-  });
-
-  test("C6: the pool window is checked against the stored dates on PATCH", async () => {
-    const c = await create(app, org, { full_name: "Pool", pool_added_at: "2026-02-01T00:00:00.000Z" });
-    const before = rowCounts(app);
-    const bad = await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body: { pool_expires_at: "2026-01-01T00:00:00.000Z" } });
-    expect(bad.status).toBe(400);
-    expect(bad.json.error.message).toContain("pool_expires_at");
-    expect(rowCounts(app)).toEqual(before);
-    const good = await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body: { pool_added_at: null, pool_expires_at: "2026-01-01T00:00:00.000Z" } });
-    expect(good.status).toBe(200);
-    expect(good.json.data).toMatchObject({ pool_added_at: null, pool_expires_at: "2026-01-01T00:00:00.000Z" });
-  });
-
-  const rejectedPatches: [string, Record<string, unknown>, string][] = [
-    ["C10 full_name null", { full_name: null }, "full_name"],
-    ["C10 kind null", { kind: null }, "kind"],
-    ["C3 full_name blank", { full_name: " \t " }, "full_name"],
-    ["C3 full_name 201 characters", { full_name: "x".repeat(201) }, "full_name"],
-    ["C3 email malformed", { email: "at@nodot" }, "email"],
-    ["C3 linkedin_url not http(s)", { linkedin_url: "mailto:a@b.c" }, "linkedin_url"],
-    ["C3 notes 20,001 characters", { notes: "n".repeat(20_001) }, "notes"],
-    ["C3 city 201 characters", { city: "c".repeat(201) }, "city"],
-    ["kind unknown value", { kind: ["friend"] }, "kind"],
-    ["C3 unknown field", { nickname: "x" }, "nickname"],
-    ["C10 read-only id", { id: newId() }, "id"],
-    ["C10 read-only dossier_count", { dossier_count: 3 }, "dossier_count"],
-    ["C10 read-only created_at", { created_at: "2026-01-01T00:00:00.000Z" }, "created_at"],
-    ["C10 read-only updated_at", { updated_at: "2026-01-01T00:00:00.000Z" }, "updated_at"],
-    ["a valid field beside an unknown one", { city: "Nice", organization_id: newId() }, "organization_id"],
-  ];
-  test.each(rejectedPatches)("%s → 400 invalid_body naming the field, nothing changes", async (_name, body, field) => {
-    const c = await create(app, org, { full_name: "Untouched", city: "Metz" });
-    const before = rowCounts(app);
-    const answer = await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body });
-    expect(answer.status).toBe(400);
-    expect(answer.json.error.code).toBe("invalid_body");
-    expect(answer.json.error.message).toContain(field);
-    expect(rowCounts(app)).toEqual(before);
-    expect((await call(app, "GET", `/contacts/${c.id}`, { key: org.key })).json.data).toEqual(c);
   });
 
   test("api-v1/C6 DELETE: hard delete; links removed; dossiers and their other links kept; the primary's dossier gets contact_id null; no event", async () => {
@@ -444,13 +377,68 @@ describe("GET /contacts/{id}, PATCH, DELETE (api-v1 Contacts, C6, C10)", () => {
   });
 });
 
+/** A PATCH of `contact` refused with 400 invalid_body naming `field`, changing nothing. */
+const badPatch = ([name, body, field]: [string, Row<Fixtures>["body"], string]): Row<Fixtures> => ({
+  name: `C3, C10: PATCH ${name} → 400 invalid_body naming the field, nothing changes`,
+  method: "PATCH", path: "/contacts/{contact}", body, status: 400, json: refused("invalid_body", field),
+});
+
+scenarios("GET /contacts/{id}, PATCH, DELETE: rules", async (world: World) => ({
+  ...(await contacts(world)),
+  still: await create(world.app, world.org, { full_name: "Still", city: "Lyon", kind: ["client"] }),
+  pooled: await create(world.app, world.org, { full_name: "Pool", pool_added_at: "2026-02-01T00:00:00.000Z" }),
+}), [
+  ...["nope", "123", newId()].flatMap((id) => (["GET", "PATCH", "DELETE"] as const).map((method) => ({
+    name: `C3: ${method} of a malformed or unknown id (${id}) → 404 not_found`,
+    method, path: `/contacts/${id}`, body: method === "PATCH" ? { city: "x" } : undefined, status: 404, json: refused("not_found"),
+  }))),
+  {
+    name: "C3 order of checks: PATCH of an unknown contact with a bad body → 404, not 400",
+    method: "PATCH", path: `/contacts/${newId()}`, body: { nickname: 1 }, status: 404, json: refused("not_found"),
+  },
+  {
+    name: "C10: PATCH {} answers 200, changes nothing and keeps updated_at",
+    method: "PATCH", path: "/contacts/{still}", body: {}, status: 200, json: ({ still }) => ({ data: still }), unchanged: true,
+  },
+  {
+    name: "C10: a PATCH that changes nothing (the same values, trimmed name, repeated kind, null for an unset email) answers 200 and keeps updated_at",
+    method: "PATCH", path: "/contacts/{still}", body: { full_name: " Still ", city: "Lyon", kind: ["client", "client"], email: null },
+    status: 200, json: ({ still }) => ({ data: still }), unchanged: true,
+  },
+  {
+    name: "C6: the pool window is checked against the stored dates on PATCH → 400 naming pool_expires_at",
+    method: "PATCH", path: "/contacts/{pooled}", body: { pool_expires_at: "2026-01-01T00:00:00.000Z" }, status: 400, json: refused("invalid_body", "pool_expires_at"),
+  },
+  {
+    name: "C6: a PATCH that clears pool_added_at may set an earlier pool_expires_at",
+    method: "PATCH", path: "/contacts/{pooled}", body: { pool_added_at: null, pool_expires_at: "2026-01-01T00:00:00.000Z" },
+    status: 200, json: { data: { pool_added_at: null, pool_expires_at: "2026-01-01T00:00:00.000Z" } },
+  },
+  ...([
+    ["C10 full_name null", { full_name: null }, "full_name"],
+    ["C10 kind null", { kind: null }, "kind"],
+    ["C3 full_name blank", { full_name: " \t " }, "full_name"],
+    ["C3 full_name 201 characters", { full_name: "x".repeat(201) }, "full_name"],
+    ["C3 email malformed", { email: "at@nodot" }, "email"],
+    ["C3 linkedin_url not http(s)", { linkedin_url: "mailto:a@b.c" }, "linkedin_url"],
+    ["C3 notes 20,001 characters", { notes: "n".repeat(20_001) }, "notes"],
+    ["C3 city 201 characters", { city: "c".repeat(201) }, "city"],
+    ["kind unknown value", { kind: ["friend"] }, "kind"],
+    ["C3 unknown field", { nickname: "x" }, "nickname"],
+    ["C10 read-only id", { id: newId() }, "id"],
+    ["C10 read-only dossier_count", { dossier_count: 3 }, "dossier_count"],
+    ["C10 read-only created_at", { created_at: "2026-01-01T00:00:00.000Z" }, "created_at"],
+    ["C10 read-only updated_at", { updated_at: "2026-01-01T00:00:00.000Z" }, "updated_at"],
+    ["a valid field beside an unknown one", { city: "Nice", organization_id: newId() }, "organization_id"],
+  ] as [string, Row<Fixtures>["body"], string][]).map(badPatch),
+], { app: makeApp({ now: movingClock("2026-03-01T12:00:00.000Z") }) });
+
 describe("GET /contacts: sort, paging, kind, pool (C3, C6, C10)", () => {
   const time = clock("2026-05-01T00:00:00.000Z");
   const app = makeApp({ now: time.now });
-  const org = makeOrg(app);
-  const other = makeOrg(app);
 
   test("C3: newest first (created_at desc, then id desc), stable across pages; meta", async () => {
+    const org = makeOrg(app);
     const made: { id: string; created_at: string }[] = [];
     for (let i = 0; i < 7; i++) {
       if (i % 3 === 0) time.tick(10); // some share a created_at: id decides
@@ -471,29 +459,27 @@ describe("GET /contacts: sort, paging, kind, pool (C3, C6, C10)", () => {
     expect((await call(app, "GET", "/contacts", { key: org.key })).json.meta.per_page).toBe(25);
   });
 
-  test("tenancy: another organization's contacts are not listed", async () => {
-    expect((await call(app, "GET", "/contacts", { key: other.key })).json).toEqual({ data: [], meta: { total: 0, page: 1, per_page: 25 } });
-  });
-
-  test.each([["per_page=0"], ["per_page=101"], ["per_page=2.5"], ["page=0"], ["page=x"], ["kind=boss"], ["kind=client&kind=boss"], ["pool=forever"], ["pool="]])(
-    "C3/C6: %s → 400 invalid_body",
-    async (query) => {
-      const answer = await call(app, "GET", `/contacts?${query}`, { key: org.key });
-      expect(answer.status).toBe(400);
-      expect(answer.json.error.code).toBe("invalid_body");
-    },
-  );
-
-  test("C3: unknown query parameters are ignored", async () => {
-    expect((await call(app, "GET", "/contacts?colour=red", { key: org.key })).status).toBe(200);
-  });
 });
+
+scenarios("GET /contacts: query rules", contacts, [
+  ...["per_page=0", "per_page=101", "per_page=2.5", "page=0", "page=x", "kind=boss", "kind=client&kind=boss", "pool=forever", "pool="].map((query) => ({
+    name: `C3, C6: ${query} → 400 invalid_body`, method: "GET" as const, path: `/contacts?${query}`, status: 400, json: refused("invalid_body"),
+  })),
+  {
+    name: "C3: unknown query parameters are ignored", method: "GET", path: "/contacts?colour=red",
+    status: 200, json: ({ contact }) => ({ data: [contact], meta: { total: 1, page: 1, per_page: 25 } }),
+  },
+  {
+    name: "tenancy: another organization's contacts are not listed", as: "another org", method: "GET", path: "/contacts",
+    status: 200, json: ({ theirs }) => ({ data: [theirs], meta: { total: 1, page: 1, per_page: 25 } }),
+  },
+]);
 
 describe("GET /contacts?kind= (C6: repeated = any of)", () => {
   const app = makeApp();
-  const org = makeOrg(app);
 
   test("C6: kind repeated matches contacts holding any of the kinds", async () => {
+    const org = makeOrg(app);
     await create(app, org, { full_name: "K none" });
     await create(app, org, { full_name: "K client", kind: ["client"] });
     await create(app, org, { full_name: "K partner+supplier", kind: ["partner", "supplier"] });
@@ -510,6 +496,7 @@ describe("GET /contacts?kind= (C6: repeated = any of)", () => {
   });
 
   test("C6: after a PATCH of kind, the filter follows", async () => {
+    const org = makeOrg(app);
     const c = await create(app, org, { full_name: "K moving", kind: ["client"] });
     await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body: { kind: ["partner"] } });
     expect(names(await call(app, "GET", "/contacts?kind=client", { key: org.key }))).not.toContain("K moving");
@@ -530,7 +517,7 @@ describe("GET /contacts?pool= (C6, C10): windows just before, at and after their
     return names(await call(app, "GET", `/contacts?pool=${filter}&per_page=100`, { key: org.key })).sort();
   };
 
-  test("setup", async () => {
+  beforeAll(async () => {
     await create(app, org, { full_name: "window", pool_added_at: ADDED, pool_expires_at: EXPIRES });
     await create(app, org, { full_name: "added only", pool_added_at: ADDED });
     await create(app, org, { full_name: "expires only", pool_expires_at: EXPIRES });
@@ -551,9 +538,11 @@ describe("GET /contacts?pool= (C6, C10): windows just before, at and after their
   });
 
   test("C6: pool and kind combine", async () => {
-    await create(app, org, { full_name: "window client", kind: ["client"], pool_added_at: ADDED, pool_expires_at: EXPIRES });
+    const own = makeOrg(app);
+    await call(app, "POST", "/contacts", { key: own.key, body: { full_name: "window", pool_added_at: ADDED, pool_expires_at: EXPIRES } });
+    await call(app, "POST", "/contacts", { key: own.key, body: { full_name: "window client", kind: ["client"], pool_added_at: ADDED, pool_expires_at: EXPIRES } });
     time.set(shift(ADDED, 1));
-    expect(names(await call(app, "GET", "/contacts?pool=in_pool&kind=client", { key: org.key }))).toEqual(["window client"]);
+    expect(names(await call(app, "GET", "/contacts?pool=in_pool&kind=client", { key: own.key }))).toEqual(["window client"]);
   });
 });
 
@@ -563,7 +552,7 @@ describe("GET /contacts?search= (C6, C10: case-insensitive substring, index-serv
   const other = makeOrg(app);
   const search = async (q: string, key = org.key) => names(await call(app, "GET", `/contacts?search=${encodeURIComponent(q)}&per_page=100`, { key })).sort();
 
-  test("setup", async () => {
+  beforeAll(async () => {
     await create(app, org, { full_name: "élodie Martin", email: "elo@mail.example", company: "Boulangerie Paul", role: "Baker" });
     await create(app, org, { full_name: "Bob Stone", email: "Bob.Stone@QuarryCorp.example", company: "Quarry Corp", role: "Chief Geologist" });
     await create(app, org, { full_name: "Zoë Ångström", email: null, company: "Straße GmbH", role: "İnşaat Mühendisi" });
@@ -655,34 +644,21 @@ describe("GET /contacts?search= (C6, C10: case-insensitive substring, index-serv
   });
 });
 
-describe("contacts: scopes and tenancy on every route (api-v1 Authentication, Tenancy)", () => {
-  const app = makeApp();
-  const org = makeOrg(app);
-  const other = makeOrg(app);
-
-  test("403 forbidden without the route's scope", async () => {
-    const reader = makeKey(app, org, ["contacts:read"]);
-    const writer = makeKey(app, org, ["contacts:write"]);
-    const c = await create(app, org, { full_name: "Scoped" });
-    expect((await call(app, "GET", "/contacts", { key: writer })).status).toBe(403);
-    expect((await call(app, "GET", `/contacts/${c.id}`, { key: writer })).status).toBe(403);
-    const before = rowCounts(app);
-    expect((await call(app, "POST", "/contacts", { key: reader, body: { full_name: "No" } })).status).toBe(403);
-    expect((await call(app, "PATCH", `/contacts/${c.id}`, { key: reader, body: { city: "No" } })).status).toBe(403);
-    expect((await call(app, "DELETE", `/contacts/${c.id}`, { key: reader })).status).toBe(403);
-    expect(rowCounts(app)).toEqual(before);
-    expect((await call(app, "GET", `/contacts/${c.id}`, { key: reader })).status).toBe(200);
-  });
-
-  test("another organization's contact → 404 not_found on GET, PATCH and DELETE; nothing changes", async () => {
-    const theirs = await create(app, other, { full_name: "Theirs", email: "theirs@example.com" });
-    const before = rowCounts(app);
-    for (const [method, body] of [["GET", undefined], ["PATCH", { full_name: "Mine now" }], ["DELETE", undefined]] as const) {
-      const answer = await call(app, method, `/contacts/${theirs.id}`, { key: org.key, body });
-      expect(answer.status).toBe(404);
-      expect(answer.json.error.code).toBe("not_found");
-    }
-    expect(rowCounts(app)).toEqual(before);
-    expect((await call(app, "GET", `/contacts/${theirs.id}`, { key: other.key })).json.data).toEqual(theirs);
-  });
-});
+scenarios("contacts: scopes and tenancy on every route (api-v1 Authentication, Tenancy)", contacts, [
+  ...([["GET", "/contacts"], ["GET", "/contacts/{contact}"]] as const).map(([method, path]) => ({
+    name: `api-v1 Authentication: ${method} ${path.replace("{contact}", "{id}")} with contacts:write alone → 403 forbidden`,
+    as: ["contacts:write" as const], method, path, status: 403, json: refused("forbidden"),
+  })),
+  ...([["POST", "/contacts", { full_name: "No" }], ["PATCH", "/contacts/{contact}", { city: "No" }], ["DELETE", "/contacts/{contact}", undefined]] as const).map(([method, path, body]) => ({
+    name: `api-v1 Authentication: ${method} ${path.replace("{contact}", "{id}")} with contacts:read alone → 403 forbidden, nothing changes`,
+    as: ["contacts:read" as const], method, path, body, status: 403, json: refused("forbidden"),
+  })),
+  {
+    name: "api-v1 Authentication: contacts:read reads a contact", as: ["contacts:read"], method: "GET", path: "/contacts/{contact}",
+    status: 200, json: ({ contact }) => ({ data: contact }),
+  },
+  ...([["GET", undefined], ["PATCH", { full_name: "Mine now" }], ["DELETE", undefined]] as const).map(([method, body]) => ({
+    name: `api-v1 Tenancy: ${method} of another organization's contact → 404 not_found, nothing changes`,
+    method, path: "/contacts/{theirs}", body, status: 404, json: refused("not_found"),
+  })),
+]);

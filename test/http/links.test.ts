@@ -1,11 +1,13 @@
 // api-v1 "Dossier-contact link", "Dossier-contact links"; C3 (order of checks), C6 (201/200,
 // demotion, contact_id follows the primary), C10 (order of the list, meta, re-link rules, unlink of a
-// contact not linked, no events, contact_id of another organization).
+// contact not linked, no events, contact_id of another organization). The rules that are one
+// request and its answer are rows of scenario tables (test/helpers/scenario.ts).
 import { describe, expect, test } from "bun:test";
 import type { DossierApp } from "../../src/app";
 import { dossiers } from "../../src/db/schema";
 import { newId } from "../../src/ids";
-import { call, makeApp, makeKey, makeOrg, rowCounts, type Org } from "../helpers";
+import { call, makeApp, makeOrg, rowCounts, type Org } from "../helpers";
+import { refused, scenarios, type Row, type World } from "../helpers/scenario";
 
 function clock(start = "2026-03-01T12:00:00.000Z") {
   let time = Date.parse(start);
@@ -31,6 +33,21 @@ async function contact(app: DossierApp, org: Org, full_name: string, extra: Reco
 
 const link = (app: DossierApp, org: Org, dossierId: string, body: Record<string, unknown> | unknown[], key = org.key) =>
   call(app, "POST", `/dossiers/${dossierId}/contacts`, { key, body });
+
+/** Fixtures: a dossier without links (`dossier`), a contact (`contact`), a dossier linked to it
+ * (`linked`), and the other organization's dossier (`theirs`) linked as primary to its contact
+ * (`theirContact`). */
+async function linkFixtures({ app, org, other }: World) {
+  const dossier = insertDossier(app, org.id);
+  const c = await contact(app, org, "Linked");
+  const linked = insertDossier(app, org.id);
+  expect((await link(app, org, linked, { contact_id: c.id, role_on_dossier: "other" })).status).toBe(201);
+  const theirs = insertDossier(app, other.id);
+  const theirContact = await contact(app, other, "Theirs");
+  expect((await link(app, other, theirs, { contact_id: theirContact.id, role_on_dossier: "primary", is_primary: true })).status).toBe(201);
+  return { dossier, contact: c, linked, theirs, theirContact };
+}
+type Fixtures = Awaited<ReturnType<typeof linkFixtures>>;
 
 describe("POST /dossiers/{id}/contacts (C6, C10)", () => {
   const time = clock();
@@ -99,74 +116,52 @@ describe("POST /dossiers/{id}/contacts (C6, C10)", () => {
     expect((await link(app, org, d, { contact_id: c.id, role_on_dossier: "other" })).status).toBe(201);
     expect((await call(app, "GET", `/contacts/${c.id}`, { key: org.key })).json.data.dossier_count).toBe(1);
   });
-
-  const rejected: [string, Record<string, unknown> | unknown[], string][] = [
-    ["contact_id missing", { role_on_dossier: "other" }, "contact_id"],
-    ["contact_id not a uuid", { contact_id: "abc", role_on_dossier: "other" }, "contact_id"],
-    ["contact_id null", { contact_id: null, role_on_dossier: "other" }, "contact_id"],
-    ["role_on_dossier missing", { contact_id: "CONTACT" }, "role_on_dossier"],
-    ["role_on_dossier unknown", { contact_id: "CONTACT", role_on_dossier: "boss" }, "role_on_dossier"],
-    ["is_primary not a boolean", { contact_id: "CONTACT", role_on_dossier: "other", is_primary: "yes" }, "is_primary"],
-    ["is_primary null", { contact_id: "CONTACT", role_on_dossier: "other", is_primary: null }, "is_primary"],
-    ["C10 unknown field", { contact_id: "CONTACT", role_on_dossier: "other", weight: 1 }, "weight"],
-    ["C10 read-only dossier_id", { contact_id: "CONTACT", role_on_dossier: "other", dossier_id: newId() }, "dossier_id"],
-    ["not an object", [], ""],
-  ];
-  test.each(rejected)("C3/C10: %s → 400 invalid_body naming the field, no row changes", async (_name, body, field) => {
-    const d = insertDossier(app, org.id);
-    const c = await contact(app, org, "Rejected link");
-    const filled = Array.isArray(body) ? body : Object.fromEntries(Object.entries(body).map(([k, v]) => [k, v === "CONTACT" ? c.id : v]));
-    const before = rowCounts(app);
-    const answer = await link(app, org, d, filled);
-    expect(answer.status).toBe(400);
-    expect(answer.json.error.code).toBe("invalid_body");
-    expect(answer.json.error.message).toContain(field);
-    expect(rowCounts(app)).toEqual(before);
-  });
-
-  test("C3: a body that is not JSON → 400", async () => {
-    const d = insertDossier(app, org.id);
-    const answer = await call(app, "POST", `/dossiers/${d}/contacts`, { key: org.key, raw: "contact_id=1", contentType: "application/x-www-form-urlencoded" });
-    expect(answer.status).toBe(400);
-  });
-
-  test("C3 order of checks: an unknown dossier with a bad body → 404 not_found", async () => {
-    for (const id of [newId(), "not-a-uuid"]) {
-      const answer = await link(app, org, id, { nonsense: true });
-      expect(answer.status).toBe(404);
-      expect(answer.json.error.code).toBe("not_found");
-    }
-  });
-
-  test("C10: an unknown contact_id → 404 not_found naming contact_id, no row changes", async () => {
-    const d = insertDossier(app, org.id);
-    const before = rowCounts(app);
-    const answer = await link(app, org, d, { contact_id: newId(), role_on_dossier: "other" });
-    expect(answer.status).toBe(404);
-    expect(answer.json.error.message).toContain("contact_id");
-    expect(rowCounts(app)).toEqual(before);
-  });
-
-  test("a contact_id in upper case names the same contact", async () => {
-    const d = insertDossier(app, org.id);
-    const c = await contact(app, org, "Upper id");
-    const answer = await link(app, org, d, { contact_id: c.id.toUpperCase(), role_on_dossier: "other" });
-    expect(answer.status).toBe(201);
-    expect(answer.json.data.contact_id).toBe(c.id);
-  });
 });
+
+/** A link to `dossier` refused with 400 invalid_body naming `field`; `withContact` adds the fixture contact's id. */
+const badLink = (name: string, body: Record<string, unknown> | unknown[], field: string, withContact = true): Row<Fixtures> => ({
+  name: `C3, C10: ${name} → 400 invalid_body naming the field, no row changes`,
+  method: "POST", path: "/dossiers/{dossier}/contacts",
+  body: ({ contact: c }) => (Array.isArray(body) || !withContact ? body : { contact_id: c.id, ...body }),
+  status: 400, json: refused("invalid_body", field),
+});
+
+scenarios("POST /dossiers/{id}/contacts: rules", linkFixtures, [
+  badLink("contact_id missing", { role_on_dossier: "other" }, "contact_id", false),
+  badLink("contact_id not a uuid", { contact_id: "abc", role_on_dossier: "other" }, "contact_id", false),
+  badLink("contact_id null", { contact_id: null, role_on_dossier: "other" }, "contact_id", false),
+  badLink("role_on_dossier missing", {}, "role_on_dossier"),
+  badLink("role_on_dossier unknown", { role_on_dossier: "boss" }, "role_on_dossier"),
+  badLink("is_primary not a boolean", { role_on_dossier: "other", is_primary: "yes" }, "is_primary"),
+  badLink("is_primary null", { role_on_dossier: "other", is_primary: null }, "is_primary"),
+  badLink("unknown field", { role_on_dossier: "other", weight: 1 }, "weight"),
+  badLink("read-only dossier_id", { role_on_dossier: "other", dossier_id: newId() }, "dossier_id"),
+  badLink("a body that is not an object", [], ""),
+  {
+    name: "C3: a body that is not JSON → 400 invalid_body",
+    method: "POST", path: "/dossiers/{dossier}/contacts", raw: { body: "contact_id=1", contentType: "application/x-www-form-urlencoded" },
+    status: 400, json: refused("invalid_body"),
+  },
+  ...[newId(), "not-a-uuid"].map((id) => ({
+    name: `C3 order of checks: an unknown dossier (${id}) with a bad body → 404 not_found`,
+    method: "POST" as const, path: `/dossiers/${id}/contacts`, body: { nonsense: true }, status: 404, json: refused("not_found"),
+  })),
+  {
+    name: "C10: an unknown contact_id → 404 not_found naming contact_id, no row changes",
+    method: "POST", path: "/dossiers/{dossier}/contacts", body: { contact_id: newId(), role_on_dossier: "other" },
+    status: 404, json: refused("not_found", "contact_id"),
+  },
+  {
+    name: "C6: a contact_id in upper case names the same contact (201, no event)",
+    method: "POST", path: "/dossiers/{dossier}/contacts", body: ({ contact: c }) => ({ contact_id: c.id.toUpperCase(), role_on_dossier: "other" }),
+    status: 201, json: ({ contact: c }) => ({ data: { contact_id: c.id } }),
+  },
+]);
 
 describe("GET /dossiers/{id}/contacts (C10 order and meta)", () => {
   const time = clock();
   const app = makeApp({ now: time.now });
   const org = makeOrg(app);
-
-  test("C10: no contacts → data [] and meta {total: 0, page: 1, per_page: 0}", async () => {
-    const d = insertDossier(app, org.id);
-    const answer = await call(app, "GET", `/dossiers/${d}/contacts`, { key: org.key });
-    expect(answer.status).toBe(200);
-    expect(answer.json).toEqual({ data: [], meta: { total: 0, page: 1, per_page: 0 } });
-  });
 
   test("C10: the primary first, then by link time, oldest first; items carry api-v1's fields; paging parameters ignored", async () => {
     const d = insertDossier(app, org.id);
@@ -200,11 +195,17 @@ describe("GET /dossiers/{id}/contacts (C10 order and meta)", () => {
     const answer = await call(app, "GET", `/dossiers/${d}/contacts`, { key: org.key });
     expect(answer.json.data.map((l: { contact_id: string }) => l.contact_id)).toEqual(made);
   });
-
-  test("C3: an unknown or malformed dossier id → 404", async () => {
-    for (const id of [newId(), "x"]) expect((await call(app, "GET", `/dossiers/${id}/contacts`, { key: org.key })).status).toBe(404);
-  });
 });
+
+scenarios("GET /dossiers/{id}/contacts: rules", linkFixtures, [
+  {
+    name: "C10: no contacts → data [] and meta {total: 0, page: 1, per_page: 0}",
+    method: "GET", path: "/dossiers/{dossier}/contacts", status: 200, json: { data: [], meta: { total: 0, page: 1, per_page: 0 } },
+  },
+  ...[newId(), "x"].map((id) => ({
+    name: `C3: an unknown or malformed dossier id (${id}) → 404 not_found`, method: "GET" as const, path: `/dossiers/${id}/contacts`, status: 404, json: refused("not_found"),
+  })),
+]);
 
 describe("DELETE /dossiers/{id}/contacts/{contact_id} (C10)", () => {
   const app = makeApp();
@@ -229,77 +230,64 @@ describe("DELETE /dossiers/{id}/contacts/{contact_id} (C10)", () => {
     await call(app, "DELETE", `/dossiers/${d}/contacts/${b.id}`, { key: org.key });
     expect(dossierRow(app, d).contact_id).toBe(a.id);
   });
-
-  test("C10: a contact that is not linked → 404 not_found, no row changes", async () => {
-    const d = insertDossier(app, org.id);
-    const c = await contact(app, org, "Never linked");
-    const before = rowCounts(app);
-    for (const id of [c.id, newId(), "nope"]) {
-      const answer = await call(app, "DELETE", `/dossiers/${d}/contacts/${id}`, { key: org.key });
-      expect(answer.status).toBe(404);
-      expect(answer.json.error.code).toBe("not_found");
-    }
-    expect((await call(app, "DELETE", `/dossiers/${newId()}/contacts/${c.id}`, { key: org.key })).status).toBe(404);
-    expect(rowCounts(app)).toEqual(before);
-  });
 });
 
-describe("links: scopes (api-v1: contacts:write and dossiers:write both required)", () => {
-  const app = makeApp();
-  const org = makeOrg(app);
+scenarios("DELETE /dossiers/{id}/contacts/{contact_id}: rules", linkFixtures, [
+  ...([["a contact that is not linked", "{contact}"], ["an unknown contact", newId()], ["a malformed contact id", "nope"]] as const).map(([what, id]) => ({
+    name: `C10: ${what} → 404 not_found, no row changes`, method: "DELETE" as const, path: `/dossiers/{dossier}/contacts/${id}`, status: 404, json: refused("not_found"),
+  })),
+  {
+    name: "C3: an unknown dossier → 404 not_found, no row changes", method: "DELETE", path: `/dossiers/${newId()}/contacts/{contact}`, status: 404, json: refused("not_found"),
+  },
+]);
 
-  test("a key with only one of the two write scopes → 403 on POST and DELETE; GET needs contacts:read", async () => {
-    const d = insertDossier(app, org.id);
-    const c = await contact(app, org, "Scopes");
-    await link(app, org, d, { contact_id: c.id, role_on_dossier: "other" });
-    const keys = ([["contacts:write"], ["dossiers:write"], ["contacts:read", "dossiers:read"]] as const).map((scopes) => makeKey(app, org, [...scopes]));
-    const before = rowCounts(app);
-    const linksBefore = app.dossier.store.sqlite.query("SELECT * FROM dossier_contacts").all();
-    for (const key of keys) {
-      const post = await link(app, org, d, { contact_id: c.id, role_on_dossier: "champion", is_primary: true }, key);
-      expect(post.status).toBe(403);
-      expect(post.json.error.code).toBe("forbidden");
-      expect((await call(app, "DELETE", `/dossiers/${d}/contacts/${c.id}`, { key })).status).toBe(403);
-    }
-    expect(rowCounts(app)).toEqual(before);
-    expect(app.dossier.store.sqlite.query("SELECT * FROM dossier_contacts").all()).toEqual(linksBefore);
-    const both = makeKey(app, org, ["contacts:write", "dossiers:write"]);
-    expect((await link(app, org, d, { contact_id: c.id, role_on_dossier: "champion" }, both)).status).toBe(200);
-    expect((await call(app, "GET", `/dossiers/${d}/contacts`, { key: makeKey(app, org, ["dossiers:read"]) })).status).toBe(403);
-    expect((await call(app, "GET", `/dossiers/${d}/contacts`, { key: makeKey(app, org, ["contacts:read"]) })).status).toBe(200);
-  });
-});
+scenarios("links: scopes (api-v1: contacts:write and dossiers:write both required)", linkFixtures, [
+  ...([["contacts:write"], ["dossiers:write"], ["contacts:read", "dossiers:read"]] as const).flatMap((scopes) => [
+    {
+      name: `api-v1: a key with only ${scopes.join(" and ")} cannot link → 403 forbidden, no row changes`,
+      as: [...scopes], method: "POST" as const, path: "/dossiers/{linked}/contacts",
+      body: ({ contact: c }: Fixtures) => ({ contact_id: c.id, role_on_dossier: "champion", is_primary: true }), status: 403, json: refused("forbidden"),
+    },
+    {
+      name: `api-v1: a key with only ${scopes.join(" and ")} cannot unlink → 403 forbidden, no row changes`,
+      as: [...scopes], method: "DELETE" as const, path: "/dossiers/{linked}/contacts/{contact}", status: 403, json: refused("forbidden"),
+    },
+  ]),
+  {
+    name: "api-v1: contacts:write and dossiers:write together re-link → 200, no event",
+    as: ["contacts:write", "dossiers:write"], method: "POST", path: "/dossiers/{linked}/contacts",
+    body: ({ contact: c }) => ({ contact_id: c.id, role_on_dossier: "champion" }),
+    status: 200, json: ({ linked, contact: c }) => ({ data: { dossier_id: linked, contact_id: c.id, role_on_dossier: "champion", is_primary: false } }),
+  },
+  {
+    name: "api-v1: listing a dossier's contacts needs contacts:read (dossiers:read alone → 403)",
+    as: ["dossiers:read"], method: "GET", path: "/dossiers/{linked}/contacts", status: 403, json: refused("forbidden"),
+  },
+  {
+    name: "api-v1: contacts:read lists a dossier's contacts",
+    as: ["contacts:read"], method: "GET", path: "/dossiers/{linked}/contacts", status: 200, json: ({ contact: c }) => ({ data: [{ contact_id: c.id }], meta: { total: 1 } }),
+  },
+]);
 
-describe("links: cross-organization 404 on every route (api-v1 Tenancy, C10)", () => {
-  const app = makeApp();
-  const org = makeOrg(app);
-  const other = makeOrg(app);
-
-  test("another organization's dossier or contact → 404, and no row changes", async () => {
-    const mine = insertDossier(app, org.id);
-    const theirs = insertDossier(app, other.id);
-    const myContact = await contact(app, org, "Mine");
-    const theirContact = await contact(app, other, "Theirs");
-    await link(app, other, theirs, { contact_id: theirContact.id, role_on_dossier: "primary", is_primary: true });
-    await link(app, org, mine, { contact_id: myContact.id, role_on_dossier: "other" });
-    const before = rowCounts(app);
-    const attempts = [
-      call(app, "GET", `/dossiers/${theirs}/contacts`, { key: org.key }),
-      link(app, org, theirs, { contact_id: myContact.id, role_on_dossier: "other" }),
-      link(app, org, mine, { contact_id: theirContact.id, role_on_dossier: "other" }),
-      call(app, "DELETE", `/dossiers/${theirs}/contacts/${theirContact.id}`, { key: org.key }),
-      call(app, "DELETE", `/dossiers/${mine}/contacts/${theirContact.id}`, { key: org.key }),
-    ];
-    for (const answer of await Promise.all(attempts)) {
-      expect(answer.status).toBe(404);
-      expect(answer.json.error.code).toBe("not_found");
-    }
-    const named = await link(app, org, mine, { contact_id: theirContact.id, role_on_dossier: "other" });
-    expect(named.json.error.message).toContain("contact_id");
-    expect(rowCounts(app)).toEqual(before);
-    expect(dossierRow(app, theirs).contact_id).toBe(theirContact.id);
-  });
-});
+scenarios("links: cross-organization 404 on every route (api-v1 Tenancy, C10)", linkFixtures, [
+  { name: "api-v1 Tenancy: listing another organization's dossier's contacts → 404", method: "GET", path: "/dossiers/{theirs}/contacts", status: 404, json: refused("not_found") },
+  {
+    name: "api-v1 Tenancy: linking a contact to another organization's dossier → 404, no row changes",
+    method: "POST", path: "/dossiers/{theirs}/contacts", body: ({ contact: c }) => ({ contact_id: c.id, role_on_dossier: "other" }), status: 404, json: refused("not_found"),
+  },
+  {
+    name: "C10: linking another organization's contact → 404 not_found naming contact_id, no row changes",
+    method: "POST", path: "/dossiers/{dossier}/contacts", body: ({ theirContact }) => ({ contact_id: theirContact.id, role_on_dossier: "other" }), status: 404, json: refused("not_found", "contact_id"),
+  },
+  {
+    name: "api-v1 Tenancy: unlinking from another organization's dossier → 404, its link kept",
+    method: "DELETE", path: "/dossiers/{theirs}/contacts/{theirContact}", status: 404, json: refused("not_found"),
+  },
+  {
+    name: "api-v1 Tenancy: unlinking another organization's contact from my dossier → 404",
+    method: "DELETE", path: "/dossiers/{linked}/contacts/{theirContact}", status: 404, json: refused("not_found"),
+  },
+]);
 
 describe("C6: at most one primary after any sequence of link calls (bounded random sequence)", () => {
   const app = makeApp();

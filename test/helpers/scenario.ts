@@ -1,0 +1,148 @@
+// Rule tests as tables (style.md "Scenario tables"): each row is one request and what the spec
+// says it answers and writes. `scenarios()` registers one bun test per row; each row gets its own
+// organizations and fixtures, so no row depends on another's order or state (`--randomize` passes).
+//
+// What every row checks, beside its `status` and `json` (a partial match):
+// - `events`: the types of the outbox events this request added, in order (`[]` when left out);
+// - an answer of 400 or more is the error envelope `{error: {code, message}}` and changes no row
+//   of any table and no file (row counts and a fingerprint of the contents, before and after);
+// - `unchanged: true` asks the same of a successful answer (a PATCH that changes nothing).
+import { describe, expect, test } from "bun:test";
+import type { DossierApp } from "../../src/app";
+import type { Scope } from "../../src/services/keys";
+import { updateOrg, type Plan } from "../../src/services/orgs";
+import { appFingerprint, fingerprintDiff } from "./fingerprint";
+import { call, makeApp, makeKey, makeOrg, rowCounts, type CallOptions, type Org } from "./index";
+
+/** Who sends a row's request: a key with every scope of the row's organization (the default);
+ * none; a key with no scope; the second organization's key; the row's organization on another
+ * plan; or a key of the row's organization with exactly the scopes listed. */
+export type Principal = "all scopes" | "no key" | "no scopes" | "another org" | "free plan" | "pro plan" | Scope[];
+
+/** What every row's fixtures hold: the app, the row's organization (`org`, the one `as` speaks
+ * for; on the Growth plan while the fixtures are made) and a second one (`other`, "another org"),
+ * both made for this row alone. */
+export interface World {
+  app: DossierApp;
+  org: Org;
+  other: Org;
+}
+
+/** A JSON value (a body, or the expected answer, matchers included). */
+type Json = string | number | boolean | null | readonly unknown[] | { readonly [field: string]: unknown };
+
+/** A value given as is, or computed from the row's fixtures. */
+type Fixed<F, T> = T | ((fixtures: World & F) => T);
+
+export interface Row<F> {
+  /** What the row checks, citing the spec ("C3: ...", "api-v1 Notes: ..."). */
+  name: string;
+  as?: Principal;
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Under /api/v1; `{name}` is replaced by the fixture `name` (its `id` when it is an object). */
+  path: Fixed<F, string>;
+  /** A JSON body. */
+  body?: Fixed<F, Json>;
+  /** A body sent as is, with its Content-Type (none when left out). */
+  raw?: Fixed<F, { body: NonNullable<CallOptions["raw"]>; contentType?: string }>;
+  status: number;
+  /** A partial match of the answer (toMatchObject); asymmetric matchers welcome. */
+  json?: Fixed<F, Json>;
+  /** Outbox event types this request must add, in order; `[]` (the default): none. */
+  events?: string[];
+  /** A successful answer that must change nothing either. */
+  unchanged?: boolean;
+}
+
+export interface ScenarioOptions {
+  /** The app the rows run against (default: a new `makeApp()` for the table). */
+  app?: DossierApp;
+}
+
+/** Registers `describe(title)` with one test per row. `setup` runs at the start of each row's
+ * test, after its two organizations are made, and returns the fixtures its paths and bodies use. */
+export function scenarios<F extends object>(
+  title: string,
+  setup: (world: World) => F | Promise<F>,
+  rows: Row<NoInfer<F>>[],
+  options: ScenarioOptions = {},
+): void {
+  describe(title, () => {
+    const app = options.app ?? makeApp();
+    for (const row of rows) test(row.name, () => runRow(app, setup, row));
+  });
+}
+
+async function runRow<F extends object>(app: DossierApp, setup: (world: World) => F | Promise<F>, row: Row<F>): Promise<void> {
+  const as = row.as ?? "all scopes";
+  const plan: Plan | undefined = as === "free plan" ? "free" : as === "pro plan" ? "pro" : undefined;
+  const world: World = { app, org: makeOrg(app, { rateLimit: 1_000_000 }), other: makeOrg(app, { rateLimit: 1_000_000 }) };
+  const fixtures = { ...world, ...(await setup(world)) };
+  // The setup speaks for a Growth organization (the only plan the API serves); the plan changes after.
+  if (plan) expect(await updateOrg(app.dossier, world.org.id, { plan })).toMatchObject({ plan });
+  const fixed = <T>(value: Fixed<F, T>): T => (typeof value === "function" ? (value as (f: World & F) => T)(fixtures) : value);
+
+  const options: CallOptions = { key: keyFor(app, world, as) };
+  if (row.body !== undefined) options.body = fixed(row.body);
+  if (row.raw !== undefined) {
+    const raw = fixed(row.raw);
+    options.raw = raw.body;
+    options.contentType = raw.contentType;
+  }
+  const path = fill(fixed(row.path), fixtures);
+
+  const counts = rowCounts(app);
+  const contents = appFingerprint(app);
+  const lastEvent = lastEventSeq(app);
+  const answer = await call(app, row.method, path, options);
+
+  expect({ status: answer.status, body: answer.json ?? answer.text }).toMatchObject({ status: row.status });
+  if (row.status >= 400) expect(answer.json).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
+  // On a copy: Bun's toMatchObject writes the asymmetric matchers it met into the object it checked.
+  if (row.json !== undefined) expect(structuredClone(answer.json)).toMatchObject(fixed(row.json) as Record<string, unknown>);
+  expect(eventsSince(app, lastEvent)).toEqual(row.events ?? []);
+  if (row.status >= 400 || row.unchanged) {
+    expect(rowCounts(app)).toEqual(counts);
+    expect(fingerprintDiff(contents, appFingerprint(app))).toEqual([]);
+  }
+}
+
+function keyFor(app: DossierApp, world: World, as: Principal): string | null {
+  if (Array.isArray(as)) return makeKey(app, world.org, as);
+  switch (as) {
+    case "no key":
+      return null;
+    case "no scopes":
+      return makeKey(app, world.org, []);
+    case "another org":
+      return world.other.key;
+    default:
+      return world.org.key;
+  }
+}
+
+/** Replaces each `{name}` of `path` by the fixture `name`: a string as is, an object by its `id`. */
+function fill(path: string, fixtures: Record<string, unknown>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = fixtures[name];
+    const id = typeof value === "object" && value !== null && "id" in value ? value.id : value;
+    if (typeof id !== "string") throw new Error(`no fixture "${name}" (a string or an object with an id) for the path ${path}`);
+    return id;
+  });
+}
+
+function lastEventSeq(app: DossierApp): number {
+  return app.dossier.store.sqlite.query<{ seq: number }, []>(`SELECT coalesce(max(seq), 0) AS seq FROM events`).get()!.seq;
+}
+
+function eventsSince(app: DossierApp, seq: number): string[] {
+  return app.dossier.store.sqlite
+    .query<{ type: string }, [number]>(`SELECT type FROM events WHERE seq > ? ORDER BY seq`)
+    .all(seq)
+    .map((row) => row.type);
+}
+
+/** The `json` of a refused request: the error `code`, and a message naming `field` when given. */
+export function refused(code: string, field?: string): { error: Record<string, unknown> } {
+  return { error: field === undefined ? { code } : { code, message: expect.stringContaining(field) } };
+}
