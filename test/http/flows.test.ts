@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { insertFlow } from "../../src/services/flows";
 import { call, makeApp, makeOrg } from "../helpers";
+import { refused, scenarios, type World } from "../helpers/scenario";
 
 describe("GET /flows", () => {
   const app = makeApp();
@@ -27,42 +28,6 @@ describe("GET /flows", () => {
       });
     }
   });
-
-  test("C3: sorted by name; type filter; paging edges", async () => {
-    await app.dossier.store.write(() => {
-      insertFlow(app.dossier, org.id, { type: "candidate", name: "Alpha hiring", isDefault: false, stages: [{ name: "One" }] });
-      insertFlow(app.dossier, org.id, { type: "sales", name: "Zulu deals", isDefault: false, stages: [{ name: "One" }] });
-    });
-    const names = (await call(app, "GET", "/flows", { key: org.key })).json.data.map((f: { name: string }) => f.name);
-    expect(names).toEqual(["Alpha hiring", "Recruitment", "Sales", "Zulu deals"]);
-    const candidates = await call(app, "GET", "/flows?type=candidate", { key: org.key });
-    expect(candidates.json.data.map((f: { name: string }) => f.name)).toEqual(["Alpha hiring", "Recruitment"]);
-    expect(candidates.json.meta.total).toBe(2);
-    const page2 = await call(app, "GET", "/flows?per_page=3&page=2", { key: org.key });
-    expect(page2.json.data.map((f: { name: string }) => f.name)).toEqual(["Zulu deals"]);
-    expect(page2.json.meta).toEqual({ total: 4, page: 2, per_page: 3 });
-    const past = await call(app, "GET", "/flows?page=9", { key: org.key });
-    expect(past.json).toEqual({ data: [], meta: { total: 4, page: 9, per_page: 25 } });
-    expect((await call(app, "GET", "/flows?per_page=100", { key: org.key })).status).toBe(200);
-  });
-
-  test.each([
-    ["per_page=0"], ["per_page=101"], ["per_page=1.5"], ["per_page=abc"], ["page=0"], ["page=-1"], ["page="], ["type=other"],
-  ])("C3: %s → 400 invalid_body", async (query) => {
-    const answer = await call(app, "GET", `/flows?${query}`, { key: org.key });
-    expect(answer.status).toBe(400);
-    expect(answer.json.error.code).toBe("invalid_body");
-  });
-
-  test("C3: unknown query parameters are ignored", async () => {
-    expect((await call(app, "GET", "/flows?color=red", { key: org.key })).status).toBe(200);
-  });
-
-  test("tenancy: another organization's flows are not listed", async () => {
-    const mine = (await call(app, "GET", "/flows", { key: org.key })).json.data.map((f: { id: string }) => f.id);
-    const theirs = (await call(app, "GET", "/flows", { key: other.key })).json.data.map((f: { id: string }) => f.id);
-    expect(mine.filter((id: string) => theirs.includes(id))).toEqual([]);
-  });
 });
 
 describe("GET /flows/{id}/stages", () => {
@@ -76,13 +41,6 @@ describe("GET /flows/{id}/stages", () => {
     expect(answer.status).toBe(200);
     expect(answer.json.meta).toEqual({ total: 5, page: 1, per_page: 5 });
     expect(answer.json.data).toEqual(flow.stages);
-  });
-
-  test("tenancy: another organization's flow is 404", async () => {
-    const flow = (await call(app, "GET", "/flows", { key: other.key })).json.data[0];
-    const answer = await call(app, "GET", `/flows/${flow.id}/stages`, { key: org.key });
-    expect(answer.status).toBe(404);
-    expect(answer.json.error.code).toBe("not_found");
   });
 });
 
@@ -98,3 +56,39 @@ describe("C4: flow create --default moves the default flag", () => {
     ]);
   });
 });
+
+/** Two flows beside the defaults, so that sorting and paging have something to show. */
+async function twoMore({ app, org }: World) {
+  await app.dossier.store.write(() => {
+    insertFlow(app.dossier, org.id, { type: "candidate", name: "Alpha hiring", isDefault: false, stages: [{ name: "One" }] });
+    insertFlow(app.dossier, org.id, { type: "sales", name: "Zulu deals", isDefault: false, stages: [{ name: "One" }] });
+  });
+  const theirs = (await call(app, "GET", "/flows?type=sales", { key: org.key })).json.data[0];
+  return { salesFlow: theirs as { id: string; stages: unknown[] } };
+}
+
+const names = (...list: string[]) => list.map((name) => ({ name }));
+
+scenarios("api-v1 Flows: GET /flows and GET /flows/{id}/stages as rules", twoMore, [
+  { name: "C3: sorted by name", method: "GET", path: "/flows", status: 200,
+    json: { data: names("Alpha hiring", "Recruitment", "Sales", "Zulu deals"), meta: { total: 4, page: 1, per_page: 25 } } },
+  { name: "C3: type filter, with its total", method: "GET", path: "/flows?type=candidate", status: 200,
+    json: { data: names("Alpha hiring", "Recruitment"), meta: { total: 2, page: 1, per_page: 25 } } },
+  { name: "C3: a later page", method: "GET", path: "/flows?per_page=3&page=2", status: 200,
+    json: { data: names("Zulu deals"), meta: { total: 4, page: 2, per_page: 3 } } },
+  { name: "C3: a page past the end is empty, with the total", method: "GET", path: "/flows?page=9", status: 200,
+    json: { data: [], meta: { total: 4, page: 9, per_page: 25 } } },
+  { name: "C3: per_page=100 is allowed", method: "GET", path: "/flows?per_page=100", status: 200 },
+  ...["per_page=0", "per_page=101", "per_page=1.5", "per_page=abc", "page=0", "page=-1", "page=", "type=other"].map((query) => ({
+    name: `C3: ${query} → 400 invalid_body`, method: "GET" as const, path: `/flows?${query}`, status: 400, json: refused("invalid_body"),
+  })),
+  { name: "C3: unknown query parameters are ignored", method: "GET", path: "/flows?color=red", status: 200 },
+  { name: "C3: stages sorted by position, meta {total: n, page: 1, per_page: n}", method: "GET", path: "/flows/{salesFlow}/stages", status: 200,
+    json: ({ salesFlow }) => ({ data: salesFlow.stages as never, meta: { total: 5, page: 1, per_page: 5 } }) },
+  { name: "tenancy: another organization's flow's stages → 404 not_found", as: "another org", method: "GET", path: "/flows/{salesFlow}/stages",
+    status: 404, json: refused("not_found") },
+  { name: "C8: no key → 401 unauthorized", as: "no key", method: "GET", path: "/flows", status: 401, json: refused("unauthorized") },
+  { name: "C8: the free plan → 402 plan_required", as: "free plan", method: "GET", path: "/flows", status: 402, json: refused("plan_required") },
+  { name: "C8: a key without flows:read → 403 forbidden", as: ["dossiers:read"], method: "GET", path: "/flows", status: 403, json: refused("forbidden") },
+  { name: "C8: flows:read is enough", as: ["flows:read"], method: "GET", path: "/flows/{salesFlow}/stages", status: 200 },
+]);
