@@ -84,6 +84,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     close() {
       // At once when idle, so that a caller that does not wait finds the file closed.
       const finish = async () => {
+        await wal?.closeThread();
         sqlite.close();
         // After SQLite: closing any descriptor of the -shm file drops the process's locks on it.
         await wal?.close();

@@ -69,12 +69,12 @@ export class GroupCommit {
     private readonly sqlite: Database,
     private readonly options: GroupCommitOptions,
   ) {
-    this.begin = sqlite.prepare("BEGIN IMMEDIATE");
-    this.commit = sqlite.prepare("COMMIT");
-    this.rollback = sqlite.prepare("ROLLBACK");
-    this.savepoint = sqlite.prepare("SAVEPOINT unit");
-    this.release = sqlite.prepare("RELEASE unit");
-    this.rollbackTo = sqlite.prepare("ROLLBACK TO unit");
+    this.begin = sqlite.query("BEGIN IMMEDIATE");
+    this.commit = sqlite.query("COMMIT");
+    this.rollback = sqlite.query("ROLLBACK");
+    this.savepoint = sqlite.query("SAVEPOINT unit");
+    this.release = sqlite.query("RELEASE unit");
+    this.rollbackTo = sqlite.query("ROLLBACK TO unit");
   }
 
   /** Runs `unit` in the next group; resolves with its result once its commit is durable. */

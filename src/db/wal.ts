@@ -84,7 +84,10 @@ export class WalKeeper {
     if (this.workerFailed) return Promise.resolve(this.checkpointHere());
     this.worker ??= new Worker(WORKER);
     this.worker.unref();
-    const worker = this.worker;
+    return this.ask(this.worker, { path: this.path });
+  }
+
+  private ask(worker: Worker, request: CheckpointRequest): Promise<CheckpointResult> {
     return new Promise<CheckpointResult>((resolve) => {
       worker.onmessage = (event: MessageEvent<CheckpointResult>) => resolve(event.data);
       worker.onerror = (event) => {
@@ -95,7 +98,7 @@ export class WalKeeper {
         this.warn("WAL checkpoint thread failed: checkpoints run on the main thread", { error: event.message });
         resolve(this.checkpointHere());
       };
-      worker.postMessage({ path: this.path } satisfies CheckpointRequest);
+      worker.postMessage(request);
     });
   }
 
@@ -108,9 +111,18 @@ export class WalKeeper {
     }
   }
 
-  async close() {
-    this.worker?.terminate();
+  /** Closes the checkpoint thread's connection: call before closing the server's, which then is
+   * the last one and folds the WAL back into the database file. */
+  async closeThread() {
+    const worker = this.worker;
     this.worker = null;
+    if (!worker) return;
+    await this.ask(worker, { path: this.path, close: true });
+    worker.terminate();
+  }
+
+  /** Closes the files; after the server's connection is closed (see client.ts). */
+  async close() {
     await this.handle?.close();
     this.handle = null;
     if (this.shm !== null) closeSync(this.shm);

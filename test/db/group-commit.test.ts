@@ -4,7 +4,7 @@
 // from outside the process by test/reliability/durability-strace.test.ts.
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { GroupCommit } from "../../src/db/group-commit";
 import { openStore } from "../../src/db/client";
@@ -179,5 +179,10 @@ describe("C11 the server's store: WAL flushed and checkpointed off the HTTP thre
     } finally {
       await store.close();
     }
+    // Every connection is closed, the checkpoint thread's too: the WAL is folded back in and gone.
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    const reopened = new Database(path);
+    expect(reopened.query<{ n: number }, []>("SELECT count(*) AS n FROM blobs").get()!.n).toBe(40 * 16);
+    reopened.close();
   });
 });
