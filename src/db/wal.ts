@@ -10,7 +10,7 @@
 // costs fdatasync no metadata: truncating it after each checkpoint measured slower), so how much
 // awaits a checkpoint is read from the wal-index instead (pendingFrames).
 import type { Database } from "bun:sqlite";
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { CheckpointRequest, CheckpointResult } from "./checkpoint-worker";
@@ -31,6 +31,7 @@ const WORKER = import.meta.url.includes("$bunfs") ? "./db/checkpoint-worker.ts" 
 export class WalKeeper {
   private handle: FileHandle | null = null;
   private shm: number | null = null;
+  private shmFailed = false;
   private readonly header = Buffer.alloc(100);
   private worker: Worker | null = null;
   private workerFailed = false;
@@ -64,9 +65,16 @@ export class WalKeeper {
    * of the -shm file (https://sqlite.org/walformat.html: mxFrame at byte 16, nBackfill at 96; the
    * file is SQLite's shared memory, so a read sees what the connection last wrote there). */
   private pendingFrames(): number {
-    this.shm ??= openSync(`${this.path}-shm`, "r");
-    readSync(this.shm, this.header, 0, 100, 0);
-    return Math.max(0, this.header.readUInt32LE(16) - this.header.readUInt32LE(96));
+    try {
+      this.shm ??= openSync(`${this.path}-shm`, "r");
+      readSync(this.shm, this.header, 0, 100, 0);
+      return Math.max(0, this.header.readUInt32LE(16) - this.header.readUInt32LE(96));
+    } catch (error) {
+      // Never seen; if it happens, the WAL file's size stands in (it over-counts: more checkpoints).
+      if (!this.shmFailed) this.warn("cannot read the WAL index: checkpoints follow the WAL's size", { error: String(error) });
+      this.shmFailed = true;
+      return Math.ceil((statSync(`${this.path}-wal`, { throwIfNoEntry: false })?.size ?? 0) / FRAME_BYTES);
+    }
   }
 
   /** Checkpoints when the WAL holds enough frames that no checkpoint has copied. */
