@@ -15,23 +15,26 @@ function expectOneJsonObject(stdout: string) {
 }
 
 describe("dossier org|key|flow|webhook|backup --json", () => {
-  const data = tempDir();
-  let orgId = "";
-  let keyId = "";
+  /** Each test's own data folder, holding organization "Acme" made by `org create`. */
+  function withAcme() {
+    const data = tempDir();
+    const created = dossier(data, "org", "create", "--name", "Acme", "--json");
+    return { data, created, orgId: created.json?.id as string };
+  }
 
   test("org create: growth by default, default rate limit, default flows (C4)", () => {
-    const result = dossier(data, "org", "create", "--name", "Acme", "--json");
+    const { data, created: result, orgId } = withAcme();
     expect(result.code).toBe(0);
     expectOneJsonObject(result.stdout);
     expect(Object.keys(result.json).sort()).toEqual(["id", "name", "plan", "rate_limit"]);
     expect(result.json).toMatchObject({ name: "Acme", plan: "growth", rate_limit: 600 });
-    orgId = result.json.id;
     const db = new Database(join(data, "dossier.db"), { readonly: true });
     expect(db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM flows WHERE organization_id = ? AND is_default = 1").get(orgId)!.n).toBe(2);
     db.close();
   });
 
   test("org create with plan and rate limit; org update; org list", () => {
+    const { data } = withAcme();
     const pro = dossier(data, "org", "create", "--name", "Pro Co", "--plan", "pro", "--rate-limit", "50", "--json");
     expect(pro.json).toMatchObject({ plan: "pro", rate_limit: 50 });
     const updated = dossier(data, "org", "update", pro.json.id, "--plan", "growth", "--rate-limit", "70", "--name", "Grown", "--json");
@@ -43,12 +46,13 @@ describe("dossier org|key|flow|webhook|backup --json", () => {
   });
 
   test("key create shows the key once; key list never shows it; key revoke", () => {
+    const { data, orgId } = withAcme();
     const created = dossier(data, "key", "create", "--org", orgId, "--scopes", "flows:read,dossiers:read", "--name", "ci", "--expires-at", "2030-01-01T00:00:00Z", "--json");
     expect(created.code).toBe(0);
     expectOneJsonObject(created.stdout);
     expect(created.json).toMatchObject({ scopes: ["flows:read", "dossiers:read"], expires_at: "2030-01-01T00:00:00.000Z", name: "ci" });
     expect(created.json.key).toMatch(/^svc_live_[A-Za-z0-9]{32}$/);
-    keyId = created.json.id;
+    const keyId = created.json.id;
     const all = dossier(data, "key", "create", "--org", orgId, "--scopes", "all", "--json");
     expect(all.json.scopes).toHaveLength(7);
     const list = dossier(data, "key", "list", "--org", orgId, "--json");
@@ -61,6 +65,7 @@ describe("dossier org|key|flow|webhook|backup --json", () => {
   });
 
   test("flow create with defaults for stage fields, and --default moves the flag (C4, C10)", () => {
+    const { data, orgId } = withAcme();
     const result = dossier(data, "flow", "create", "--org", orgId, "--type", "candidate", "--name", "Engineering", "--stages", '[{"name":"Sourced"},{"name":"Tech","deadline_days":5,"win_probability":40,"color":"#abc"}]', "--default", "--json");
     expect(result.code).toBe(0);
     expect(result.json).toMatchObject({ name: "Engineering", type: "candidate", is_default: true, organization_id: orgId });
@@ -74,6 +79,7 @@ describe("dossier org|key|flow|webhook|backup --json", () => {
   });
 
   test("webhook set, rotate-secret, unset", () => {
+    const { data, orgId } = withAcme();
     const set = dossier(data, "webhook", "set", "--org", orgId, "--url", "http://127.0.0.1:9/hook", "--json");
     expect(set.code).toBe(0);
     expect(set.json.url).toBe("http://127.0.0.1:9/hook");
@@ -87,6 +93,8 @@ describe("dossier org|key|flow|webhook|backup --json", () => {
   });
 
   test("backup writes FILE and FILE.files (C10)", () => {
+    const { data } = withAcme();
+    expect(dossier(data, "org", "create", "--name", "Pro Co", "--json").code).toBe(0);
     const target = join(tempDir(), "copy.db");
     const result = dossier(data, "backup", target, "--json");
     expect(result.code).toBe(0);

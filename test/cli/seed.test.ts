@@ -3,7 +3,7 @@
 // same data folder) and checked against the API's own schemas: counts, both flows, a spread over
 // stages, some overdue (C5), notes, secondary links (C6), deal sizes on sales dossiers only (C3),
 // and events recorded but never delivered (docs/decisions.md), even with a webhook endpoint set.
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
@@ -50,8 +50,8 @@ describe("dossier seed: realistic demo data, valid through the API", () => {
   before.store.close();
 
   const seeded = dossier(data, "seed", "--org", org, "--dossiers", "60", "--contacts", "40", "--seed", "42", "--json");
-  let app: ReturnType<typeof makeApp>;
-  afterAll(() => app?.close());
+  // The API on the seeded folder, for every test here: they only read through it.
+  const app = makeApp({ dataDir: data });
 
   test("--json prints one object with the counts", () => {
     expect(seeded.code).toBe(0);
@@ -66,7 +66,6 @@ describe("dossier seed: realistic demo data, valid through the API", () => {
   });
 
   test("every dossier, contact, note and link reads back through the API and matches its schema", async () => {
-    app = makeApp({ dataDir: data });
     const counts = seeded.json.counts;
     const open = await all(app, key, "/api/v1/dossiers");
     const archived = await all(app, key, "/api/v1/dossiers?status=archived");

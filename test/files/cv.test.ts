@@ -30,11 +30,14 @@ describe("isPdf (C5)", () => {
 });
 
 describe("stageCv (C5)", () => {
-  const app = makeApp();
-  const org = makeOrg(app);
-  const ctx = app.dossier;
+  /** Each test's own app and organization, so no test sees a folder another one left. */
+  function ownOrg() {
+    const app = makeApp();
+    return { org: makeOrg(app), ctx: app.dossier };
+  }
 
   test("writes a temporary file beside the final one; place() renames it into place; nothing else remains", async () => {
+    const { org, ctx } = ownOrg();
     const bytes = await pdf();
     const staged = await stageCv(ctx, org.id, UUID, bytes);
     const folder = join(ctx.filesDir, org.id, "dossiers", UUID);
@@ -52,6 +55,7 @@ describe("stageCv (C5)", () => {
   });
 
   test("discard() before place() removes the temporary file and the folder it created, not an existing one", async () => {
+    const { org, ctx } = ownOrg();
     const fresh = "1b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
     const staged = await stageCv(ctx, org.id, fresh, await pdf());
     staged.discard();
@@ -67,6 +71,7 @@ describe("stageCv (C5)", () => {
   });
 
   test("a transaction that throws after place() is rolled back; the caller's discard removes the placed file of a new dossier", async () => {
+    const { org, ctx } = ownOrg();
     const id = "2b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
     const staged = await stageCv(ctx, org.id, id, await pdf());
     await expect(

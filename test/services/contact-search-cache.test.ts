@@ -83,30 +83,35 @@ function expectKindCounts(ctx: Context) {
 }
 
 describe("contact search cache: exact after every contact write", () => {
-  const app = makeApp();
-  const ctx = app.dossier;
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
-  const other = makeOrg(app, { rateLimit: 1_000_000 });
-  const post = async (body: object, key = org.key) => {
-    const answer = await call(app, "POST", "/contacts", { key, body });
-    expect(answer.status).toBe(201);
-    return answer.json.data.id as string;
-  };
-  const patch = async (id: string, body: object) => expect((await call(app, "PATCH", `/contacts/${id}`, { key: org.key, body })).status).toBe(200);
-  let ann: string;
-  let bob: string;
-
-  test("setup: results are cached, and the cache answers the same as the SQL", async () => {
-    ann = await post({ full_name: "Ann Smith", email: "ann@corp.example", company: "Acme", role: "Engineer", kind: ["client"] });
-    bob = await post({ full_name: "Bob Jones", email: "bob@corp.example", company: "Globex", role: "Manager" });
+  /** Each test's own app: Ann, Bob and Joanna in one organization, an "Ann Smith-Other" in another,
+   * and every answer expectExact checks already cached, so the write a test makes meets a warm cache. */
+  async function cachedContacts() {
+    const app = makeApp();
+    const ctx = app.dossier;
+    const org = makeOrg(app, { rateLimit: 1_000_000 });
+    const other = makeOrg(app, { rateLimit: 1_000_000 });
+    const post = async (body: object, key = org.key) => {
+      const answer = await call(app, "POST", "/contacts", { key, body });
+      expect(answer.status).toBe(201);
+      return answer.json.data.id as string;
+    };
+    const patch = async (id: string, body: object) => expect((await call(app, "PATCH", `/contacts/${id}`, { key: org.key, body })).status).toBe(200);
+    const ann = await post({ full_name: "Ann Smith", email: "ann@corp.example", company: "Acme", role: "Engineer", kind: ["client"] });
+    const bob = await post({ full_name: "Bob Jones", email: "bob@corp.example", company: "Globex", role: "Manager" });
     await post({ full_name: "Joanna Banner", company: "Acme Labs", kind: ["candidate", "client"] });
     await post({ full_name: "Ann Smith-Other" }, other.key);
     expectExact(ctx, org.id);
+    return { app, ctx, org, other, post, patch, ann, bob };
+  }
+
+  test("results are cached, and the cache answers the same as the SQL", async () => {
+    const { ctx, org } = await cachedContacts();
     expect(cacheStats(ctx.store.sqlite).entries).toBeGreaterThan(0);
     expectExact(ctx, org.id); // now from the cache
   });
 
   test("create through the API", async () => {
+    const { ctx, org, post } = await cachedContacts();
     await post({ full_name: "Annabel Lee", role: "Software Engineer", kind: ["partner"] });
     expectExact(ctx, org.id);
   });
@@ -119,11 +124,13 @@ describe("contact search cache: exact after every contact write", () => {
     ["role", { role: "Chief Engineer" }],
     ["role to null", { role: null }],
   ])("PATCH of %s", async (_name, body) => {
+    const { ctx, org, patch, bob } = await cachedContacts();
     await patch(bob, body);
     expectExact(ctx, org.id);
   });
 
   test("kind change (the kind filter's cached answers follow)", async () => {
+    const { ctx, org, patch, ann, bob } = await cachedContacts();
     await patch(bob, { kind: ["client"] });
     expectExact(ctx, org.id);
     await patch(ann, { kind: ["supplier"] });
@@ -131,11 +138,13 @@ describe("contact search cache: exact after every contact write", () => {
   });
 
   test("PATCH of a field the search does not read keeps the answers", async () => {
+    const { ctx, org, patch, ann } = await cachedContacts();
     await patch(ann, { phone: "+1 555", notes: "met at the fair", city: "Annecy" });
     expectExact(ctx, org.id);
   });
 
   test("a link to a dossier and its removal (dossier_count)", async () => {
+    const { app, ctx, org, ann } = await cachedContacts();
     const dossier = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "sales", name: "Deal" } })).json.data;
     expectExact(ctx, org.id);
     const linked = await call(app, "POST", `/dossiers/${dossier.id}/contacts`, { key: org.key, body: { contact_id: ann, role_on_dossier: "champion" } });
@@ -147,11 +156,13 @@ describe("contact search cache: exact after every contact write", () => {
   });
 
   test("delete", async () => {
+    const { app, ctx, org, ann } = await cachedContacts();
     expect((await call(app, "DELETE", `/contacts/${ann}`, { key: org.key })).status).toBe(200);
     expectExact(ctx, org.id);
   });
 
   test("a dossier creation that creates a contact", async () => {
+    const { app, ctx, org } = await cachedContacts();
     const answer = await call(app, "POST", "/dossiers", {
       key: org.key,
       body: { type: "candidate", name: "Annika Smithson", email: "annika@corp.example", company: "Acme", role: "Engineer" },
@@ -162,6 +173,7 @@ describe("contact search cache: exact after every contact write", () => {
   });
 
   test("a write by another connection on the same file (as the CLI would make)", async () => {
+    const { ctx, org } = await cachedContacts();
     const second = openContext({ dataDir: ctx.config.dataDir, env: { DOSSIER_LOG: "off" }, config: { log: "off" } });
     try {
       expectExact(ctx, org.id); // cached in this connection
@@ -182,6 +194,7 @@ describe("contact search cache: exact after every contact write", () => {
   });
 
   test("a read inside a transaction that rolls back leaves nothing behind in the cache", async () => {
+    const { ctx, org } = await cachedContacts();
     expectExact(ctx, org.id);
     expect(() =>
       ctx.store.sqlite.transaction(() => {
@@ -198,7 +211,8 @@ describe("contact search cache: exact after every contact write", () => {
     expectExact(ctx, org.id);
   });
 
-  test("an insert that does not sort first (a created_at in the past, as a direct write could make)", () => {
+  test("an insert that does not sort first (a created_at in the past, as a direct write could make)", async () => {
+    const { ctx, org } = await cachedContacts();
     expectExact(ctx, org.id);
     const second = openContext({ dataDir: ctx.config.dataDir, env: { DOSSIER_LOG: "off" }, config: { log: "off" } });
     try {
@@ -215,6 +229,7 @@ describe("contact search cache: exact after every contact write", () => {
   });
 
   test("a contact_search id freed by another organization's delete and reused by an insert here", async () => {
+    const { ctx, org, other } = await cachedContacts();
     const theirs = await ctx.store.write(() => writeNewContact(ctx, other.id, { full_name: "Their Newest" }));
     expectExact(ctx, org.id);
     await ctx.store.write(() => writeContactDeletion(ctx, other.id, theirs.id));
@@ -222,7 +237,8 @@ describe("contact search cache: exact after every contact write", () => {
     expectExact(ctx, org.id);
   });
 
-  test("the other organization's answers never mix in", () => {
+  test("the other organization's answers never mix in", async () => {
+    const { ctx, other } = await cachedContacts();
     expect(searched(ctx, other.id, "ann")).toEqual(expected(ctx, other.id, "ann"));
     expect(searched(ctx, other.id, "ann")).toHaveLength(1);
   });

@@ -13,18 +13,24 @@ import { linkContact, unlinkContact, writeLink, writeUnlink } from "../../src/se
 import { makeApp, makeOrg, rowCounts, tempDir } from "../helpers";
 
 describe("findContactByEmail / insertContact (C5, C6, C10)", () => {
-  const app = makeApp();
-  const ctx = app.dossier;
-  const org = makeOrg(app);
-  const other = makeOrg(app);
+  /** Each test's own app: two organizations, and in the first one contact "Émile Zola" <Emile@Zola.FR>. */
+  async function withZola() {
+    const app = makeApp();
+    const ctx = app.dossier;
+    const org = makeOrg(app);
+    const other = makeOrg(app);
+    const zola = await ctx.store.write(() => insertContact(ctx, org.id, { full_name: "  Émile Zola ", email: "Emile@Zola.FR", kind: ["prospect", "prospect", "candidate"] }));
+    return { app, ctx, org, other, zola };
+  }
 
   test("insertContact stores trimmed full_name, de-duplicated kind and its mask, the folded email", async () => {
-    const row = await ctx.store.write(() => insertContact(ctx, org.id, { full_name: "  Émile Zola ", email: "Emile@Zola.FR", kind: ["prospect", "prospect", "candidate"] }));
+    const { zola: row } = await withZola();
     expect(row).toMatchObject({ fullName: "Émile Zola", email: "Emile@Zola.FR", emailFolded: "emile@zola.fr", kind: '["prospect","candidate"]', kindMask: 3 });
     expect(row.createdAt).toBe(row.updatedAt);
   });
 
   test("findContactByEmail is case-insensitive (Unicode) and scoped to the organization", async () => {
+    const { ctx, org, other } = await withZola();
     expect(findContactByEmail(ctx, org.id, "EMILE@zola.fr")?.fullName).toBe("Émile Zola");
     expect(findContactByEmail(ctx, org.id, "nobody@zola.fr")).toBeNull();
     expect(findContactByEmail(ctx, other.id, "emile@zola.fr")).toBeNull();
@@ -33,6 +39,7 @@ describe("findContactByEmail / insertContact (C5, C6, C10)", () => {
   });
 
   test("C10: an email clash throws duplicate_contact (409), and the caller's whole transaction rolls back", async () => {
+    const { app, ctx, org } = await withZola();
     const before = rowCounts(app);
     let thrown: unknown;
     try {
@@ -50,6 +57,7 @@ describe("findContactByEmail / insertContact (C5, C6, C10)", () => {
   });
 
   test("the search index follows insertContact, with non-ASCII text folded as toLowerCase()", async () => {
+    const { ctx, org } = await withZola();
     await ctx.store.write(() => insertContact(ctx, org.id, { full_name: "ÅSA ÖBERG", company: "ÆRØ Shipping", role: "CEO" }));
     const found = (q: string) => listContacts(ctx, org.id, { search: q, page: 1, perPage: 10 }).data.map((c) => c.full_name);
     expect(found("åsa öb")).toEqual(["ÅSA ÖBERG"]);
