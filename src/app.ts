@@ -9,7 +9,7 @@ import { errors } from "./http/errors";
 import { health } from "./http/health";
 import { requestId } from "./http/request-id";
 import { requestLog } from "./http/request-log";
-import { hasUnreadBody, noteArrival } from "./http/request";
+import { dropArrivedBody, hasUnreadBody, noteArrival } from "./http/request";
 import { routable } from "./http/url";
 import { contactRoutes } from "./http/routes/contacts";
 import { dossierRoutes } from "./http/routes/dossiers";
@@ -63,10 +63,14 @@ export function createApp(options: AppOptions = {}): DossierApp {
       // Browsers must take each answer as the type it declares (a CV as a PDF, an error as JSON).
       response.headers.set("x-content-type-options", "nosniff");
       // A stranger's body (401) and one given up on (408) are not waited for: the connection closes
-      // (C20). Other answers given before the end of a body (413, 404, ...) leave Bun to read and
-      // drop the rest, so that a client still sending gets the answer rather than a reset; Bun's
-      // idle timer ends that if the body stalls.
-      if ((response.status === 401 || response.status === 408) && hasUnreadBody(routed)) response.headers.set("connection", "close");
+      // (C20), unless a stranger's small body is here already: then it is dropped and the connection
+      // stays open, since closing it over unread bytes would reset it and could lose the 401. Other
+      // answers given before the end of a body (413, 404, ...) leave Bun to read and drop the rest,
+      // so that a client still sending gets the answer rather than a reset; Bun's idle timer ends
+      // that if the body stalls.
+      if ((response.status === 401 || response.status === 408) && hasUnreadBody(routed) && !(response.status === 401 && (await dropArrivedBody(routed)))) {
+        response.headers.set("connection", "close");
+      }
       return response;
     },
     dossier: ctx,

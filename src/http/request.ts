@@ -89,6 +89,25 @@ export function carriesBody(request: Request): boolean {
  * connection of such a request answered 401 or 408). */
 export const hasUnreadBody = (request: Request) => !arrivals.get(request)?.bodyRead && carriesBody(request);
 
+/** A small body (at most 64 KiB declared) that has already arrived whole, read and dropped: true
+ * when it came within one turn of the event loop. A connection closed with unread bytes in its
+ * receive buffer is reset, not closed, and a client that gets the reset before the answer never
+ * sees the answer; so a refused request whose small body is here is answered on a connection
+ * that stays open. A body still on its way is not waited for (false). */
+export async function dropArrivedBody(request: Request): Promise<boolean> {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (!(declared <= 65_536) || !request.body) return false;
+  const read = request.arrayBuffer().then(
+    () => true,
+    () => false,
+  );
+  const turn = new Promise<boolean>((resolve) => setImmediate(() => resolve(false)));
+  const arrived = await Promise.race([read, turn]);
+  const arrival = arrivals.get(request);
+  if (arrived && arrival) arrival.bodyRead = true;
+  return arrived;
+}
+
 export const requestTimeout = () => new ApiError("request_timeout", "the request body did not arrive in time");
 
 const TIMED_OUT = Symbol("timed out");

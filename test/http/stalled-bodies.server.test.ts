@@ -199,6 +199,21 @@ describe("requests refused before their body (C3, C20)", () => {
     }
   }, 30_000);
 
+  test("a stranger's small body that has arrived whole is dropped, not reset: 401 on a connection that stays open, twice over", async () => {
+    const body = JSON.stringify({ type: "candidate", name: "Nobody" });
+    const request = head("POST", "/api/v1/dossiers", { "Content-Type": "application/json" }, Buffer.byteLength(body), body);
+    // Two requests back to back on one connection, each whole in one write: both answered.
+    const held = await hold(server.port, request, GRACE_MS);
+    try {
+      await until(() => held.received().includes("HTTP/1.1 401"), GRACE_MS, "the first 401");
+      expect(held.received().toLowerCase()).not.toContain("connection: close");
+      held.socket.write(request);
+      await until(() => held.received().split("HTTP/1.1 401").length === 3, GRACE_MS, "the second 401 on the same connection");
+    } finally {
+      held.socket.destroy();
+    }
+  });
+
   test("C20: a 402 (a known key, the wrong plan) is answered before the body, and a body that then stalls is closed within the timeout", async () => {
     const held = await hold(
       stallServer.port,
