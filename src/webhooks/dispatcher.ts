@@ -22,7 +22,7 @@
 import type { Context } from "../context";
 import { outboxStore, type AttemptCheck, type OutboxStore, type PendingRow } from "../db/outbox";
 import { unseal } from "../secrets";
-import { FairQueue, type Start } from "./fair-queue";
+import { FairQueue, type Start, type Take } from "./fair-queue";
 import { retryDelay } from "./schedule";
 import { isSuccess, sendSigned, type SendResult } from "./send";
 import { signingSecrets } from "./signature";
@@ -214,7 +214,7 @@ class WebhookDispatcher implements Dispatcher {
   }
 
   /** A row not yet due (by the clock) waits for its time; a due one goes to the queue. */
-  private take(row: PendingRow, now: number) {
+  private take(row: PendingRow, now: number): Take {
     if (row.next_attempt_at !== null && row.next_attempt_at > now) {
       this.armAt(row.next_attempt_at);
       return "skipped";
@@ -274,8 +274,9 @@ class WebhookDispatcher implements Dispatcher {
       return;
     }
     if (!current.url || !current.secret || current.disabled_at) {
-      // No enabled endpoint any more (C7: not delivered later).
-      this.outbox.markSkipped(row.seq);
+      // No enabled endpoint any more (C7: not delivered later). A result like any other: committed
+      // through the store (C11).
+      await ctx.store.write(() => this.outbox.markSkipped(row.seq));
       return;
     }
     const at = ctx.now();

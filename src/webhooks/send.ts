@@ -6,7 +6,7 @@
 // in the whole process (BUN_CONFIG_MAX_HTTP_REQUESTS, read once at start), so 256 endpoints that
 // never answer would queue every other organization's delivery behind them until they time out
 // (C7: a slow endpoint holds back only its own organization). node:http has no such process-wide
-// limit; the dispatcher bounds the requests in flight itself (see dispatcher.ts). Connections are
+// limit; the dispatcher bounds the requests in flight itself (fair-queue.ts). Connections are
 // kept alive and reused between attempts to the same host.
 import http from "node:http";
 import https from "node:https";
