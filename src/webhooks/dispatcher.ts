@@ -23,8 +23,8 @@ import type { Context } from "../context";
 import { outboxStore, type AttemptCheck, type OutboxStore, type PendingRow } from "../db/outbox";
 import { unseal } from "../secrets";
 import { FairQueue, type Start, type Take } from "./fair-queue";
-import { retryDelay } from "./schedule";
-import { isSuccess, sendSigned, type SendResult } from "./send";
+import { attemptOutcome } from "./schedule";
+import { sendSigned, type SendResult } from "./send";
 import { signingSecrets } from "./signature";
 
 export interface Dispatcher {
@@ -327,41 +327,33 @@ class WebhookDispatcher implements Dispatcher {
     const logged: Record<string, unknown>[] = [];
     try {
       await ctx.store.write(() => {
-          for (const { row, at, endedAt, attemptsBefore, url, secret, result } of batch) {
-            outbox.recordAttempt(row.seq, { ...result, at: at.toISOString() });
-            const line = {
-              event_id: row.id,
-              event_type: row.type,
-              organization_id: row.organization_id,
-              attempt: attemptsBefore + 1,
-              status_code: result.statusCode,
-              error: result.error,
-              duration_ms: result.durationMs,
-            };
-            if (isSuccess(result)) {
-              outbox.markSucceeded(row.seq, result.statusCode!);
-              logged.push({ ...line, outcome: "succeeded" });
-              continue;
-            }
-            if (result.statusCode === 410) {
-              // C10: the delivery fails at once, the endpoint is disabled, pending deliveries skipped
-              // (unless `webhook set` replaced the endpoint meanwhile).
-              outbox.markFailed(row.seq, 410, result.error);
-              if (outbox.disableEndpoint(row.organization_id, url, secret, ctx.now().toISOString())) outbox.skipPending(row.organization_id);
-              logged.push({ ...line, outcome: "endpoint_disabled" });
-              continue;
-            }
-            const wait = retryDelay(schedule, attemptsBefore + 1, result.retryAfterMs);
-            if (wait === null) {
-              outbox.markFailed(row.seq, result.statusCode, result.error);
-              logged.push({ ...line, outcome: "failed" });
-            } else {
-              const next = endedAt + wait;
-              outbox.markRetry(row.seq, next, result.statusCode, result.error);
-              nextTimes.push(next);
-              logged.push({ ...line, outcome: "retry", next_attempt_at: new Date(next).toISOString() });
-            }
+        for (const { row, at, endedAt, attemptsBefore, url, secret, result } of batch) {
+          outbox.recordAttempt(row.seq, { ...result, at: at.toISOString() });
+          const line = {
+            event_id: row.id,
+            event_type: row.type,
+            organization_id: row.organization_id,
+            attempt: attemptsBefore + 1,
+            status_code: result.statusCode,
+            error: result.error,
+            duration_ms: result.durationMs,
+          };
+          const decided = attemptOutcome(result, attemptsBefore + 1, endedAt, schedule);
+          if (decided.outcome === "succeeded") outbox.markSucceeded(row.seq, result.statusCode!);
+          else if (decided.outcome === "endpoint_disabled") {
+            // C10: the delivery fails at once, the endpoint is disabled, pending deliveries skipped
+            // (unless `webhook set` replaced the endpoint meanwhile).
+            outbox.markFailed(row.seq, 410, result.error);
+            if (outbox.disableEndpoint(row.organization_id, url, secret, ctx.now().toISOString())) outbox.skipPending(row.organization_id);
+          } else if (decided.outcome === "failed") outbox.markFailed(row.seq, result.statusCode, result.error);
+          else {
+            outbox.markRetry(row.seq, decided.at, result.statusCode, result.error);
+            nextTimes.push(decided.at);
+            logged.push({ ...line, outcome: "retry", next_attempt_at: new Date(decided.at).toISOString() });
+            continue;
           }
+          logged.push({ ...line, outcome: decided.outcome });
+        }
       });
     } catch (error) {
       // The deliveries stay pending with their due time: they are attempted again (at least once).
