@@ -5,7 +5,7 @@
 //  - the reads (newEvents, dueEvents, ...) run only while `store.settling` is false, or from a
 //    `store.onCommit` listener: what they return is durable, so nothing not on disk is ever sent;
 //  - the writes that record results (recordAttempt, markSucceeded, markFailed, markRetry,
-//    disableEndpoint, skipPending) run inside `await store.write(unit)`.
+//    markSkipped, disableEndpoint, skipPending) run inside `await store.write(unit)`.
 import type { Database, Statement } from "bun:sqlite";
 
 /** A delivery waiting to be attempted: its event and where its schedule stands. */

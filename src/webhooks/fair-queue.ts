@@ -1,6 +1,8 @@
 // The dispatcher's decisions (C7), as a pure data structure: no timers, no I/O, no store. The
 // dispatcher hands it due deliveries (take), asks what to send next (startable), and tells it when
-// an answer is in (answered) and when the result is recorded (finished).
+// an answer is in (answered) and when the result is recorded (finished). It never touches the
+// store: its refill calls the reader it is given, and the dispatcher calls refill only when a read
+// may run (after a durable commit, never while `store.settling`), so it holds durable rows only.
 //
 // Order and fairness (C7: "first attempts go out in event order"; "a slow or failing endpoint does
 // not hold back other organizations' deliveries"):
