@@ -3,19 +3,13 @@
 // dispatcher unseals them, to sign.
 import { eq } from "drizzle-orm";
 import type { Context } from "../context";
+import { outboxStore } from "../db/outbox";
 import { webhookEndpoints } from "../db/schema";
 import { randomAlphanumeric } from "../ids";
 import { seal } from "../secrets";
 
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 const newSecret = () => "whsec_" + randomAlphanumeric(32);
-
-/** Skips the organization's pending deliveries: nothing skipped is revived (C10). */
-export function skipPending(ctx: Context, organizationId: string) {
-  ctx.store.sqlite
-    .query(`UPDATE events SET status = 'skipped', next_attempt_at = NULL WHERE organization_id = ? AND status = 'pending'`)
-    .run(organizationId);
-}
 
 export async function setEndpoint(ctx: Context, organizationId: string, url: string): Promise<{ url: string; secret: string }> {
   const secret = newSecret();
@@ -56,7 +50,8 @@ export function rotateSecret(ctx: Context, organizationId: string): Promise<{ se
 export async function unsetEndpoint(ctx: Context, organizationId: string): Promise<{ url: null }> {
   await ctx.store.write(() => {
     ctx.store.orm.delete(webhookEndpoints).where(eq(webhookEndpoints.organizationId, organizationId)).run();
-    skipPending(ctx, organizationId);
+    // Nothing pending is delivered once the endpoint is gone; nothing skipped is revived (C10).
+    outboxStore(ctx.store.sqlite).skipPending(organizationId);
   });
   return { url: null };
 }

@@ -1,15 +1,18 @@
-// One delivery attempt over HTTP (C7): POST, redirects not followed, a time limit, and what the
-// delivery log keeps of the answer (status or network error, duration, first 1 KB of the body).
+// One delivery attempt over HTTP (C7): signed afresh with the current time, POST, redirects not
+// followed, a time limit, and what the delivery log keeps of the answer (status or network error,
+// duration, first 1 KB of the body).
 //
 // The client is node:http / node:https, not fetch: Bun's fetch runs at most 256 requests at once
 // in the whole process (BUN_CONFIG_MAX_HTTP_REQUESTS, read once at start), so 256 endpoints that
 // never answer would queue every other organization's delivery behind them until they time out
 // (C7: a slow endpoint holds back only its own organization). node:http has no such process-wide
-// limit; the dispatcher bounds the requests in flight itself (see dispatcher.ts). Connections are
+// limit; the dispatcher bounds the requests in flight itself (fair-queue.ts). Connections are
 // kept alive and reused between attempts to the same host.
 import http from "node:http";
 import https from "node:https";
+import { signatureHeader } from "./signature";
 
+export const USER_AGENT = "Dossier-Webhooks/1";
 export const SNIPPET_BYTES = 1024;
 export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 
@@ -29,6 +32,32 @@ const httpAgent = new http.Agent({ keepAlive: true });
 const httpsAgent = new https.Agent({ keepAlive: true });
 /** An answer of known size up to this is read to its end (its connection can then be reused). */
 const WHOLE_BODY_BYTES = 64 * 1024;
+
+/** The event as it is delivered: its id, type and exact body. */
+export interface OutgoingEvent {
+  id: string;
+  type: string;
+  body: string;
+}
+
+/** Signs `event` with the clear `secrets` (current first, C7) as of `at`, and sends it. */
+export function sendSigned(
+  url: string,
+  event: OutgoingEvent,
+  secrets: readonly string[],
+  at: Date,
+  timeoutMs: number,
+  now: () => Date,
+): Promise<SendResult> {
+  const headers = {
+    "content-type": "application/json",
+    "user-agent": USER_AGENT,
+    "x-service-event-id": event.id,
+    "x-service-event-type": event.type,
+    "x-service-signature": signatureHeader(secrets, Math.floor(at.getTime() / 1000), event.body),
+  };
+  return sendAttempt(url, event.body, headers, timeoutMs, now);
+}
 
 /** Sends one attempt. Never throws: a failure is described in the result. The time limit covers
  * the whole attempt: connection, request, answer and the snippet of its body. */

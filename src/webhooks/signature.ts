@@ -8,7 +8,7 @@ export function signPayload(secret: string, timestamp: number, body: string): st
 }
 
 /** The header value for the current secret and, while it is still valid, the previous one. */
-export function signatureHeader(secrets: string[], timestamp: number, body: string): string {
+export function signatureHeader(secrets: readonly string[], timestamp: number, body: string): string {
   return [`t=${timestamp}`, ...secrets.map((secret) => `v1=${signPayload(secret, timestamp, body)}`)].join(",");
 }
 

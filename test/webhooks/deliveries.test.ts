@@ -5,7 +5,7 @@ import { createHmac } from "node:crypto";
 import { DeliveryError, listDeliveries } from "../../src/services/deliveries";
 import { recordEvent } from "../../src/services/outbox";
 import { setEndpoint } from "../../src/services/webhooks";
-import { retryDelay, jittered } from "../../src/webhooks/schedule";
+import { attemptOutcome, retryDelay, jittered } from "../../src/webhooks/schedule";
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from "../../src/webhooks/send";
 import { signatureHeader, signingSecrets } from "../../src/webhooks/signature";
 import { makeApp, makeOrg } from "../helpers";
@@ -32,6 +32,25 @@ describe("C7 retry schedule", () => {
     expect(retryDelay(schedule, 2, 60_000, () => 0.5)).toBe(300_000);
     expect(retryDelay(schedule, 3, 60_000)).not.toBeNull();
     expect(retryDelay(schedule, 4, 60_000)).toBeNull();
+  });
+
+  test("an answer's outcome: 2xx succeeds, 410 disables at once, 3xx and others retry from the attempt's end until the schedule is used up (C7, C10)", () => {
+    const answer = (statusCode: number | null, retryAfterMs: number | null = null) => ({
+      statusCode,
+      retryAfterMs,
+      error: statusCode === null ? "timeout" : null,
+      durationMs: 5,
+      responseSnippet: null,
+    });
+    const ended = 1_000_000;
+    const half = () => 0.5;
+    expect(attemptOutcome(answer(204), 1, ended, schedule, half)).toEqual({ outcome: "succeeded" });
+    expect(attemptOutcome(answer(410), 1, ended, schedule, half)).toEqual({ outcome: "endpoint_disabled" });
+    expect(attemptOutcome(answer(302), 1, ended, schedule, half)).toEqual({ outcome: "retry", at: ended + 5_000 });
+    expect(attemptOutcome(answer(null), 2, ended, schedule, half)).toEqual({ outcome: "retry", at: ended + 300_000 });
+    expect(attemptOutcome(answer(503, 60_000), 1, ended, schedule, half)).toEqual({ outcome: "retry", at: ended + 60_000 });
+    expect(attemptOutcome(answer(500), 4, ended, schedule, half)).toEqual({ outcome: "failed" });
+    expect(attemptOutcome(answer(410), 4, ended, schedule, half)).toEqual({ outcome: "endpoint_disabled" });
   });
 
   test("the default schedule adds up to about three days (C7)", () => {
