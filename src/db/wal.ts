@@ -15,11 +15,11 @@ import { open, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { CheckpointRequest, CheckpointResult } from "./checkpoint-worker";
 
-/** Four times SQLite's default automatic checkpoint (1,000 pages of 4 KiB): a create writes about
- * 50 pages, many of them the same hot pages (index edges, counts) again, which one checkpoint
- * copies once. 16 creates at a time measured a quarter less CPU per create than with 4 MB, and a
- * quarter of the checkpoints' time (writes wait while one runs). */
-const CHECKPOINT_BYTES = 16 * 1024 * 1024;
+/** SQLite's default automatic checkpoint: about 1,000 pages of 4 KiB. 16 MB was tried: a quarter
+ * less CPU per create under 16 writers, but each checkpoint, during which writes wait, copies four
+ * times as many pages, and at 1M rows (random pages) PATCH's p99 grew 2.03x from 10k rows against
+ * 1.36x with 4 MB (docs/performance.md). */
+const CHECKPOINT_BYTES = 4 * 1024 * 1024;
 /** A WAL frame: a 24-byte header and a 4 KiB page. */
 const FRAME_BYTES = 24 + 4096;
 
