@@ -8,7 +8,6 @@ import { migrate } from "./migrate";
 import * as schema from "./schema";
 import { WalKeeper } from "./wal";
 
-export { isWriteFailure, storageUnavailable } from "./group-commit";
 
 export type Orm = BunSQLiteDatabase<typeof schema>;
 

@@ -5,12 +5,11 @@
 // without its dossier.created, an event without its dossier). DOSSIER_CRASH_ROUNDS rounds
 // (default 5) on one folder. A kill -9 keeps what the page cache holds, so it cannot show a
 // missing flush: durability-strace.test.ts does; this proves groups lose and tear nothing.
-import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { tempDir, until } from "../helpers";
 import { bootstrapKey, startServerProcess, type ServerProcess } from "../helpers/process";
-import { newLedger, possibleValues, runWriters, type Ledger, type Op } from "./load";
+import { checkRestartedDatabase, newLedger, possibleValues, runWriters, type Ledger, type Op } from "./load";
 
 const ROUNDS = Number(process.env.DOSSIER_CRASH_ROUNDS ?? 5);
 // Writes flat out: the rate limit (C8) is not what this test is about.
@@ -35,11 +34,7 @@ async function serve(data: string): Promise<ServerProcess> {
 
 /** The database after the restart: whole, every acknowledged write in it, no unit torn. */
 function check(data: string, ledger: Ledger, round: number) {
-  const label = (what: string) => `round ${round}: ${what}`;
-  const db = new Database(join(data, "dossier.db"));
-  try {
-    expect(db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").all().map((r) => r.integrity_check), label("integrity")).toEqual(["ok"]);
-    expect(db.query("PRAGMA foreign_key_check").all(), label("foreign keys")).toEqual([]);
+  checkRestartedDatabase(data, round, (db, label) => {
 
     const events = new Map<string, number>();
     for (const row of db
@@ -71,9 +66,7 @@ function check(data: string, ledger: Ledger, round: number) {
     const subjects = (type: string) => ids("SELECT DISTINCT json_extract(body, '$.data.id') AS id FROM events WHERE type = ?", type);
     expect([...subjects("dossier.created")].filter((id) => !dossiers.has(id)), label("dossier.created without its dossier")).toEqual([]);
     expect([...subjects("note.created")].filter((id) => !notes.has(id)), label("note.created without its note")).toEqual([]);
-  } finally {
-    db.close();
-  }
+  });
 }
 
 test(

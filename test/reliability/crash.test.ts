@@ -5,13 +5,12 @@
 // file is half-written (each equals bytes that were sent for that dossier, the acknowledged ones
 // when no later upload was left unanswered) or orphaned, no temporary file is left, and no outbox
 // event is lost. DOSSIER_CRASH_ROUNDS rounds (default 5) on one folder; scripts/crash-long.ts runs 50.
-import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { tempDir, until } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
-import { newLedger, possibleValues, runWriters, sha256, type Ledger } from "./load";
+import { checkRestartedDatabase, newLedger, possibleValues, runWriters, sha256, type Ledger } from "./load";
 
 const ROUNDS = Number(process.env.DOSSIER_CRASH_ROUNDS ?? 5);
 // The writers run flat out: the rate limit (C8) is not what this test is about.
@@ -39,11 +38,7 @@ function walk(dir: string, out: string[] = []): string[] {
 
 /** Every check of the issue on the data folder, with the restarted server running. */
 function check(data: string, ledger: Ledger, round: number) {
-  const label = (what: string) => `round ${round}: ${what}`;
-  const db = new Database(join(data, "dossier.db"));
-  try {
-    expect(db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").all().map((r) => r.integrity_check), label("integrity")).toEqual(["ok"]);
-    expect(db.query("PRAGMA foreign_key_check").all(), label("foreign keys")).toEqual([]);
+  checkRestartedDatabase(data, round, (db, label) => {
 
     const dossier = db.query<{ name: string; cv_url: string | null; organization_id: string }, [string]>(
       "SELECT name, cv_url, organization_id FROM dossiers WHERE id = ?",
@@ -84,9 +79,7 @@ function check(data: string, ledger: Ledger, round: number) {
       const bytes = readFileSync(join(files, url));
       expect(new TextDecoder().decode(bytes.subarray(0, 5)), label(`${url} is a PDF`)).toBe("%PDF-");
     }
-  } finally {
-    db.close();
-  }
+  });
 }
 
 test(

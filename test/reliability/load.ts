@@ -1,6 +1,9 @@
 // Concurrent writers against a real server (issue 7 items 3 and 4): each writer works on its own
 // dossiers, one request at a time, and records what the server acknowledged (a 2xx answer with its
 // body) and what it sent without an answer (it may or may not have been committed).
+import { Database } from "bun:sqlite";
+import { expect } from "bun:test";
+import { join } from "node:path";
 import { pdf } from "./fixtures";
 
 const sha256 = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
@@ -172,3 +175,17 @@ export async function runWriters(options: LoadOptions): Promise<void> {
 
 export const possibleValues = (p: Possible) => [...(p.acked === null ? [] : [p.acked]), ...p.since];
 export { sha256 };
+
+/** The data folder's database after a restart: whole (integrity, foreign keys), then `more`, with
+ * a label that names the round in every failure. */
+export function checkRestartedDatabase(data: string, round: number, more: (db: Database, label: (what: string) => string) => void) {
+  const label = (what: string) => `round ${round}: ${what}`;
+  const db = new Database(join(data, "dossier.db"));
+  try {
+    expect(db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").all().map((r) => r.integrity_check), label("integrity")).toEqual(["ok"]);
+    expect(db.query("PRAGMA foreign_key_check").all(), label("foreign keys")).toEqual([]);
+    more(db, label);
+  } finally {
+    db.close();
+  }
+}
