@@ -5,15 +5,21 @@ import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { Logger } from "../log";
 import { GroupCommit } from "./group-commit";
 import { migrate } from "./migrate";
+import { storeQueries, type StoreQueries } from "./queries";
 import * as schema from "./schema";
+import { readSnapshot } from "./snapshot";
 import { WalKeeper } from "./wal";
 
 
 export type Orm = BunSQLiteDatabase<typeof schema>;
 
-export interface Store {
+export interface Store extends StoreQueries {
+  /** For src/db and tests only: everything else goes through the query modules (src/db/queries.ts). */
   sqlite: Database;
   orm: Orm;
+  /** Runs `read` (synchronous, no writes) in one read transaction: its statements see one
+   * snapshot and take the WAL read lock once (src/db/snapshot.ts). */
+  read<T>(read: () => T): T;
   /** Runs `unit` (synchronous SQL) in the next group commit and resolves with its result once the
    * commit is durable (src/db/group-commit.ts, C11). Every change goes through here. */
   write<T>(unit: () => T): Promise<T>;
@@ -69,8 +75,10 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     onFailure: (reason) => log?.("error", "a write to the database failed: refusing writes until a restart", { error: reason }),
   });
   return {
+    ...storeQueries({ sqlite, orm }),
     sqlite,
     orm,
+    read: (read) => readSnapshot(sqlite, read),
     write: (unit) => commits.write(unit),
     onCommit: (listener) => commits.onCommit(listener),
     get failure() {

@@ -1,0 +1,20 @@
+// The store's query modules, one per resource: the only code besides src/db's own that speaks SQL.
+// Services reach them as `ctx.store.<resource>` (e.g. `ctx.store.dossiers.byId(org, id)`); each is
+// built once per connection by its factory, so its statements are compiled once. SQLite-only SQL
+// stays inside these modules: a PostgreSQL store (C19) is a second set of the same factories.
+import type { Database } from "bun:sqlite";
+import type { Orm } from "./client";
+
+export interface QueryDeps {
+  sqlite: Database;
+  orm: Orm;
+}
+
+/** Every query module of a store, by resource. Each helper adds its line here. */
+export function storeQueries(_deps: QueryDeps) {
+  return {
+    // resource: resourceQueries(deps),
+  };
+}
+
+export type StoreQueries = ReturnType<typeof storeQueries>;
