@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { Logger } from "../log";
+import { Generations } from "./generations";
 import { GroupCommit } from "./group-commit";
 import { migrate } from "./migrate";
 import { storeQueries, type StoreQueries } from "./queries";
@@ -20,6 +21,8 @@ export interface Store extends StoreQueries {
   /** Runs `read` (synchronous, no writes) in one read transaction: its statements see one
    * snapshot and take the WAL read lock once (src/db/snapshot.ts). */
   read<T>(read: () => T): T;
+  /** The caches' one invalidation rule (src/db/generations.ts). */
+  readonly generations: Generations;
   /** Runs `unit` (synchronous SQL) in the next group commit and resolves with its result once the
    * commit is durable (src/db/group-commit.ts, C11). Every change goes through here. */
   write<T>(unit: () => T): Promise<T>;
@@ -74,8 +77,10 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     betweenGroups: wal ? () => wal.checkpointIfDue() : undefined,
     onFailure: (reason) => log?.("error", "a write to the database failed: refusing writes until a restart", { error: reason }),
   });
+  const generations = new Generations(sqlite, () => commits.inWriteUnit);
   return {
-    ...storeQueries({ sqlite, orm }),
+    ...storeQueries({ sqlite, orm, generations }),
+    generations,
     sqlite,
     orm,
     read: (read) => readSnapshot(sqlite, read),

@@ -103,6 +103,11 @@ export class GroupCommit {
     return this.unflushed;
   }
 
+  /** True while a unit runs: what it reads may include its own uncommitted changes. */
+  get inWriteUnit(): boolean {
+    return this.inUnit;
+  }
+
   /** True while a group is being committed, flushed or followed by a checkpoint. */
   get busy(): boolean {
     return this.active;

@@ -4,10 +4,13 @@
 // stays inside these modules: a PostgreSQL store (C19) is a second set of the same factories.
 import type { Database } from "bun:sqlite";
 import type { Orm } from "./client";
+import type { Generations } from "./generations";
 
 export interface QueryDeps {
   sqlite: Database;
   orm: Orm;
+  /** The caches' one invalidation rule (src/db/generations.ts): `generations.cache(tables, ...)`. */
+  generations: Generations;
 }
 
 /** Every query module of a store, by resource. Each helper adds its line here. */

@@ -181,6 +181,20 @@ export const contactGenerations = sqliteTable("contact_generations", {
   searchEdits: integer("search_edits").notNull().default(0),
 });
 
+// The one rule of the server's caches: a generation per organization and table, moved by triggers
+// (migration 0005) in the same transaction as any insert, update or delete of that organization's
+// rows, so a cache entry remembered with the generations it was read under is valid exactly while
+// they are unchanged, whoever wrote (this process or the CLI from another). See src/db/generations.ts.
+export const generations = sqliteTable(
+  "generations",
+  {
+    organizationId: text("organization_id").notNull(),
+    tableName: text("table_name").notNull(),
+    generation: integer("generation").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.tableName] })],
+);
+
 export const dossierContacts = sqliteTable(
   "dossier_contacts",
   {

@@ -1,0 +1,93 @@
+// The one rule of the server's caches. A trigger on each cached table (migration 0005) moves the
+// generation of (organization, table) in the same transaction as any insert, update or delete of
+// that organization's rows. A cache entry keeps the generation it was read under, read in the same
+// snapshot as the value; it is valid exactly while that generation is unchanged. Nothing calls a
+// "forget": a write by this process, by the CLI from another process, or by a migration is seen
+// the same way, and a write in one organization leaves the others' entries alone.
+//
+// Inside a write unit a value may include the unit's uncommitted changes, and the unit may still
+// roll back (its generation with it, so a later commit could reach the same number): values read
+// there are returned but never remembered.
+//
+// The contacts' cache (src/db/contact-search.ts) follows the same rule on its own table,
+// contact_generations (migration 0004), which also counts the edits that reorder a search.
+import type { Database, Statement } from "bun:sqlite";
+
+export type GenerationTable = "organizations" | "api_keys" | "flows" | "stages" | "dossiers" | "dossier_contacts";
+
+export class Generations {
+  private readonly statements = new Map<string, Statement<{ generation: number }, string[]>>();
+
+  constructor(
+    private readonly sqlite: Database,
+    /** True while a write unit runs (GroupCommit.inWriteUnit). */
+    readonly inWriteUnit: () => boolean,
+  ) {}
+
+  /** A number that moves whenever any of `tables` changes for the organization: the sum of
+   * counters that only grow (within a committed history). */
+  of(organizationId: string, tables: readonly GenerationTable[]): number {
+    const key = tables.join(",");
+    let statement = this.statements.get(key);
+    if (!statement) {
+      // The table names are this module's constants, never input.
+      const names = tables.map(() => "?").join(", ");
+      statement = this.sqlite.query(
+        `SELECT coalesce(sum(generation), 0) AS generation FROM generations WHERE organization_id = ? AND table_name IN (${names})`,
+      );
+      this.statements.set(key, statement);
+    }
+    return statement.get(organizationId, ...tables)!.generation;
+  }
+
+  /** A cache whose entries hold while the generations of `tables` in their organization hold. */
+  cache<V>(tables: readonly GenerationTable[], options: { maxEntries: number }): GenerationCache<V> {
+    return new GenerationCache<V>(this, this.sqlite, tables, options.maxEntries);
+  }
+}
+
+interface Entry<V> {
+  organizationId: string;
+  generation: number;
+  value: V;
+}
+
+export class GenerationCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
+
+  constructor(
+    private readonly generations: Generations,
+    private readonly sqlite: Database,
+    private readonly tables: readonly GenerationTable[],
+    private readonly maxEntries: number,
+  ) {}
+
+  /** The value remembered under `key` if its organization's generations are unchanged; else what
+   * `load` reads (undefined: nothing to remember), remembered unless a write unit is running.
+   * Call it inside one read snapshot (store.read) with the reads `load` makes, or it opens one. */
+  get(key: string, load: () => { organizationId: string; value: V } | undefined): V | undefined {
+    if (this.sqlite.inTransaction) return this.lookup(key, load);
+    this.sqlite.query("BEGIN").run();
+    try {
+      return this.lookup(key, load);
+    } finally {
+      this.sqlite.query("COMMIT").run();
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private lookup(key: string, load: () => { organizationId: string; value: V } | undefined): V | undefined {
+    const entry = this.entries.get(key);
+    if (entry && this.generations.of(entry.organizationId, this.tables) === entry.generation) return entry.value;
+    if (entry) this.entries.delete(key);
+    const loaded = load();
+    if (!loaded || this.generations.inWriteUnit()) return loaded?.value;
+    const generation = this.generations.of(loaded.organizationId, this.tables);
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { organizationId: loaded.organizationId, generation, value: loaded.value });
+    return loaded.value;
+  }
+}
