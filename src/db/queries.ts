@@ -4,6 +4,11 @@
 // stays inside these modules: a PostgreSQL store (C19) is a second set of the same factories.
 import type { Database } from "bun:sqlite";
 import type { Orm } from "./client";
+import { eventQueries } from "./events";
+import { flowQueries } from "./flows";
+import { keyQueries } from "./keys";
+import { noteQueries } from "./notes";
+import { orgQueries } from "./orgs";
 import type { Generations } from "./generations";
 
 export interface QueryDeps {
@@ -14,9 +19,14 @@ export interface QueryDeps {
 }
 
 /** Every query module of a store, by resource. Each helper adds its line here. */
-export function storeQueries(_deps: QueryDeps) {
+export function storeQueries(deps: QueryDeps) {
   return {
     // resource: resourceQueries(deps),
+    events: eventQueries(deps),
+    flows: flowQueries(deps),
+    keys: keyQueries(deps),
+    notes: noteQueries(deps),
+    orgs: orgQueries(deps),
   };
 }
 

@@ -1,12 +1,15 @@
 // Flows and their stages (api-v1 "Flows", C4).
-import { and, asc, count, eq } from "drizzle-orm";
+import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
-import { flows, stages, type FlowRow, type StageRow } from "../db/schema";
 import { invalidBody } from "../errors";
 import { newId } from "../ids";
+import type { Flow as FlowSchema, FlowType as FlowTypeSchema, Stage as StageSchema } from "../schemas/flows";
 
-export type FlowType = "candidate" | "sales";
+export type FlowType = Static<typeof FlowTypeSchema>;
+export type Stage = Static<typeof StageSchema>;
+export type Flow = Static<typeof FlowSchema>;
 
+/** A stage as `flow create` takes it (no schema: the CLI's input, checked by validateStages). */
 export interface StageInput {
   name: string;
   deadline_days?: number | null;
@@ -38,44 +41,6 @@ export const DEFAULT_FLOWS: { type: FlowType; name: string; stages: Required<Sta
     ],
   },
 ];
-
-export interface Stage {
-  id: string;
-  flow_id: string;
-  name: string;
-  position: number;
-  deadline_days: number | null;
-  win_probability: number;
-  color: string;
-}
-
-export interface Flow {
-  id: string;
-  organization_id: string;
-  name: string;
-  type: FlowType;
-  is_default: boolean;
-  stages: Stage[];
-}
-
-export const presentStage = (row: StageRow): Stage => ({
-  id: row.id,
-  flow_id: row.flowId,
-  name: row.name,
-  position: row.position,
-  deadline_days: row.deadlineDays,
-  win_probability: row.winProbability,
-  color: row.color,
-});
-
-const presentFlow = (row: FlowRow, stageRows: StageRow[]): Flow => ({
-  id: row.id,
-  organization_id: row.organizationId,
-  name: row.name,
-  type: row.type,
-  is_default: row.isDefault,
-  stages: stageRows.map(presentStage),
-});
 
 const COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
@@ -110,65 +75,50 @@ export function validateStages(input: unknown): StageInput[] {
   });
 }
 
-/** Inserts a flow and its stages; call inside a transaction. `isDefault` takes the flag from the
+/** Inserts a flow and its stages; call inside a unit. `isDefault` takes the flag from the
  * type's current default flow (C4). */
 export function insertFlow(
   ctx: Context,
   organizationId: string,
   input: { type: FlowType; name: string; isDefault: boolean; stages: StageInput[] },
 ): Flow {
-  const { orm } = ctx.store;
-  if (input.isDefault) {
-    orm.update(flows).set({ isDefault: false })
-      .where(and(eq(flows.organizationId, organizationId), eq(flows.type, input.type), eq(flows.isDefault, true)))
-      .run();
-  }
-  const flow: FlowRow = {
-    id: newId(),
-    organizationId,
+  if (input.isDefault) ctx.store.flows.clearDefault(organizationId, input.type);
+  const id = newId();
+  const flow: Flow = {
+    id,
+    organization_id: organizationId,
     name: input.name,
     type: input.type,
-    isDefault: input.isDefault,
-    createdAt: ctx.now().toISOString(),
+    is_default: input.isDefault,
+    stages: input.stages.map((s, i) => ({
+      id: newId(),
+      flow_id: id,
+      name: s.name,
+      position: i + 1,
+      deadline_days: s.deadline_days ?? null,
+      win_probability: s.win_probability ?? 0,
+      color: s.color ?? "#9E9E9E",
+    })),
   };
-  orm.insert(flows).values(flow).run();
-  const stageRows: StageRow[] = input.stages.map((s, i) => ({
-    id: newId(),
-    flowId: flow.id,
-    organizationId,
-    name: s.name,
-    position: i + 1,
-    deadlineDays: s.deadline_days ?? null,
-    winProbability: s.win_probability ?? 0,
-    color: s.color ?? "#9E9E9E",
-  }));
-  orm.insert(stages).values(stageRows).run();
-  return presentFlow(flow, stageRows);
+  ctx.store.flows.insert({ ...flow, created_at: ctx.now().toISOString() });
+  return flow;
 }
 
 export function insertDefaultFlows(ctx: Context, organizationId: string): Flow[] {
   return DEFAULT_FLOWS.map((f) => insertFlow(ctx, organizationId, { ...f, isDefault: true }));
 }
 
+/** By name, then id, each with its stages. */
 export function listFlows(ctx: Context, organizationId: string, query: { type?: FlowType; page: number; perPage: number }) {
-  const { orm } = ctx.store;
-  const where = query.type
-    ? and(eq(flows.organizationId, organizationId), eq(flows.type, query.type))
-    : eq(flows.organizationId, organizationId);
-  const [{ total }] = orm.select({ total: count() }).from(flows).where(where).all();
-  const rows = orm.select().from(flows).where(where).orderBy(asc(flows.name), asc(flows.id))
-    .limit(query.perPage).offset((query.page - 1) * query.perPage).all();
-  const data = rows.map((row) => presentFlow(row, stagesOf(ctx, row.id)));
-  return { data, total };
-}
-
-function stagesOf(ctx: Context, flowId: string): StageRow[] {
-  return ctx.store.orm.select().from(stages).where(eq(stages.flowId, flowId)).orderBy(asc(stages.position)).all();
+  const { flows } = ctx.store;
+  return ctx.store.read(() => ({
+    total: flows.count(organizationId, query.type),
+    data: flows.page(organizationId, query.type, query.perPage, (query.page - 1) * query.perPage),
+  }));
 }
 
 /** The flow's stages by position, or null when the flow is not the organization's. */
 export function listStages(ctx: Context, organizationId: string, flowId: string): Stage[] | null {
-  const flow = ctx.store.orm.select({ id: flows.id }).from(flows)
-    .where(and(eq(flows.id, flowId), eq(flows.organizationId, organizationId))).get();
-  return flow ? stagesOf(ctx, flowId).map(presentStage) : null;
+  const { flows } = ctx.store;
+  return ctx.store.read(() => (flows.exists(organizationId, flowId) ? flows.stagesOf(organizationId, flowId) : null));
 }

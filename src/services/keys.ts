@@ -1,9 +1,7 @@
 // API keys (api-v1 "Authentication", C8): only a SHA-256 hash is stored.
-import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Context } from "../context";
-import { apiKeys, type ApiKey } from "../db/schema";
+import type { KeyRow } from "../db/keys";
 import { newId, randomAlphanumeric } from "../ids";
-import type { Plan } from "./orgs";
 import { forgetPrincipal, forgetPrincipals, recallPrincipal, rememberPrincipal, type Principal, type Remembered } from "./principals";
 
 export type { Principal };
@@ -39,58 +37,45 @@ export const createKey = (ctx: Context, input: KeyInput): Promise<CreatedKey> =>
 /** createKey's unit of work. */
 export function writeKey(ctx: Context, input: KeyInput): CreatedKey {
   const key = KEY_PREFIX + randomAlphanumeric(32);
-  const row: ApiKey = {
+  const row: KeyRow = {
     id: newId(),
-    organizationId: input.organizationId,
+    organization_id: input.organizationId,
     name: input.name ?? null,
     prefix: key.slice(0, 12),
-    keyHash: hashKey(key),
+    key_hash: hashKey(key),
     scopes: input.scopes.join(","),
-    expiresAt: input.expiresAt ?? null,
-    revokedAt: null,
-    lastUsedAt: null,
-    createdAt: ctx.now().toISOString(),
+    expires_at: input.expiresAt ?? null,
+    revoked_at: null,
+    last_used_at: null,
+    created_at: ctx.now().toISOString(),
   };
-  ctx.store.orm.insert(apiKeys).values(row).run(); // no cache flush: unknown keys are never remembered
-  return { id: row.id, key, scopes: input.scopes, expires_at: row.expiresAt, name: row.name };
+  ctx.store.keys.insert(row);
+  return { id: row.id, key, scopes: input.scopes, expires_at: row.expires_at, name: row.name };
 }
 
 export function listKeys(ctx: Context, organizationId: string) {
-  return ctx.store.orm.select().from(apiKeys).where(eq(apiKeys.organizationId, organizationId))
-    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)).all()
-    .map((k) => ({
-      id: k.id,
-      prefix: k.prefix,
-      scopes: k.scopes.split(",").filter(Boolean),
-      expires_at: k.expiresAt,
-      revoked_at: k.revokedAt,
-      last_used_at: k.lastUsedAt,
-      name: k.name,
-    }));
+  return ctx.store.keys.ofOrganization(organizationId).map((k) => ({
+    id: k.id,
+    prefix: k.prefix,
+    scopes: k.scopes.split(",").filter(Boolean),
+    expires_at: k.expires_at,
+    revoked_at: k.revoked_at,
+    last_used_at: k.last_used_at,
+    name: k.name,
+  }));
 }
 
 /** Revokes the key (idempotent: the first revocation time stays). Null when the key is unknown. */
 export async function revokeKey(ctx: Context, id: string): Promise<{ id: string; revoked_at: string } | null> {
-  const { orm } = ctx.store;
   await ctx.store.write(() => writeRevocation(ctx, id));
   forgetPrincipals(ctx);
-  const row = orm.select().from(apiKeys).where(eq(apiKeys.id, id)).get();
-  return row ? { id: row.id, revoked_at: row.revokedAt! } : null;
+  const row = ctx.store.keys.byId(id);
+  return row ? { id: row.id, revoked_at: row.revoked_at! } : null;
 }
 
 /** revokeKey's unit of work. */
 export function writeRevocation(ctx: Context, id: string) {
-  ctx.store.orm.update(apiKeys).set({ revokedAt: ctx.now().toISOString() }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).run();
-}
-
-interface PrincipalRow {
-  id: string;
-  organization_id: string;
-  scopes: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  plan: Plan;
-  rate_limit: number;
+  ctx.store.keys.revoke(id, ctx.now().toISOString());
 }
 
 // last_used_at is written at most once a minute per key, so reads stay reads. Kept apart from the
@@ -100,12 +85,7 @@ const lastUsedWritten = new Map<string, number>();
 
 /** The key's principal from the database, or null when it is unknown or revoked. */
 function loadPrincipal(ctx: Context, keyHash: string): Remembered | null {
-  const row = ctx.store.sqlite
-    .query<PrincipalRow, [string]>(
-      `SELECT k.id, k.organization_id, k.scopes, k.expires_at, k.revoked_at, o.plan, o.rate_limit
-         FROM api_keys k JOIN organizations o ON o.id = k.organization_id WHERE k.key_hash = ?`,
-    )
-    .get(keyHash);
+  const row = ctx.store.keys.byHash(keyHash);
   if (!row || row.revoked_at !== null) return null;
   return {
     principal: {
@@ -146,7 +126,7 @@ export function authenticate(ctx: Context, authorization: string | null): Princi
     lastUsedWritten.set(keyId, now);
     // Joins the next group; the request does not wait for it, and a failure is the store's (C11).
     const at = new Date(now).toISOString();
-    ctx.store.write(() => ctx.store.sqlite.query(`UPDATE api_keys SET last_used_at = ? WHERE id = ?`).run(at, keyId)).catch(() => {});
+    ctx.store.write(() => ctx.store.keys.setLastUsed(keyId, at)).catch(() => {});
   }
   return entry.principal;
 }

@@ -18,28 +18,24 @@ export function recordEvent(
   const id = newEventId();
   const createdAt = ctx.now().toISOString();
   const body = JSON.stringify({ id, type, created_at: createdAt, organization_id: organizationId, data, ...extra });
-  const { sqlite } = ctx.store;
-  const endpoint = sqlite
-    .query<{ ok: number }, [string]>(`SELECT 1 AS ok FROM webhook_endpoints WHERE organization_id = ? AND disabled_at IS NULL`)
-    .get(organizationId);
-  sqlite
-    .query(
-      `INSERT INTO events (id, organization_id, type, created_at, body, status, attempts, next_attempt_at)
-       VALUES (?, ?, ?, ?, ?, ?, 0, ?)`,
-    )
-    .run(id, organizationId, type, createdAt, body, endpoint ? "pending" : "skipped", endpoint ? ctx.now().getTime() : null);
+  const deliverable = ctx.store.events.hasEnabledEndpoint(organizationId);
+  ctx.store.events.insert({
+    id,
+    organizationId,
+    type,
+    createdAt,
+    body,
+    status: deliverable ? "pending" : "skipped",
+    nextAttemptAt: deliverable ? ctx.now().getTime() : null,
+  });
   return id;
 }
 
 /** The sequence number of the newest event (0 when there is none). */
-export function lastEventSeq(ctx: Context): number {
-  return ctx.store.sqlite.query<{ seq: number | null }, []>(`SELECT max(seq) AS seq FROM events`).get()?.seq ?? 0;
-}
+export const lastEventSeq = (ctx: Context): number => ctx.store.events.lastSeq();
 
 /** Marks the organization's pending events recorded after `seq` as never to be delivered
  * (`skipped`, C7), within the transaction that recorded them: no dispatcher ever sees them pending. */
 export function skipEventsAfter(ctx: Context, organizationId: string, seq: number) {
-  ctx.store.sqlite
-    .query(`UPDATE events SET status = 'skipped', next_attempt_at = NULL WHERE organization_id = ? AND seq > ? AND status = 'pending'`)
-    .run(organizationId, seq);
+  ctx.store.events.skipPendingAfter(organizationId, seq);
 }
