@@ -6,10 +6,11 @@ import type { Database } from "bun:sqlite";
 import type { Orm } from "./client";
 import { eventQueries } from "./events";
 import { flowQueries } from "./flows";
+import type { Generations } from "./generations";
 import { keyQueries } from "./keys";
 import { noteQueries } from "./notes";
 import { orgQueries } from "./orgs";
-import type { Generations } from "./generations";
+import { principalQueries } from "./principals";
 
 export interface QueryDeps {
   sqlite: Database;
@@ -27,6 +28,7 @@ export function storeQueries(deps: QueryDeps) {
     keys: keyQueries(deps),
     notes: noteQueries(deps),
     orgs: orgQueries(deps),
+    principals: principalQueries(deps),
   };
 }
 

@@ -2,7 +2,7 @@
 import type { Context } from "../context";
 import type { KeyRow } from "../db/keys";
 import { newId, randomAlphanumeric } from "../ids";
-import { forgetPrincipal, forgetPrincipals, recallPrincipal, rememberPrincipal, type Principal, type Remembered } from "./principals";
+import type { Principal, Remembered } from "../db/principals";
 
 export type { Principal };
 
@@ -68,7 +68,6 @@ export function listKeys(ctx: Context, organizationId: string) {
 /** Revokes the key (idempotent: the first revocation time stays). Null when the key is unknown. */
 export async function revokeKey(ctx: Context, id: string): Promise<{ id: string; revoked_at: string } | null> {
   await ctx.store.write(() => writeRevocation(ctx, id));
-  forgetPrincipals(ctx);
   const row = ctx.store.keys.byId(id);
   return row ? { id: row.id, revoked_at: row.revoked_at! } : null;
 }
@@ -79,47 +78,22 @@ export function writeRevocation(ctx: Context, id: string) {
 }
 
 // last_used_at is written at most once a minute per key, so reads stay reads. Kept apart from the
-// principal cache: a cache flush (any commit by another process) must not cause a write.
+// principal cache: a new principal loaded (after any change to its organization's keys) must not
+// cause a write.
 const LAST_USED_GRANULARITY_MS = 60_000;
 const lastUsedWritten = new Map<string, number>();
 
-/** The key's principal from the database, or null when it is unknown or revoked. */
-function loadPrincipal(ctx: Context, keyHash: string): Remembered | null {
-  const row = ctx.store.keys.byHash(keyHash);
-  if (!row || row.revoked_at !== null) return null;
-  return {
-    principal: {
-      keyId: row.id,
-      organizationId: row.organization_id,
-      plan: row.plan,
-      rateLimit: row.rate_limit,
-      scopes: new Set(row.scopes.split(",")),
-    },
-    expiresAt: row.expires_at === null ? Infinity : Date.parse(row.expires_at),
-  };
-}
-
 /** The key's principal, or null for any of C8's 401 causes (which are not told apart). The
  * lookup is by hash, so no comparison ever touches the stored secret. Known keys are served from
- * memory (principals.ts says when that memory is dropped, per C10). */
+ * memory (src/db/principals.ts says how long, per C10); DOSSIER_CACHE=off reads every time. */
 export function authenticate(ctx: Context, authorization: string | null): Principal | null {
   if (!authorization?.startsWith("Bearer ")) return null;
   const key = authorization.slice(7);
   if (!KEY_FORMAT.test(key)) return null;
-  const keyHash = hashKey(key);
-  // DOSSIER_CACHE=off: every request reads its key from the database.
-  let entry = ctx.config.cache ? recallPrincipal(ctx, keyHash) : undefined;
-  if (!entry) {
-    const loaded = loadPrincipal(ctx, keyHash);
-    if (!loaded) return null;
-    entry = loaded;
-    if (ctx.config.cache) rememberPrincipal(ctx, keyHash, entry);
-  }
+  const entry = ctx.store.principals.byKeyHash(hashKey(key), ctx.config.cache);
+  if (!entry) return null;
   const now = ctx.now().getTime();
-  if (entry.expiresAt <= now) {
-    forgetPrincipal(ctx, keyHash);
-    return null;
-  }
+  if (entry.expiresAt <= now) return null;
   const { keyId } = entry.principal;
   // Once writes have failed, reads go on without it (C11).
   if (ctx.store.failure === null && now - (lastUsedWritten.get(keyId) ?? 0) >= LAST_USED_GRANULARITY_MS) {
@@ -130,3 +104,6 @@ export function authenticate(ctx: Context, authorization: string | null): Princi
   }
   return entry.principal;
 }
+
+/** The principal memory holds for this key hash, still valid; never read from api_keys. */
+export const recallPrincipal = (ctx: Context, keyHash: string): Remembered | undefined => ctx.store.principals.recall(keyHash);

@@ -3,7 +3,6 @@ import type { Context } from "../context";
 import type { OrgChanges, OrgRow, Plan } from "../db/orgs";
 import { newId } from "../ids";
 import { insertDefaultFlows } from "./flows";
-import { forgetPrincipals } from "./principals";
 
 export type { Plan };
 export const PLANS: Plan[] = ["free", "pro", "growth"];
@@ -34,10 +33,7 @@ export async function updateOrg(ctx: Context, id: string, changes: { name?: stri
   if (changes.name !== undefined) set.name = changes.name;
   if (changes.plan !== undefined) set.plan = changes.plan;
   if (changes.rateLimit !== undefined) set.rate_limit = changes.rateLimit;
-  if (Object.keys(set).length > 0) {
-    await ctx.store.write(() => ctx.store.orgs.update(id, set));
-    forgetPrincipals(ctx); // plan and rate limit are part of the remembered principals (C10)
-  }
+  if (Object.keys(set).length > 0) await ctx.store.write(() => ctx.store.orgs.update(id, set));
   return getOrg(ctx, id);
 }
 

@@ -9,8 +9,7 @@ import { loadConfig } from "../../src/config";
 import { cacheStats } from "../../src/services/contact-search";
 import { pageBoundaries } from "../../src/services/dossier-page";
 import { listDossiersJson } from "../../src/services/dossiers";
-import { createKey, hashKey, revokeKey } from "../../src/services/keys";
-import { recallPrincipal } from "../../src/services/principals";
+import { createKey, hashKey, recallPrincipal, revokeKey } from "../../src/services/keys";
 import { call, makeApp, makeOrg, type Answer } from "../helpers";
 
 type App = ReturnType<typeof makeApp>;

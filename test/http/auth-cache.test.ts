@@ -1,4 +1,4 @@
-// The principal cache (src/services/principals.ts) against C10's rule: key, revocation, plan and
+// The principal cache (src/db/principals.ts) against C10's rule: key, revocation, plan and
 // rate-limit changes take effect on the next request, whoever makes them: the `dossier` CLI (another
 // process), another connection in this process, or this app's own services. And C8: an expiring
 // key answers 401 from its expiry time on, even when it was remembered just before.

@@ -1,0 +1,79 @@
+// The principals of API keys (C8), remembered by key hash: a request with a known key then costs
+// one read of its organization's generations (src/db/generations.ts) instead of a join on api_keys
+// and organizations.
+//
+// C10 wants an operator's change (revoke, plan, rate limit) to take effect on the next request,
+// and the CLI makes them from another process. A remembered principal holds while the generations
+// of its organization's api_keys and organizations rows hold, which every such change moves,
+// whichever connection or process commits it. Only keys that authenticate are remembered, so a new
+// key works at once. Expiry is not cached away: each entry keeps its expiry time, and the service
+// checks it against its clock on every use. Writing last_used_at keeps the generation.
+import type { Plan } from "./orgs";
+import type { QueryDeps } from "./queries";
+
+export interface Principal {
+  keyId: string;
+  organizationId: string;
+  plan: Plan;
+  rateLimit: number;
+  scopes: Set<string>;
+}
+
+export interface Remembered {
+  principal: Principal;
+  /** Epoch ms at which the key stops working (Infinity without an expiry). */
+  expiresAt: number;
+}
+
+/** A key with what authentication needs of its organization. */
+interface KeyHolder {
+  id: string;
+  organization_id: string;
+  scopes: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  plan: Plan;
+  rate_limit: number;
+}
+
+// Only keys that authenticated are remembered, so the cache holds at most the live keys; the cap
+// bounds it anyway should a deployment hold very many.
+const MAX_ENTRIES = 10_000;
+
+const KEY_HOLDER = `SELECT k.id, k.organization_id, k.scopes, k.expires_at, k.revoked_at, o.plan, o.rate_limit
+  FROM api_keys k JOIN organizations o ON o.id = k.organization_id WHERE k.key_hash = ?`;
+
+export function principalQueries({ sqlite, generations }: QueryDeps) {
+  const remembered = generations.cache<Remembered>(["api_keys", "organizations"], { maxEntries: MAX_ENTRIES });
+
+  /** The key's principal from its rows; undefined when the key is unknown or revoked. */
+  const load = (keyHash: string) => {
+    const row = sqlite.query<KeyHolder, [string]>(KEY_HOLDER).get(keyHash);
+    if (!row || row.revoked_at !== null) return undefined;
+    const value: Remembered = {
+      principal: {
+        keyId: row.id,
+        organizationId: row.organization_id,
+        plan: row.plan,
+        rateLimit: row.rate_limit,
+        scopes: new Set(row.scopes.split(",")),
+      },
+      expiresAt: row.expires_at === null ? Infinity : Date.parse(row.expires_at),
+    };
+    return { organizationId: row.organization_id, value };
+  };
+
+  return {
+    /** The principal of the key with this hash, expired or not; null when the key is unknown or
+     * revoked. With `remember`, served from and kept in memory while its rows are unchanged. */
+    byKeyHash(keyHash: string, remember: boolean): Remembered | null {
+      if (!remember) return load(keyHash)?.value ?? null;
+      return remembered.get(keyHash, () => load(keyHash)) ?? null;
+    },
+
+    /** What memory holds for this key hash and still holds (nothing is read from api_keys). */
+    recall(keyHash: string): Remembered | undefined {
+      return remembered.get(keyHash, () => undefined);
+    },
+  };
+}
