@@ -4,7 +4,7 @@
 // key answers 401 from its expiry time on, even when it was remembered just before.
 import { describe, expect, test } from "bun:test";
 import { openContext } from "../../src/context";
-import { createKey, revokeKey } from "../../src/services/keys";
+import { createKey, hashKey, recallPrincipal, revokeKey } from "../../src/services/keys";
 import { updateOrg } from "../../src/services/orgs";
 import { dossier } from "../cli/helpers";
 import { call, makeApp, makeOrg, tempDir } from "../helpers";
@@ -131,5 +131,24 @@ describe("expiry and last_used_at with a controlled clock", () => {
     now = start + 60_000;
     expect((await flows(app, org.key)).status).toBe(200);
     expect(await lastUsed()).toBe(new Date(start + 60_000).toISOString());
+  });
+});
+
+describe("what a remembered principal outlives (src/db/generations.ts)", () => {
+  const data = tempDir();
+  const app = makeApp({ dataDir: data });
+  const remembered = (key: string) => recallPrincipal(app.dossier, hashKey(key)) !== undefined;
+
+  test("another organization's key and plan changes, and its own last_used_at, keep it; its own organization's change drops it", async () => {
+    const org = makeOrg(app);
+    const neighbour = makeOrg(app);
+    await warm(app, org.key);
+    await app.dossier.store.idle();
+    expect(remembered(org.key)).toBe(true);
+    expect(dossier(data, "key", "revoke", neighbour.keyId, "--json").code).toBe(0);
+    await updateOrg(app.dossier, neighbour.id, { plan: "pro" });
+    expect(remembered(org.key)).toBe(true);
+    await updateOrg(app.dossier, org.id, { name: "Renamed" });
+    expect(remembered(org.key)).toBe(false);
   });
 });
