@@ -4,7 +4,12 @@
 // stays inside these modules: a PostgreSQL store (C19) is a second set of the same factories.
 import type { Database } from "bun:sqlite";
 import type { Orm } from "./client";
+import { cvFileQueries } from "./cv-files";
+import { deliveryQueries } from "./deliveries";
 import type { Generations } from "./generations";
+import { healthQueries } from "./health";
+import { outboxQueries } from "./outbox";
+import { webhookQueries } from "./webhooks";
 
 export interface QueryDeps {
   sqlite: Database;
@@ -14,9 +19,14 @@ export interface QueryDeps {
 }
 
 /** Every query module of a store, by resource. Each helper adds its line here. */
-export function storeQueries(_deps: QueryDeps) {
+export function storeQueries(deps: QueryDeps) {
   return {
     // resource: resourceQueries(deps),
+    outbox: outboxQueries(deps),
+    webhooks: webhookQueries(deps),
+    deliveries: deliveryQueries(deps),
+    cvFiles: cvFileQueries(deps),
+    health: healthQueries(deps),
   };
 }
 
