@@ -1,14 +1,11 @@
 // One server per data folder (C20). A second `serve` on a live folder would sweep the first one's
 // CV files away while they are being written (C5), so `serve` holds an exclusive lock on
-// `DIR/serve.lock` from before it touches anything until it stops. The lock is SQLite's own: an
-// open write transaction on a small database of its own, which SQLite holds with an fcntl lock, so
-// the kernel releases it when the process dies however it dies (kill -9 included), and SQLite
-// refuses it to a second connection of the same process too. The holder's process id is written
+// `DIR/serve.lock` from before it touches anything until it stops: an operating system lock, freed
+// when the process dies however it dies (src/db/file-lock.ts). The holder's process id is written
 // beside it (`DIR/serve.pid`), after the lock is taken, for the message the second server prints.
-import { Database } from "bun:sqlite";
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createPrivately } from "./db/client";
+import { lockFile } from "./db/file-lock";
 
 export const LOCK_FILE = "serve.lock";
 export const PID_FILE = "serve.pid";
@@ -19,10 +16,6 @@ export class DataFolderInUseError extends Error {
   }
 }
 
-/** The open lock handles. bun:sqlite closes a Database it garbage-collects, which would free the
- * lock while the server runs; held here, a handle lives until release() whatever its caller keeps. */
-const held = new Set<Database>();
-
 export interface DataFolderLock {
   /** Removes the process id file, then releases the lock. */
   release(): void;
@@ -31,24 +24,17 @@ export interface DataFolderLock {
 /** Takes the data folder's lock, or throws DataFolderInUseError at once (no wait). Creates the
  * folder when there is none, as the first start does anyway. */
 export function lockDataFolder(dataDir: string): DataFolderLock {
-  const lockPath = join(dataDir, LOCK_FILE);
-  createPrivately(lockPath); // the data folder too, 0700 when made here (docs/security.md)
-  const holder = new Database(lockPath, { create: true });
-  try {
-    holder.run("PRAGMA journal_mode = MEMORY"); // nothing is written: no journal file beside it
-    holder.run("BEGIN EXCLUSIVE");
-  } catch (error) {
-    holder.close();
-    if ((error as { code?: string }).code === "SQLITE_BUSY") throw new DataFolderInUseError(dataDir, holderPid(dataDir));
-    throw error;
-  }
-  held.add(holder);
+  // The data folder too is made here when missing, 0700 (docs/security.md).
+  const held = lockFile(join(dataDir, LOCK_FILE));
+  if (held === null) throw new DataFolderInUseError(dataDir, holderPid(dataDir));
   const pidFile = join(dataDir, PID_FILE);
+  let released = false;
   const lock: DataFolderLock = {
     release() {
-      if (!held.delete(holder)) return;
+      if (released) return;
+      released = true;
       rmSync(pidFile, { force: true });
-      holder.close(); // rolls the empty transaction back: the lock is free
+      held.release();
     },
   };
   try {

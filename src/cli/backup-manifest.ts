@@ -1,9 +1,9 @@
 // What a whole backup holds (`FILE.manifest.json`), written last by `dossier backup` and checked by
 // `dossier backup --verify`: a backup cut short (killed, a full disk) has no manifest, or one that
 // its parts do not match, so it can never pass for a complete one.
-import { Database } from "bun:sqlite";
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { cvUrlsIn } from "../db/backup";
 
 export const MANIFEST_FORMAT = "dossier-backup/1";
 
@@ -95,12 +95,6 @@ function fileProblem(what: string, path: string, expected: { bytes: number; sha2
 
 /** The CVs the copied database names that are not in the copied files folder (C5 in the copy). */
 function missingCvs(database: string, files: string): string[] {
-  const db = new Database(database, { readonly: true });
-  try {
-    const named = db.query<{ cv_url: string }, []>("SELECT cv_url FROM dossiers WHERE cv_url IS NOT NULL").all();
-    const missing = named.filter(({ cv_url }) => !existsSync(join(files, cv_url)));
-    return missing.length === 0 ? [] : [`${missing.length} CV files the database names are not in ${files} (first: ${missing[0]!.cv_url})`];
-  } finally {
-    db.close();
-  }
+  const missing = cvUrlsIn(database).filter((url) => !existsSync(join(files, url)));
+  return missing.length === 0 ? [] : [`${missing.length} CV files the database names are not in ${files} (first: ${missing[0]})`];
 }

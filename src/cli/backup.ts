@@ -4,11 +4,11 @@ import {
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { databasePath } from "../config";
+import { copyDatabase } from "../db/backup";
 import { syncPath } from "../files/sync";
 import { MASTER_KEY_FILE } from "../secrets";
 import { open, output, parse, STORE_ENV_HELP, UsageError, type Parsed } from "./args";
 import { backupParts, backupProblems, MANIFEST_FORMAT, sha256File, type BackupManifest } from "./backup-manifest";
-import type { VacuumRequest, VacuumResult } from "./backup-worker";
 import { megabytes, progressLine, type Progress } from "./progress";
 
 export const BACKUP_HELP = `dossier backup FILE [--data DIR] [--json]
@@ -71,7 +71,7 @@ export async function backupCommand(argv: string[]) {
   } finally {
     rmSync(work, { recursive: true, force: true });
     progress.end();
-    ctx.store.sqlite.close();
+    await ctx.store.close();
   }
   output(parsed, { database: target, files: `${target}.files` }, `database → ${parts.database}\nfiles → ${parts.files}\nkey → ${parts.key}\nmanifest → ${parts.manifest}`);
 }
@@ -97,13 +97,6 @@ function checkFolder(folder: string, target: string) {
   }
 }
 
-// In the executable, src/main.ts and this worker are embedded side by side (package.json's build
-// lists both entry points) at the root of its virtual file system, where this module has no path
-// of its own; from source, the worker is this module's neighbour.
-const WORKER = import.meta.url.includes("$bunfs")
-  ? "./cli/backup-worker.ts"
-  : new URL("./backup-worker.ts", import.meta.url).href;
-
 const sizeOf = (path: string) => {
   try {
     return statSync(path).size;
@@ -112,25 +105,17 @@ const sizeOf = (path: string) => {
   }
 };
 
-/** The copy runs on a worker thread while this one reports the copy's size against the source's
- * (database and WAL: an upper bound, since VACUUM drops free pages). */
+/** Shows the copy's size against the source's while it runs (database and WAL: an upper bound,
+ * since VACUUM drops free pages). */
 async function vacuumInto(source: string, target: string, progress: Progress) {
   const estimate = sizeOf(source) + sizeOf(`${source}-wal`);
-  const worker = new Worker(WORKER);
-  const done = new Promise<VacuumResult>((resolve, reject) => {
-    worker.onmessage = (event: MessageEvent<VacuumResult>) => resolve(event.data);
-    worker.onerror = (event) => reject(new Error(event.message));
-  });
   const show = () => progress.show(`backup: database ${megabytes(sizeOf(target))} of about ${megabytes(estimate)}`);
   show();
   const timer = setInterval(show, 200);
   try {
-    worker.postMessage({ source, target } satisfies VacuumRequest);
-    const result = await done;
-    if (!result.ok) throw new Error(`backup failed: ${result.message}`);
+    await copyDatabase(source, target);
   } finally {
     clearInterval(timer);
-    worker.terminate();
   }
 }
 

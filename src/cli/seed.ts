@@ -58,7 +58,7 @@ export async function seedCommand(argv: string[]) {
     });
   } finally {
     progress.end();
-    ctx.store.sqlite.close();
+    await ctx.store.close();
   }
   output(parsed, { organization_id: org.id, seed, counts }, describe(org.name, seed, counts));
 }

@@ -6,7 +6,8 @@
 //    `store.onCommit` listener: what they return is durable, so nothing not on disk is ever sent;
 //  - the writes that record results (recordAttempt, markSucceeded, markFailed, markRetry,
 //    markSkipped, disableEndpoint, skipPending) run inside `await store.write(unit)`.
-import type { Database, Statement } from "bun:sqlite";
+import type { Statement } from "bun:sqlite";
+import type { QueryDeps } from "./queries";
 
 /** A delivery waiting to be attempted: its event and where its schedule stands. */
 export interface PendingRow {
@@ -71,16 +72,9 @@ export interface OutboxStore {
 }
 
 const COLUMNS = `seq, id, organization_id, type, body, attempts, next_attempt_at`;
-const stores = new WeakMap<Database, OutboxStore>();
 
-/** The outbox queries over this connection (prepared on first use, then shared). */
-export function outboxStore(sqlite: Database): OutboxStore {
-  let store = stores.get(sqlite);
-  if (!store) stores.set(sqlite, (store = prepare(sqlite)));
-  return store;
-}
-
-function prepare(sql: Database): OutboxStore {
+/** The outbox queries over this connection, prepared once (the store's `outbox`). */
+export function outboxQueries({ sqlite: sql }: QueryDeps): OutboxStore {
   const lastSeq = sql.query<{ seq: number | null }, []>(`SELECT MAX(seq) AS seq FROM events`);
   const newRows: Statement<PendingRow, [number, number]> = sql.query(
     `SELECT ${COLUMNS} FROM events WHERE seq > ? AND status = 'pending' ORDER BY seq LIMIT ?`,

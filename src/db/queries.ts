@@ -4,13 +4,18 @@
 // stays inside these modules: a PostgreSQL store (C19) is a second set of the same factories.
 import type { Database } from "bun:sqlite";
 import type { Orm } from "./client";
+import { cvFileQueries } from "./cv-files";
+import { deliveryQueries } from "./deliveries";
 import { eventQueries } from "./events";
 import { flowQueries } from "./flows";
 import type { Generations } from "./generations";
+import { healthQueries } from "./health";
 import { keyQueries } from "./keys";
 import { noteQueries } from "./notes";
 import { orgQueries } from "./orgs";
+import { outboxQueries } from "./outbox";
 import { principalQueries } from "./principals";
+import { webhookQueries } from "./webhooks";
 
 export interface QueryDeps {
   sqlite: Database;
@@ -23,12 +28,17 @@ export interface QueryDeps {
 export function storeQueries(deps: QueryDeps) {
   return {
     // resource: resourceQueries(deps),
+    cvFiles: cvFileQueries(deps),
+    deliveries: deliveryQueries(deps),
     events: eventQueries(deps),
     flows: flowQueries(deps),
+    health: healthQueries(deps),
     keys: keyQueries(deps),
     notes: noteQueries(deps),
     orgs: orgQueries(deps),
+    outbox: outboxQueries(deps),
     principals: principalQueries(deps),
+    webhooks: webhookQueries(deps),
   };
 }
 

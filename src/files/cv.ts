@@ -129,7 +129,7 @@ async function writeStaged(ctx: Context, organizationId: string, dossierId: stri
     },
     discard() {
       rmSync(temp, { force: true });
-      if (placedWith !== null && !hasCommitted(ctx, placedWith)) {
+      if (placedWith !== null && !hasCommitted(ctx, organizationId, placedWith)) {
         if (aside) restoreAside(aside, final);
         else if (renamed) rmSync(final, { force: true });
         syncPath(dossierDir);
@@ -173,11 +173,9 @@ function restoreAside(aside: string, final: string) {
 }
 
 /** Whether the transaction that recorded this event committed (after it ended, either way). */
-function hasCommitted(ctx: Context, eventId: string): boolean {
-  const { sqlite } = ctx.store;
+function hasCommitted(ctx: Context, organizationId: string, eventId: string): boolean {
   try {
-    if (sqlite.inTransaction) return false;
-    return Boolean(sqlite.query<{ ok: number }, [string]>(`SELECT 1 AS ok FROM events WHERE id = ?`).get(eventId));
+    return ctx.store.cvFiles.eventCommitted(organizationId, eventId);
   } catch {
     return false; // on the failure path, a database that cannot answer did not commit
   }
@@ -213,10 +211,7 @@ export interface SweepResult {
  */
 export function sweepFiles(ctx: Context): SweepResult {
   const result: SweepResult = { temporary: 0, orphans: 0, restored: 0 };
-  const pointed = ctx.store.sqlite.query<{ ok: number }, [string, string, string]>(
-    `SELECT 1 AS ok FROM dossiers WHERE id = ? AND organization_id = ? AND cv_url = ?`,
-  );
-  const recorded = ctx.store.sqlite.query<{ ok: number }, [string, string]>(`SELECT 1 AS ok FROM events WHERE id = ? AND organization_id = ?`);
+  const { cvFiles } = ctx.store;
   for (const org of list(ctx.filesDir)) {
     if (!isUuid(org)) continue;
     const dossiersDir = join(ctx.filesDir, org, "dossiers");
@@ -228,7 +223,7 @@ export function sweepFiles(ctx: Context): SweepResult {
         const aside = ASIDE.exec(name);
         if (!aside) continue;
         const path = join(dossierDir, name);
-        if (recorded.get(aside[1], org)) {
+        if (cvFiles.eventRecorded(org, aside[1])) {
           rmSync(path, { force: true });
           result.temporary++;
         } else {
@@ -243,7 +238,7 @@ export function sweepFiles(ctx: Context): SweepResult {
         if (TEMP.test(name)) {
           rmSync(path, { force: true });
           result.temporary++;
-        } else if (name === CV_NAME && !pointed.get(dossierId, org, cvUrl(org, dossierId))) {
+        } else if (name === CV_NAME && !cvFiles.dossierHasCv(org, dossierId, cvUrl(org, dossierId))) {
           rmSync(path, { force: true });
           result.orphans++;
         }

@@ -18,7 +18,7 @@ export const health = (ctx: Context) =>
     "/healthz",
     ({ set }) => {
       try {
-        ctx.store.sqlite.query("SELECT 1").get();
+        ctx.store.health.ping();
       } catch {
         set.status = 503;
         return { status: "unavailable" as const };

@@ -1,16 +1,11 @@
 // The delivery log and the manual retry (C2 `webhook deliveries`, `webhook retry`; C10). HTTP-free.
 import type { Context } from "../context";
+import type { AttemptRow, DeliveryRow, DeliveryStatus } from "../db/deliveries";
 
-export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "skipped"] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export type { DeliveryStatus };
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "skipped"] as const satisfies readonly DeliveryStatus[];
 
-export interface AttemptLogEntry {
-  at: string;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-  response_snippet: string | null;
-}
+export type AttemptLogEntry = AttemptRow;
 
 export interface Delivery {
   event_id: string;
@@ -46,20 +41,7 @@ export interface DeliveryFilter {
   limit?: number;
 }
 
-interface EventRow {
-  seq: number;
-  id: string;
-  type: string;
-  status: DeliveryStatus;
-  attempts: number;
-  next_attempt_at: number | null;
-  last_status_code: number | null;
-  last_error: string | null;
-}
-
-const COLUMNS = `seq, id, type, status, attempts, next_attempt_at, last_status_code, last_error`;
-
-const toDelivery = (row: EventRow): Delivery => ({
+const toDelivery = (row: DeliveryRow): Delivery => ({
   event_id: row.id,
   type: row.type,
   status: row.status,
@@ -75,34 +57,20 @@ const toDelivery = (row: EventRow): Delivery => ({
  * organization has no such event. A `status` outside DELIVERY_STATUSES throws a TypeError.
  */
 export function listDeliveries(ctx: Context, organizationId: string, filter: DeliveryFilter = {}): { data: Delivery[] } {
-  const { sqlite } = ctx.store;
+  const { deliveries } = ctx.store;
   if (filter.status !== undefined && !DELIVERY_STATUSES.includes(filter.status)) {
     throw new TypeError(`unknown delivery status "${filter.status}": expected ${DELIVERY_STATUSES.join(", ")}`);
   }
   if (filter.eventId !== undefined) {
-    const row = sqlite
-      .query<EventRow, [string, string]>(`SELECT ${COLUMNS} FROM events WHERE organization_id = ? AND id = ?`)
-      .get(organizationId, filter.eventId);
-    if (!row) throw new DeliveryError("not_found", `no event ${filter.eventId} in organization ${organizationId}`);
-    if (filter.status !== undefined && row.status !== filter.status) return { data: [] };
-    const attemptLog = sqlite
-      .query<AttemptLogEntry, [number]>(
-        `SELECT at, status_code, error, duration_ms, response_snippet FROM delivery_attempts WHERE event_seq = ? ORDER BY id`,
-      )
-      .all(row.seq);
-    return { data: [{ ...toDelivery(row), attempt_log: attemptLog }] };
+    const eventId = filter.eventId;
+    return ctx.store.read(() => {
+      const row = deliveries.byEventId(organizationId, eventId);
+      if (!row) throw new DeliveryError("not_found", `no event ${eventId} in organization ${organizationId}`);
+      if (filter.status !== undefined && row.status !== filter.status) return { data: [] };
+      return { data: [{ ...toDelivery(row), attempt_log: deliveries.attempts(row.seq) }] };
+    });
   }
-  const limit = filter.limit ?? -1; // SQLite: a negative LIMIT means none
-  const rows = filter.status
-    ? sqlite
-        .query<EventRow, [string, string, number]>(
-          `SELECT ${COLUMNS} FROM events WHERE organization_id = ? AND status = ? ORDER BY seq DESC LIMIT ?`,
-        )
-        .all(organizationId, filter.status, limit)
-    : sqlite
-        .query<EventRow, [string, number]>(`SELECT ${COLUMNS} FROM events WHERE organization_id = ? ORDER BY seq DESC LIMIT ?`)
-        .all(organizationId, limit);
-  return { data: rows.map(toDelivery) };
+  return { data: deliveries.newest(organizationId, filter.status, filter.limit ?? null).map(toDelivery) };
 }
 
 /**
@@ -114,28 +82,19 @@ export function listDeliveries(ctx: Context, organizationId: string, filter: Del
  */
 export function retryDelivery(ctx: Context, eventId: string): Promise<{ event_id: string; status: "pending" }> {
   return ctx.store.write(() => {
-    const { sqlite } = ctx.store;
-    const row = sqlite
-      .query<{ seq: number; status: DeliveryStatus; organization_id: string }, [string]>(
-        `SELECT seq, status, organization_id FROM events WHERE id = ?`,
-      )
-      .get(eventId);
+    const { deliveries, webhooks } = ctx.store;
+    const row = deliveries.byEventIdInAnyOrganization(eventId);
     if (!row) throw new DeliveryError("not_found", `no event ${eventId}`);
     if (row.status !== "failed") {
       throw new DeliveryError("not_failed", `delivery ${eventId} is ${row.status}: only a failed delivery can be retried`);
     }
-    const endpoint = sqlite
-      .query<{ ok: number }, [string]>(`SELECT 1 AS ok FROM webhook_endpoints WHERE organization_id = ? AND disabled_at IS NULL`)
-      .get(row.organization_id);
-    if (!endpoint) {
+    if (!webhooks.hasEnabled(row.organization_id)) {
       throw new DeliveryError(
         "no_endpoint",
         `organization ${row.organization_id} has no enabled webhook endpoint: run "dossier webhook set" first`,
       );
     }
-    sqlite
-      .query(`UPDATE events SET status = 'pending', attempts = 0, next_attempt_at = ? WHERE seq = ?`)
-      .run(ctx.now().getTime(), row.seq);
+    deliveries.requeue(row.seq, ctx.now().getTime());
     return { event_id: eventId, status: "pending" as const };
   });
 }

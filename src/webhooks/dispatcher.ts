@@ -20,7 +20,7 @@
 // so an attempt in flight at a crash is attempted again at the next start (at least once). Results
 // are committed in batches (one transaction per turn of the event loop).
 import type { Context } from "../context";
-import { outboxStore, type AttemptCheck, type OutboxStore, type PendingRow } from "../db/outbox";
+import type { AttemptCheck, OutboxStore, PendingRow } from "../db/outbox";
 import { unseal } from "../secrets";
 import { FairQueue, type Start, type Take } from "./fair-queue";
 import { attemptOutcome } from "./schedule";
@@ -94,7 +94,7 @@ class WebhookDispatcher implements Dispatcher {
   private readonly committing = new Set<Promise<void>>();
 
   constructor(private readonly ctx: Context) {
-    this.outbox = outboxStore(ctx.store.sqlite);
+    this.outbox = ctx.store.outbox;
     this.lastSeq = this.outbox.lastSeq();
     this.stopListening = ctx.store.onCommit(() => {
       this.wantNew = true;

@@ -1,6 +1,6 @@
 // Issue 8 item 5: `dossier backup` shows its progress on a terminal (stderr, redrawn in place) and
 // stays quiet with --json or when stderr is not a TTY. The terminal is a real pseudo-terminal made
-// by util-linux `script`. The copy itself runs on a worker thread (src/cli/backup-worker.ts).
+// by util-linux `script`. The copy itself runs on a worker thread (src/db/backup-worker.ts).
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";

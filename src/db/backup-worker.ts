@@ -1,5 +1,5 @@
 // Runs `VACUUM INTO` on its own thread: the statement blocks for as long as the copy takes, and
-// `dossier backup` keeps its main thread free to show how far the copy has got (issue 8).
+// the caller (src/db/backup.ts) keeps its thread free to show how far the copy has got.
 import { Database } from "bun:sqlite";
 
 declare const self: Worker;
