@@ -4,10 +4,12 @@
 // stays inside these modules: a PostgreSQL store (C19) is a second set of the same factories.
 import type { Database } from "bun:sqlite";
 import type { Orm } from "./client";
+import { contactQueries } from "./contacts";
 import { eventQueries } from "./events";
 import { flowQueries } from "./flows";
 import type { Generations } from "./generations";
 import { keyQueries } from "./keys";
+import { linkQueries } from "./links";
 import { noteQueries } from "./notes";
 import { orgQueries } from "./orgs";
 import { principalQueries } from "./principals";
@@ -23,9 +25,11 @@ export interface QueryDeps {
 export function storeQueries(deps: QueryDeps) {
   return {
     // resource: resourceQueries(deps),
+    contacts: contactQueries(deps),
     events: eventQueries(deps),
     flows: flowQueries(deps),
     keys: keyQueries(deps),
+    links: linkQueries(deps),
     notes: noteQueries(deps),
     orgs: orgQueries(deps),
     principals: principalQueries(deps),
