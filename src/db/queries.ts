@@ -4,6 +4,7 @@
 // stays inside these modules: a PostgreSQL store (C19) is a second set of the same factories.
 import type { Database } from "bun:sqlite";
 import type { Orm } from "./client";
+import { contactQueries } from "./contacts";
 import { cvFileQueries } from "./cv-files";
 import { deliveryQueries } from "./deliveries";
 import { eventQueries } from "./events";
@@ -11,6 +12,7 @@ import { flowQueries } from "./flows";
 import type { Generations } from "./generations";
 import { healthQueries } from "./health";
 import { keyQueries } from "./keys";
+import { linkQueries } from "./links";
 import { noteQueries } from "./notes";
 import { orgQueries } from "./orgs";
 import { outboxQueries } from "./outbox";
@@ -28,12 +30,14 @@ export interface QueryDeps {
 export function storeQueries(deps: QueryDeps) {
   return {
     // resource: resourceQueries(deps),
+    contacts: contactQueries(deps),
     cvFiles: cvFileQueries(deps),
     deliveries: deliveryQueries(deps),
     events: eventQueries(deps),
     flows: flowQueries(deps),
     health: healthQueries(deps),
     keys: keyQueries(deps),
+    links: linkQueries(deps),
     notes: noteQueries(deps),
     orgs: orgQueries(deps),
     outbox: outboxQueries(deps),

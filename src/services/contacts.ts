@@ -1,20 +1,32 @@
 // Contacts: the organization's network of people (api-v1 "Contact", "Contacts", C3, C6, C10).
 // Email uniqueness is the database's (unique index contacts_org_email on the folded email), and
 // the search index (contact_search + contacts_fts, migration 0001) is kept in step by triggers,
-// with the non-ASCII folding written here in the same transaction.
-import { SQLiteError } from "bun:sqlite";
-import { and, eq } from "drizzle-orm";
+// with the non-ASCII folding written here in the same unit. The SQL is in src/db/contacts.ts.
+import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
-import { contacts, type ContactRow } from "../db/schema";
+import { contactOf, type ContactRow } from "../db/contacts";
 import { ApiError, invalidBody } from "../errors";
-import { isEmailAddress } from "../schemas/contacts";
 import { newId } from "../ids";
-import { cachedPage, contactsGeneration, rememberPage, searchPage, type PoolFilter } from "./contact-search";
+import {
+  isEmailAddress,
+  type Contact as ContactSchema,
+  type ContactKind,
+  type CreateContact,
+  type PatchContact,
+  type PoolFilter,
+} from "../schemas/contacts";
 
-export type { ContactRow } from "../db/schema";
+export type { ContactRow } from "../db/contacts";
 
-export const KINDS = ["candidate", "prospect", "client", "supplier", "partner"] as const;
-export type Kind = (typeof KINDS)[number];
+/** The Contact representation (api-v1 "Contact" + C6): every field, null where unset. */
+export type Contact = Static<typeof ContactSchema>;
+/** POST /contacts' body; `kind` may hold any strings here, since checkContactFields checks them. */
+export type ContactInput = Omit<Static<typeof CreateContact>, "kind"> & { kind?: readonly string[] | null };
+export type ContactPatch = Static<typeof PatchContact>;
+export type Kind = Static<typeof ContactKind>;
+
+/** The kinds in kind_mask's bit order, which the stored masks depend on: append only. */
+export const KINDS = ["candidate", "prospect", "client", "supplier", "partner"] as const satisfies readonly Kind[];
 
 /** One bit per kind (the kind_mask column), so that "any of these kinds" is one integer test. */
 export const kindBit = (kind: Kind) => 1 << KINDS.indexOf(kind);
@@ -28,41 +40,6 @@ export function uniqueKinds(kinds: readonly string[]): Kind[] {
 
 /** C10: case-insensitive matching folds as JavaScript's toLowerCase() does. */
 export const fold = (text: string) => text.toLowerCase();
-
-export interface ContactInput {
-  full_name: string;
-  email?: string | null;
-  phone?: string | null;
-  linkedin_url?: string | null;
-  company?: string | null;
-  role?: string | null;
-  city?: string | null;
-  kind?: string[];
-  notes?: string | null;
-  pool_added_at?: string | null;
-  pool_expires_at?: string | null;
-}
-
-export type ContactPatch = Partial<ContactInput>;
-
-/** The Contact representation (api-v1 "Contact" + C6): every field, null where unset. */
-export interface Contact {
-  id: string;
-  full_name: string;
-  email: string | null;
-  phone: string | null;
-  linkedin_url: string | null;
-  company: string | null;
-  role: string | null;
-  city: string | null;
-  kind: Kind[];
-  notes: string | null;
-  dossier_count: number;
-  pool_added_at: string | null;
-  pool_expires_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Validation (C3 text limits, C6 pool window, C10 nulls). Routes validate shapes with TypeBox;
@@ -122,8 +99,8 @@ function checkUrl(value: string | null | undefined) {
  * Checks and normalizes the fields present in `input` (C3, C10): full_name trimmed, pool dates in
  * C3's form. Keys absent stay absent. Throws invalid_body naming the field.
  */
-export function checkContactFields<T extends ContactPatch>(input: T): T {
-  const out: ContactPatch = { ...input };
+export function checkContactFields<T extends Partial<ContactInput>>(input: T): T {
+  const out: Partial<ContactInput> = { ...input };
   if (input.full_name !== undefined) {
     if (input.full_name === null) throw invalidBody("full_name: cannot be null");
     out.full_name = checkFullName(input.full_name);
@@ -149,108 +126,39 @@ function checkPoolWindow(added: string | null, expires: string | null) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Rows and their representation.
-
-const SELECT_CONTACT = `SELECT c.*, (SELECT count(*) FROM dossier_contacts dc WHERE dc.contact_id = c.id) AS dossier_count FROM contacts c`;
-
-interface ContactSqlRow {
-  id: string;
-  organization_id: string;
-  full_name: string;
-  email: string | null;
-  phone: string | null;
-  linkedin_url: string | null;
-  company: string | null;
-  role: string | null;
-  city: string | null;
-  kind: string;
-  notes: string | null;
-  pool_added_at: string | null;
-  pool_expires_at: string | null;
-  created_at: string;
-  updated_at: string;
-  dossier_count: number;
-}
-
-const presentSql = (row: ContactSqlRow): Contact => ({
-  id: row.id,
-  full_name: row.full_name,
-  email: row.email,
-  phone: row.phone,
-  linkedin_url: row.linkedin_url,
-  company: row.company,
-  role: row.role,
-  city: row.city,
-  kind: JSON.parse(row.kind),
-  notes: row.notes,
-  dossier_count: row.dossier_count,
-  pool_added_at: row.pool_added_at,
-  pool_expires_at: row.pool_expires_at,
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-});
-
-/** A contact row (drizzle's shape) as the API shows it, given its number of linked dossiers. */
-export const presentContact = (row: ContactRow, dossierCount: number): Contact => ({
-  id: row.id,
-  full_name: row.fullName,
-  email: row.email,
-  phone: row.phone,
-  linkedin_url: row.linkedinUrl,
-  company: row.company,
-  role: row.role,
-  city: row.city,
-  kind: JSON.parse(row.kind),
-  notes: row.notes,
-  dossier_count: dossierCount,
-  pool_added_at: row.poolAddedAt,
-  pool_expires_at: row.poolExpiresAt,
-  created_at: row.createdAt,
-  updated_at: row.updatedAt,
-});
+// Search text and duplicates.
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
-/** The triggers fold with SQLite's lower(), which knows ASCII only: rewrite the search row with
- * JavaScript's folding when the text is not plain ASCII (C10). Inside the caller's transaction. */
+/** The triggers fold the search row with SQLite's lower(), which knows ASCII only: rewrite it with
+ * C10's folding when the text is not plain ASCII. Inside the caller's unit. */
 function refreshSearch(ctx: Context, row: ContactRow) {
   const texts = [row.fullName, row.company, row.role];
   if (!texts.some((t) => t !== null && NON_ASCII.test(t))) return;
-  ctx.store.sqlite
-    .query(`UPDATE contact_search SET full_name = ?1, company = ?2, role = ?3 WHERE contact_id = ?4`)
-    .run(fold(row.fullName), row.company === null ? null : fold(row.company), row.role === null ? null : fold(row.role), row.id);
+  ctx.store.contacts.setSearchText(row.organizationId, row.id, {
+    fullName: fold(row.fullName),
+    company: row.company === null ? null : fold(row.company),
+    role: row.role === null ? null : fold(row.role),
+  });
 }
-
-const isEmailClash = (error: unknown) =>
-  error instanceof SQLiteError && error.code === "SQLITE_CONSTRAINT_UNIQUE" && error.message.includes("contacts.email_folded");
 
 const duplicate = () => new ApiError("duplicate_contact", "a contact with this email already exists in the organization");
 
 // ---------------------------------------------------------------------------------------------
-// Building blocks, called inside a caller's transaction (they open none).
-
-// findContactByEmail and insertContact run on every POST /dossiers: bun:sqlite's query() keeps the
-// prepared statement per SQL text, where drizzle's builder prepares a new one on each call (issue 6).
-const ROW_COLUMNS = `id, organization_id AS organizationId, full_name AS fullName, email, email_folded AS emailFolded, phone,
-  linkedin_url AS linkedinUrl, company, role, city, kind, kind_mask AS kindMask, notes, pool_added_at AS poolAddedAt,
-  pool_expires_at AS poolExpiresAt, created_at AS createdAt, updated_at AS updatedAt`;
+// Building blocks, called inside a caller's unit (they open none).
 
 /** The organization's contact with this email, compared case-insensitively (C10), or null. */
 export function findContactByEmail(ctx: Context, organizationId: string, email: string): ContactRow | null {
-  return ctx.store.sqlite
-    .query<ContactRow, [string, string]>(`SELECT ${ROW_COLUMNS} FROM contacts WHERE organization_id = ?1 AND email_folded = ?2`)
-    .get(organizationId, fold(email));
+  return ctx.store.contacts.rowByEmail(organizationId, fold(email));
 }
 
 /** The organization's contact row, or null (another organization's is null too). */
 export function findContact(ctx: Context, organizationId: string, contactId: string): ContactRow | null {
-  return ctx.store.orm.select().from(contacts)
-    .where(and(eq(contacts.id, contactId), eq(contacts.organizationId, organizationId)))
-    .get() ?? null;
+  return ctx.store.contacts.rowById(organizationId, contactId);
 }
 
 /**
- * Inserts a contact; call inside a transaction. `full_name` is stored trimmed, `kind` without
+ * Inserts a contact; call inside a unit. `full_name` is stored trimmed, `kind` without
  * duplicates (its bit mask beside it), the folded email beside the email. An email already used in
  * the organization (case-insensitive) throws duplicate_contact (409), as the unique index says.
  * The input is expected valid (see checkContactFields); pool dates are stored as given.
@@ -278,21 +186,7 @@ export function insertContact(ctx: Context, organizationId: string, input: Conta
     createdAt: now,
     updatedAt: now,
   };
-  try {
-    ctx.store.sqlite
-      .query(
-        `INSERT INTO contacts (id, organization_id, full_name, email, email_folded, phone, linkedin_url, company, role, city,
-           kind, kind_mask, notes, pool_added_at, pool_expires_at, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)`,
-      )
-      .run(
-        row.id, row.organizationId, row.fullName, row.email, row.emailFolded, row.phone, row.linkedinUrl, row.company, row.role,
-        row.city, row.kind, row.kindMask, row.notes, row.poolAddedAt, row.poolExpiresAt, row.createdAt, row.updatedAt,
-      );
-  } catch (error) {
-    if (isEmailClash(error)) throw duplicate();
-    throw error;
-  }
+  if (!ctx.store.contacts.insert(row)) throw duplicate();
   refreshSearch(ctx, row);
   return row;
 }
@@ -314,15 +208,12 @@ export const deleteContact = (ctx: Context, organizationId: string, contactId: s
 export function writeNewContact(ctx: Context, organizationId: string, input: ContactInput): Contact {
   const checked = checkContactFields(input);
   checkPoolWindow(checked.pool_added_at ?? null, checked.pool_expires_at ?? null);
-  return presentContact(insertContact(ctx, organizationId, checked), 0);
+  return contactOf(insertContact(ctx, organizationId, checked), 0);
 }
 
 /** The contact with its dossier_count, or null when it is not the organization's. */
 export function getContact(ctx: Context, organizationId: string, contactId: string): Contact | null {
-  const row = ctx.store.sqlite
-    .query<ContactSqlRow, [string, string]>(`${SELECT_CONTACT} WHERE c.id = ?1 AND c.organization_id = ?2`)
-    .get(contactId, organizationId);
-  return row ? presentSql(row) : null;
+  return ctx.store.contacts.byId(organizationId, contactId);
 }
 
 const COLUMN_OF = {
@@ -339,7 +230,7 @@ const COLUMN_OF = {
 } as const satisfies Record<Exclude<keyof ContactInput, "kind">, keyof ContactRow>;
 
 /**
- * Applies a PATCH (only the keys sent change; C10 nulls); call inside a transaction. A PATCH that
+ * Applies a PATCH (only the keys sent change; C10 nulls); call inside a unit. A PATCH that
  * changes nothing writes nothing and keeps updated_at. Null when the contact is not the org's.
  */
 export function writeContactPatch(ctx: Context, organizationId: string, contactId: string, patch: ContactPatch): Contact | null {
@@ -366,13 +257,7 @@ export function writeContactPatch(ctx: Context, organizationId: string, contactI
   if (Object.keys(changes).length > 0) {
     changes.updatedAt = ctx.now().toISOString();
     next.updatedAt = changes.updatedAt;
-    try {
-      ctx.store.orm.update(contacts).set(changes)
-        .where(and(eq(contacts.id, contactId), eq(contacts.organizationId, organizationId))).run();
-    } catch (error) {
-      if (isEmailClash(error)) throw duplicate();
-      throw error;
-    }
+    if (!ctx.store.contacts.update(organizationId, contactId, changes)) throw duplicate();
     if ("fullName" in changes || "company" in changes || "role" in changes) refreshSearch(ctx, next);
   }
   return getContact(ctx, organizationId, contactId);
@@ -380,130 +265,38 @@ export function writeContactPatch(ctx: Context, organizationId: string, contactI
 
 /**
  * Hard delete (api-v1, C6): the links go with it, the dossiers stay, and a dossier whose primary
- * it was gets contact_id null; no event (C10). Call inside a transaction. False when not the org's.
+ * it was gets contact_id null; no event (C10). Call inside a unit. False when not the org's.
  */
 export function writeContactDeletion(ctx: Context, organizationId: string, contactId: string): boolean {
-  const { sqlite } = ctx.store;
-  const found = sqlite.query(`SELECT 1 FROM contacts WHERE id = ?1 AND organization_id = ?2`).get(contactId, organizationId);
-  if (!found) return false;
-  sqlite.query(`UPDATE dossiers SET contact_id = NULL WHERE contact_id = ?1 AND organization_id = ?2`).run(contactId, organizationId);
-  sqlite.query(`DELETE FROM dossier_contacts WHERE contact_id = ?1`).run(contactId);
-  sqlite.query(`DELETE FROM contacts WHERE id = ?1 AND organization_id = ?2`).run(contactId, organizationId);
+  const { contacts, links } = ctx.store;
+  if (!contacts.exists(organizationId, contactId)) return false;
+  links.clearDossierContact(organizationId, contactId);
+  links.deleteAllOfContact(organizationId, contactId);
+  contacts.delete(organizationId, contactId);
   return true;
 }
 
-export type { PoolFilter } from "./contact-search";
-
 export interface ContactQuery {
   kinds?: Kind[];
-  pool?: PoolFilter;
+  pool?: Static<typeof PoolFilter>;
   search?: string;
   page: number;
   perPage: number;
 }
 
-const DOSSIER_COUNT = `(SELECT count(*) FROM dossier_contacts dc WHERE dc.contact_id = c.id) AS dossier_count`;
-
-/** The page's rows from their contact_search rowids, in the given order: dossier_count is computed
- * for these rows only, in the same statement (one JSON array parameter, whatever the page size). */
-function rowsBySearchIds(ctx: Context, organizationId: string, ids: number[]): ContactSqlRow[] {
-  if (ids.length === 0) return [];
-  return ctx.store.sqlite
-    .query<ContactSqlRow, [Record<string, string>]>(
-      `SELECT c.*, ${DOSSIER_COUNT}
-         FROM json_each($ids) j CROSS JOIN contact_search s ON s.id = j.value CROSS JOIN contacts c ON c.id = s.contact_id
-        WHERE s.organization_id = $org AND c.organization_id = $org
-        ORDER BY j.key`,
-    )
-    .all({ ids: JSON.stringify(ids), org: organizationId });
-}
-
-/** Kind filter only, or none: the exact total from contact_kind_counts (migration 0004), the page's
- * ids from the covering index contacts_org_created_kind (kind test in the index), then its rows. */
-function listByKinds(ctx: Context, organizationId: string, mask: number, query: ContactQuery) {
-  const { sqlite } = ctx.store;
-  const kindTest = mask === 0 ? "" : "AND (kind_mask & $mask) != 0";
-  const params: Record<string, string | number> = { org: organizationId };
-  if (mask !== 0) params.mask = mask;
-  const total = sqlite
-    .query<{ n: number }, [Record<string, string | number>]>(
-      `SELECT coalesce(sum(n), 0) AS n FROM contact_kind_counts WHERE organization_id = $org ${kindTest}`,
-    )
-    .get(params)!.n;
-  const rows = sqlite
-    .query<ContactSqlRow, [Record<string, string | number>]>(
-      `SELECT c.*, ${DOSSIER_COUNT}
-         FROM (SELECT id FROM contacts INDEXED BY contacts_org_created_kind WHERE organization_id = $org ${kindTest}
-                ORDER BY created_at DESC, id DESC LIMIT $limit OFFSET $offset) p
-        CROSS JOIN contacts c ON c.id = p.id
-        ORDER BY c.created_at DESC, c.id DESC`,
-    )
-    .all({ ...params, limit: query.perPage, offset: (query.page - 1) * query.perPage });
-  return { total, rows };
-}
-
-/** A pool filter without search: the time decides membership, so no count is kept for it. */
-function listByPool(ctx: Context, organizationId: string, mask: number, pool: PoolFilter, query: ContactQuery) {
-  const where: string[] = ["c.organization_id = $org"];
-  const params: Record<string, string | number> = { org: organizationId, now: ctx.now().toISOString() };
-  if (mask !== 0) {
-    where.push("(c.kind_mask & $mask) != 0");
-    params.mask = mask;
-  }
-  where.push(
-    pool === "in_pool"
-      ? "(c.pool_added_at IS NOT NULL OR c.pool_expires_at IS NOT NULL) AND (c.pool_added_at IS NULL OR c.pool_added_at <= $now) AND (c.pool_expires_at IS NULL OR $now < c.pool_expires_at)"
-      : "c.pool_expires_at IS NOT NULL AND c.pool_expires_at <= $now",
-  );
-  const clause = where.join(" AND ");
-  const { sqlite } = ctx.store;
-  const total = sqlite.query<{ n: number }, [Record<string, string | number>]>(`SELECT count(*) AS n FROM contacts c WHERE ${clause}`).get(params)!.n;
-  const rows = sqlite
-    .query<ContactSqlRow, [Record<string, string | number>]>(
-      `${SELECT_CONTACT} WHERE ${clause} ORDER BY c.created_at DESC, c.id DESC LIMIT $limit OFFSET $offset`,
-    )
-    .all({ ...params, limit: query.perPage, offset: (query.page - 1) * query.perPage });
-  return { total, rows };
-}
-
 /**
  * GET /contacts: newest first (created_at desc, id desc; C3), `kinds` any of (C6), `pool` at
  * request time (C6, C10), `search` a case-insensitive substring of full_name, email, company or
- * role (C6, C10; see contact-search.ts). One read transaction, so that total and page agree.
+ * role (C6, C10; see src/db/contact-search.ts). Total and page agree (one snapshot).
  */
 export function listContacts(ctx: Context, organizationId: string, query: ContactQuery): { data: Contact[]; total: number } {
-  const mask = query.kinds && query.kinds.length > 0 ? kindMaskOf(query.kinds) : 0;
-  const { sqlite } = ctx.store;
-  // Inside a caller's transaction the generation may count writes that are later rolled back, after
-  // which the same number would stand for other rows: such reads neither use nor fill the caches
-  // (nor does any read with DOSSIER_CACHE=off).
-  const cacheable = ctx.config.cache && !query.pool && !sqlite.inTransaction;
-  return sqlite.transaction(() => {
-    // A pool filter depends on the time, not only on the rows: never cached.
-    if (query.pool && (query.search === undefined || query.search === "")) {
-      const { total, rows } = listByPool(ctx, organizationId, mask, query.pool, query);
-      return { data: rows.map(presentSql), total };
-    }
-    const state = cacheable ? contactsGeneration(sqlite, organizationId) : null;
-    const generation = state === null ? null : state.generation;
-    const folded = query.search === undefined || query.search === "" ? null : fold(query.search);
-    // What decides the page; the organization first, "s"/"k" so that no term can pose as another key.
-    const pageKey = `${organizationId}\u0000${mask}\u0000${query.page}\u0000${query.perPage}\u0000${folded === null ? "k" : `s${folded}`}`;
-    if (generation !== null) {
-      const hit = cachedPage<Contact>(sqlite, pageKey, generation);
-      if (hit) return hit;
-    }
-    let result: { total: number; rows: ContactSqlRow[] };
-    if (folded !== null) {
-      const pool = query.pool ? { filter: query.pool, now: ctx.now().toISOString() } : undefined;
-      const match = { organizationId, folded, length: codePoints(folded), mask, pool };
-      const { total, ids } = searchPage(sqlite, match, (query.page - 1) * query.perPage, query.perPage, state);
-      result = { total, rows: rowsBySearchIds(ctx, organizationId, ids) };
-    } else {
-      result = listByKinds(ctx, organizationId, mask, query);
-    }
-    const answer = { data: result.rows.map(presentSql), total: result.total };
-    if (generation !== null) rememberPage(sqlite, pageKey, generation, answer.total, answer.data);
-    return answer;
-  })();
+  return ctx.store.contacts.page({
+    organizationId,
+    mask: query.kinds && query.kinds.length > 0 ? kindMaskOf(query.kinds) : 0,
+    search: query.search === undefined || query.search === "" ? null : fold(query.search),
+    pool: query.pool ? { filter: query.pool, now: ctx.now().toISOString() } : undefined,
+    offset: (query.page - 1) * query.perPage,
+    limit: query.perPage,
+    cache: ctx.config.cache,
+  });
 }

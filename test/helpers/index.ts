@@ -114,11 +114,12 @@ export async function call(app: DossierApp, method: string, path: string, option
   return { status: response.status, headers: response.headers, json, text };
 }
 
-/** Counts rows of each table: compare before and after a rejected request. */
+/** Counts rows of each table: compare before and after a rejected request. The caches' generations
+ * (src/db/generations.ts) are bookkeeping that follows the rows counted here, not data. */
 export function rowCounts(app: DossierApp): Record<string, number> {
   const { sqlite } = app.dossier.store;
   const tables = sqlite
-    .query<{ name: string }, []>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' ORDER BY name`)
+    .query<{ name: string }, []>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' AND name <> 'generations' ORDER BY name`)
     .all();
   return Object.fromEntries(tables.map(({ name }) => [name, sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM "${name}"`).get()!.n]));
 }

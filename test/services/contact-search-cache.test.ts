@@ -1,11 +1,11 @@
-// Issue 6: GET /contacts?search= remembers its results per organization (src/services/contact-search.ts)
+// Issue 6: GET /contacts?search= remembers its results per organization (src/db/contact-search.ts)
 // and kind= totals come from contact_kind_counts (migration 0004). Both must stay exact after every
 // kind of contact write, through the API, through the services, and through another connection on
 // the same file (as the CLI would write). The expected answers are computed by brute force in
 // JavaScript from the contacts table itself.
 import { describe, expect, test } from "bun:test";
 import { openContext, type Context } from "../../src/context";
-import { CACHE_LIMITS, cacheStats } from "../../src/services/contact-search";
+import { CACHE_LIMITS, cacheStats } from "../../src/db/contact-search";
 import { createContact, deleteContact, getContact, KINDS, kindMaskOf, listContacts, updateContact, type Kind, writeNewContact, writeContactPatch, writeContactDeletion } from "../../src/services/contacts";
 import { call, makeApp, makeOrg } from "../helpers";
 
