@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { databasePath, filesPath, loadConfig, type Config, type Env } from "./config";
 import { openStore, type Store } from "./db/client";
-import { holdsSealedSecrets } from "./db/sealed-secrets";
 import { createLogger, type Logger } from "./log";
 import { loadMasterKey } from "./secrets";
 
@@ -61,7 +60,7 @@ export function openContext(options: ContextOptions = {}): Context {
     logger,
     get masterKey() {
       // A new key only for a database that holds no secret sealed with the old one (C20).
-      return (masterKey ??= loadMasterKey(memory ? null : config.dataDir, () => !holdsSealedSecrets(store.sqlite)));
+      return (masterKey ??= loadMasterKey(memory ? null : config.dataDir, () => !store.sealedSecrets.any()));
     },
     now: options.now ?? (() => new Date()),
   };

@@ -17,6 +17,7 @@ import { noteQueries } from "./notes";
 import { orgQueries } from "./orgs";
 import { outboxQueries } from "./outbox";
 import { principalQueries } from "./principals";
+import { sealedSecretQueries } from "./sealed-secrets";
 import { webhookQueries } from "./webhooks";
 
 export interface QueryDeps {
@@ -42,6 +43,7 @@ export function storeQueries(deps: QueryDeps) {
     orgs: orgQueries(deps),
     outbox: outboxQueries(deps),
     principals: principalQueries(deps),
+    sealedSecrets: sealedSecretQueries(deps),
     webhooks: webhookQueries(deps),
   };
 }
