@@ -4,6 +4,7 @@
 // stays inside these modules: a PostgreSQL store (C19) is a second set of the same factories.
 import type { Database } from "bun:sqlite";
 import type { Orm } from "./client";
+import { dossierQueries } from "./dossiers";
 import { eventQueries } from "./events";
 import { flowQueries } from "./flows";
 import type { Generations } from "./generations";
@@ -23,6 +24,7 @@ export interface QueryDeps {
 export function storeQueries(deps: QueryDeps) {
   return {
     // resource: resourceQueries(deps),
+    dossiers: dossierQueries(deps),
     events: eventQueries(deps),
     flows: flowQueries(deps),
     keys: keyQueries(deps),

@@ -1,4 +1,4 @@
-// GET /dossiers remembers whole answers until anything changes (src/services/dossier-page.ts,
+// GET /dossiers remembers whole answers until anything changes (src/db/dossier-page.ts,
 // issue 6): a repeated list is served from memory, yet every write (through this app, through
 // another connection or process on the same file) shows in the very next list, and `overdue`,
 // which changes with the clock alone, is never served from memory. Each answer is compared with
