@@ -10,16 +10,18 @@
 // Even from an index, a deep page steps over `offset` entries (2.6 ms for page 1000 at 1M rows).
 // So the sort key of the row just before a page (its boundary) is remembered, and the next request
 // for that page seeks to it: `(created_at, id) < (boundary)` is the same set as OFFSET as long as
-// no dossier changed. All boundaries are dropped as soon as anything may have changed: another
-// connection committed (`PRAGMA data_version`), or this connection changed any row
-// (`total_changes()`, which counts every INSERT, UPDATE and DELETE, triggers included).
+// none of the organization's dossiers changed.
 //
-// Whole answers (the page's JSON text and the total) are remembered under the same rule: a list
-// asked again before anything changed (a dashboard refreshing, a client paging back) costs one
-// version read. Answers that depend on the clock (`overdue`) are never remembered.
+// Whole answers (the page's JSON text and the total) are remembered the same way: a list asked
+// again before the organization's dossiers changed (a dashboard refreshing, a client paging back)
+// costs one generation read. Both follow the caches' one rule (src/db/generations.ts): an entry
+// holds while the generation of its organization's dossiers is unchanged; the totals' counts
+// (dossier_counts) move only with the dossiers. Answers that depend on the clock (`overdue`) are
+// never remembered.
 import type { Static } from "@sinclair/typebox";
-import type { Database, Statement } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import type { DossierStatus, DossierType } from "../schemas/dossiers";
+import type { GenerationCache, Generations } from "./generations";
 
 /** C5's filters of GET /dossiers. */
 export interface DossierFilters {
@@ -88,10 +90,10 @@ export interface Boundary {
 /**
  * The page's rows as `columns` selects them (fixed SQL with created_at and id among them), newest
  * first (created_at desc, id desc), and the exact total. `now` (ISO) is the clock for `overdue`;
- * `remember`: page boundaries may be kept for the next request.
+ * `boundaries`: where page boundaries are remembered, null to remember none.
  */
 export function listRows<T extends Boundary>(
-  sqlite: Database, organizationId: string, query: ListDossiersQuery, columns: string, now: string, remember: boolean,
+  sqlite: Database, organizationId: string, query: ListDossiersQuery, columns: string, now: string, boundaries: GenerationCache<Boundary> | null,
 ): { rows: T[]; total: number } {
   const { where, params } = dossierListWhere(query, organizationId, now);
   const total = countDossiers(sqlite, organizationId, query, where, params);
@@ -99,30 +101,40 @@ export function listRows<T extends Boundary>(
   if (offset >= total) return { rows: [], total };
   const cover = isUnfiltered(query) && hasCoverIndex(sqlite);
   if (offset === 0) return { rows: sqlite.query<T, (string | number)[]>(pageSql(columns, where, { offset, cover })).all(...params, query.perPage, 0), total };
-  // Without remembering (DOSSIER_CACHE=off) no boundary outlives the request: every page steps over OFFSET.
-  const known = remember ? pageBoundaries(sqlite) : new Map<string, Boundary>();
-  return { rows: deepPage<T>(sqlite, known, columns, where, params, query.perPage, offset, cover), total };
+  const page: DeepPage = { sqlite, organizationId, columns, where, params, perPage: query.perPage, offset, cover };
+  return { rows: deepPage<T>(page, boundaries), total };
+}
+
+interface DeepPage {
+  sqlite: Database;
+  organizationId: string;
+  columns: string;
+  where: string;
+  params: (string | number)[];
+  perPage: number;
+  offset: number;
+  cover: boolean;
 }
 
 /** A page past the first: from its remembered boundary when there is one, else by offset with one
  * row more, the one before the page, which becomes the boundary. The page's last row is remembered
- * as the next page's boundary, for a client paging through. */
-function deepPage<T extends Boundary>(
-  sqlite: Database, known: Map<string, Boundary>, columns: string, where: string, params: (string | number)[], perPage: number, offset: number, cover: boolean,
-): T[] {
-  const key = boundaryKey(where, params, offset);
-  const boundary = known.get(key);
-  let rows: T[];
-  if (boundary) {
-    rows = sqlite.query<T, (string | number)[]>(seekSql(columns, where)).all(...params, boundary.created_at, boundary.id, perPage);
-  } else {
+ * as the next page's boundary, for a client paging through. Without `known` (DOSSIER_CACHE=off),
+ * every page steps over OFFSET. */
+function deepPage<T extends Boundary>(page: DeepPage, known: GenerationCache<Boundary> | null): T[] {
+  const { sqlite, organizationId, columns, where, params, perPage, offset, cover } = page;
+  let rows: T[] | undefined;
+  const byOffset = () => {
     const withBoundary = sqlite.query<T, (string | number)[]>(pageSql(columns, where, { offset, cover })).all(...params, perPage + 1, offset - 1);
-    if (withBoundary.length === 0) return [];
-    known.set(key, { created_at: withBoundary[0].created_at, id: withBoundary[0].id });
     rows = withBoundary.slice(1);
+    return withBoundary[0] as Boundary | undefined;
+  };
+  const remember = (boundary: Boundary | undefined) => boundary && { organizationId, value: { created_at: boundary.created_at, id: boundary.id } };
+  const boundary = known ? known.get(boundaryKey(where, params, offset), () => remember(byOffset())) : byOffset();
+  if (rows === undefined) {
+    // Remembered: nothing was read yet.
+    rows = sqlite.query<T, (string | number)[]>(seekSql(columns, where)).all(...params, boundary!.created_at, boundary!.id, perPage);
   }
-  const last = rows[rows.length - 1];
-  if (rows.length === perPage) known.set(boundaryKey(where, params, offset + perPage), { created_at: last.created_at, id: last.id });
+  if (known && rows.length === perPage) known.get(boundaryKey(where, params, offset + perPage), () => remember(rows![perPage - 1]));
   return rows;
 }
 
@@ -171,75 +183,49 @@ const seekSql = (columns: string, where: string) =>
 const boundaryKey = (where: string, params: readonly (string | number)[], offset: number) =>
   `${offset} ${JSON.stringify(params)} ${where}`;
 
-interface Changes {
-  data_version: number;
-  changes: number;
-}
-
 export interface Answer {
   json: string;
   total: number;
 }
 
-interface Memo {
-  changes: Statement<Changes, []>;
-  seen: Changes;
-  keys: Map<string, Boundary>;
-  answers: Map<string, Answer>;
-  answerChars: number;
+/** What a store remembers of GET /dossiers. */
+export interface ListCaches {
+  /** Whole answers, by organization and query. */
+  answers: GenerationCache<Answer>;
+  /** Page boundaries, by WHERE, bound values and offset. */
+  boundaries: GenerationCache<Boundary>;
 }
 
-// Distinct (filters, offset) pairs asked since the last change, and remembered answers (their
-// number and the length of their JSON): the caps bound the memory.
+// The caps bound the memory: answers of at most MAX_ANSWER_CHARS characters each (a page of 25
+// typical dossiers is about 17,000), so that all of them together stay under 4 million.
 const MAX_BOUNDARIES = 1000;
-const MAX_ANSWERS = 512;
-const MAX_ANSWER_CHARS = 4_000_000;
-const memos = new WeakMap<Database, Memo>();
+const MAX_ANSWERS = 128;
+const MAX_ANSWER_CHARS = 32_000;
+const cachesOf = new WeakMap<Database, ListCaches>();
 
-/** This connection's memo, emptied first when any data may have changed. Read it once per request,
- * before the data: what is remembered after this check is then dropped by the next request's check
- * if a change came in between. */
-function freshMemo(sqlite: Database): Memo {
-  let memo = memos.get(sqlite);
-  if (!memo) {
-    memo = {
-      changes: sqlite.query("SELECT data_version, total_changes() AS changes FROM pragma_data_version()"),
-      seen: { data_version: -1, changes: -1 },
-      keys: new Map(),
-      answers: new Map(),
-      answerChars: 0,
+/** The store's caches of GET /dossiers (made once per connection, by its query module). */
+export function listCaches(sqlite: Database, generations: Generations): ListCaches {
+  let caches = cachesOf.get(sqlite);
+  if (!caches) {
+    caches = {
+      answers: generations.cache<Answer>(["dossiers"], { maxEntries: MAX_ANSWERS }),
+      boundaries: generations.cache<Boundary>(["dossiers"], { maxEntries: MAX_BOUNDARIES }),
     };
-    memos.set(sqlite, memo);
+    cachesOf.set(sqlite, caches);
   }
-  const now = memo.changes.get()!;
-  if (now.data_version !== memo.seen.data_version || now.changes !== memo.seen.changes) {
-    memo.keys.clear();
-    memo.answers.clear();
-    memo.answerChars = 0;
-    memo.seen = now;
-  }
-  return memo;
+  return caches;
 }
 
-/** The remembered page boundaries, for look-up and remembering in the same request. */
-export function pageBoundaries(sqlite: Database): Map<string, Boundary> {
-  const memo = freshMemo(sqlite);
-  if (memo.keys.size >= MAX_BOUNDARIES) memo.keys.clear();
-  return memo.keys;
-}
+/** The page boundaries the connection remembers (for tests: their number). */
+export const pageBoundaries = (sqlite: Database): { readonly size: number } => cachesOf.get(sqlite)?.boundaries ?? { size: 0 };
 
-/** The answer to `key` if nothing changed since it was given, else what `answer` gives now
- * (remembered for next time). */
-export function rememberedAnswer(sqlite: Database, key: string, answer: () => Answer): Answer {
-  const memo = freshMemo(sqlite);
-  const known = memo.answers.get(key);
-  if (known) return known;
-  const fresh = answer();
-  if (memo.answers.size >= MAX_ANSWERS || memo.answerChars + fresh.json.length > MAX_ANSWER_CHARS) {
-    memo.answers.clear();
-    memo.answerChars = 0;
-  }
-  memo.answers.set(key, fresh);
-  memo.answerChars += fresh.json.length;
-  return fresh;
+/** The remembered answer to `key` while the organization's dossiers are unchanged, else what
+ * `answer` gives now (remembered for next time unless it is too long). */
+export function rememberedAnswer(answers: GenerationCache<Answer>, organizationId: string, key: string, answer: () => Answer): Answer {
+  let fresh: Answer | undefined;
+  const known = answers.get(key, () => {
+    fresh = answer();
+    return fresh.json.length <= MAX_ANSWER_CHARS ? { organizationId, value: fresh } : undefined;
+  });
+  return known ?? fresh!;
 }

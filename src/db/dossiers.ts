@@ -2,7 +2,7 @@
 // events and errors are the services'). Each method reads or writes rows of one organization.
 import type { Static } from "@sinclair/typebox";
 import type { Dossier as DossierRecord, DossierType } from "../schemas/dossiers";
-import { listRows, rememberedAnswer, type Answer, type Boundary, type ListDossiersQuery } from "./dossier-page";
+import { listCaches, listRows, rememberedAnswer, type Answer, type Boundary, type ListDossiersQuery } from "./dossier-page";
 import type { QueryDeps } from "./queries";
 
 type Dossier = Static<typeof DossierRecord>;
@@ -61,10 +61,11 @@ interface JsonRow extends Boundary {
 /** One Dossier as JSON text, the same text as JSON.stringify(dossier). */
 const rowJson = (row: JsonRow) => `${row.head.slice(0, -1)},"deal_size":${JSON.stringify(row.deal_size)},${row.tail.slice(1)}`;
 
-export function dossierQueries({ sqlite }: QueryDeps) {
+export function dossierQueries({ sqlite, generations }: QueryDeps) {
   // The list's `q` compares both sides lower-cased as JavaScript does (C10), which SQLite's lower() does not.
   sqlite.function("js_lower", { deterministic: true }, (value: unknown) => (typeof value === "string" ? value.toLowerCase() : null));
 
+  const caches = listCaches(sqlite, generations);
   const byId = (organizationId: string, id: string): Dossier | null =>
     sqlite.query<Dossier, [string, string]>(`SELECT ${COLUMNS} FROM dossiers WHERE id = ? AND organization_id = ?`).get(id, organizationId) ?? null;
 
@@ -113,25 +114,27 @@ export function dossierQueries({ sqlite }: QueryDeps) {
     },
 
     /** A page of GET /dossiers and the exact total. `now` (ISO): the clock for `overdue`;
-     * `remember`: page boundaries may be kept until the data changes (src/db/dossier-page.ts). */
+     * `remember`: page boundaries may be kept while the organization's dossiers are unchanged
+     * (src/db/dossier-page.ts). Call it inside one read snapshot (store.read). */
     page(organizationId: string, query: ListDossiersQuery, now: string, options: { remember: boolean }): { data: Dossier[]; total: number } {
-      const { rows, total } = listRows<Dossier>(sqlite, organizationId, query, COLUMNS, now, options.remember);
+      const { rows, total } = listRows<Dossier>(sqlite, organizationId, query, COLUMNS, now, options.remember ? caches.boundaries : null);
       return { data: rows, total };
     },
 
     /**
      * The same page as `page`, with the array as JSON text (the same text as JSON.stringify of
      * page(...).data), made without building the rows as objects. `remember`: the answer and the
-     * page boundaries may be kept until the data changes; an answer with `overdue` never is, since
-     * it changes with the clock and no write.
+     * page boundaries may be kept while the organization's dossiers are unchanged; an answer with
+     * `overdue` never is, since it changes with the clock and no write. Call it inside one read
+     * snapshot (store.read).
      */
     pageJson(organizationId: string, query: ListDossiersQuery, now: string, options: { remember: boolean }): Answer {
       const answer = () => {
-        const { rows, total } = listRows<JsonRow>(sqlite, organizationId, query, JSON_COLUMNS, now, options.remember);
+        const { rows, total } = listRows<JsonRow>(sqlite, organizationId, query, JSON_COLUMNS, now, options.remember ? caches.boundaries : null);
         return { json: `[${rows.map(rowJson).join(",")}]`, total };
       };
       if (!options.remember || query.overdue !== undefined) return answer();
-      return rememberedAnswer(sqlite, JSON.stringify([organizationId, query]), answer);
+      return rememberedAnswer(caches.answers, organizationId, JSON.stringify([organizationId, query]), answer);
     },
   };
 }

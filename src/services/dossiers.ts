@@ -82,11 +82,14 @@ function mustGet(ctx: Context, organizationId: string, id: string): Dossier {
 const clockFor = (ctx: Context, query: ListDossiersQuery) => (query.overdue === undefined ? "" : ctx.now().toISOString());
 
 /** GET /dossiers: C5's filters, newest first (created_at desc, id desc), C3 paging, exact total. */
-export const listDossiers = (ctx: Context, organizationId: string, query: ListDossiersQuery): { data: Dossier[]; total: number } =>
-  ctx.store.dossiers.page(organizationId, query, clockFor(ctx, query), { remember: ctx.config.cache });
+export function listDossiers(ctx: Context, organizationId: string, query: ListDossiersQuery): { data: Dossier[]; total: number } {
+  const now = clockFor(ctx, query);
+  return ctx.store.read(() => ctx.store.dossiers.page(organizationId, query, now, { remember: ctx.config.cache }));
+}
 
 /** The same list as the route answers it: `json` is the page's array as JSON text, the same text
- * as JSON.stringify(listDossiers(...).data), remembered until the data changes (DOSSIER_CACHE). */
+ * as JSON.stringify(listDossiers(...).data), remembered while the organization's dossiers are
+ * unchanged (DOSSIER_CACHE). */
 export function listDossiersJson(ctx: Context, organizationId: string, query: ListDossiersQuery): { json: string; total: number } {
   const now = clockFor(ctx, query);
   return ctx.store.read(() => ctx.store.dossiers.pageJson(organizationId, query, now, { remember: ctx.config.cache }));
