@@ -119,6 +119,17 @@ describe("remembered GET /dossiers answers", () => {
     expect(expectFresh(ctx, other.id, FIRST).json).toContain("Theirs, renamed");
   });
 
+  test("an answer too long to keep (a page of long intake notes) is read again each time, and is the same", async () => {
+    const { ctx, org } = setup();
+    for (let i = 0; i < 3; i++) await createDossier(ctx, org.id, { type: "candidate", name: `Long ${i}`, intake_notes: "n".repeat(15_000) });
+    const first = expectFresh(ctx, org.id, FIRST);
+    expect(first.json.length).toBeGreaterThan(32_000);
+    const again = expectFresh(ctx, org.id, FIRST);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    expect(listDossiersJson(ctx, org.id, { ...FIRST, perPage: 1 })).toBe(listDossiersJson(ctx, org.id, { ...FIRST, perPage: 1 }));
+  });
+
   test("overdue is answered from the clock every time, with no write in between", async () => {
     const { ctx, org, tick } = setup();
     // The first stage of the default candidate flow has a deadline (C4 defaults): due in days.
