@@ -7,6 +7,7 @@ import type { Orm } from "./client";
 import { contactQueries } from "./contacts";
 import { cvFileQueries } from "./cv-files";
 import { deliveryQueries } from "./deliveries";
+import { dossierQueries } from "./dossiers";
 import { eventQueries } from "./events";
 import { flowQueries } from "./flows";
 import type { Generations } from "./generations";
@@ -34,6 +35,7 @@ export function storeQueries(deps: QueryDeps) {
     contacts: contactQueries(deps),
     cvFiles: cvFileQueries(deps),
     deliveries: deliveryQueries(deps),
+    dossiers: dossierQueries(deps),
     events: eventQueries(deps),
     flows: flowQueries(deps),
     health: healthQueries(deps),

@@ -1,85 +1,29 @@
 // Dossiers (api-v1 "Dossier", "States and transitions", "Dossiers"; C3, C5, C7, C10).
 // HTTP-free: the routes parse and shape; this module checks the rules, writes the change and its
 // outbox events in one transaction, and places CV files (files/cv.ts) just before the commit.
-import type { Database } from "bun:sqlite";
+import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
-import { readSnapshot } from "../db/snapshot";
+import type { DossierChanges, StageDeadline } from "../db/dossiers";
+import type { ListDossiersQuery } from "../db/dossier-page";
 import { invalidBody, notFound } from "../errors";
 import { stageCv, type StagedCv } from "../files/cv";
 import { isEmailAddress } from "../schemas/contacts";
+import type {
+  CreateDossier, Dossier as DossierRecord, DossierStatus as DossierStatusSchema, DossierType as DossierTypeSchema, PatchDossier,
+} from "../schemas/dossiers";
 import { newId } from "../ids";
 import { findContactByEmail, insertContact } from "./contacts";
-import { JSON_COLUMNS, rowJson, type JsonRow } from "./dossier-json";
-import { boundaryKey, hasCoverIndex, pageBoundaries, pageSql, rememberedAnswer, seekSql, type Boundary } from "./dossier-page";
 import { insertPrimaryLink } from "./links";
 import { recordEvent } from "./outbox";
 
-export type DossierType = "candidate" | "sales";
-export type DossierStatus = "active" | "won" | "lost" | "archived";
-
-/** Every representation of a dossier (C5): the Dossier table of api-v1 plus cv_url, contact_id,
- * stage_entered_at and stage_due_at, null where unset. */
-export interface Dossier {
-  id: string;
-  organization_id: string;
-  flow_id: string | null;
-  type: DossierType;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  company: string | null;
-  role: string | null;
-  contact_person: string | null;
-  status: DossierStatus;
-  current_stage_id: string | null;
-  assigned_to: string | null;
-  deal_size: number | null;
-  deal_currency: string | null;
-  intake_notes: string | null;
-  cv_url: string | null;
-  contact_id: string | null;
-  stage_entered_at: string | null;
-  stage_due_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-// The table's columns are named as the representation's fields, in its order: a row is a Dossier.
-const COLUMNS =
-  "id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status, current_stage_id, " +
-  "assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at";
-
-export interface CreateDossierInput {
-  type: DossierType;
-  name: string;
-  email?: string | null;
-  phone?: string | null;
-  company?: string | null;
-  role?: string | null;
-  contact_id?: string | null;
-  flow_id?: string | null;
-  assigned_to?: string | null;
-  intake_notes?: string | null;
-  contact_person?: string | null;
-  deal_size?: number | null;
-  deal_currency?: string | null;
-}
-
+export type { ListDossiersQuery } from "../db/dossier-page";
+export type DossierType = Static<typeof DossierTypeSchema>;
+export type DossierStatus = Static<typeof DossierStatusSchema>;
+/** Every representation of a dossier (C5). */
+export type Dossier = Static<typeof DossierRecord>;
+export type CreateDossierInput = Static<typeof CreateDossier>;
 /** The fields of api-v1's PATCH table; `null` clears the nullable ones (C10). */
-export interface PatchDossierInput {
-  name?: string;
-  email?: string | null;
-  phone?: string | null;
-  company?: string | null;
-  role?: string | null;
-  contact_person?: string | null;
-  deal_size?: number | null;
-  deal_currency?: string | null;
-  status?: DossierStatus;
-  assigned_to?: string | null;
-  intake_notes?: string | null;
-  current_stage_id?: string | null;
-}
+export type PatchDossierInput = Static<typeof PatchDossier>;
 
 const PATCH_FIELDS = [
   "name", "email", "phone", "company", "role", "contact_person", "deal_size", "deal_currency",
@@ -126,24 +70,7 @@ function checkFields(fields: object, type: DossierType) {
   }
 }
 
-// `q` compares both sides lower-cased as JavaScript does (C10), which SQLite's lower() does not.
-const withFunctions = new WeakSet<Database>();
-export function sqliteOf(ctx: Context): Database {
-  const { sqlite } = ctx.store;
-  if (!withFunctions.has(sqlite)) {
-    sqlite.function("js_lower", { deterministic: true }, (value: unknown) => (typeof value === "string" ? value.toLowerCase() : null));
-    withFunctions.add(sqlite);
-  }
-  return sqlite;
-}
-
-export function getDossier(ctx: Context, organizationId: string, id: string): Dossier | null {
-  return (
-    ctx.store.sqlite
-      .query<Dossier, [string, string]>(`SELECT ${COLUMNS} FROM dossiers WHERE id = ? AND organization_id = ?`)
-      .get(id, organizationId) ?? null
-  );
-}
+export const getDossier = (ctx: Context, organizationId: string, id: string): Dossier | null => ctx.store.dossiers.byId(organizationId, id);
 
 function mustGet(ctx: Context, organizationId: string, id: string): Dossier {
   const dossier = getDossier(ctx, organizationId, id);
@@ -151,131 +78,21 @@ function mustGet(ctx: Context, organizationId: string, id: string): Dossier {
   return dossier;
 }
 
-export interface ListDossiersQuery {
-  type?: DossierType;
-  status?: DossierStatus;
-  stageId?: string;
-  overdue?: boolean;
-  assignedTo?: string;
-  flowId?: string;
-  q?: string;
-  page: number;
-  perPage: number;
-}
-
-/** The WHERE of GET /dossiers, assembled from a fixed set of clauses chosen by which filters are
- * present; every value is a bound parameter. Exported for the query-plan tests. */
-export function dossierListWhere(query: Omit<ListDossiersQuery, "page" | "perPage">, organizationId: string, now: string) {
-  const clauses = ["organization_id = ?"];
-  const params: (string | number)[] = [organizationId];
-  const add = (clause: string, ...values: (string | number)[]) => {
-    clauses.push(clause);
-    params.push(...values);
-  };
-  if (query.type !== undefined) add("type = ?", query.type);
-  if (query.status !== undefined) add("status = ?", query.status);
-  else if (query.overdue !== true) add("status <> 'archived'"); // C10 (overdue=true implies active)
-  if (query.stageId !== undefined) add("current_stage_id = ?", query.stageId);
-  if (query.flowId !== undefined) add("flow_id = ?", query.flowId);
-  if (query.assignedTo !== undefined) add("assigned_to = ?", query.assignedTo);
-  if (query.overdue === true) add("status = 'active' AND stage_due_at <= ?", now);
-  else if (query.overdue === false) add("(status <> 'active' OR stage_due_at IS NULL OR stage_due_at > ?)", now);
-  if (query.q !== undefined && query.q !== "") {
-    // One numbered parameter used three times; plain `?` after it (LIMIT, OFFSET) go on from it.
-    const n = params.length + 1;
-    add(`(instr(js_lower(name), ?${n}) > 0 OR instr(js_lower(email), ?${n}) > 0 OR instr(js_lower(company), ?${n}) > 0)`, query.q.toLowerCase());
-  }
-  return { where: clauses.join(" AND "), params };
-}
+/** Only `overdue` compares with the clock; the other filters need no timestamp. */
+const clockFor = (ctx: Context, query: ListDossiersQuery) => (query.overdue === undefined ? "" : ctx.now().toISOString());
 
 /** GET /dossiers: C5's filters, newest first (created_at desc, id desc), C3 paging, exact total. */
 export function listDossiers(ctx: Context, organizationId: string, query: ListDossiersQuery): { data: Dossier[]; total: number } {
-  const { rows, total } = listRows<Dossier>(ctx, organizationId, query, COLUMNS);
-  return { data: rows, total };
+  const now = clockFor(ctx, query);
+  return ctx.store.read(() => ctx.store.dossiers.page(organizationId, query, now, { remember: ctx.config.cache }));
 }
 
 /** The same list as the route answers it: `json` is the page's array as JSON text, the same text
- * as JSON.stringify(listDossiers(...).data), made without building the rows as objects. */
+ * as JSON.stringify(listDossiers(...).data), remembered while the organization's dossiers are
+ * unchanged (DOSSIER_CACHE). */
 export function listDossiersJson(ctx: Context, organizationId: string, query: ListDossiersQuery): { json: string; total: number } {
-  const answer = () => {
-    const { rows, total } = listRows<JsonRow>(ctx, organizationId, query, JSON_COLUMNS);
-    return { json: `[${rows.map(rowJson).join(",")}]`, total };
-  };
-  const sqlite = sqliteOf(ctx);
-  // `overdue` compares with the clock: its answer changes with no write (dossier-page.ts).
-  if (query.overdue !== undefined || !ctx.config.cache) return readSnapshot(sqlite, answer);
-  return readSnapshot(sqlite, () => rememberedAnswer(sqlite, JSON.stringify([organizationId, query]), answer));
-}
-
-/** The page's rows as `columns` selects them (fixed SQL with created_at and id among them). */
-function listRows<T extends Boundary>(ctx: Context, organizationId: string, query: ListDossiersQuery, columns: string): { rows: T[]; total: number } {
-  // Only `overdue` compares with the clock; the others need no timestamp.
-  const now = query.overdue === undefined ? "" : ctx.now().toISOString();
-  const { where, params } = dossierListWhere(query, organizationId, now);
-  const sqlite = sqliteOf(ctx);
-  const total = countDossiers(sqlite, organizationId, query, where, params);
-  const offset = (query.page - 1) * query.perPage;
-  if (offset >= total) return { rows: [], total };
-  const cover = isUnfiltered(query) && hasCoverIndex(sqlite);
-  if (offset === 0) return { rows: sqlite.query<T, (string | number)[]>(pageSql(columns, where, { offset, cover })).all(...params, query.perPage, 0), total };
-  // With the caches off (DOSSIER_CACHE=off) no boundary outlives the request: every page steps over OFFSET.
-  const known = ctx.config.cache ? pageBoundaries(sqlite) : new Map<string, Boundary>();
-  return { rows: deepPage<T>(sqlite, known, columns, where, params, query.perPage, offset, cover), total };
-}
-
-/** A page past the first: from its remembered boundary when there is one (dossier-page.ts), else
- * by offset with one row more, the one before the page, which becomes the boundary. The page's
- * last row is remembered as the next page's boundary, for a client paging through. */
-function deepPage<T extends Boundary>(
-  sqlite: Database, known: Map<string, Boundary>, columns: string, where: string, params: (string | number)[], perPage: number, offset: number, cover: boolean,
-): T[] {
-  const key = boundaryKey(where, params, offset);
-  const boundary = known.get(key);
-  let rows: T[];
-  if (boundary) {
-    rows = sqlite.query<T, (string | number)[]>(seekSql(columns, where)).all(...params, boundary.created_at, boundary.id, perPage);
-  } else {
-    const withBoundary = sqlite.query<T, (string | number)[]>(pageSql(columns, where, { offset, cover })).all(...params, perPage + 1, offset - 1);
-    if (withBoundary.length === 0) return [];
-    known.set(key, { created_at: withBoundary[0].created_at, id: withBoundary[0].id });
-    rows = withBoundary.slice(1);
-  }
-  const last = rows[rows.length - 1];
-  if (rows.length === perPage) known.set(boundaryKey(where, params, offset + perPage), { created_at: last.created_at, id: last.id });
-  return rows;
-}
-
-/** No filter but the organization and C10's "archived left out": the covering index's WHERE. */
-const isUnfiltered = (query: ListDossiersQuery) =>
-  query.type === undefined && query.status === undefined && query.stageId === undefined && query.flowId === undefined &&
-  query.assignedTo === undefined && query.overdue === undefined && (query.q === undefined || query.q === "");
-
-/** The exact total: from the counts the triggers of migration 0003 keep when the filters are
- * among the counts' key (type, status, flow, stage), else a COUNT over the same WHERE. */
-function countDossiers(
-  sqlite: Database,
-  organizationId: string,
-  query: Omit<ListDossiersQuery, "page" | "perPage">,
-  where: string,
-  params: (string | number)[],
-): number {
-  if (query.overdue !== undefined || query.assignedTo !== undefined || (query.q !== undefined && query.q !== "")) {
-    return sqlite.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM dossiers WHERE ${where}`).get(...params)!.n;
-  }
-  const clauses = ["organization_id = ?", query.status === undefined ? "status <> 'archived'" : "status = ?"];
-  const values = [organizationId, query.status].filter((v): v is string => v !== undefined);
-  for (const [column, value] of [["type", query.type], ["stage_id", query.stageId], ["flow_id", query.flowId]] as const) {
-    if (value !== undefined) {
-      clauses.push(`${column} = ?`);
-      values.push(value);
-    }
-  }
-  return sqlite.query<{ n: number }, string[]>(`SELECT coalesce(sum(n), 0) AS n FROM dossier_counts WHERE ${clauses.join(" AND ")}`).get(...values)!.n;
-}
-
-interface StageInfo {
-  id: string;
-  deadline_days: number | null;
+  const now = clockFor(ctx, query);
+  return ctx.store.read(() => ctx.store.dossiers.pageJson(organizationId, query, now, { remember: ctx.config.cache }));
 }
 
 function dueAt(enteredAt: string, deadlineDays: number | null): string | null {
@@ -310,15 +127,10 @@ export async function createDossier(ctx: Context, organizationId: string, raw: C
 
 /** createDossier's unit of work (for a caller that makes several in one). */
 export function writeNewDossier(ctx: Context, organizationId: string, raw: CreateDossierInput, id = newId(), staged: StagedCv | null = null): Dossier {
+  const rows = ctx.store.dossiers;
   const input = dropNulls(raw);
   checkFields(input, input.type);
-  const sqlite = ctx.store.sqlite;
-  const flow = input.flow_id
-    ? sqlite.query<{ id: string; type: DossierType }, [string, string]>(`SELECT id, type FROM flows WHERE id = ? AND organization_id = ?`)
-        .get(input.flow_id.toLowerCase(), organizationId)
-    : sqlite.query<{ id: string; type: DossierType }, [string, string]>(
-        `SELECT id, type FROM flows WHERE organization_id = ? AND type = ? AND is_default = 1`,
-      ).get(organizationId, input.type);
+  const flow = input.flow_id ? rows.flow(organizationId, input.flow_id.toLowerCase()) : rows.defaultFlow(organizationId, input.type);
   if (!flow) {
     if (input.flow_id) throw notFound("flow_id: flow not found");
     throw invalidBody(`flow_id: the organization has no default ${input.type} flow; give flow_id`);
@@ -326,13 +138,10 @@ export function writeNewDossier(ctx: Context, organizationId: string, raw: Creat
   if (flow.type !== input.type) throw invalidBody(`flow_id: the flow is a ${flow.type} flow, the dossier a ${input.type} dossier`);
   let contactId: string | null = null;
   if (input.contact_id) {
-    const contact = sqlite.query<{ id: string }, [string, string]>(`SELECT id FROM contacts WHERE id = ? AND organization_id = ?`)
-      .get(input.contact_id.toLowerCase(), organizationId);
-    if (!contact) throw notFound("contact_id: contact not found");
-    contactId = contact.id;
+    contactId = input.contact_id.toLowerCase();
+    if (!rows.contactExists(organizationId, contactId)) throw notFound("contact_id: contact not found");
   }
-  const stage = sqlite.query<StageInfo, [string]>(`SELECT id, deadline_days FROM stages WHERE flow_id = ? ORDER BY position LIMIT 1`)
-    .get(flow.id);
+  const stage = rows.firstStage(organizationId, flow.id);
   const now = ctx.now().toISOString();
   const name = input.name.trim();
   // The contact first, so that the dossier's INSERT carries its contact_id (C5: the primary's).
@@ -347,17 +156,16 @@ export function writeNewDossier(ctx: Context, organizationId: string, raw: Creat
       kind: [input.type === "candidate" ? "candidate" : "prospect"],
     }).id;
   }
-  // RETURNING gives the row as stored (the event's and the answer's Dossier) without reading it again.
-  const dossier = sqlite
-    .query<Dossier, (string | number | null)[]>(
-      `INSERT INTO dossiers (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
-    )
-    .get(
-      id, organizationId, flow.id, input.type, name, input.email ?? null, input.phone ?? null, input.company ?? null,
-      input.role ?? null, input.contact_person ?? null, stage?.id ?? null, input.assigned_to?.toLowerCase() ?? null,
-      input.deal_size ?? null, input.deal_currency ?? null, input.intake_notes ?? null, staged?.url ?? null, contactId,
-      stage ? now : null, stage ? dueAt(now, stage.deadline_days) : null, now, now,
-    )!;
+  // The row as stored is the event's and the answer's Dossier, without reading it again.
+  const dossier = rows.insert({
+    id, organization_id: organizationId, flow_id: flow.id, type: input.type, name, email: input.email ?? null,
+    phone: input.phone ?? null, company: input.company ?? null, role: input.role ?? null,
+    contact_person: input.contact_person ?? null, status: "active", current_stage_id: stage?.id ?? null,
+    assigned_to: input.assigned_to?.toLowerCase() ?? null, deal_size: input.deal_size ?? null,
+    deal_currency: input.deal_currency ?? null, intake_notes: input.intake_notes ?? null, cv_url: staged?.url ?? null,
+    contact_id: contactId, stage_entered_at: stage ? now : null, stage_due_at: stage ? dueAt(now, stage.deadline_days) : null,
+    created_at: now, updated_at: now,
+  });
   insertPrimaryLink(ctx, organizationId, id, contactId);
   const eventId = recordEvent(ctx, organizationId, "dossier.created", dossier);
   staged?.place(eventId); // last: the commit follows
@@ -374,38 +182,31 @@ export const updateDossier = (ctx: Context, organizationId: string, id: string, 
 
 /** updateDossier's unit of work. */
 export function writeDossierPatch(ctx: Context, organizationId: string, id: string, patch: PatchDossierInput): Dossier {
-  const sqlite = ctx.store.sqlite;
   const before = mustGet(ctx, organizationId, id);
   checkFields(patch, before.type);
-  const next: Record<string, unknown> = {};
+  const next: DossierChanges = {};
   for (const field of PATCH_FIELDS) {
     if (patch[field] === undefined) continue;
     let value = patch[field];
     if (field === "name") value = (value as string).trim();
     if ((field === "assigned_to" || field === "current_stage_id") && typeof value === "string") value = value.toLowerCase();
-    if (value !== before[field]) next[field] = value;
+    if (value !== before[field]) (next as Record<string, unknown>)[field] = value;
   }
-  let stage: StageInfo | null = null;
+  let stage: StageDeadline | null = null;
   if (typeof next.current_stage_id === "string") {
-    stage = sqlite.query<StageInfo, [string, string, string]>(
-      `SELECT id, deadline_days FROM stages WHERE id = ? AND flow_id = ? AND organization_id = ?`,
-    ).get(next.current_stage_id, before.flow_id ?? "", organizationId);
+    stage = ctx.store.dossiers.stageOfFlow(organizationId, before.flow_id ?? "", next.current_stage_id);
     if (!stage) throw invalidBody("current_stage_id: the stage does not belong to the dossier's flow");
   }
   const changed = Object.keys(next) as (keyof PatchDossierInput)[];
   if (changed.length === 0) return before;
   const now = ctx.now().toISOString();
-  const set: Record<string, unknown> = { ...next, updated_at: now };
+  const set: DossierChanges = { ...next, updated_at: now };
   const stageChanged = "current_stage_id" in next;
   if (stageChanged) {
     set.stage_entered_at = stage ? now : null;
     set.stage_due_at = stage ? dueAt(now, stage.deadline_days) : null;
   }
-  // Column names come from PATCH_FIELDS and the fixed names above, never from the request.
-  const columns = Object.keys(set);
-  sqlite
-    .query(`UPDATE dossiers SET ${columns.map((c) => `${c} = ?`).join(", ")} WHERE id = ? AND organization_id = ?`)
-    .run(...(columns.map((c) => set[c]) as (string | number | null)[]), id, organizationId);
+  ctx.store.dossiers.update(organizationId, id, set);
   const after = mustGet(ctx, organizationId, id);
   if (stageChanged) {
     recordEvent(ctx, organizationId, "dossier.stage_changed", {
@@ -429,9 +230,7 @@ export const archiveDossier = (ctx: Context, organizationId: string, id: string)
 export function writeArchive(ctx: Context, organizationId: string, id: string): { id: string; status: "archived" } {
   const before = mustGet(ctx, organizationId, id);
   if (before.status !== "archived") {
-    ctx.store.sqlite
-      .query(`UPDATE dossiers SET status = 'archived', updated_at = ? WHERE id = ? AND organization_id = ?`)
-      .run(ctx.now().toISOString(), id, organizationId);
+    ctx.store.dossiers.update(organizationId, id, { status: "archived", updated_at: ctx.now().toISOString() });
     recordEvent(ctx, organizationId, "dossier.deleted", mustGet(ctx, organizationId, id));
   }
   return { id, status: "archived" as const };
@@ -446,9 +245,7 @@ export async function attachCv(ctx: Context, organizationId: string, id: string,
   try {
     updated = await ctx.store.write(() => {
       const before = mustGet(ctx, organizationId, id);
-      ctx.store.sqlite
-        .query(`UPDATE dossiers SET cv_url = ?, updated_at = ? WHERE id = ? AND organization_id = ?`)
-        .run(staged.url, ctx.now().toISOString(), id, organizationId);
+      ctx.store.dossiers.update(organizationId, id, { cv_url: staged.url, updated_at: ctx.now().toISOString() });
       const after = mustGet(ctx, organizationId, id);
       const eventId = recordEvent(ctx, organizationId, "dossier.updated", after, { previous_attributes: { cv_url: before.cv_url } });
       // Last, the commit follows. Over an existing CV, the old file is kept aside until the
@@ -465,10 +262,4 @@ export async function attachCv(ctx: Context, organizationId: string, id: string,
 }
 
 /** Where a dossier's CV lies on disk (its cv_url), or null without a dossier or a CV. */
-export function cvOf(ctx: Context, organizationId: string, id: string): string | null {
-  return (
-    ctx.store.sqlite
-      .query<{ cv_url: string | null }, [string, string]>(`SELECT cv_url FROM dossiers WHERE id = ? AND organization_id = ?`)
-      .get(id, organizationId)?.cv_url ?? null
-  );
-}
+export const cvOf = (ctx: Context, organizationId: string, id: string): string | null => ctx.store.dossiers.cvUrl(organizationId, id);

@@ -1,4 +1,4 @@
-// GET /dossiers answers rows made into JSON by SQLite (src/services/dossier-json.ts). The text must
+// GET /dossiers answers rows made into JSON by SQLite (src/db/dossiers.ts). The text must
 // be exactly JSON.stringify of the rows as objects, for awkward text and for every kind of number.
 import { describe, expect, test } from "bun:test";
 import { createDossier, listDossiers, listDossiersJson, type ListDossiersQuery } from "../../src/services/dossiers";

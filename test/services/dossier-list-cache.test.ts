@@ -1,4 +1,4 @@
-// GET /dossiers remembers whole answers until anything changes (src/services/dossier-page.ts,
+// GET /dossiers remembers whole answers until the organization's dossiers change (src/db/dossier-page.ts,
 // issue 6): a repeated list is served from memory, yet every write (through this app, through
 // another connection or process on the same file) shows in the very next list, and `overdue`,
 // which changes with the clock alone, is never served from memory. Each answer is compared with
@@ -96,10 +96,38 @@ describe("remembered GET /dossiers answers", () => {
     const { ctx, org, dataDir } = setup();
     const made = await createDossier(ctx, org.id, { type: "candidate", name: "Flow" });
     const before = expectFresh(ctx, org.id, FIRST);
-    // A new default flow changes no dossier, but it is a commit: nothing remembered survives it.
+    // A new default flow changes no dossier: the list, which reads none of it, stays remembered.
     expect(cli(dataDir, "flow", "create", "--org", org.id, "--type", "candidate", "--name", "New", "--stages", '[{"name":"Only"}]', "--json").code).toBe(0);
-    expect(listDossiersJson(ctx, org.id, FIRST)).not.toBe(before);
+    expect(listDossiersJson(ctx, org.id, FIRST)).toBe(before);
     expect(JSON.parse(listDossiersJson(ctx, org.id, FIRST).json)[0].id).toBe(made.id);
+    // A dossier made by the CLI is in the very next list.
+    expect(cli(dataDir, "seed", "--org", org.id, "--dossiers", "1", "--contacts", "1", "--seed", "1", "--json").code).toBe(0);
+    const after = expectFresh(ctx, org.id, FIRST);
+    expect(after).not.toBe(before);
+    expect(after.total).toBe(2);
+  });
+
+  test("a write in another organization leaves this organization's remembered answer in place", async () => {
+    const { app, ctx, org } = setup();
+    await createDossier(ctx, org.id, { type: "candidate", name: "Mine" });
+    const mine = expectFresh(ctx, org.id, FIRST);
+    const other = makeOrg(app, { name: "Other" });
+    const theirs = await createDossier(ctx, other.id, { type: "candidate", name: "Theirs" });
+    expect(listDossiersJson(ctx, org.id, FIRST)).toBe(mine);
+    await updateDossier(ctx, other.id, theirs.id, { name: "Theirs, renamed" });
+    expect(listDossiersJson(ctx, org.id, FIRST)).toBe(mine);
+    expect(expectFresh(ctx, other.id, FIRST).json).toContain("Theirs, renamed");
+  });
+
+  test("an answer too long to keep (a page of long intake notes) is read again each time, and is the same", async () => {
+    const { ctx, org } = setup();
+    for (let i = 0; i < 3; i++) await createDossier(ctx, org.id, { type: "candidate", name: `Long ${i}`, intake_notes: "n".repeat(15_000) });
+    const first = expectFresh(ctx, org.id, FIRST);
+    expect(first.json.length).toBeGreaterThan(32_000);
+    const again = expectFresh(ctx, org.id, FIRST);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    expect(listDossiersJson(ctx, org.id, { ...FIRST, perPage: 1 })).toBe(listDossiersJson(ctx, org.id, { ...FIRST, perPage: 1 }));
   });
 
   test("overdue is answered from the clock every time, with no write in between", async () => {

@@ -1,10 +1,10 @@
 // Past the first page, GET /dossiers picks the page's rowids first and then reads those rows
-// (src/services/dossier-page.ts). Every page of every filter must still be exactly the slice of the
+// (src/db/dossier-page.ts). Every page of every filter must still be exactly the slice of the
 // full newest-first order (C3: created_at desc, then id desc, ties included), with and without the
 // covering index of migration 0004.
 import { describe, expect, test } from "bun:test";
 import { archiveDossier, createDossier, listDossiers, updateDossier, type ListDossiersQuery } from "../../src/services/dossiers";
-import { COVER_INDEX, pageSql } from "../../src/services/dossier-page";
+import { COVER_INDEX, pageSql } from "../../src/db/dossier-page";
 import { openContext } from "../../src/context";
 import { makeApp, makeOrg, tempDir } from "../helpers";
 

@@ -1,14 +1,15 @@
 // The GET /dossiers query (C5 filters) against the schema's indexes, ahead of issue 6's 1M rows:
 // every single filter, and the default list, is answered through an index, never a full scan.
 import { describe, expect, test } from "bun:test";
-import { codePoints, dossierListWhere, sqliteOf, type ListDossiersQuery } from "../../src/services/dossiers";
+import { dossierListWhere } from "../../src/db/dossier-page";
+import { codePoints, type ListDossiersQuery } from "../../src/services/dossiers";
 import { makeApp } from "../helpers";
 
 const UUID = "0b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
 
 describe("dossierListWhere", () => {
   const app = makeApp();
-  const sqlite = sqliteOf(app.dossier);
+  const sqlite = app.dossier.store.sqlite;
   const plan = (query: Omit<ListDossiersQuery, "page" | "perPage">) => {
     const { where, params } = dossierListWhere(query, UUID, "2026-01-01T00:00:00.000Z");
     return sqlite

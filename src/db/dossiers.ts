@@ -1,0 +1,140 @@
+// The dossiers' queries: every SQL statement of the dossier services, and nothing else (the rules,
+// events and errors are the services'). Each method reads or writes rows of one organization.
+import type { Static } from "@sinclair/typebox";
+import type { Dossier as DossierRecord, DossierType } from "../schemas/dossiers";
+import { listCaches, listRows, rememberedAnswer, type Answer, type Boundary, type ListDossiersQuery } from "./dossier-page";
+import type { QueryDeps } from "./queries";
+
+type Dossier = Static<typeof DossierRecord>;
+
+/** A flow a new dossier may go into. */
+export interface FlowRef {
+  id: string;
+  type: Static<typeof DossierType>;
+}
+
+/** A stage and its deadline, for stage_due_at. */
+export interface StageDeadline {
+  id: string;
+  deadline_days: number | null;
+}
+
+/** The columns an update may set: a PATCH's fields, the stage's times, cv_url and updated_at. */
+export type DossierChanges = Partial<
+  Pick<
+    Dossier,
+    | "name" | "email" | "phone" | "company" | "role" | "contact_person" | "deal_size" | "deal_currency" | "status"
+    | "assigned_to" | "intake_notes" | "current_stage_id" | "stage_entered_at" | "stage_due_at" | "cv_url" | "updated_at"
+  >
+>;
+
+// The table's columns are named as the representation's fields, in its order: a row is a Dossier.
+const FIELDS = [
+  "id", "organization_id", "flow_id", "type", "name", "email", "phone", "company", "role", "contact_person", "status",
+  "current_stage_id", "assigned_to", "deal_size", "deal_currency", "intake_notes", "cv_url", "contact_id",
+  "stage_entered_at", "stage_due_at", "created_at", "updated_at",
+] as const satisfies readonly (keyof Dossier)[];
+const COLUMNS = FIELDS.join(", ");
+const UPDATABLE = new Set<string>([
+  "name", "email", "phone", "company", "role", "contact_person", "deal_size", "deal_currency", "status", "assigned_to",
+  "intake_notes", "current_stage_id", "stage_entered_at", "stage_due_at", "cv_url", "updated_at",
+] satisfies (keyof DossierChanges)[]);
+
+// Rows as JSON text made by SQLite, for GET /dossiers (issue 6): turning 25 rows of 22 columns into
+// JS objects and then back into JSON was most of the list's cost. SQLite's json_object escapes text
+// exactly as JSON.stringify does, but prints floating-point numbers its own way (15000.0,
+// 0.33333333333333332), so deal_size, the one REAL column, is left out of the JSON made in SQL and
+// printed by JSON.stringify between the two halves: the text is then the same as JSON.stringify of
+// the row (test/services/dossier-json.test.ts).
+const HEAD = FIELDS.slice(0, FIELDS.indexOf("deal_size"));
+const TAIL = FIELDS.slice(FIELDS.indexOf("deal_size") + 1);
+const object = (columns: readonly string[]) => `json_object(${columns.map((c) => `'${c}', ${c}`).join(", ")})`;
+/** The select list of a JSON row; created_at and id come out plain too, for page boundaries. */
+const JSON_COLUMNS = `${object(HEAD)} AS head, deal_size, ${object(TAIL)} AS tail, created_at, id`;
+
+interface JsonRow extends Boundary {
+  head: string;
+  deal_size: number | null;
+  tail: string;
+}
+
+/** One Dossier as JSON text, the same text as JSON.stringify(dossier). */
+const rowJson = (row: JsonRow) => `${row.head.slice(0, -1)},"deal_size":${JSON.stringify(row.deal_size)},${row.tail.slice(1)}`;
+
+export function dossierQueries({ sqlite, generations }: QueryDeps) {
+  // The list's `q` compares both sides lower-cased as JavaScript does (C10), which SQLite's lower() does not.
+  sqlite.function("js_lower", { deterministic: true }, (value: unknown) => (typeof value === "string" ? value.toLowerCase() : null));
+
+  const caches = listCaches(sqlite, generations);
+  const byId = (organizationId: string, id: string): Dossier | null =>
+    sqlite.query<Dossier, [string, string]>(`SELECT ${COLUMNS} FROM dossiers WHERE id = ? AND organization_id = ?`).get(id, organizationId) ?? null;
+
+  return {
+    byId,
+
+    /** Where the dossier's CV lies (its cv_url); null without a dossier or a CV. */
+    cvUrl: (organizationId: string, id: string): string | null =>
+      sqlite.query<{ cv_url: string | null }, [string, string]>(`SELECT cv_url FROM dossiers WHERE id = ? AND organization_id = ?`)
+        .get(id, organizationId)?.cv_url ?? null,
+
+    flow: (organizationId: string, flowId: string): FlowRef | null =>
+      sqlite.query<FlowRef, [string, string]>(`SELECT id, type FROM flows WHERE id = ? AND organization_id = ?`).get(flowId, organizationId) ?? null,
+
+    defaultFlow: (organizationId: string, type: FlowRef["type"]): FlowRef | null =>
+      sqlite.query<FlowRef, [string, string]>(`SELECT id, type FROM flows WHERE organization_id = ? AND type = ? AND is_default = 1`)
+        .get(organizationId, type) ?? null,
+
+    /** The flow's first stage (lowest position); null when it has none. */
+    firstStage: (organizationId: string, flowId: string): StageDeadline | null =>
+      sqlite.query<StageDeadline, [string, string]>(`SELECT id, deadline_days FROM stages WHERE flow_id = ? AND organization_id = ? ORDER BY position LIMIT 1`)
+        .get(flowId, organizationId) ?? null,
+
+    /** The stage, if it is one of the flow's. */
+    stageOfFlow: (organizationId: string, flowId: string, stageId: string): StageDeadline | null =>
+      sqlite.query<StageDeadline, [string, string, string]>(`SELECT id, deadline_days FROM stages WHERE id = ? AND flow_id = ? AND organization_id = ?`)
+        .get(stageId, flowId, organizationId) ?? null,
+
+    contactExists: (organizationId: string, contactId: string): boolean =>
+      sqlite.query(`SELECT 1 FROM contacts WHERE id = ? AND organization_id = ?`).get(contactId, organizationId) !== null,
+
+    /** Inserts the row and returns it as stored. */
+    insert: (row: Dossier): Dossier =>
+      sqlite.query<Dossier, (string | number | null)[]>(
+        `INSERT INTO dossiers (${COLUMNS}) VALUES (${FIELDS.map(() => "?").join(", ")}) RETURNING ${COLUMNS}`,
+      ).get(...FIELDS.map((field) => row[field]))!,
+
+    /** Sets the given columns of the dossier (at least one). */
+    update(organizationId: string, id: string, changes: DossierChanges): void {
+      const columns = Object.keys(changes) as (keyof DossierChanges)[];
+      // Column names go into the SQL: only the fixed set, never a name from elsewhere.
+      for (const column of columns) if (!UPDATABLE.has(column)) throw new Error(`dossiers: ${column} is not an updatable column`);
+      sqlite
+        .query(`UPDATE dossiers SET ${columns.map((c) => `${c} = ?`).join(", ")} WHERE id = ? AND organization_id = ?`)
+        .run(...columns.map((c) => changes[c] ?? null), id, organizationId);
+    },
+
+    /** A page of GET /dossiers and the exact total. `now` (ISO): the clock for `overdue`;
+     * `remember`: page boundaries may be kept while the organization's dossiers are unchanged
+     * (src/db/dossier-page.ts). Call it inside one read snapshot (store.read). */
+    page(organizationId: string, query: ListDossiersQuery, now: string, options: { remember: boolean }): { data: Dossier[]; total: number } {
+      const { rows, total } = listRows<Dossier>(sqlite, organizationId, query, COLUMNS, now, options.remember ? caches.boundaries : null);
+      return { data: rows, total };
+    },
+
+    /**
+     * The same page as `page`, with the array as JSON text (the same text as JSON.stringify of
+     * page(...).data), made without building the rows as objects. `remember`: the answer and the
+     * page boundaries may be kept while the organization's dossiers are unchanged; an answer with
+     * `overdue` never is, since it changes with the clock and no write. Call it inside one read
+     * snapshot (store.read).
+     */
+    pageJson(organizationId: string, query: ListDossiersQuery, now: string, options: { remember: boolean }): Answer {
+      const answer = () => {
+        const { rows, total } = listRows<JsonRow>(sqlite, organizationId, query, JSON_COLUMNS, now, options.remember ? caches.boundaries : null);
+        return { json: `[${rows.map(rowJson).join(",")}]`, total };
+      };
+      if (!options.remember || query.overdue !== undefined) return answer();
+      return rememberedAnswer(caches.answers, organizationId, JSON.stringify([organizationId, query]), answer);
+    },
+  };
+}
