@@ -6,8 +6,8 @@
 // whichever of them wrote. And off must mean off: nothing is remembered.
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../../src/config";
-import { cacheStats } from "../../src/services/contact-search";
-import { pageBoundaries } from "../../src/services/dossier-page";
+import { cacheStats } from "../../src/db/contact-search";
+import { pageBoundaries } from "../../src/db/dossier-page";
 import { listDossiersJson } from "../../src/services/dossiers";
 import { createKey, hashKey, recallPrincipal, revokeKey } from "../../src/services/keys";
 import { call, makeApp, makeOrg, type Answer } from "../helpers";
