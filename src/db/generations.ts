@@ -5,6 +5,9 @@
 // "forget": a write by this process, by the CLI from another process, or by a migration is seen
 // the same way, and a write in one organization leaves the others' entries alone.
 //
+// A change of the schema (a migration run by another process, an operator's ALTER) counts as a
+// change of every table: the schema's version is part of each generation.
+//
 // Inside a write unit a value may include the unit's uncommitted changes, and the unit may still
 // roll back (its generation with it, so a later commit could reach the same number): values read
 // there are returned but never remembered.
@@ -16,7 +19,7 @@ import type { Database, Statement } from "bun:sqlite";
 export type GenerationTable = "organizations" | "api_keys" | "flows" | "stages" | "dossiers" | "dossier_contacts";
 
 export class Generations {
-  private readonly statements = new Map<string, Statement<{ generation: number }, string[]>>();
+  private readonly statements = new Map<string, Statement<{ generation: number; schema: number }, string[]>>();
 
   constructor(
     private readonly sqlite: Database,
@@ -24,20 +27,22 @@ export class Generations {
     readonly inWriteUnit: () => boolean,
   ) {}
 
-  /** A number that moves whenever any of `tables` changes for the organization: the sum of
-   * counters that only grow (within a committed history). */
-  of(organizationId: string, tables: readonly GenerationTable[]): number {
+  /** A value that moves whenever any of `tables` changes for the organization (the sum of counters
+   * that only grow, within a committed history) or the schema does. Compare with `===`. */
+  of(organizationId: string, tables: readonly GenerationTable[]): string {
     const key = tables.join(",");
     let statement = this.statements.get(key);
     if (!statement) {
       // The table names are this module's constants, never input.
       const names = tables.map(() => "?").join(", ");
       statement = this.sqlite.query(
-        `SELECT coalesce(sum(generation), 0) AS generation FROM generations WHERE organization_id = ? AND table_name IN (${names})`,
+        `SELECT coalesce(sum(generation), 0) AS generation, (SELECT schema_version FROM pragma_schema_version()) AS schema
+           FROM generations WHERE organization_id = ? AND table_name IN (${names})`,
       );
       this.statements.set(key, statement);
     }
-    return statement.get(organizationId, ...tables)!.generation;
+    const row = statement.get(organizationId, ...tables)!;
+    return `${row.schema}:${row.generation}`;
   }
 
   /** A cache whose entries hold while the generations of `tables` in their organization hold. */
@@ -48,7 +53,7 @@ export class Generations {
 
 interface Entry<V> {
   organizationId: string;
-  generation: number;
+  generation: string;
   value: V;
 }
 
