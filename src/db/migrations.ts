@@ -7,6 +7,7 @@ import m0002 from "../../drizzle/0002_dossier_counts.sql" with { type: "text" };
 import m0003 from "../../drizzle/0003_dossier_counts_triggers.sql" with { type: "text" };
 import m0004 from "../../drizzle/0004_contacts_counts_search.sql" with { type: "text" };
 import m0005 from "../../drizzle/0005_generations.sql" with { type: "text" };
+import m0006 from "../../drizzle/0006_members.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -15,6 +16,7 @@ export const migrationSql: Record<string, string> = {
   "0003_dossier_counts_triggers": m0003,
   "0004_contacts_counts_search": m0004,
   "0005_generations": m0005,
+  "0006_members": m0006,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

@@ -14,11 +14,13 @@ import type { Generations } from "./generations";
 import { healthQueries } from "./health";
 import { keyQueries } from "./keys";
 import { linkQueries } from "./links";
+import { memberQueries } from "./members";
 import { noteQueries } from "./notes";
 import { orgQueries } from "./orgs";
 import { outboxQueries } from "./outbox";
 import { principalQueries } from "./principals";
 import { sealedSecretQueries } from "./sealed-secrets";
+import { sessionQueries } from "./sessions";
 import { webhookQueries } from "./webhooks";
 
 export interface QueryDeps {
@@ -41,11 +43,13 @@ export function storeQueries(deps: QueryDeps) {
     health: healthQueries(deps),
     keys: keyQueries(deps),
     links: linkQueries(deps),
+    members: memberQueries(deps),
     notes: noteQueries(deps),
     orgs: orgQueries(deps),
     outbox: outboxQueries(deps),
     principals: principalQueries(deps),
     sealedSecrets: sealedSecretQueries(deps),
+    sessions: sessionQueries(deps),
     webhooks: webhookQueries(deps),
   };
 }

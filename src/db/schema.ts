@@ -278,6 +278,62 @@ export const deliveryAttempts = sqliteTable(
   (t) => [index("delivery_attempts_event").on(t.eventSeq, t.id)],
 );
 
+// People who sign in (C12). `email` is kept as given; `email_folded` (its lower case) is unique in
+// the whole installation, so that signing in needs no organization (C20).
+export const members = sqliteTable(
+  "members",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    email: text("email").notNull(),
+    emailFolded: text("email_folded").notNull(),
+    name: text("name").notNull(),
+    role: text("role", { enum: ["viewer", "member", "admin", "owner"] }).notNull(),
+    // argon2id (PHC string); null until the member first uses a setup link.
+    passwordHash: text("password_hash"),
+    createdAt: text("created_at").notNull(),
+    lastSignInAt: text("last_sign_in_at"),
+    // A disabled member's row stays, so that `assigned_to` and history keep resolving.
+    disabledAt: text("disabled_at"),
+  },
+  (t) => [uniqueIndex("members_email").on(t.emailFolded), index("members_org_created").on(t.organizationId, t.createdAt, t.id)],
+);
+
+// One-use links that set a password (C12, C20): only a SHA-256 hash of the token is stored. A link
+// with no member is the first start's owner link: whoever uses it chooses the owner's email and name.
+export const setupLinks = sqliteTable(
+  "setup_links",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    memberId: text("member_id").references(() => members.id),
+    // The role a link without a member gives; null on a member's link (the member has one).
+    role: text("role", { enum: ["viewer", "member", "admin", "owner"] }),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+  },
+  (t) => [uniqueIndex("setup_links_hash").on(t.tokenHash), index("setup_links_member").on(t.memberId)],
+);
+
+// Signed-in browsers (C12): only a SHA-256 hash of the cookie's token is stored. The CSRF token is
+// stored as is: GET /session hands it back to the console after a reload, and alone it opens
+// nothing (every request it guards must also carry the cookie, whose token is never stored).
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    memberId: text("member_id").notNull().references(() => members.id),
+    tokenHash: text("token_hash").notNull(),
+    csrfToken: text("csrf_token").notNull(),
+    createdAt: text("created_at").notNull(),
+    lastUsedAt: text("last_used_at").notNull(),
+  },
+  (t) => [uniqueIndex("sessions_hash").on(t.tokenHash), index("sessions_member").on(t.memberId)],
+);
+
 export type Organization = typeof organizations.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type FlowRow = typeof flows.$inferSelect;
@@ -287,3 +343,6 @@ export type ContactRow = typeof contacts.$inferSelect;
 export type DossierContactRow = typeof dossierContacts.$inferSelect;
 export type NoteRow = typeof notes.$inferSelect;
 export type EventRow = typeof events.$inferSelect;
+export type MemberRow = typeof members.$inferSelect;
+export type SetupLinkRow = typeof setupLinks.$inferSelect;
+export type SessionRow = typeof sessions.$inferSelect;
