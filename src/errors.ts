@@ -45,3 +45,30 @@ export class ApiError extends Error {
 
 export const invalidBody = (message: string) => new ApiError("invalid_body", message);
 export const notFound = (message = "resource not found") => new ApiError("not_found", message);
+
+/** C9's codes of members and sessions (C12, C20). They join ErrorCode with the routes that answer
+ * them: every ErrorCode is in the OpenAPI document (src/http/openapi-doc.ts describes each). */
+export type AccountErrorCode = "invalid_credentials" | "csrf_failed" | "last_owner" | "duplicate_member" | "invalid_setup_link" | "server_busy";
+
+export const ACCOUNT_STATUS_OF: Record<AccountErrorCode, number> = {
+  invalid_setup_link: 400,
+  invalid_credentials: 401,
+  csrf_failed: 403,
+  duplicate_member: 409,
+  last_owner: 409,
+  server_busy: 503,
+};
+
+/** A refusal of the member and session services: any ApiError code or one of AccountErrorCode.
+ * `retryAfter` (whole seconds, at least 1) comes with 429 and 503: the answer's Retry-After. */
+export class AccountError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode | AccountErrorCode,
+    message: string,
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.status = code in ACCOUNT_STATUS_OF ? ACCOUNT_STATUS_OF[code as AccountErrorCode] : STATUS_OF[code as ErrorCode];
+  }
+}

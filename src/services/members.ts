@@ -1,0 +1,260 @@
+// Members: the people of an organization who sign in, their roles and setup links (C12, C20).
+// The rules of who may do what live here; src/db/members.ts only reads and writes rows.
+import type { Context } from "../context";
+import type { Role } from "../db/members";
+import type { MemberRow } from "../db/schema";
+import { AccountError } from "../errors";
+import { newId } from "../ids";
+import { isEmailAddress } from "../schemas/contacts";
+import { hashToken, randomToken } from "./passwords";
+
+export type { Role };
+
+export const ROLES: Role[] = ["viewer", "member", "admin", "owner"];
+
+/** Every scope a key or a role can hold: api-v1's and those of C12 and C13. Until keys.ts's SCOPES
+ * has the last five, a key is given them only from here. */
+export const ALL_SCOPES = [
+  "dossiers:read",
+  "dossiers:write",
+  "contacts:read",
+  "contacts:write",
+  "flows:read",
+  "notes:read",
+  "notes:write",
+  "flows:write",
+  "members:manage",
+  "keys:manage",
+  "webhooks:manage",
+  "events:read",
+] as const;
+
+const VIEWER = ["dossiers:read", "contacts:read", "flows:read", "notes:read"];
+const MEMBER = [...VIEWER, "dossiers:write", "contacts:write", "notes:write"];
+const ADMIN = [...MEMBER, "flows:write", "members:manage", "keys:manage", "webhooks:manage", "events:read"];
+
+/** C12's table: what each role grants, checked exactly as a key's scopes are. */
+export const ROLE_SCOPES: Record<Role, ReadonlySet<string>> = {
+  viewer: new Set(VIEWER),
+  member: new Set(MEMBER),
+  admin: new Set(ADMIN),
+  owner: new Set(ADMIN),
+};
+
+/** Who asks for a change: an API key (its scopes), a signed-in member (its role, as of this
+ * request), or the operator at the shell (the CLI, which may do anything in any organization). */
+export type Actor =
+  | { kind: "key"; organizationId: string; keyId: string; scopes: ReadonlySet<string> }
+  | { kind: "member"; organizationId: string; memberId: string; role: Role }
+  | { kind: "operator"; organizationId: string };
+
+export const operator = (organizationId: string): Actor => ({ kind: "operator", organizationId });
+
+const scopesOf = (actor: Actor): ReadonlySet<string> =>
+  actor.kind === "key" ? actor.scopes : actor.kind === "member" ? ROLE_SCOPES[actor.role] : new Set(ALL_SCOPES);
+
+/** C12's member record. No schema in src/schemas describes it yet: this is its one shape. */
+export interface Member {
+  id: string;
+  organization_id: string;
+  email: string;
+  name: string;
+  role: Role;
+  created_at: string;
+  last_sign_in_at: string | null;
+  disabled_at: string | null;
+}
+
+export const memberView = (row: MemberRow): Member => ({
+  id: row.id,
+  organization_id: row.organizationId,
+  email: row.email,
+  name: row.name,
+  role: row.role,
+  created_at: row.createdAt,
+  last_sign_in_at: row.lastSignInAt,
+  disabled_at: row.disabledAt,
+});
+
+/** Emails are stored as given and compared case-insensitively everywhere (C20). */
+export const foldEmail = (email: string) => email.toLowerCase();
+
+const SETUP_LINK_DAYS = 7;
+const DAY_MS = 86_400_000;
+
+const forbidden = (message: string) => new AccountError("forbidden", message);
+const invalid = (message: string) => new AccountError("invalid_body", message);
+
+function requireScope(actor: Actor, scope: string) {
+  if (!scopesOf(actor).has(scope)) throw forbidden(`this ${actor.kind === "member" ? "role" : "key"} lacks the scope ${scope}`);
+}
+
+/** C20 "who may give a role": every scope of each role the change touches; an owner only by an
+ * owner (the operator too: the CLI is the way back in). Keys never touch an owner. */
+function requireMayGive(actor: Actor, ...roles: Role[]) {
+  const held = scopesOf(actor);
+  for (const role of roles) {
+    if (role === "owner" && !(actor.kind === "operator" || (actor.kind === "member" && actor.role === "owner"))) {
+      throw forbidden("only an owner may make, demote or remove an owner, or give an owner a setup link");
+    }
+    const missing = [...ROLE_SCOPES[role]].find((scope) => !held.has(scope));
+    if (missing) throw forbidden(`the role ${role} grants ${missing}, which this ${actor.kind === "member" ? "role" : "key"} lacks`);
+  }
+}
+
+export function checkEmail(email: unknown): string {
+  if (typeof email !== "string") throw invalid("email: must be a string");
+  if (email.length > 200 || !isEmailAddress(email)) throw invalid("email: must be an email address of at most 200 characters");
+  return email;
+}
+
+export function checkName(name: unknown): string {
+  if (typeof name !== "string") throw invalid("name: must be a string");
+  const trimmed = name.trim();
+  const length = [...trimmed].length;
+  if (length < 1 || length > 200) throw invalid("name: must be 1 to 200 characters");
+  return trimmed;
+}
+
+export function checkRole(role: unknown): Role {
+  if (!ROLES.includes(role as Role)) throw invalid(`role: must be one of ${ROLES.join(", ")}`);
+  return role as Role;
+}
+
+const duplicate = () => new AccountError("duplicate_member", "a member with this email already exists");
+
+/** `<base>/console/setup#token=...` (C12): the token travels in the fragment, which browsers do not
+ * send to servers nor put in a Referer. */
+export const setupUrl = (base: string, token: string) => `${base.replace(/\/+$/, "")}/console/setup#token=${token}`;
+
+/** The member, or 404 (another organization's member is unknown here). */
+function target(ctx: Context, actor: Actor, id: string): MemberRow {
+  const row = ctx.store.members.byId(actor.organizationId, id);
+  if (!row) throw new AccountError("not_found", "member not found");
+  return row;
+}
+
+/** Call inside a unit: voids the member's unused links and makes a new one; its setup_url. */
+function writeSetupLink(ctx: Context, organizationId: string, memberId: string | null, role: Role | null, base: string): string {
+  const token = randomToken();
+  const now = ctx.now();
+  if (memberId !== null) ctx.store.members.voidSetupLinks(organizationId, memberId);
+  ctx.store.members.insertSetupLink({
+    id: newId(),
+    organizationId,
+    memberId,
+    role,
+    tokenHash: hashToken(token),
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + SETUP_LINK_DAYS * DAY_MS).toISOString(),
+  });
+  return setupUrl(base, token);
+}
+
+/** Every member of the organization, disabled ones too (C20): any signed-in role may look, a key
+ * needs members:manage. */
+export function listMembers(ctx: Context, actor: Actor): Member[] {
+  if (actor.kind === "key") requireScope(actor, "members:manage");
+  return ctx.store.members.list(actor.organizationId).map(memberView);
+}
+
+export function getMember(ctx: Context, actor: Actor, id: string): Member {
+  if (actor.kind === "key") requireScope(actor, "members:manage");
+  return memberView(target(ctx, actor, id));
+}
+
+/** The member with this email in the whole installation, or null. */
+export function findMemberByEmail(ctx: Context, email: string): Member | null {
+  const row = ctx.store.members.byFoldedEmail(foldEmail(email));
+  return row ? memberView(row) : null;
+}
+
+export interface MemberInput {
+  email: unknown;
+  name: unknown;
+  role: unknown;
+}
+
+/** POST /members (C12): 201 with the member and its setup_url. */
+export function createMember(ctx: Context, actor: Actor, input: MemberInput, base: string): Promise<Member & { setup_url: string }> {
+  requireScope(actor, "members:manage");
+  const email = checkEmail(input.email);
+  const name = checkName(input.name);
+  const role = checkRole(input.role);
+  requireMayGive(actor, role);
+  return ctx.store.write(() => {
+    const members = ctx.store.members;
+    if (members.byFoldedEmail(foldEmail(email))) throw duplicate();
+    const row: MemberRow = {
+      id: newId(),
+      organizationId: actor.organizationId,
+      email,
+      emailFolded: foldEmail(email),
+      name,
+      role,
+      passwordHash: null,
+      createdAt: ctx.now().toISOString(),
+      lastSignInAt: null,
+      disabledAt: null,
+    };
+    members.insert(row);
+    return { ...memberView(row), setup_url: writeSetupLink(ctx, row.organizationId, row.id, null, base) };
+  });
+}
+
+/** Call inside a unit: 409 last_owner when taking `row` away from the owners would leave none. */
+function checkOwnersLeft(ctx: Context, row: MemberRow) {
+  if (row.role === "owner" && row.disabledAt === null && ctx.store.members.activeOwners(row.organizationId) <= 1) {
+    throw new AccountError("last_owner", "the organization must keep at least one owner");
+  }
+}
+
+/** PATCH /members/{id} `{name?, role?}`. A role change takes effect on the member's next request. */
+export function updateMember(ctx: Context, actor: Actor, id: string, patch: { name?: unknown; role?: unknown }): Promise<Member> {
+  requireScope(actor, "members:manage");
+  return ctx.store.write(() => {
+    const row = target(ctx, actor, id);
+    const name = patch.name === undefined ? row.name : checkName(patch.name);
+    const role = patch.role === undefined ? row.role : checkRole(patch.role);
+    if (role !== row.role) {
+      requireMayGive(actor, row.role, role);
+      if (role !== "owner") checkOwnersLeft(ctx, row);
+    }
+    if (name !== row.name || role !== row.role) ctx.store.members.update(row.organizationId, row.id, name, role);
+    return memberView({ ...row, name, role });
+  });
+}
+
+/** DELETE /members/{id}: the member is disabled, its sessions end at once and its unused links go;
+ * the row stays, so that `assigned_to` and history keep resolving. Disabling again changes nothing. */
+export function disableMember(ctx: Context, actor: Actor, id: string): Promise<Member> {
+  requireScope(actor, "members:manage");
+  return ctx.store.write(() => {
+    const row = target(ctx, actor, id);
+    if (row.role === "owner") requireMayGive(actor, "owner");
+    if (row.disabledAt !== null) return memberView(row);
+    checkOwnersLeft(ctx, row);
+    const at = ctx.now().toISOString();
+    ctx.store.members.disable(row.organizationId, row.id, at);
+    ctx.store.sessions.deleteOfMember(row.organizationId, row.id);
+    ctx.store.members.voidSetupLinks(row.organizationId, row.id);
+    return memberView({ ...row, disabledAt: at });
+  });
+}
+
+/** POST /members/{id}/setup-link: a new link (for a forgotten password), which voids the older
+ * ones. For an owner, only an owner over the API (C20); `dossier member setup-link` is the
+ * operator's way back in. */
+export function newSetupLink(ctx: Context, actor: Actor, id: string, base: string): Promise<{ setup_url: string }> {
+  requireScope(actor, "members:manage");
+  return ctx.store.write(() => {
+    const row = target(ctx, actor, id);
+    requireMayGive(actor, row.role);
+    return { setup_url: writeSetupLink(ctx, row.organizationId, row.id, null, base) };
+  });
+}
+
+/** Call inside a unit: the first start's owner link (C2, C12), for an organization with no member
+ * yet; whoever uses it chooses the owner's email, name and password. */
+export const writeOwnerSetupLink = (ctx: Context, organizationId: string, base: string): string =>
+  writeSetupLink(ctx, organizationId, null, "owner", base);

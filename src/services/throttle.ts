@@ -1,0 +1,103 @@
+// The sign-in throttle (C12, C20), as a pure structure: time comes in as an argument.
+//  - 5 failures for one email from one client address, and 30 from one address, in 15 minutes
+//    trip it; an IPv6 address counts by its /64 in both, since one host usually holds a whole /64;
+//  - counting per email AND address means nobody can lock a member out from elsewhere;
+//  - while an address is over a limit every attempt from it is refused, the right password too,
+//    and is not counted; a success clears nothing (else an attacker who knows one password could
+//    reset its count between guesses of another).
+
+export const WINDOW_MS = 15 * 60_000;
+export const EMAIL_LIMIT = 5;
+export const ADDRESS_LIMIT = 30;
+// Failure lists kept at once: beyond, the expired go, then the oldest lists (a flood of addresses
+// or emails costs memory, not correctness for the attempts that count).
+const MAX_KEYS = 100_000;
+
+/** The key of a client address: an IPv4 address as is (also when IPv4-mapped), an IPv6 address
+ * by its first 64 bits; anything else as given. */
+export function addressKey(address: string): string {
+  let text = address.trim().toLowerCase().replace(/^\[|\]$/g, "");
+  const zone = text.indexOf("%");
+  if (zone >= 0) text = text.slice(0, zone);
+  const mapped = /^(?:0*:)*:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (mapped) return mapped[1];
+  if (!text.includes(":")) return text;
+  const groups = expandIpv6(text);
+  return groups ? `${groups.slice(0, 4).join(":")}::/64` : text;
+}
+
+function expandIpv6(text: string): string[] | null {
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const part = (s: string) => (s === "" ? [] : s.split(":"));
+  let head = part(halves[0]);
+  let tail = halves.length === 2 ? part(halves[1]) : [];
+  // An embedded IPv4 tail (::ffff:1.2.3.4 in another spelling) stands for two groups.
+  const last = (halves.length === 2 ? tail : head).at(-1);
+  if (last?.includes(".")) {
+    const bytes = last.split(".").map(Number);
+    const tailGroups = [((bytes[0] << 8) | bytes[1]).toString(16), ((bytes[2] << 8) | bytes[3]).toString(16)];
+    if (halves.length === 2) tail = [...tail.slice(0, -1), ...tailGroups];
+    else head = [...head.slice(0, -1), ...tailGroups];
+  }
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  const groups = [...head, ...Array(halves.length === 2 ? missing : 0).fill("0"), ...tail];
+  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null;
+  return groups.map((g) => g.replace(/^0+(?=.)/, ""));
+}
+
+export class SignInThrottle {
+  /** Failure times (epoch ms, ascending) by "a:<address>" and "e:<address>:<email>". */
+  private readonly failures = new Map<string, number[]>();
+
+  /** Seconds until an attempt from this address for this email may be tried, or 0 when it may now. */
+  retryAfter(emailFolded: string, address: string, now: number): number {
+    const key = addressKey(address);
+    const wait = Math.max(this.wait(`a:${key}`, ADDRESS_LIMIT, now), this.wait(`e:${key}:${emailFolded}`, EMAIL_LIMIT, now));
+    return wait > 0 ? Math.max(1, Math.ceil(wait / 1000)) : 0;
+  }
+
+  fail(emailFolded: string, address: string, now: number) {
+    const key = addressKey(address);
+    this.add(`a:${key}`, now);
+    this.add(`e:${key}:${emailFolded}`, now);
+  }
+
+  /** Ms until the list under `key` holds fewer than `limit` failures within the window. */
+  private wait(key: string, limit: number, now: number): number {
+    const times = this.recent(key, now);
+    if (times.length < limit) return 0;
+    return times[times.length - limit] + WINDOW_MS - now;
+  }
+
+  private recent(key: string, now: number): number[] {
+    const times = this.failures.get(key);
+    if (!times) return [];
+    const first = times.findIndex((t) => t > now - WINDOW_MS);
+    if (first === -1) {
+      this.failures.delete(key);
+      return [];
+    }
+    if (first > 0) times.splice(0, first);
+    return times;
+  }
+
+  private add(key: string, now: number) {
+    const times = this.recent(key, now);
+    if (times.length === 0) {
+      if (this.failures.size >= MAX_KEYS) this.sweep(now);
+      this.failures.set(key, [now]);
+    } else {
+      times.push(now);
+    }
+  }
+
+  private sweep(now: number) {
+    for (const key of this.failures.keys()) this.recent(key, now);
+    for (const key of this.failures.keys()) {
+      if (this.failures.size < MAX_KEYS) break;
+      this.failures.delete(key);
+    }
+  }
+}
