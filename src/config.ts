@@ -23,6 +23,9 @@ export interface Config {
    * dossier lists and page boundaries, contact search results and pages, authenticated keys). Off,
    * every read is answered from SQLite: the bench measures what the caches are worth that way. */
   cache: boolean;
+  /** DOSSIER_PUBLIC_URL: the `<base>` of setup links (C12, C20), without a trailing slash; null
+   * when unset (the server then uses its own address, the CLI http://127.0.0.1:8080). */
+  publicUrl: string | null;
 }
 
 export const DEFAULT_RETRY_SCHEDULE = ["5s", "5m", "30m", "2h", "5h", "10h", "14h", "20h", "24h"];
@@ -68,6 +71,20 @@ export function parseRateLimit(text: string): number {
   return value;
 }
 
+/** DOSSIER_PUBLIC_URL: an http(s) URL, kept without its trailing slashes. */
+export function parsePublicUrl(text: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new Error(`invalid DOSSIER_PUBLIC_URL "${text}": expected an http or https URL, e.g. https://dossier.example.com`);
+  }
+  return text.replace(/\/+$/, "");
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const sync = env.DOSSIER_SYNC ?? "full";
   if (sync !== "full" && sync !== "normal") throw new Error(`invalid DOSSIER_SYNC "${sync}": expected full or normal`);
@@ -95,6 +112,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     log,
     logLevel: logLevel as Config["logLevel"],
     cache: cache === "on",
+    publicUrl: env.DOSSIER_PUBLIC_URL ? parsePublicUrl(env.DOSSIER_PUBLIC_URL) : null,
     ...overrides,
   };
 }
