@@ -34,7 +34,6 @@ export function sessionQueries({ sqlite }: QueryDeps) {
   const deleteEnded = sqlite.query<unknown, [string, string, string, string]>(
     `DELETE FROM sessions WHERE organization_id = ? AND member_id = ? AND (last_used_at <= ? OR created_at <= ?)`,
   );
-  const countOfMember = sqlite.query<{ n: number }, [string, string]>(`SELECT count(*) AS n FROM sessions WHERE organization_id = ? AND member_id = ?`);
 
   return {
     insert(row: SessionRow) {
@@ -48,6 +47,5 @@ export function sessionQueries({ sqlite }: QueryDeps) {
     /** Deletes the member's sessions last used at or before `idleSince` or made at or before `madeSince`. */
     deleteEnded: (organizationId: string, memberId: string, idleSince: string, madeSince: string) =>
       void deleteEnded.run(organizationId, memberId, idleSince, madeSince),
-    countOfMember: (organizationId: string, memberId: string): number => countOfMember.get(organizationId, memberId)!.n,
   };
 }

@@ -12,8 +12,8 @@ export type { Role };
 
 export const ROLES: Role[] = ["viewer", "member", "admin", "owner"];
 
-/** Every scope a key or a role can hold: api-v1's and those of C12 and C13. Until keys.ts's SCOPES
- * has the last five, a key is given them only from here. */
+/** Every scope a role can hold: api-v1's seven and those of C12 and C13. keys.ts's SCOPES lacks
+ * the last five until keys may hold them too (C12: `--scopes all` includes them). */
 export const ALL_SCOPES = [
   "dossiers:read",
   "dossiers:write",
@@ -156,11 +156,6 @@ function writeSetupLink(ctx: Context, organizationId: string, memberId: string |
 export function listMembers(ctx: Context, actor: Actor): Member[] {
   if (actor.kind === "key") requireScope(actor, "members:manage");
   return ctx.store.members.list(actor.organizationId).map(memberView);
-}
-
-export function getMember(ctx: Context, actor: Actor, id: string): Member {
-  if (actor.kind === "key") requireScope(actor, "members:manage");
-  return memberView(target(ctx, actor, id));
 }
 
 /** The member with this email in the whole installation, or null. */

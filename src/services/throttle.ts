@@ -9,14 +9,17 @@
 export const WINDOW_MS = 15 * 60_000;
 export const EMAIL_LIMIT = 5;
 export const ADDRESS_LIMIT = 30;
+// No member's email is longer (RFC 5321): a longer one is counted by its start, so that the
+// throttle's keys stay small whatever is sent.
+const EMAIL_KEY_LENGTH = 254;
 // Failure lists kept at once: beyond, the expired go, then the oldest lists (a flood of addresses
 // or emails costs memory, not correctness for the attempts that count).
 const MAX_KEYS = 100_000;
 
 /** The key of a client address: an IPv4 address as is (also when IPv4-mapped), an IPv6 address
- * by its first 64 bits; anything else as given. */
+ * by its first 64 bits; anything else as given, cut to 64 characters (no address is longer). */
 export function addressKey(address: string): string {
-  let text = address.trim().toLowerCase().replace(/^\[|\]$/g, "");
+  let text = address.trim().slice(0, 64).toLowerCase().replace(/^\[|\]$/g, "");
   const zone = text.indexOf("%");
   if (zone >= 0) text = text.slice(0, zone);
   const mapped = /^(?:0*:)*:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(text);
@@ -47,6 +50,8 @@ function expandIpv6(text: string): string[] | null {
   return groups.map((g) => g.replace(/^0+(?=.)/, ""));
 }
 
+const emailKey = (address: string, emailFolded: string) => `e:${address}:${emailFolded.slice(0, EMAIL_KEY_LENGTH)}`;
+
 export class SignInThrottle {
   /** Failure times (epoch ms, ascending) by "a:<address>" and "e:<address>:<email>". */
   private readonly failures = new Map<string, number[]>();
@@ -54,14 +59,14 @@ export class SignInThrottle {
   /** Seconds until an attempt from this address for this email may be tried, or 0 when it may now. */
   retryAfter(emailFolded: string, address: string, now: number): number {
     const key = addressKey(address);
-    const wait = Math.max(this.wait(`a:${key}`, ADDRESS_LIMIT, now), this.wait(`e:${key}:${emailFolded}`, EMAIL_LIMIT, now));
+    const wait = Math.max(this.wait(`a:${key}`, ADDRESS_LIMIT, now), this.wait(emailKey(key, emailFolded), EMAIL_LIMIT, now));
     return wait > 0 ? Math.max(1, Math.ceil(wait / 1000)) : 0;
   }
 
   fail(emailFolded: string, address: string, now: number) {
     const key = addressKey(address);
     this.add(`a:${key}`, now);
-    this.add(`e:${key}:${emailFolded}`, now);
+    this.add(emailKey(key, emailFolded), now);
   }
 
   /** Ms until the list under `key` holds fewer than `limit` failures within the window. */

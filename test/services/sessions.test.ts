@@ -3,7 +3,7 @@
 // clock, moved by the tests: nothing waits.
 import { describe, expect, test } from "bun:test";
 import { AccountError } from "../../src/errors";
-import { createMember, newSetupLink, operator, updateMember, writeOwnerSetupLink, type Role } from "../../src/services/members";
+import { createMember, listMembers, newSetupLink, operator, updateMember, writeOwnerSetupLink, type Role } from "../../src/services/members";
 import { HashGate } from "../../src/services/passwords";
 import {
   checkCsrf,
@@ -63,6 +63,8 @@ describe("signIn: C12", () => {
     expect(session).toMatchObject({ kind: "member", memberId: member.id, organizationId: org.id, role: "admin", plan: "growth", csrfToken: signed.csrf_token });
     expect(session.scopes.has("members:manage")).toBe(true);
     expect(currentSession(ctx, session)).toEqual({ member: expect.objectContaining({ id: member.id }), csrf_token: signed.csrf_token });
+    // A session is an Actor of the member services as it is.
+    expect(listMembers(ctx, session).map((m) => m.id)).toEqual([member.id]);
     // Only a hash of the cookie's token is stored.
     const stored = ctx.store.sqlite.query<{ row: string }, []>("SELECT json_object('a', token_hash, 'b', csrf_token) AS row FROM sessions").all();
     expect(JSON.stringify(stored)).not.toContain(signed.token);
