@@ -82,16 +82,21 @@ export async function signIn(ctx: Context, input: { email: unknown; password: un
   const throttle = throttleOf(ctx);
   const wait = throttle.retryAfter(email, address, ctx.now().getTime());
   if (wait > 0) throw new AccountError("rate_limited", "too many failed sign-ins; try again later", wait);
+  const forgive = throttle.fail(email, address, ctx.now().getTime());
   const row = ctx.store.members.byFoldedEmail(email);
   const usable = row !== null && row.disabledAt === null && row.passwordHash !== null;
   // A password longer than any we accept cannot match; it is checked against the stand-in hash
   // all the same, so that its answer takes as long as any other failure.
   const tooLong = [...input.password].length > PASSWORD_MAX;
-  const matched = await verifyPassword(input.password, usable && !tooLong ? row.passwordHash : null);
-  if (!matched) {
-    throttle.fail(email, address, ctx.now().getTime());
-    throw invalidCredentials();
+  let matched: boolean;
+  try {
+    matched = await verifyPassword(input.password, usable && !tooLong ? row.passwordHash : null);
+  } catch (error) {
+    forgive(); // never checked (503 server_busy): not a failure
+    throw error;
   }
+  if (!matched) throw invalidCredentials();
+  forgive();
   return ctx.store.write(() => {
     // Disabled while the hash was checked: as if the password were wrong.
     const member = ctx.store.members.byId(row!.organizationId, row!.id);

@@ -63,10 +63,21 @@ export class SignInThrottle {
     return wait > 0 ? Math.max(1, Math.ceil(wait / 1000)) : 0;
   }
 
-  fail(emailFolded: string, address: string, now: number) {
+  /** Counts a failure; returns the way to take it back. An attempt is counted before its password
+   * is checked, so that attempts sent at once cannot all pass the check before any has failed; the
+   * count is taken back when the password proves right or is never checked. */
+  fail(emailFolded: string, address: string, now: number): () => void {
     const key = addressKey(address);
-    this.add(`a:${key}`, now);
-    this.add(emailKey(key, emailFolded), now);
+    const keys = [`a:${key}`, emailKey(key, emailFolded)];
+    for (const k of keys) this.add(k, now);
+    return () => {
+      for (const k of keys) {
+        const times = this.failures.get(k);
+        const at = times?.lastIndexOf(now) ?? -1;
+        if (at >= 0) times!.splice(at, 1);
+        if (times?.length === 0) this.failures.delete(k);
+      }
+    };
   }
 
   /** Ms until the list under `key` holds fewer than `limit` failures within the window. */

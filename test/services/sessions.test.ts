@@ -150,6 +150,22 @@ describe("the sign-in throttle: C12, C20 (each test is an attack)", () => {
     expect((await attempt(PASSWORD)).member).toBeDefined();
   });
 
+  test("guesses sent at once: no more than 5 are checked, the rest are 429", async () => {
+    const { attempt } = await world();
+    const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => attempt(`parallel guess ${i}`)));
+    const codes = results.map((r) => (r.status === "rejected" ? (r.reason as AccountError).code : "ok"));
+    expect(codes.filter((c) => c === "invalid_credentials")).toHaveLength(5);
+    expect(codes.filter((c) => c === "rate_limited")).toHaveLength(7);
+  });
+
+  test("a right password sent beside wrong ones is not counted as a failure", async () => {
+    const { attempt } = await world();
+    const results = await Promise.allSettled([attempt("guess 1"), attempt(PASSWORD), attempt("guess 2"), attempt("guess 3"), attempt("guess 4")]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "fulfilled", "rejected", "rejected", "rejected"]);
+    expect((await refusal(attempt("guess 5"))).code).toBe("invalid_credentials");
+    expect((await refusal(attempt(PASSWORD))).code).toBe("rate_limited");
+  });
+
   test("C20: a successful sign-in does not clear the count", async () => {
     const { attempt } = await world();
     for (let i = 0; i < 4; i++) await refusal(attempt(`guess number ${i}`));
@@ -203,6 +219,13 @@ describe("the sign-in throttle: C12, C20 (each test is an attack)", () => {
     expect(throttle.retryAfter("a@x.example", HERE, WINDOW_MS - 1)).toBe(1);
     expect(throttle.retryAfter("a@x.example", HERE, WINDOW_MS)).toBe(0);
     expect(throttle.retryAfter("b@x.example", HERE, 4 * 60_000)).toBe(0);
+    // A failure taken back (the password was right) leaves the others counted.
+    const other = new SignInThrottle();
+    for (let t = 0; t < 4; t++) other.fail("a@x.example", HERE, t);
+    other.fail("a@x.example", HERE, 10)();
+    expect(other.retryAfter("a@x.example", HERE, 20)).toBe(0);
+    other.fail("a@x.example", HERE, 30);
+    expect(other.retryAfter("a@x.example", HERE, 40)).toBe(WINDOW_MS / 1000);
   });
 });
 
