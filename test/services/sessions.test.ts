@@ -2,6 +2,7 @@
 // signing out and the CSRF check; the services beneath the session routes. Time is the app's
 // clock, moved by the tests: nothing waits.
 import { describe, expect, test } from "bun:test";
+import { availableParallelism } from "node:os";
 import { AccountError } from "../../src/errors";
 import { createMember, listMembers, newSetupLink, operator, updateMember, writeOwnerSetupLink, type Role } from "../../src/services/members";
 import { HashGate } from "../../src/services/passwords";
@@ -246,6 +247,18 @@ describe("the hashing gate: C20 'password hashing under load'", () => {
     }
     expect(await Promise.all(accepted)).toEqual(["done", "done", "done"]);
     expect(gate.busy).toEqual({ active: 0, waiting: 0 });
+  });
+
+  test("sign-ins beyond one hash per core and 64 waiting are refused at once with 503 server_busy, and not counted", async () => {
+    const { attempt } = await world();
+    const admitted = availableParallelism() + 64;
+    const results = await Promise.allSettled(Array.from({ length: admitted + 5 }, (_, i) => attempt("wrong password!", `10.${i >> 8}.${i & 255}.1`)));
+    const codes = results.map((r) => (r.status === "rejected" ? (r.reason as AccountError).code : "ok"));
+    expect(codes.filter((c) => c === "invalid_credentials")).toHaveLength(admitted);
+    expect(codes.slice(admitted)).toEqual(Array(5).fill("server_busy"));
+    expect((results[admitted] as PromiseRejectedResult).reason).toMatchObject({ status: 503, retryAfter: 1 });
+    // A refused attempt's address has no failure counted: five more wrong guesses are all checked.
+    for (let i = 0; i < 5; i++) expect((await refusal(attempt("wrong password!", `10.0.${admitted}.1`))).code).toBe("invalid_credentials");
   });
 
   test("a job that fails frees its slot", async () => {
