@@ -43,6 +43,9 @@ const ROWS: Row[] = [
   { command: "key", sub: "create", flags: { "--org": null, "--scopes": null, "--expires-at": "never", "--name": null, ...OUTPUT }, env: STORE_ENV },
   { command: "key", sub: "list", flags: { "--org": null, ...OUTPUT }, env: STORE_ENV },
   { command: "key", sub: "revoke", flags: OUTPUT, env: STORE_ENV },
+  { command: "member", sub: "add", flags: { "--org": null, "--email": null, "--name": null, "--role": null, ...OUTPUT }, env: { ...STORE_ENV, DOSSIER_PUBLIC_URL: "http://127.0.0.1:8080" } },
+  { command: "member", sub: "list", flags: { "--org": null, ...OUTPUT }, env: STORE_ENV },
+  { command: "member", sub: "setup-link", flags: OUTPUT, env: { ...STORE_ENV, DOSSIER_PUBLIC_URL: "http://127.0.0.1:8080" } },
   {
     command: "flow",
     sub: "create",
