@@ -16,6 +16,7 @@ import { dossierRoutes } from "./http/routes/dossiers";
 import { flowRoutes } from "./http/routes/flows";
 import { linkRoutes } from "./http/routes/links";
 import { noteRoutes } from "./http/routes/notes";
+import { IntakeDesk } from "./intake/desk";
 import { startDispatcher } from "./webhooks/dispatcher";
 import { VERSION } from "./version";
 
@@ -43,6 +44,8 @@ function buildApp(ctx: Context) {
 
 export type DossierApp = ReturnType<typeof buildApp> & {
   dossier: Context;
+  /** Email intake's way in (C15), shared by POST /intake/{token} and the SMTP listener. */
+  intake: IntakeDesk;
   /** Stops background work and closes the database; with `memory`, also removes the temporary
    * folder its CV files were kept in (docs/embedding.md: no cleanup beyond close()). */
   close(): Promise<void>;
@@ -54,6 +57,7 @@ export function createApp(options: AppOptions = {}): DossierApp {
   if (webhooks) requireMasterKey(ctx);
   const app = buildApp(ctx);
   const dispatcher = webhooks ? startDispatcher(ctx) : null;
+  const intake = new IntakeDesk(ctx);
   const handle = app.handle;
   return Object.assign(app, {
     handle: async (request: Request) => {
@@ -74,11 +78,13 @@ export function createApp(options: AppOptions = {}): DossierApp {
       return response;
     },
     dossier: ctx,
+    intake,
     close: async () => {
       // Elysia runs after-response hooks (the request log line) on a setImmediate after the
       // handler: let those of the last requests run before the process may exit (issue 8).
       await new Promise<void>((resolve) => setImmediate(resolve));
       await dispatcher?.stop();
+      intake.close();
       await ctx.store.close();
       // The folder was made by openContext for this app alone (src/context.ts): nothing else uses it.
       if (options.memory === true) rmSync(ctx.filesDir, { recursive: true, force: true });

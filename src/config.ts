@@ -26,6 +26,10 @@ export interface Config {
   /** DOSSIER_PUBLIC_URL: the `<base>` of setup links (C12, C20), without a trailing slash; null
    * when unset (the server then uses its own address, the CLI http://127.0.0.1:8080). */
   publicUrl: string | null;
+  /** DOSSIER_INTAKE_DOMAIN (C15): the domain part of intake addresses; not checked on receipt. */
+  intakeDomain: string;
+  /** DOSSIER_INTAKE_RATE_LIMIT (C20): messages a minute per intake token, by SMTP and HTTP together. */
+  intakeRateLimit: number;
 }
 
 export const DEFAULT_RETRY_SCHEDULE = ["5s", "5m", "30m", "2h", "5h", "10h", "14h", "20h", "24h"];
@@ -113,6 +117,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel: logLevel as Config["logLevel"],
     cache: cache === "on",
     publicUrl: env.DOSSIER_PUBLIC_URL ? parsePublicUrl(env.DOSSIER_PUBLIC_URL) : null,
+    intakeDomain: env.DOSSIER_INTAKE_DOMAIN || "localhost",
+    intakeRateLimit: env.DOSSIER_INTAKE_RATE_LIMIT ? parseRateLimit(env.DOSSIER_INTAKE_RATE_LIMIT) : 60,
     ...overrides,
   };
 }
@@ -125,6 +131,27 @@ export function listenAddress(flags: { host?: string; port?: string }, env: Env 
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) throw new Error(`--port must be an integer from 0 to 65535, not "${portText}"`);
   return { host, port };
+}
+
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  /** PEM files for STARTTLS; without both, STARTTLS is not offered (round2-notes). */
+  tls: { cert: string; key: string } | null;
+}
+
+/** The SMTP listener of `dossier serve` (C15): --smtp-port, else DOSSIER_SMTP_PORT; off when
+ * neither is set. Host DOSSIER_SMTP_HOST (default 127.0.0.1); STARTTLS with DOSSIER_SMTP_TLS_CERT
+ * and DOSSIER_SMTP_TLS_KEY. */
+export function smtpSettings(flags: { smtpPort?: string }, env: Env = process.env): SmtpSettings | null {
+  const portText = flags.smtpPort ?? env.DOSSIER_SMTP_PORT;
+  if (portText === undefined || portText === "") return null;
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) throw new Error(`--smtp-port must be an integer from 0 to 65535, not "${portText}"`);
+  const cert = env.DOSSIER_SMTP_TLS_CERT;
+  const key = env.DOSSIER_SMTP_TLS_KEY;
+  if (Boolean(cert) !== Boolean(key)) throw new Error("DOSSIER_SMTP_TLS_CERT and DOSSIER_SMTP_TLS_KEY go together: set both or neither");
+  return { host: env.DOSSIER_SMTP_HOST || "127.0.0.1", port, tls: cert && key ? { cert, key } : null };
 }
 
 /** Whether a command's unexpected failure prints its stack after its one line (C2): only with

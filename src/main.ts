@@ -2,7 +2,7 @@
 // The `dossier` command (C2). From source: `bun src/main.ts <command>`.
 import { UnknownIdError, UsageError } from "./cli/args";
 import { BACKUP_HELP, backupCommand } from "./cli/backup";
-import { FLOW_HELP, flowCommand } from "./cli/flow";
+import { FLOW_HELP, FLOW_SUB_HELP, flowCommand } from "./cli/flow";
 import { KEY_HELP, KEY_SUB_HELP, keyCommand } from "./cli/key";
 import { MEMBER_HELP, MEMBER_SUB_HELP, memberCommand } from "./cli/member";
 import { ORG_HELP, ORG_SUB_HELP, orgCommand } from "./cli/org";
@@ -29,7 +29,7 @@ const COMMANDS: Record<string, Command> = {
   org: { help: ORG_HELP, subHelp: ORG_SUB_HELP, run: orgCommand },
   key: { help: KEY_HELP, subHelp: KEY_SUB_HELP, run: keyCommand },
   member: { help: MEMBER_HELP, subHelp: MEMBER_SUB_HELP, run: memberCommand },
-  flow: { help: FLOW_HELP, subHelp: { create: FLOW_HELP }, run: flowCommand },
+  flow: { help: FLOW_HELP, subHelp: FLOW_SUB_HELP, run: flowCommand },
   webhook: { help: WEBHOOK_HELP, subHelp: WEBHOOK_SUB_HELP, run: webhookCommand },
   backup: { help: BACKUP_HELP, run: (_sub, _args, all) => backupCommand(all) },
   seed: { help: SEED_HELP, run: (_sub, _args, all) => seedCommand(all) },

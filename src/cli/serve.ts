@@ -1,8 +1,8 @@
-import { listenAddress, type Config } from "../config";
+import { listenAddress, smtpSettings, type Config, type SmtpSettings } from "../config";
 import { bootstrap } from "../services/bootstrap";
 import { checkDataDir, configOf, firstLine, openFailure, optional, parse, type Parsed, UsageError } from "./args";
 
-export const SERVE_HELP = `dossier serve [--host H] [--port P] [--no-bootstrap] [--data DIR]
+export const SERVE_HELP = `dossier serve [--host H] [--port P] [--smtp-port P] [--no-bootstrap] [--data DIR]
   Runs the API (docs at /docs, the OpenAPI document at /openapi.json); logs go to stderr. SIGTERM
   or SIGINT stop it gracefully. On a data folder with no organization, the first start creates
   "Default" (Growth plan, default flows) and prints an API key of every scope once on stderr.
@@ -11,6 +11,8 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--no-bootstrap] 
   with it (restore FILE.key from the backup).
   --host H        the address to listen on (default: env DOSSIER_HOST, else 127.0.0.1)
   --port P        the port to listen on, 0 for any free one (default: env DOSSIER_PORT, else 8080)
+  --smtp-port P   also take in applications by email on this port, 0 for any free one (C15,
+                  docs/email-intake.md; default: env DOSSIER_SMTP_PORT, else off)
   --no-bootstrap  create no first organization and key (default off: create them when there is none)
   --data DIR      the data folder (default: env DOSSIER_DATA, else ./data)
   env: DOSSIER_HOST                    see --host (default 127.0.0.1)
@@ -23,16 +25,23 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--no-bootstrap] 
        DOSSIER_BODY_TIMEOUT            a request body that stalls this long gets 408, as one slower than 10 KB/s after it (default 30s)
        DOSSIER_LOG                     json, pretty or off (default json)
        DOSSIER_LOG_LEVEL               error: 500s; warn: + failed deliveries; info: + every request and webhook attempt; debug: as info (default info)
+       DOSSIER_SMTP_PORT               see --smtp-port (default off)
+       DOSSIER_SMTP_HOST               the address the SMTP listener takes (default 127.0.0.1)
+       DOSSIER_SMTP_TLS_CERT, _KEY     PEM files: the SMTP listener offers STARTTLS with them (default: no STARTTLS)
+       DOSSIER_INTAKE_DOMAIN           the domain of intake addresses (default localhost)
+       DOSSIER_INTAKE_RATE_LIMIT       messages a minute one intake address takes, SMTP and HTTP together (default 60)
        DOSSIER_CACHE                   on: repeated reads may be answered from memory; off: every read from the database, for measuring (default on)`;
 
 export async function serveCommand(argv: string[]) {
-  const parsed = parse(argv, { host: { type: "string" }, port: { type: "string" }, "no-bootstrap": { type: "boolean" } });
+  const parsed = parse(argv, { host: { type: "string" }, port: { type: "string" }, "smtp-port": { type: "string" }, "no-bootstrap": { type: "boolean" } });
   const { host, port } = address(parsed);
+  const smtp = smtpAddress(parsed);
   const config = configOf(parsed);
   checkDataDir(config.dataDir);
 
   const server = await start(host, port, config);
   const ctx = server.app.dossier;
+  const mail = smtp ? await listenForMail(server, smtp) : null;
   const log = ctx.logger;
   if (!parsed.values["no-bootstrap"]) {
     const first = await bootstrap(ctx);
@@ -47,6 +56,7 @@ export async function serveCommand(argv: string[]) {
   }
   const shutdown = async (signal: string) => {
     log.log("info", "stopping", { signal });
+    await mail?.stop();
     await server.stop();
     process.exit(0);
   };
@@ -54,7 +64,26 @@ export async function serveCommand(argv: string[]) {
   process.on("SIGINT", () => void shutdown("SIGINT"));
   // Only now: a supervisor (or a test) that signals as soon as it reads this line gets the
   // graceful stop, not the default action of the signal.
-  log.log("info", "listening", { url: server.url, data: ctx.config.dataDir });
+  log.log("info", "listening", { url: server.url, data: ctx.config.dataDir, ...(mail ? { smtp: `${smtp!.host}:${mail.port}` } : {}) });
+}
+
+function smtpAddress(parsed: Parsed) {
+  try {
+    return smtpSettings({ smtpPort: optional(parsed, "smtp-port") });
+  } catch (error) {
+    throw new UsageError(firstLine(error));
+  }
+}
+
+/** A port in use for SMTP is a bad argument too (exit 2); the HTTP server stops first. */
+async function listenForMail(server: Awaited<ReturnType<typeof start>>, smtp: SmtpSettings) {
+  const { startSmtp } = await import("../intake/smtp");
+  try {
+    return await startSmtp(server.app.dossier, server.app.intake, smtp);
+  } catch (error) {
+    await server.stop();
+    throw new UsageError(`cannot listen for SMTP on ${smtp.host}:${smtp.port}: ${firstLine(error)}`);
+  }
 }
 
 /** A port that is no port, from --port or DOSSIER_PORT, is a bad argument (C2, exit 2). */

@@ -12,6 +12,7 @@ import { eventQueries } from "./events";
 import { flowQueries } from "./flows";
 import type { Generations } from "./generations";
 import { healthQueries } from "./health";
+import { intakeQueries } from "./intake";
 import { keyQueries } from "./keys";
 import { linkQueries } from "./links";
 import { memberQueries } from "./members";
@@ -41,6 +42,7 @@ export function storeQueries(deps: QueryDeps) {
     events: eventQueries(deps),
     flows: flowQueries(deps),
     health: healthQueries(deps),
+    intake: intakeQueries(deps),
     keys: keyQueries(deps),
     links: linkQueries(deps),
     members: memberQueries(deps),

@@ -334,6 +334,36 @@ export const sessions = sqliteTable(
   (t) => [uniqueIndex("sessions_hash").on(t.tokenHash), index("sessions_member").on(t.memberId)],
 );
 
+// Each flow's intake address (C15): its token is a secret, so the row keeps its SHA-256 (looked up
+// on receipt) and the token sealed under the data folder's master key (shown again by
+// GET /flows/{id}/intake), as webhook secrets are.
+export const intakeAddresses = sqliteTable(
+  "intake_addresses",
+  {
+    flowId: text("flow_id").primaryKey().references(() => flows.id),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    tokenHash: text("token_hash").notNull(),
+    tokenSealed: text("token_sealed").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("intake_addresses_token").on(t.tokenHash), index("intake_addresses_org").on(t.organizationId)],
+);
+
+// The messages each flow took in, by Message-ID (C15): a mail server's retry of one message finds
+// its row and creates nothing. The primary key, not a look-up first, settles two deliveries of one
+// message at the same moment (round2-notes).
+export const intakeMessages = sqliteTable(
+  "intake_messages",
+  {
+    flowId: text("flow_id").notNull().references(() => flows.id),
+    messageId: text("message_id").notNull(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    dossierId: text("dossier_id").notNull().references(() => dossiers.id),
+    receivedAt: text("received_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.flowId, t.messageId] }), index("intake_messages_org").on(t.organizationId)],
+);
+
 export type Organization = typeof organizations.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type FlowRow = typeof flows.$inferSelect;

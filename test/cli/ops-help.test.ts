@@ -25,7 +25,7 @@ const OUTPUT = { "--data": "./data", "--json": "text" };
 const ROWS: Row[] = [
   {
     command: "serve",
-    flags: { "--host": "127.0.0.1", "--port": "8080", "--no-bootstrap": "off", "--data": "./data" },
+    flags: { "--host": "127.0.0.1", "--port": "8080", "--smtp-port": "off", "--no-bootstrap": "off", "--data": "./data" },
     env: {
       DOSSIER_HOST: "127.0.0.1",
       DOSSIER_PORT: "8080",
@@ -35,6 +35,11 @@ const ROWS: Row[] = [
       DOSSIER_WEBHOOK_TIMEOUT: "10s",
       DOSSIER_BODY_TIMEOUT: "30s",
       DOSSIER_CACHE: "on",
+      DOSSIER_SMTP_PORT: "off",
+      DOSSIER_SMTP_HOST: "127.0.0.1",
+      DOSSIER_SMTP_TLS_CERT: "no STARTTLS",
+      DOSSIER_INTAKE_DOMAIN: "localhost",
+      DOSSIER_INTAKE_RATE_LIMIT: "60",
     },
   },
   { command: "org", sub: "create", flags: { "--name": null, "--plan": "growth", "--rate-limit": "600", ...OUTPUT }, env: { ...STORE_ENV, DOSSIER_RATE_LIMIT: "600" } },
@@ -59,6 +64,7 @@ const ROWS: Row[] = [
       [/\bdeadline_days\b(?!")/, /default: null/],
     ],
   },
+  { command: "flow", sub: "intake", flags: { "--flow": null, "--rotate": "off", ...OUTPUT }, env: { ...STORE_ENV, DOSSIER_INTAKE_DOMAIN: "localhost" } },
   { command: "webhook", sub: "set", flags: { "--org": null, "--url": null, ...OUTPUT }, env: STORE_ENV },
   { command: "webhook", sub: "rotate-secret", flags: { "--org": null, ...OUTPUT }, env: STORE_ENV },
   { command: "webhook", sub: "unset", flags: { "--org": null, ...OUTPUT }, env: STORE_ENV },

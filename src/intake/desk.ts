@@ -1,0 +1,48 @@
+// The one way in for mail, shared by the SMTP listener and POST /intake/{token} (C15, C20): the
+// checks on a token in C20's order (unknown 404, plan 402, the token's own limit 429), the parsing
+// thread, and the services that turn a message into a dossier.
+import type { Context } from "../context";
+import { ApiError, notFound } from "../errors";
+import { RateLimiter } from "../http/rate-limiter";
+import { intakeTarget, takeIn, type IntakeTarget } from "../services/intake";
+import { MessageParser } from "./parser";
+
+export interface Admitted {
+  target: IntakeTarget;
+  token: string;
+}
+
+export class IntakeDesk {
+  /** Per token, not per organization: a flood of mail never spends the organization's API budget
+   * (C20), and the SMTP and HTTP ways count together. */
+  private readonly limiter = new RateLimiter();
+  readonly parser: MessageParser;
+
+  constructor(private readonly ctx: Context) {
+    this.parser = new MessageParser(ctx.logger);
+  }
+
+  /** Where mail to `token` goes. Throws ApiError: not_found (an unknown token), plan_required
+   * (not counted), rate_limited (with `retryAfter` seconds). */
+  admit(token: string): Admitted & { retryAfter?: number } {
+    const target = intakeTarget(this.ctx, token);
+    if (!target) throw notFound("no intake address has this token");
+    if (target.plan !== "growth") throw new ApiError("plan_required", `email intake requires the Growth plan; this organization is on ${target.plan}`);
+    const rate = this.limiter.hit(`intake:${token.toLowerCase()}`, this.ctx.config.intakeRateLimit, this.ctx.now().getTime());
+    if (!rate.allowed) {
+      throw Object.assign(new ApiError("rate_limited", `intake limit of ${rate.limit} messages a minute exceeded for this address`), { retryAfter: Math.max(1, rate.reset) });
+    }
+    return { target, token };
+  }
+
+  /** Parses `raw` once (off this thread) and makes a dossier of it for each target; resolves once
+   * all are durable. Rejects with UnreadableMessage for a message that cannot be read. */
+  async receive(targets: IntakeTarget[], raw: Uint8Array): Promise<{ id: string; created: boolean }[]> {
+    const application = await this.parser.parse(raw);
+    return Promise.all(targets.map((target) => takeIn(this.ctx, target, application)));
+  }
+
+  close() {
+    this.parser.close();
+  }
+}

@@ -1,0 +1,100 @@
+// Dossiers by email (C15): each flow's intake address, and what a message sent to it becomes. The
+// SMTP listener (src/intake/smtp.ts) and POST /intake/{token} both end here, with the message
+// already read by src/intake/message.ts.
+import type { Context } from "../context";
+import { stageCv, type StagedCv } from "../files/cv";
+import { newId } from "../ids";
+import type { Application } from "../intake/message";
+import { seal, unseal } from "../secrets";
+import type { IntakeTarget } from "../db/intake";
+import { writeNewDossier } from "./dossiers";
+import { hashKey } from "./keys";
+
+export type { IntakeTarget };
+
+/** C15: the same Message-ID on the same flow within 7 days creates nothing new. */
+const DEDUPE_MS = 7 * 86_400_000;
+const TOKEN_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+/** Lower-case letters and digits only: some mail systems fold the case of local parts. 26 of them
+ * carry 134 bits. */
+const TOKEN_LENGTH = 26;
+
+function newToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(TOKEN_LENGTH * 2));
+  let token = "";
+  // Rejection sampling keeps every character equally likely (252 = 7 × 36).
+  for (const byte of bytes) {
+    if (byte < 252) token += TOKEN_ALPHABET[byte % 36];
+    if (token.length === TOKEN_LENGTH) return token;
+  }
+  return token + newToken().slice(token.length);
+}
+
+const addressOf = (ctx: Context, token: string) => ({ address: `${token}@${ctx.config.intakeDomain}` });
+
+/** GET /flows/{id}/intake: the flow's address, made on first use. Null: no such flow. */
+export async function intakeAddress(ctx: Context, organizationId: string, flowId: string): Promise<{ address: string } | null> {
+  const found = ctx.store.read(() => (ctx.store.flows.exists(organizationId, flowId) ? ctx.store.intake.address(organizationId, flowId) : undefined));
+  if (found === undefined) return null;
+  if (found) return addressOf(ctx, unseal(ctx.masterKey, found.token_sealed));
+  return rotateIntakeAddress(ctx, organizationId, flowId, { keep: true });
+}
+
+/** POST /flows/{id}/intake/rotate: a new address; the old one stops working at once. Null: no
+ * such flow. With `keep`, an address made meanwhile by another request is kept instead. */
+export async function rotateIntakeAddress(ctx: Context, organizationId: string, flowId: string, options: { keep?: boolean } = {}): Promise<{ address: string } | null> {
+  const token = newToken();
+  const sealed = seal(ctx.masterKey, token);
+  const kept = await ctx.store.write(() => {
+    if (!ctx.store.flows.exists(organizationId, flowId)) return null;
+    const current = options.keep ? ctx.store.intake.address(organizationId, flowId) : null;
+    if (current) return unseal(ctx.masterKey, current.token_sealed);
+    ctx.store.intake.setAddress({ organization_id: organizationId, flow_id: flowId, token_hash: hashKey(token), token_sealed: sealed, created_at: ctx.now().toISOString() });
+    return token;
+  });
+  return kept === null ? null : addressOf(ctx, kept);
+}
+
+/** Where mail to `token` goes, or null for an unknown token. */
+export function intakeTarget(ctx: Context, token: string): IntakeTarget | null {
+  // A token is lower-case letters and digits; anything else is unknown without a look-up.
+  if (!/^[a-z0-9]{20,64}$/i.test(token)) return null;
+  return ctx.store.intake.target(hashKey(token.toLowerCase()));
+}
+
+/** The application becomes a dossier of the flow's type in its first stage, linked to a contact as
+ * POST /dossiers does, with its CV; `dossier.created` is recorded. The same Message-ID within 7
+ * days gives the first dossier's id and creates nothing (`created: false`). Resolves once durable. */
+export async function takeIn(ctx: Context, target: IntakeTarget, application: Application): Promise<{ id: string; created: boolean }> {
+  const id = newId();
+  const staged: StagedCv | null = application.cv ? await stageCv(ctx, target.organization_id, id, application.cv) : null;
+  let result: { id: string; created: boolean };
+  try {
+    result = await ctx.store.write(() => {
+      const now = ctx.now();
+      const messageId = application.messageId;
+      if (messageId) {
+        const since = new Date(now.getTime() - DEDUPE_MS).toISOString();
+        const previous = ctx.store.intake.previous(target.organization_id, target.flow_id, messageId, since);
+        if (previous) return { id: previous, created: false };
+      }
+      writeNewDossier(
+        ctx,
+        target.organization_id,
+        { type: target.flow_type, flow_id: target.flow_id, name: application.name, email: application.email, intake_notes: application.intake_notes || null },
+        id,
+        staged,
+      );
+      if (messageId) {
+        ctx.store.intake.record({ organization_id: target.organization_id, flow_id: target.flow_id, message_id: messageId, dossier_id: id, received_at: now.toISOString() });
+      }
+      return { id, created: true };
+    });
+  } catch (error) {
+    staged?.discard();
+    throw error;
+  }
+  if (result.created) staged?.committed();
+  else staged?.discard();
+  return result;
+}

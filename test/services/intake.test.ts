@@ -1,0 +1,122 @@
+// C15: intake addresses and what a message sent to one becomes, on a real database and files.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { readApplication } from "../../src/intake/message";
+import { intakeAddress, intakeTarget, rotateIntakeAddress, takeIn } from "../../src/services/intake";
+import { call, makeApp, makeOrg, rowCounts } from "../helpers";
+import { compose, pdf } from "../intake/compose";
+
+function setup(now = { t: Date.parse("2026-11-27T09:00:00Z") }) {
+  const app = makeApp({ now: () => new Date(now.t) });
+  const org = makeOrg(app);
+  const flows = app.dossier.store.sqlite
+    .query<{ id: string; type: string }, [string]>("SELECT id, type FROM flows WHERE organization_id = ? AND is_default = 1")
+    .all(org.id);
+  const candidateFlow = flows.find((f) => f.type === "candidate")!.id;
+  return { app, org, ctx: app.dossier, candidateFlow, now };
+}
+
+const tokenOf = (address: string) => address.slice(0, address.indexOf("@"));
+
+describe("C15: intake addresses", () => {
+  test("a flow's address is a random token of at least 20 characters at DOSSIER_INTAKE_DOMAIN, the same on every look", async () => {
+    const { ctx, org, candidateFlow } = setup();
+    const first = await intakeAddress(ctx, org.id, candidateFlow);
+    expect(first!.address).toMatch(/^[a-z0-9]{20,}@localhost$/);
+    expect(await intakeAddress(ctx, org.id, candidateFlow)).toEqual(first);
+  });
+
+  test("only the token's hash and a sealed copy are stored", async () => {
+    const { ctx, org, candidateFlow } = setup();
+    const token = tokenOf((await intakeAddress(ctx, org.id, candidateFlow))!.address);
+    const row = ctx.store.sqlite.query<Record<string, string>, []>("SELECT * FROM intake_addresses").get()!;
+    expect(JSON.stringify(row)).not.toContain(token);
+    expect(intakeTarget(ctx, token)).toMatchObject({ organization_id: org.id, flow_id: candidateFlow, flow_type: "candidate", plan: "growth" });
+  });
+
+  test("rotation gives a new address; the old token is unknown at once", async () => {
+    const { ctx, org, candidateFlow } = setup();
+    const old = tokenOf((await intakeAddress(ctx, org.id, candidateFlow))!.address);
+    const rotated = tokenOf((await rotateIntakeAddress(ctx, org.id, candidateFlow))!.address);
+    expect(rotated).not.toBe(old);
+    expect(intakeTarget(ctx, old)).toBeNull();
+    expect(intakeTarget(ctx, rotated)).not.toBeNull();
+    expect((await intakeAddress(ctx, org.id, candidateFlow))!.address).toStartWith(rotated);
+  });
+
+  test("an unknown flow, or another organization's, has no address", async () => {
+    const { app, ctx, candidateFlow } = setup();
+    const other = makeOrg(app);
+    expect(await intakeAddress(ctx, other.id, candidateFlow)).toBeNull();
+    expect(await rotateIntakeAddress(ctx, other.id, candidateFlow)).toBeNull();
+    expect(await intakeAddress(ctx, other.id, crypto.randomUUID())).toBeNull();
+  });
+});
+
+describe("C15: a message becomes a dossier", () => {
+  test("of the flow's type in its first stage, name/email/intake_notes from the message, the PDF as CV, a contact linked, dossier.created recorded", async () => {
+    const { app, ctx, org, candidateFlow } = setup();
+    const token = tokenOf((await intakeAddress(ctx, org.id, candidateFlow))!.address);
+    const cv = pdf(3_000);
+    const message = await compose({
+      from: '"Ada Lovelace" <ada@example.com>',
+      subject: "Engineer",
+      text: "Please find my CV.",
+      messageId: "<a1@example.com>",
+      attachments: [{ filename: "cv.pdf", content: Buffer.from(cv), contentType: "application/pdf" }],
+    });
+    const { id, created } = await takeIn(ctx, intakeTarget(ctx, token)!, await readApplication(message));
+    expect(created).toBe(true);
+    const got = await call(app, "GET", `/api/v1/dossiers/${id}`, { key: org.key });
+    expect(got.json.data).toMatchObject({ type: "candidate", flow_id: candidateFlow, name: "Ada Lovelace", email: "ada@example.com", intake_notes: "Engineer\n\nPlease find my CV.", status: "active" });
+    expect(got.json.data.current_stage_id).not.toBeNull();
+    expect(readFileSync(join(ctx.filesDir, got.json.data.cv_url))).toEqual(Buffer.from(cv));
+    const contact = await call(app, "GET", `/api/v1/contacts/${got.json.data.contact_id}`, { key: org.key });
+    expect(contact.json.data).toMatchObject({ email: "ada@example.com", full_name: "Ada Lovelace" });
+    const events = ctx.store.sqlite.query<{ type: string }, [string]>("SELECT type FROM events WHERE organization_id = ?").all(org.id);
+    expect(events.map((e) => e.type)).toEqual(["dossier.created"]);
+  });
+
+  test("the same Message-ID on the same flow within 7 days creates nothing and gives the first id; after 7 days it is new again", async () => {
+    const { app, ctx, org, candidateFlow, now } = setup();
+    const target = intakeTarget(ctx, tokenOf((await intakeAddress(ctx, org.id, candidateFlow))!.address))!;
+    const application = await readApplication(
+      await compose({ from: "b@example.com", text: "x", messageId: "<same@example.com>", attachments: [{ filename: "cv.pdf", content: Buffer.from(pdf()), contentType: "application/pdf" }] }),
+    );
+    const first = await takeIn(ctx, target, application);
+    const before = rowCounts(app);
+    now.t += 6 * 86_400_000;
+    const again = await takeIn(ctx, target, application);
+    expect(again).toEqual({ id: first.id, created: false });
+    expect(rowCounts(app)).toEqual(before);
+    now.t += 2 * 86_400_000;
+    const later = await takeIn(ctx, target, application);
+    expect(later.created).toBe(true);
+    expect(later.id).not.toBe(first.id);
+  });
+
+  test("two deliveries of one message at the same moment make one dossier, and both get its id", async () => {
+    const { app, ctx, org, candidateFlow } = setup();
+    const target = intakeTarget(ctx, tokenOf((await intakeAddress(ctx, org.id, candidateFlow))!.address))!;
+    const application = await readApplication(await compose({ from: "c@example.com", text: "x", messageId: "<twice@example.com>" }));
+    const [a, b] = await Promise.all([takeIn(ctx, target, application), takeIn(ctx, target, application)]);
+    expect(a.id).toBe(b.id);
+    expect([a.created, b.created].sort()).toEqual([false, true]);
+    expect(rowCounts(app).dossiers).toBe(1);
+  });
+
+  test("a duplicate's CV leaves no file behind", async () => {
+    const { ctx, org, candidateFlow } = setup();
+    const target = intakeTarget(ctx, tokenOf((await intakeAddress(ctx, org.id, candidateFlow))!.address))!;
+    const application = await readApplication(
+      await compose({ from: "d@example.com", text: "x", messageId: "<cv@example.com>", attachments: [{ filename: "cv.pdf", content: Buffer.from(pdf()), contentType: "application/pdf" }] }),
+    );
+    await takeIn(ctx, target, application);
+    const again = await takeIn(ctx, target, application);
+    const folders = ctx.store.sqlite.query<{ id: string }, []>("SELECT id FROM dossiers").all();
+    expect(folders.length).toBe(1);
+    expect(existsSync(join(ctx.filesDir, org.id, "dossiers", again.id))).toBe(true);
+    expect(readdirSync(join(ctx.filesDir, org.id, "dossiers"))).toEqual([again.id]);
+  });
+});
