@@ -3,13 +3,14 @@
 import { rmSync } from "node:fs";
 import { Elysia } from "elysia";
 import { openContext, type Context, type ContextOptions } from "./context";
-import { auth } from "./http/auth";
+import { guard } from "./http/auth";
 import { docs } from "./http/docs";
 import { errors } from "./http/errors";
 import { health } from "./http/health";
 import { requestId } from "./http/request-id";
 import { requestLog } from "./http/request-log";
 import { dropArrivedBody, hasUnreadBody, noteArrival } from "./http/request";
+import { mount } from "./http/route";
 import { routable } from "./http/url";
 import { contactRoutes } from "./http/routes/contacts";
 import { dossierRoutes } from "./http/routes/dossiers";
@@ -26,13 +27,8 @@ export interface AppOptions extends ContextOptions {
 }
 
 function buildApp(ctx: Context) {
-  const guard = auth(ctx);
-  const api = new Elysia({ prefix: "/api/v1" })
-    .use(dossierRoutes(ctx, guard))
-    .use(noteRoutes(ctx, guard))
-    .use(linkRoutes(ctx, guard))
-    .use(contactRoutes(ctx, guard))
-    .use(flowRoutes(ctx, guard));
+  const routes = mount(ctx, guard(ctx), [...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes]);
+  const api = new Elysia({ prefix: "/api/v1" }).use(routes);
   return new Elysia({ strictPath: true })
     .use(requestId)
     .use(requestLog(ctx))

@@ -1,4 +1,3 @@
-import { Elysia } from "elysia";
 import type { Context } from "../context";
 import { ApiError } from "../errors";
 import { authenticate, type Principal, type Scope } from "../services/keys";
@@ -15,7 +14,7 @@ type Headers = Record<string, string | number>;
 function admit(ctx: Context, limiter: RateLimiter, required: Scope[], request: Request, headers: Headers): Principal {
   const principal = authenticate(ctx, request.headers.get("authorization"));
   if (!principal) throw new ApiError("unauthorized", "a valid API key is required: Authorization: Bearer svc_live_...");
-  // The request log names the organization on a 402, 403 or 429 too (issue 8).
+  // The request log names the organization on a 402, 403 or 429 too.
   noteOrganization(request, principal.organizationId);
   // Only a Growth organization can get a 429: the others get 402 (C3 puts it first), counted (C10).
   const rate = limiter.hit(principal.organizationId, principal.rateLimit, ctx.now().getTime(), principal.plan === "growth");
@@ -34,12 +33,11 @@ function admit(ctx: Context, limiter: RateLimiter, required: Scope[], request: R
   return principal;
 }
 
-export type Auth = ReturnType<typeof auth>;
+/** Checks a request's key for `required` scopes, setting the rate-limit headers on `headers`. */
+export type Guard = (required: Scope[], request: Request, headers: Headers) => Principal;
 
-/** The `scopes` macro: a route declares `{ scopes: [...] }` and receives `principal`. */
-export const auth = (ctx: Context, limiter = new RateLimiter()) =>
-  new Elysia({ name: "auth" }).macro({
-    scopes: (required: Scope[]) => ({
-      resolve: ({ request, set }) => ({ principal: admit(ctx, limiter, required, request, set.headers as Headers) }),
-    }),
-  });
+/** The guard of one app: its organizations share one rate limiter. */
+export const guard =
+  (ctx: Context, limiter = new RateLimiter()): Guard =>
+  (required, request, headers) =>
+    admit(ctx, limiter, required, request, headers);

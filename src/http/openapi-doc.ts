@@ -1,5 +1,5 @@
 // Each route's OpenAPI operation, built from the same TypeBox schemas that validate and shape it.
-// The document must not lie (issue 8): every status a route can answer is listed here with its exact
+// The document must not lie: every status a route can answer is listed here with its exact
 // body schema, and test/openapi/contract.test.ts runs every route against a real server and checks
 // each answer (status, body, headers) against this document.
 import type { TSchema } from "@sinclair/typebox";
@@ -115,61 +115,12 @@ function errorResponse(status: number, codes: ErrorCode[]) {
   };
 }
 
-/** What each operation's success answers mean (issue 8: not just "OK"). A route may give its own
- * with `OperationDoc.responseDescriptions`; an operation missing here falls back to the status
- * text, which test/openapi/contract.test.ts refuses. */
-const SUCCESS_DESCRIPTIONS: Record<string, Record<number, string>> = {
-  listDossiers: { 200: "A page of the organization's dossiers that match every filter given (archived ones only with status=archived), with the total across all pages" },
-  createDossier: { 201: "The dossier was created (with its CV, for a multipart body) in the flow's first stage; the answer is the whole new dossier. A dossier.created event is recorded" },
-  getDossier: { 200: "The dossier, archived or not" },
-  updateDossier: { 200: "The dossier after the change (unchanged, with its old updated_at, when the body changes nothing)" },
-  archiveDossier: { 200: "The dossier is archived (soft delete: it can still be read); a dossier.deleted event is recorded" },
-  downloadCv: { 200: 'The CV last attached to the dossier: the PDF\'s bytes exactly as uploaded, as an attachment named "cv.pdf"' },
-  attachCv: { 200: "The CV is stored, replacing any earlier one; the answer is the whole dossier with its cv_url. A dossier.updated event is recorded" },
-  listNotes: { 200: "A page of the dossier's notes, oldest first, with the total across all pages" },
-  createNote: { 201: "The note was added to the dossier; a note.created event is recorded" },
-  listDossierContacts: { 200: "Every contact linked to the dossier, the primary first, then oldest link first (not paginated: meta.per_page is the number of items)" },
-  linkContact: {
-    200: "The contact was already linked: its role (and is_primary, when given) are updated",
-    201: "The contact is now linked to the dossier",
-  },
-  unlinkContact: { 200: "The link is removed; the contact and the dossier are kept" },
-  listContacts: { 200: "A page of the organization's contacts that match every filter given, with the total across all pages" },
-  createContact: { 201: "The contact was created; dossier_count is 0" },
-  getContact: { 200: "The contact, with its kinds and the number of dossiers linked to it" },
-  updateContact: { 200: "The contact after the change" },
-  deleteContact: { 200: "The contact is deleted for good; its links are removed and the linked dossiers kept" },
-  listFlows: { 200: "A page of the organization's flows, each with its stages sorted by position" },
-  listStages: { 200: "Every stage of the flow, sorted by position (not paginated: meta.per_page is the number of stages)" },
-};
-
-/** A PDF shown in the request examples: the placeholder of a file's bytes. */
-const PDF_EXAMPLE = "%PDF-1.7 … (the bytes of the PDF file, at most 10 MB)";
-
-/** Request body examples of the media types that a TypeBox schema cannot carry one for (issue 8).
- * Each must validate against its schema (test/openapi/contract.test.ts). */
-const BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
-  createDossier: {
-    "multipart/form-data": {
-      type: "candidate",
-      name: "Ada Lovelace",
-      email: "ada@example.org",
-      role: "Software Engineer",
-      intake_notes: "Referred by Grace.",
-      cv: PDF_EXAMPLE,
-    },
-  },
-  attachCv: {
-    "multipart/form-data": { cv: PDF_EXAMPLE },
-    "application/pdf": PDF_EXAMPLE,
-  },
-};
-
-/** A success answer that is not a JSON envelope (e.g. the CV download). */
-export interface SuccessDoc {
+/** A success answer: what it means (not just "OK": the contract test refuses a status text), and
+ * its body: a JSON envelope, or another media type (e.g. the CV download) with its headers. */
+export interface Answer {
   description: string;
-  mediaType: string;
   schema: TSchema;
+  mediaType?: string;
   headers?: Record<string, Header>;
 }
 
@@ -188,17 +139,11 @@ export interface OperationDoc {
   body?: TSchema;
   /** Other request bodies by media type, e.g. multipart/form-data. */
   bodies?: Record<string, TSchema>;
-  /** The success answers: a JSON envelope schema, or a SuccessDoc. */
-  responses: Record<number, TSchema | SuccessDoc>;
+  responses: Record<number, Answer>;
   /** Error codes beyond AUTH_ERRORS that this operation can answer. */
   errors?: ErrorCode[];
-  /** What each success answer means; default: SUCCESS_DESCRIPTIONS of this id. */
-  responseDescriptions?: Record<number, string>;
-  /** A request body example per media type; default: the schema's first example, or BODY_EXAMPLES. */
-  bodyExamples?: Record<string, unknown>;
 }
 
-const isSuccessDoc = (value: TSchema | SuccessDoc): value is SuccessDoc => typeof (value as SuccessDoc).mediaType === "string";
 const example = (schema: TSchema) => (Array.isArray(schema.examples) ? schema.examples[0] : undefined);
 
 type Parameter = { name: string; in: string; required?: boolean; description?: string; schema: unknown; style?: string; explode?: boolean };
@@ -216,20 +161,19 @@ function pathParameter(name: string, description = "The resource's id"): Paramet
 export function operation(doc: OperationDoc): DocumentDecoration {
   const responses: Record<string, unknown> = {};
   for (const [status, answer] of Object.entries(doc.responses)) {
-    if (isSuccessDoc(answer)) {
+    if (answer.mediaType) {
       responses[status] = {
-        description: doc.responseDescriptions?.[Number(status)] ?? SUCCESS_DESCRIPTIONS[doc.id]?.[Number(status)] ?? answer.description,
+        description: answer.description,
         headers: { ...headersFor(Number(status)), ...answer.headers },
         content: { [answer.mediaType]: { schema: documentSchema(answer.schema) } },
       };
       continue;
     }
     // A named schema carries its own examples; an inline one gets the example beside it.
-    const schema = documentSchema(answer);
-    const sample = "$ref" in schema ? undefined : example(answer);
+    const schema = documentSchema(answer.schema);
+    const sample = "$ref" in schema ? undefined : example(answer.schema);
     responses[status] = {
-      description:
-        doc.responseDescriptions?.[Number(status)] ?? SUCCESS_DESCRIPTIONS[doc.id]?.[Number(status)] ?? (Number(status) === 201 ? "Created" : "OK"),
+      description: answer.description,
       headers: headersFor(Number(status)),
       content: { "application/json": { schema, ...(sample === undefined ? {} : { example: sample }) } },
     };
@@ -247,7 +191,7 @@ export function operation(doc: OperationDoc): DocumentDecoration {
   const content: Record<string, { schema: unknown; example?: unknown; encoding?: unknown }> = {};
   const bodies: [string, TSchema][] = [...(doc.body ? [["application/json", doc.body] as [string, TSchema]] : []), ...Object.entries(doc.bodies ?? {})];
   for (const [type, schema] of bodies) {
-    const sample = doc.bodyExamples?.[type] ?? example(schema) ?? BODY_EXAMPLES[doc.id]?.[type];
+    const sample = example(schema);
     // A multipart file part (format binary) is a PDF: the only file this API takes.
     const files = type === "multipart/form-data" ? Object.entries(schema.properties ?? {}).filter(([, p]) => (p as TSchema).format === "binary") : [];
     content[type] = {

@@ -1,6 +1,6 @@
 // Reading what a request carries, so that each check answers with C3's codes in C3's order:
 // routes call these after authentication and after loading the path's resource.
-import type { TSchema, Static } from "@sinclair/typebox";
+import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { ApiError, invalidBody, notFound } from "../errors";
@@ -190,23 +190,8 @@ export interface Paging {
   perPage: number;
 }
 
-const INTEGER = /^\d+$/;
-
-/** `page` ≥ 1 and `per_page` 1..100 (C3), else invalid_body. */
-export function paging(params: URLSearchParams): Paging {
-  const read = (name: string, fallback: number, max: number) => {
-    const raw = params.get(name);
-    if (raw === null) return fallback;
-    const value = Number(raw);
-    if (!INTEGER.test(raw) || value < 1 || value > max) {
-      throw invalidBody(`${name} must be an integer from 1${max === Infinity ? " up" : ` to ${max}`}`);
-    }
-    return value;
-  };
-  // A page beyond 2^53 - 1 is not an integer JavaScript holds exactly, and its offset would
-  // overflow SQLite's integers (issue 7 fuzzing found the 500): 400 like any other bad page.
-  return { page: read("page", 1, Number.MAX_SAFE_INTEGER), perPage: read("per_page", 25, 100) };
-}
+/** The page a list asks for, from its query's `page` and `per_page` (schemas/common.ts). */
+export const paging = (query: { page: number; per_page: number }): Paging => ({ page: query.page, perPage: query.per_page });
 
 /** The query of the request. The server's URLs are absolute and carry no fragment, so the query is
  * all after the first "?": parsing that alone skips a whole URL parse per request (issue 6). */
@@ -216,20 +201,56 @@ export function searchParams(request: Request): URLSearchParams {
   return new URLSearchParams(start < 0 ? "" : url.slice(start + 1));
 }
 
-/** An enum filter: absent → undefined; present but not one of `values` → invalid_body. */
-export function enumParam<T extends string>(params: URLSearchParams, name: string, values: readonly T[]): T | undefined {
-  const raw = params.get(name);
-  if (raw === null) return undefined;
-  if (!values.includes(raw as T)) throw invalidBody(`${name} must be one of ${values.join(", ")}`);
-  return raw as T;
+const INTEGER = /^\d+$/;
+
+/** The query parameters `schema` declares, read from `params` (others are ignored), each checked
+ * and converted by its schema: an enum (a union of literals), a uuid (lower-cased; a non-uuid is
+ * 400 here, unlike a path id: C10), a boolean ("true" or "false"), an integer within its bounds (a
+ * page beyond 2^53 - 1 is no integer JavaScript holds exactly, and its offset would overflow
+ * SQLite's: 400 like any other bad page), or a plain string. An array parameter may repeat (absent:
+ * []); any other takes its first value, and its default when absent. The first parameter of the
+ * schema that fails is named in the invalid_body. */
+export function parseQuery<T extends TObject>(schema: T, params: URLSearchParams): Static<T> {
+  const query: Record<string, unknown> = {};
+  for (const [name, property] of Object.entries(schema.properties as Record<string, TSchema>)) {
+    if (property.type === "array") {
+      query[name] = params.getAll(name).map((raw) => queryValue(name, property.items as TSchema, raw));
+      continue;
+    }
+    const raw = params.get(name);
+    if (raw !== null) query[name] = queryValue(name, property, raw);
+    else if (property.default !== undefined) query[name] = property.default;
+  }
+  return query as Static<T>;
 }
 
-/** A uuid filter: a non-uuid is 400 here, unlike a path id (C10). */
-export function uuidParam(params: URLSearchParams, name: string): string | undefined {
-  const raw = params.get(name);
-  if (raw === null) return undefined;
-  if (!isUuid(raw)) throw invalidBody(`${name} must be a uuid`);
-  return raw.toLowerCase();
+function queryValue(name: string, schema: TSchema, raw: string): unknown {
+  if (Array.isArray(schema.anyOf)) {
+    const values = (schema.anyOf as TSchema[]).map((member) => String(member.const));
+    if (!values.includes(raw)) throw invalidBody(`${name} must be one of ${values.join(", ")}`);
+    return raw;
+  }
+  switch (schema.type) {
+    case "boolean":
+      if (raw === "true") return true;
+      if (raw === "false") return false;
+      throw invalidBody(`${name} must be true or false`);
+    case "integer": {
+      const min = (schema.minimum as number | undefined) ?? 0;
+      const max = (schema.maximum as number | undefined) ?? Number.MAX_SAFE_INTEGER;
+      const value = Number(raw);
+      if (!INTEGER.test(raw) || value < min || value > max) throw invalidBody(`${name} must be an integer from ${min} to ${max}`);
+      return value;
+    }
+    case "string":
+      if (schema.format === "uuid") {
+        if (!isUuid(raw)) throw invalidBody(`${name} must be a uuid`);
+        return raw.toLowerCase();
+      }
+      return raw;
+    default:
+      throw new Error(`query parameter ${name}: no reading for its schema`);
+  }
 }
 
 export const one = <T>(data: T) => ({ data });

@@ -75,3 +75,6 @@ export const PagingQuery = {
   page: t.Integer({ minimum: 1, default: 1, description: "1-based page number; a page past the end answers data: [] with the right total" }),
   per_page: t.Integer({ minimum: 1, maximum: 100, default: 25, description: "Page size, 1 to 100" }),
 };
+
+/** The query of a paginated list that has no filter. */
+export const PageQuery = t.Object(PagingQuery);

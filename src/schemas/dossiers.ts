@@ -2,7 +2,7 @@
 // TypeBox checks types and unknown fields; the rules TypeBox cannot say (lengths in code points,
 // trimming, email shape, currencies, sales-only fields) live in services/dossiers.ts.
 import { Type as t } from "@sinclair/typebox";
-import { closed, DateTime, Nullable, Uuid } from "./common";
+import { closed, DateTime, Nullable, PagingQuery, Uuid } from "./common";
 
 export const DossierType = t.Union([t.Literal("candidate"), t.Literal("sales")]);
 export const DossierStatus = t.Union([t.Literal("active"), t.Literal("won"), t.Literal("lost"), t.Literal("archived")]);
@@ -102,6 +102,9 @@ export const CreateDossier = t.Object(
   },
 );
 
+/** A file's bytes in the document's examples: a PDF is not shown. */
+const PDF_EXAMPLE = "%PDF-1.7 … (the bytes of the PDF file, at most 10 MB)";
+
 /** Multipart POST /dossiers: the same fields as form fields (numbers as decimal strings, an empty
  * string is an absent field), plus the optional file `cv`. Documents the form; the route checks it. */
 const FormText = (description: string) => t.Optional(t.String({ description }));
@@ -122,7 +125,12 @@ export const CreateDossierForm = t.Object(
     deal_currency: FormText("Sales only. ISO 4217 code, upper case"),
     cv: t.Optional(t.String({ format: "binary", description: "The CV: a PDF file of at most 10 MB (the whole body at most 11 MB)" })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      { type: "candidate", name: "Ada Lovelace", email: "ada@example.org", role: "Software Engineer", intake_notes: "Referred by Grace.", cv: PDF_EXAMPLE },
+    ],
+  },
 );
 
 export const PatchDossier = t.Object(
@@ -148,5 +156,20 @@ export const ArchivedDossier = t.Object(
   { ...closed, examples: [{ id: EXAMPLE_DOSSIER.id, status: "archived" }] },
 );
 
-export const CvForm = t.Object({ cv: t.String({ format: "binary", description: "PDF, at most 10 MB" }) }, { additionalProperties: false });
-export const CvRaw = t.String({ format: "binary", description: "The PDF bytes, at most 10 MB" });
+export const CvForm = t.Object(
+  { cv: t.String({ format: "binary", description: "PDF, at most 10 MB" }) },
+  { additionalProperties: false, examples: [{ cv: PDF_EXAMPLE }] },
+);
+export const CvRaw = t.String({ format: "binary", description: "The PDF bytes, at most 10 MB", examples: [PDF_EXAMPLE] });
+
+/** The filters of GET /dossiers (api-v1 "Dossiers", C3, C10), in the order they are checked. */
+export const DossierQuery = t.Object({
+  type: t.Optional(t.Union(DossierType.anyOf, { description: "Only dossiers of this type" })),
+  status: t.Optional(t.Union(DossierStatus.anyOf, { description: "Only dossiers in this status; without it, archived dossiers are left out" })),
+  stage_id: t.Optional(t.String({ format: "uuid", description: "Only dossiers currently in this stage; a non-uuid is 400" })),
+  overdue: t.Optional(t.Boolean({ description: "true: only active dossiers whose stage_due_at has passed; false: all others" })),
+  assigned_to: t.Optional(t.String({ format: "uuid", description: "Only dossiers assigned to this user; a non-uuid is 400" })),
+  flow_id: t.Optional(t.String({ format: "uuid", description: "Only dossiers in this flow; a non-uuid is 400" })),
+  q: t.Optional(t.String({ description: "Case-insensitive substring of name, email or company" })),
+  ...PagingQuery,
+});

@@ -1,8 +1,11 @@
 // The Stage and Flow records (api-v1 "Stage", "Flow", C4, C10).
 import { Type as t } from "@sinclair/typebox";
-import { closed, Nullable, Uuid } from "./common";
+import { closed, Nullable, PagingQuery, Uuid } from "./common";
 
 export const FlowType = t.Union([t.Literal("candidate"), t.Literal("sales")]);
+
+/** The filter of GET /flows (api-v1 "Flows"). */
+export const FlowQuery = t.Object({ type: t.Optional(t.Union(FlowType.anyOf, { description: "Only flows of this type" })), ...PagingQuery });
 
 const EXAMPLE_STAGE = {
   id: "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",

@@ -1025,6 +1025,16 @@ export interface components {
             deal_size?: number | null;
             deal_currency?: string | null;
         };
+        /**
+         * @example {
+         *       "type": "candidate",
+         *       "name": "Ada Lovelace",
+         *       "email": "ada@example.org",
+         *       "role": "Software Engineer",
+         *       "intake_notes": "Referred by Grace.",
+         *       "cv": "%PDF-1.7 … (the bytes of the PDF file, at most 10 MB)"
+         *     }
+         */
         CreateDossierForm: {
             type: components["schemas"]["DossierType"];
             /** @description 1 to 200 characters after trimming; stored trimmed */
@@ -1079,6 +1089,11 @@ export interface components {
             intake_notes?: string | null;
             current_stage_id?: string | null;
         };
+        /**
+         * @example {
+         *       "cv": "%PDF-1.7 … (the bytes of the PDF file, at most 10 MB)"
+         *     }
+         */
         CvForm: {
             /**
              * Format: binary
