@@ -4,7 +4,7 @@ import type { Context } from "../context";
 import { pathOf } from "./url";
 
 // A message may quote what the client sent (an unknown field's name, C3); an API key in it is
-// never echoed (issue 7: keys appear in no answer, no log).
+// never echoed: keys appear in no answer and no log.
 const KEY_IN_TEXT = /svc_live_[A-Za-z0-9]{32}/g;
 const redacted = (message: string) => message.replace(KEY_IN_TEXT, "svc_live_[redacted]");
 

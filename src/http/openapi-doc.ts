@@ -85,7 +85,7 @@ export const requestIdHeaders = (): Record<string, HeaderRef> => ({ "X-Request-I
 
 /** The headers of an answer with this status. A 401 names no organization, so it carries no
  * rate-limit headers; a 500 carries them only when the failure came after the key was checked. */
-export function headersFor(status: number): Record<string, Header | HeaderRef> {
+function headersFor(status: number): Record<string, Header | HeaderRef> {
   if (status === 401) return requestIdHeaders();
   if (status === 500) return { ...requestIdHeaders(), ...rateLimitHeaders(false) };
   const headers: Record<string, Header | HeaderRef> = { ...requestIdHeaders() };

@@ -21,11 +21,11 @@ const finish = ({ request }: { request: Request }) => {
   if (timing && timing.end === undefined) timing.end = performance.now();
 };
 
-/** One log line per request (issue 8): time, request id, method, route pattern, status, duration
+/** One log line per request: time, request id, method, route pattern, status, duration
  * and organization (also on a 402, 403 or 429: see noteOrganization); never a key, a secret or a body. The line is written after the response is
  * sent; the duration runs to the end of the handler or error mapping. When request lines would be
  * dropped (DOSSIER_LOG=off, or a level above info), no hook is registered at all: each one costs
- * every request a call, and the after-response hook a setImmediate (issue 6). */
+ * every request a call, and the after-response hook a setImmediate. */
 export function requestLog(ctx: Context) {
   const plugin = new Elysia({ name: "request-log" });
   if (!ctx.logger.enabled("info")) return plugin;

@@ -1,12 +1,12 @@
 // Reading what a request carries, so that each check answers with C3's codes in C3's order:
-// routes call these after authentication and after loading the path's resource.
+// src/http/route.ts calls these after authentication and after loading the path's resource.
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { ApiError, invalidBody, notFound } from "../errors";
 import { isUuid } from "../ids";
 
-export const JSON_LIMIT = 1_048_576; // 1 MB (C8, C10)
+const JSON_LIMIT = 1_048_576; // 1 MB (C8, C10)
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 function checkerOf<T extends TSchema>(schema: T): TypeCheck<T> {
@@ -108,7 +108,7 @@ export async function dropArrivedBody(request: Request): Promise<boolean> {
   return arrived;
 }
 
-export const requestTimeout = () => new ApiError("request_timeout", "the request body did not arrive in time");
+const requestTimeout = () => new ApiError("request_timeout", "the request body did not arrive in time");
 
 const TIMED_OUT = Symbol("timed out");
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
@@ -151,16 +151,16 @@ export async function readBytes(request: Request, limit: number, tooLarge: () =>
     reader.cancel().catch(() => {});
     if (error instanceof ApiError) throw error;
     // The client closed the connection before the end of its body, or sent a malformed chunked
-    // body: a fault of the request, not of the server (found by issue 7's wire fuzzing).
+    // body: a fault of the request, not of the server (found by fuzzing the wire).
     throw invalidBody("the body ended before it was complete");
   }
   arrival.bodyRead = true;
   return Buffer.concat(chunks);
 }
 
-export const payloadTooLarge = () => new ApiError("payload_too_large", "the JSON body is larger than 1 MB");
+const payloadTooLarge = () => new ApiError("payload_too_large", "the JSON body is larger than 1 MB");
 
-export function isJson(request: Request): boolean {
+function isJson(request: Request): boolean {
   const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
   return type === "application/json";
 }
@@ -194,7 +194,7 @@ export interface Paging {
 export const paging = (query: { page: number; per_page: number }): Paging => ({ page: query.page, perPage: query.per_page });
 
 /** The query of the request. The server's URLs are absolute and carry no fragment, so the query is
- * all after the first "?": parsing that alone skips a whole URL parse per request (issue 6). */
+ * all after the first "?": parsing that alone skips a whole URL parse per request. */
 export function searchParams(request: Request): URLSearchParams {
   const { url } = request;
   const start = url.indexOf("?");
