@@ -1,7 +1,7 @@
 // The Dossier record (api-v1 "Dossier" + C5) and the bodies of POST and PATCH /dossiers (C3, C10).
 // TypeBox checks types and unknown fields; the rules TypeBox cannot say (lengths in code points,
 // trimming, email shape, currencies, sales-only fields) live in services/dossiers.ts.
-import { Type as t } from "@sinclair/typebox";
+import { Type as t, type TSchema } from "@sinclair/typebox";
 import { closed, DateTime, Nullable, PagingQuery, Uuid } from "./common";
 
 export const DossierType = t.Union([t.Literal("candidate"), t.Literal("sales")]);
@@ -10,6 +10,7 @@ export const DossierStatus = t.Union([t.Literal("active"), t.Literal("won"), t.L
 // Lengths are counted in code points (C10), which JSON Schema's maxLength does not do: they are
 // stated here for the reader and checked by the service.
 const Short = t.String({ description: "At most 200 characters" });
+const SalesShort = t.String({ description: "Sales only. At most 200 characters" });
 const Name = t.String({ description: "1 to 200 characters after trimming; stored trimmed" });
 const Email = t.String({ description: "At most 200 characters; one @, a dot in the domain; stored as given" });
 const DealSize = t.Number({ description: "Sales only. A finite number >= 0, in the main currency unit" });
@@ -82,7 +83,7 @@ export const CreateDossier = t.Object(
     flow_id: t.Optional(Nullable(t.String({ format: "uuid", description: "Default: the organization's default flow for the type" }))),
     assigned_to: t.Optional(Nullable(Uuid)),
     intake_notes: t.Optional(Nullable(IntakeNotes)),
-    contact_person: t.Optional(Nullable(Short)),
+    contact_person: t.Optional(Nullable(SalesShort)),
     deal_size: t.Optional(Nullable(DealSize)),
     deal_currency: t.Optional(Nullable(Currency)),
   },
@@ -105,24 +106,20 @@ export const CreateDossier = t.Object(
 /** A file's bytes in the document's examples: a PDF is not shown. */
 const PDF_EXAMPLE = "%PDF-1.7 … (the bytes of the PDF file, at most 10 MB)";
 
-/** Multipart POST /dossiers: the same fields as form fields (numbers as decimal strings, an empty
- * string is an absent field), plus the optional file `cv`. Documents the form; the route checks it. */
-const FormText = (description: string) => t.Optional(t.String({ description }));
+/** A field of the multipart form: the JSON body's field as text (a number as a decimal string). */
+function formText(field: TSchema): TSchema {
+  const value = Array.isArray(field.anyOf) ? (field.anyOf as TSchema[]).find((member) => member.type !== "null")! : field;
+  const description = value.type === "number" ? `${value.description}; as a decimal string, e.g. 12500.50` : value.description;
+  return t.Optional(t.String({ ...(value.format ? { format: value.format } : {}), ...(description ? { description } : {}) }));
+}
+
+/** Multipart POST /dossiers: the fields of CreateDossier as form fields (an empty string is an
+ * absent field), plus the optional file `cv`. Documents the form; the route checks it. */
 export const CreateDossierForm = t.Object(
   {
-    type: DossierType,
-    name: Name,
-    email: FormText("At most 200 characters; one @, a dot in the domain"),
-    phone: FormText("At most 200 characters"),
-    company: FormText("At most 200 characters"),
-    role: FormText("At most 200 characters"),
-    contact_id: FormText("uuid of an existing contact to link as primary"),
-    flow_id: FormText("uuid; default: the organization's default flow for the type"),
-    assigned_to: FormText("uuid"),
-    intake_notes: FormText("At most 20,000 characters"),
-    contact_person: FormText("Sales only. At most 200 characters"),
-    deal_size: FormText("Sales only. A decimal number >= 0, e.g. 12500.50"),
-    deal_currency: FormText("Sales only. ISO 4217 code, upper case"),
+    ...Object.fromEntries(
+      Object.entries(CreateDossier.properties).map(([name, field]) => [name, (CreateDossier.required as string[] | undefined)?.includes(name) ? field : formText(field)]),
+    ),
     cv: t.Optional(t.String({ format: "binary", description: "The CV: a PDF file of at most 10 MB (the whole body at most 11 MB)" })),
   },
   {
@@ -140,7 +137,7 @@ export const PatchDossier = t.Object(
     phone: t.Optional(Nullable(Short)),
     company: t.Optional(Nullable(Short)),
     role: t.Optional(Nullable(Short)),
-    contact_person: t.Optional(Nullable(Short)),
+    contact_person: t.Optional(Nullable(SalesShort)),
     deal_size: t.Optional(Nullable(DealSize)),
     deal_currency: t.Optional(Nullable(Currency)),
     status: t.Optional(DossierStatus),

@@ -2,26 +2,12 @@
 // writes and the dispatcher POSTs. The OpenAPI document lists them under `webhooks`.
 import { Type as t, type TSchema } from "@sinclair/typebox";
 import { closed, DateTime, Nullable, Uuid } from "./common";
-import { Dossier, DossierStatus } from "./dossiers";
+import { Dossier, DossierStatus, PatchDossier } from "./dossiers";
 import { Note } from "./notes";
 
 /** The fields whose old values `dossier.updated` reports: those of the PATCH table and, for a CV
  * upload, `cv_url` (C10). Derived fields are not listed. */
-const PREVIOUS_FIELDS = [
-  "name",
-  "email",
-  "phone",
-  "company",
-  "role",
-  "contact_person",
-  "deal_size",
-  "deal_currency",
-  "status",
-  "assigned_to",
-  "intake_notes",
-  "current_stage_id",
-  "cv_url",
-] as const;
+const PREVIOUS_FIELDS = [...(Object.keys(PatchDossier.properties) as (keyof typeof PatchDossier.properties)[]), "cv_url" as const];
 
 export const PreviousAttributes = t.Partial(t.Pick(Dossier, PREVIOUS_FIELDS), {
   ...closed,

@@ -1039,7 +1039,7 @@ export interface components {
             type: components["schemas"]["DossierType"];
             /** @description 1 to 200 characters after trimming; stored trimmed */
             name: string;
-            /** @description At most 200 characters; one @, a dot in the domain */
+            /** @description At most 200 characters; one @, a dot in the domain; stored as given */
             email?: string;
             /** @description At most 200 characters */
             phone?: string;
@@ -1047,19 +1047,25 @@ export interface components {
             company?: string;
             /** @description At most 200 characters */
             role?: string;
-            /** @description uuid of an existing contact to link as primary */
+            /**
+             * Format: uuid
+             * @description An existing contact to link as primary; default: the contact with the same email, or a new one
+             */
             contact_id?: string;
-            /** @description uuid; default: the organization's default flow for the type */
+            /**
+             * Format: uuid
+             * @description Default: the organization's default flow for the type
+             */
             flow_id?: string;
-            /** @description uuid */
+            /** Format: uuid */
             assigned_to?: string;
             /** @description At most 20,000 characters */
             intake_notes?: string;
             /** @description Sales only. At most 200 characters */
             contact_person?: string;
-            /** @description Sales only. A decimal number >= 0, e.g. 12500.50 */
+            /** @description Sales only. A finite number >= 0, in the main currency unit; as a decimal string, e.g. 12500.50 */
             deal_size?: string;
-            /** @description Sales only. ISO 4217 code, upper case */
+            /** @description Sales only. ISO 4217 code known to the runtime, upper case */
             deal_currency?: string;
             /**
              * Format: binary
