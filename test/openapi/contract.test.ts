@@ -222,7 +222,12 @@ describe("the OpenAPI document cannot lie (issue 8)", () => {
         limited: makeOrg(app, { rateLimit: 1 }).key,
       },
       middleware: checker,
-      breakDatabase: () => app.dossier.store.sqlite.run("ALTER TABLE api_keys RENAME TO api_keys_gone"),
+      // Every request reads a key, and every remembered answer (a key, a page of dossiers) is checked
+      // against its generation: without either table, nothing can be answered.
+      breakDatabase: () => {
+        app.dossier.store.sqlite.run("ALTER TABLE api_keys RENAME TO api_keys_gone");
+        app.dossier.store.sqlite.run("ALTER TABLE generations RENAME TO generations_gone");
+      },
       // After the scenario's failed write (fillDatabaseDisk): a database that does not answer is
       // `unavailable` whatever failed before.
       closeDatabase: () => app.dossier.store.sqlite.close(),
