@@ -66,7 +66,7 @@ export interface RouteSpec<P extends string, L, Q extends TObject, S extends TSc
   read?: (request: Request, json: () => Promise<Static<S>>) => Promise<B>;
   /** The success answers. When there is one, it is the status answered. */
   responses: Record<number, Answer>;
-  /** Error codes beyond authentication's that the route can answer. */
+  /** Error codes the route can answer beyond those its declaration implies (`implied`). */
   errors?: ErrorCode[];
   handler: (call: Call<NoInfer<P>, L, Static<Q>, B>) => unknown;
 }
@@ -81,6 +81,18 @@ export interface Route {
 }
 
 const PATH_PARAM = /:([A-Za-z_]+)/g;
+
+/** The failures that come with what a route declares: an id in the path may name nothing (404), a
+ * query or a JSON body may be malformed (400), a JSON body too large (413), and a change may find
+ * the database refusing writes (503). Authentication's come with every route (openapi-doc.ts). */
+function implied(spec: { method: Method; params?: object; query?: TObject; body?: TSchema }): ErrorCode[] {
+  return [
+    ...(spec.params ? (["not_found"] as const) : []),
+    ...(spec.query || spec.body ? (["invalid_body"] as const) : []),
+    ...(spec.body ? (["payload_too_large"] as const) : []),
+    ...(spec.method !== "GET" ? (["storage_unavailable"] as const) : []),
+  ];
+}
 
 // The defaults are what a route that declares no load, query or body gets: `undefined`, `{}`.
 export function defineRoute<P extends string = never, L = undefined, Q extends TObject = TObject<{}>, S extends TSchema = TUndefined, B = Static<S>>(
@@ -109,7 +121,7 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
       body: spec.body,
       bodies: spec.bodies,
       responses: spec.responses,
-      errors: spec.errors,
+      errors: [...implied(spec), ...(spec.errors ?? [])],
     }),
     ...(readsBody ? { parse: "none" as const } : {}),
   };

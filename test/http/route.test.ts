@@ -27,6 +27,14 @@ describe("defineRoute refuses a declaration that does not match its route", () =
     expect(route.hook.detail.operationId).toBe("d");
     expect(route.hook).not.toHaveProperty("parse");
   });
+  test("the failures its declaration implies are documented: 404 for a path id, 400 and 413 for a JSON body, 503 for a change", () => {
+    const body = t.Object({ name: t.String() }, { additionalProperties: false });
+    const route = defineRoute({ ...base, id: "e", method: "PATCH", path: "/x/:id", params: { id: "The x" }, body, errors: ["duplicate_contact"] });
+    const statuses = Object.keys((route.hook.detail as { responses: object }).responses);
+    expect(statuses).toEqual(expect.arrayContaining(["400", "404", "408", "409", "413", "503"]));
+    const read = defineRoute({ ...base, id: "f", method: "GET", path: "/x" });
+    expect(Object.keys((read.hook.detail as { responses: object }).responses).sort()).toEqual(["401", "402", "403", "429", "500"]);
+  });
 });
 
 describe("parseQuery", () => {

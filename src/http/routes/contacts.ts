@@ -33,7 +33,6 @@ export const contactRoutes = [
     scopes: ["contacts:read"],
     query: ContactQuery,
     responses: { 200: { schema: List(Contact), description: "A page of the organization's contacts that match every filter given, with the total across all pages" } },
-    errors: ["invalid_body"],
     handler: ({ ctx, principal, query }) => {
       const paged = paging(query);
       const { data, total } = listContacts(ctx, principal.organizationId, { kinds: query.kind, pool: query.pool, search: query.search, ...paged });
@@ -50,7 +49,7 @@ export const contactRoutes = [
     scopes: ["contacts:write"],
     body: CreateContact,
     responses: { 201: { schema: One(Contact), description: "The contact was created; dossier_count is 0" } },
-    errors: ["invalid_body", "duplicate_contact", "payload_too_large", "storage_unavailable"],
+    errors: ["duplicate_contact"],
     handler: async ({ ctx, principal, body }) => one(await createContact(ctx, principal.organizationId, { ...body, kind: body.kind ?? undefined })),
   }),
   defineRoute({
@@ -63,7 +62,6 @@ export const contactRoutes = [
     params: ofContact,
     load: contact,
     responses: { 200: { schema: One(Contact), description: "The contact, with its kinds and the number of dossiers linked to it" } },
-    errors: ["not_found"],
     handler: ({ resource }) => one(resource),
   }),
   defineRoute({
@@ -80,7 +78,7 @@ export const contactRoutes = [
     load: contact,
     body: PatchContact,
     responses: { 200: { schema: One(Contact), description: "The contact after the change" } },
-    errors: ["not_found", "invalid_body", "duplicate_contact", "payload_too_large", "storage_unavailable"],
+    errors: ["duplicate_contact"],
     handler: async ({ ctx, principal, resource, body }) => {
       const updated = await updateContact(ctx, principal.organizationId, resource.id, body);
       if (!updated) throw notFound("contact not found");
@@ -97,7 +95,6 @@ export const contactRoutes = [
     scopes: ["contacts:write"],
     params: ofContact,
     responses: { 200: { schema: One(DeletedContact), description: "The contact is deleted for good; its links are removed and the linked dossiers kept" } },
-    errors: ["not_found", "storage_unavailable"],
     handler: async ({ ctx, principal, params }) => {
       if (!(await deleteContact(ctx, principal.organizationId, params.id))) throw notFound("contact not found");
       return one({ id: params.id, deleted: true as const });

@@ -130,7 +130,6 @@ export const dossierRoutes = [
         description: "A page of the organization's dossiers that match every filter given (archived ones only with status=archived), with the total across all pages",
       },
     },
-    errors: ["invalid_body"],
     handler: ({ ctx, principal, query, set }) => {
       const paged = paging(query);
       const { json, total } = listDossiersJson(ctx, principal.organizationId, {
@@ -173,7 +172,7 @@ export const dossierRoutes = [
           "The dossier was created (with its CV, for a multipart body) in the flow's first stage; the answer is the whole new dossier. A dossier.created event is recorded",
       },
     },
-    errors: ["invalid_body", "not_found", "payload_too_large", "file_too_large", "storage_unavailable", "insufficient_storage"],
+    errors: ["not_found", "file_too_large", "insufficient_storage"],
     handler: async ({ ctx, principal, body }) => one(await createDossier(ctx, principal.organizationId, body.input, body.cv)),
   }),
   defineRoute({
@@ -186,7 +185,6 @@ export const dossierRoutes = [
     params: ofDossier,
     load: dossier,
     responses: { 200: { schema: One(Dossier), description: "The dossier, archived or not" } },
-    errors: ["not_found"],
     handler: ({ resource }) => one(resource),
   }),
   defineRoute({
@@ -204,7 +202,6 @@ export const dossierRoutes = [
     load: dossier,
     body: PatchDossier,
     responses: { 200: { schema: One(Dossier), description: "The dossier after the change (unchanged, with its old updated_at, when the body changes nothing)" } },
-    errors: ["not_found", "invalid_body", "payload_too_large", "storage_unavailable"],
     handler: async ({ ctx, principal, resource, body }) => one(await updateDossier(ctx, principal.organizationId, resource.id, body)),
   }),
   defineRoute({
@@ -218,7 +215,6 @@ export const dossierRoutes = [
     params: { id: "The dossier's id" },
     load: dossier,
     responses: { 200: { schema: One(ArchivedDossier), description: "The dossier is archived (soft delete: it can still be read); a dossier.deleted event is recorded" } },
-    errors: ["not_found", "storage_unavailable"],
     handler: async ({ ctx, principal, resource }) => one(await archiveDossier(ctx, principal.organizationId, resource.id)),
   }),
   defineRoute({
@@ -238,7 +234,7 @@ export const dossierRoutes = [
     responses: {
       200: { schema: One(Dossier), description: "The CV is stored, replacing any earlier one; the answer is the whole dossier with its cv_url. A dossier.updated event is recorded" },
     },
-    errors: ["not_found", "invalid_body", "file_too_large", "unsupported_media_type", "storage_unavailable", "insufficient_storage"],
+    errors: ["invalid_body", "file_too_large", "unsupported_media_type", "insufficient_storage"],
     handler: async ({ ctx, principal, resource, body }) => one(await attachCv(ctx, principal.organizationId, resource.id, body)),
   }),
   defineRoute({
@@ -262,7 +258,6 @@ export const dossierRoutes = [
         },
       },
     },
-    errors: ["not_found"],
     handler: async ({ ctx, principal, resource }) => {
       const url = cvOf(ctx, principal.organizationId, resource.id);
       const file = url ? Bun.file(cvFile(ctx, url)) : null;

@@ -19,7 +19,6 @@ export const flowRoutes = [
     scopes: ["flows:read"],
     query: FlowQuery,
     responses: { 200: { schema: List(Flow), description: "A page of the organization's flows, each with its stages sorted by position" } },
-    errors: ["invalid_body"],
     handler: ({ ctx, principal, query }) => {
       const paged = paging(query);
       const { data, total } = listFlows(ctx, principal.organizationId, { type: query.type, ...paged });
@@ -36,7 +35,6 @@ export const flowRoutes = [
     scopes: ["flows:read"],
     params: { id: "The flow's id" },
     responses: { 200: { schema: List(Stage), description: "Every stage of the flow, sorted by position (not paginated: meta.per_page is the number of stages)" } },
-    errors: ["not_found"],
     handler: ({ ctx, principal, params }) => {
       const stages = listStages(ctx, principal.organizationId, params.id);
       if (!stages) throw notFound("flow not found");

@@ -34,7 +34,6 @@ export const linkRoutes = [
         description: "Every contact linked to the dossier, the primary first, then oldest link first (not paginated: meta.per_page is the number of items)",
       },
     },
-    errors: ["not_found"],
     handler: ({ ctx, principal, params }) => {
       const items = listDossierContacts(ctx, principal.organizationId, params.id);
       if (!items) throw notFound("dossier not found");
@@ -59,7 +58,6 @@ export const linkRoutes = [
       200: { schema: One(Link), description: "The contact was already linked: its role (and is_primary, when given) are updated" },
       201: { schema: One(Link), description: "The contact is now linked to the dossier" },
     },
-    errors: ["not_found", "invalid_body", "payload_too_large", "storage_unavailable"],
     handler: async ({ ctx, principal, resource: id, body, set }) => {
       const { created, link } = await linkContact(ctx, principal.organizationId, id, body.contact_id.toLowerCase(), body.role_on_dossier, body.is_primary);
       set.status = created ? 201 : 200;
@@ -77,7 +75,6 @@ export const linkRoutes = [
     params: { id: "The dossier's id", contact_id: "The linked contact's id" },
     load: dossierId,
     responses: { 200: { schema: One(Unlinked), description: "The link is removed; the contact and the dossier are kept" } },
-    errors: ["not_found", "storage_unavailable"],
     handler: async ({ ctx, principal, resource: id, params }) => one(await unlinkContact(ctx, principal.organizationId, id, params.contact_id)),
   }),
 ];

@@ -31,7 +31,6 @@ export const noteRoutes = [
     load: dossierId,
     query: PageQuery,
     responses: { 200: { schema: List(Note), description: "A page of the dossier's notes, oldest first, with the total across all pages" } },
-    errors: ["not_found", "invalid_body"],
     handler: ({ ctx, principal, resource: id, query }) => {
       const paged = paging(query);
       const { data, total } = listNotes(ctx, principal.organizationId, id, paged);
@@ -50,7 +49,6 @@ export const noteRoutes = [
     load: dossierId,
     body: CreateNote,
     responses: { 201: { schema: One(Note), description: "The note was added to the dossier; a note.created event is recorded" } },
-    errors: ["not_found", "invalid_body", "payload_too_large", "storage_unavailable"],
     handler: async ({ ctx, principal, resource: id, body }) => one(await createNote(ctx, principal.organizationId, id, body)),
   }),
 ];
