@@ -5,14 +5,15 @@
 import { describe, expect, test } from "bun:test";
 import { call, makeApp, makeOrg } from "../helpers";
 
+const app = makeApp();
+const org = makeOrg(app);
+const ids = { dossier: "", contact: "" };
+const ready = (async () => {
+  ids.dossier = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Ada" } })).json.data.id;
+  ids.contact = (await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "Grace" } })).json.data.id;
+})();
+
 describe("validation messages", () => {
-  const app = makeApp();
-  const org = makeOrg(app);
-  const ids = { dossier: "", contact: "" };
-  const ready = (async () => {
-    ids.dossier = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Ada" } })).json.data.id;
-    ids.contact = (await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "Grace" } })).json.data.id;
-  })();
 
   const rows: [string, string, string, Record<string, unknown>, string][] = [
     ["C10: a PATCH of `type` names the field `type` (not `type.0`)", "PATCH", "/dossiers/DOSSIER", { type: "sales" }, 'unknown field "type"'],
@@ -33,13 +34,7 @@ describe("validation messages", () => {
 });
 
 describe("query parameter messages", () => {
-  const app = makeApp();
-  const org = makeOrg(app);
   const MAX_PAGE = Number.MAX_SAFE_INTEGER;
-  let dossier = "";
-  const ready = (async () => {
-    dossier = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Ada" } })).json.data.id;
-  })();
 
   const rows: [string, string, number, string][] = [
     ["C3: an enum lists its allowed values, unquoted", "/dossiers?type=bogus", 400, "type must be one of candidate, sales"],
@@ -68,7 +63,7 @@ describe("query parameter messages", () => {
   ];
   test.each(rows)("%s", async (_name, path, status, message) => {
     await ready;
-    const answer = await call(app, "GET", path.replace("DOSSIER", dossier), { key: org.key });
+    const answer = await call(app, "GET", path.replace("DOSSIER", ids.dossier), { key: org.key });
     expect(answer.status).toBe(status);
     if (status >= 400) expect(answer.json.error).toEqual({ code: status === 404 ? "not_found" : "invalid_body", message });
   });

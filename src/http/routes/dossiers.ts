@@ -15,6 +15,7 @@ import {
 import {
   archiveDossier, attachCv, createDossier, cvOf, getDossier, listDossiersJson, updateDossier, type CreateDossierInput,
 } from "../../services/dossiers";
+import { dossierExists } from "../../services/links";
 import { defineRoute, type Asked } from "../route";
 import { one, page, paging, readBytes, validate } from "../request";
 
@@ -106,6 +107,13 @@ function dossier({ ctx, principal, params }: Asked<"id">) {
   const found = getDossier(ctx, principal.organizationId, params.id);
   if (!found) throw notFound("dossier not found");
   return found;
+}
+
+/** The path's dossier id, once the dossier (archived or not) is known to be the organization's:
+ * for the routes below a dossier (notes, links). */
+export function dossierId({ ctx, principal, params }: Asked<"id">): string {
+  if (!dossierExists(ctx, principal.organizationId, params.id)) throw notFound("dossier not found");
+  return params.id;
 }
 
 const TAG = "Dossiers";

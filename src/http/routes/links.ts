@@ -6,17 +6,12 @@
 import { notFound } from "../../errors";
 import { List, One } from "../../schemas/common";
 import { CreateLink, Link, LinkItem, Unlinked } from "../../schemas/contacts";
-import { dossierExists, linkContact, listDossierContacts, unlinkContact } from "../../services/links";
-import { defineRoute, type Asked } from "../route";
+import { linkContact, listDossierContacts, unlinkContact } from "../../services/links";
+import { defineRoute } from "../route";
 import { all, one } from "../request";
+import { dossierId } from "./dossiers";
 
 const TAG = "Dossier-contact links";
-
-/** The path's dossier id, once the dossier is known to be the organization's. */
-function dossierId({ ctx, principal, params }: Asked<"id">): string {
-  if (!dossierExists(ctx, principal.organizationId, params.id)) throw notFound("dossier not found");
-  return params.id;
-}
 
 export const linkRoutes = [
   defineRoute({

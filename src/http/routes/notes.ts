@@ -1,22 +1,14 @@
 // Notes on a dossier (api-v1 "Notes", C3, C10).
 //   GET  /dossiers/:id/notes   oldest first, paged
 //   POST /dossiers/:id/notes   add a note (archived dossiers too)
-import { notFound } from "../../errors";
 import { List, One, PageQuery } from "../../schemas/common";
 import { CreateNote, Note } from "../../schemas/notes";
-import { getDossier } from "../../services/dossiers";
 import { createNote, listNotes } from "../../services/notes";
-import { defineRoute, type Asked } from "../route";
+import { defineRoute } from "../route";
 import { one, page, paging } from "../request";
+import { dossierId } from "./dossiers";
 
 const ofDossier = "The dossier's id (archived dossiers too)";
-
-/** The path's dossier, archived or not: its id. */
-function dossierId({ ctx, principal, params }: Asked<"id">): string {
-  const dossier = getDossier(ctx, principal.organizationId, params.id);
-  if (!dossier) throw notFound("dossier not found");
-  return dossier.id;
-}
 
 export const noteRoutes = [
   defineRoute({
