@@ -77,7 +77,7 @@ export interface Route {
   path: string;
   /** Elysia's hook of the route: its document entry, and whether Elysia leaves its body alone. */
   hook: { detail: ReturnType<typeof operation>; parse?: "none" };
-  handle: (ctx: Context, guard: Guard) => (request: Request, params: Record<string, string>, set: Reply) => Promise<unknown>;
+  handle: (ctx: Context, guard: Guard) => (request: Request, params: Record<string, string>, set: Reply) => unknown;
 }
 
 const PATH_PARAM = /:([A-Za-z_]+)/g;
@@ -105,6 +105,7 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
     const optional = property.type === "array" || property.default !== undefined || spec.query!.required?.includes(name) !== true;
     if (!optional) throw new Error(`${spec.id}: query parameter ${name} must be optional, have a default or be an array`);
   }
+  if (spec.bodies && !spec.read) throw new Error(`${spec.id}: a route that takes other media types than JSON reads them (read)`);
   const successes = Object.keys(spec.responses).map(Number);
   const only = successes.length === 1 ? successes[0] : undefined;
   const readsBody = spec.body !== undefined || spec.bodies !== undefined;
@@ -126,18 +127,25 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
     ...(readsBody ? { parse: "none" as const } : {}),
   };
 
-  const handle = (ctx: Context, guard: Guard) => async (request: Request, raw: Record<string, string>, set: Reply) => {
+  // Synchronous up to the body, so that a route that reads none answers without a promise.
+  const handle = (ctx: Context, guard: Guard) => (request: Request, raw: Record<string, string>, set: Reply) => {
     const principal = guard(spec.scopes, request, set.headers);
     const params = {} as Record<P, string>;
     for (const name of declared) params[name] = pathId(raw[name]);
     const asked = { ctx, principal, params };
     const resource = spec.load ? spec.load(asked) : (undefined as L);
     const query = (spec.query ? parseQuery(spec.query, searchParams(request)) : {}) as Static<Q>;
+    const answer = (body: B) => {
+      const value = spec.handler({ ...asked, resource, query, body, request, set });
+      return value instanceof Promise ? value.then(withStatus) : withStatus(value);
+    };
+    const withStatus = (value: unknown) => {
+      if (only !== undefined && (set.status === undefined || set.status === 200)) set.status = only;
+      return value;
+    };
+    if (!readsBody) return answer(undefined as B);
     const json = () => readJson(request, spec.body!);
-    const body = (spec.read ? await spec.read(request, json) : spec.body ? await json() : undefined) as B;
-    const answer = await spec.handler({ ...asked, resource, query, body, request, set });
-    if (only !== undefined && (set.status === undefined || set.status === 200)) set.status = only;
-    return answer;
+    return (spec.read ? spec.read(request, json) : (json() as Promise<B>)).then(answer);
   };
 
   return { id: spec.id, method: spec.method, path: spec.path, hook, handle };

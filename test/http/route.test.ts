@@ -22,6 +22,10 @@ describe("defineRoute refuses a declaration that does not match its route", () =
     const query = t.Object({ q: t.String() });
     expect(() => defineRoute({ ...base, id: "c", method: "GET", path: "/x", query })).toThrow("query parameter q must be optional");
   });
+  test("a body of another media type with nothing to read it", () => {
+    const bodies = { "application/pdf": t.String({ format: "binary" }) };
+    expect(() => defineRoute({ ...base, id: "g", method: "POST", path: "/x", bodies })).toThrow("reads them (read)");
+  });
   test("a route that matches its path is defined, its document entry with it", () => {
     const route = defineRoute({ ...base, id: "d", method: "GET", path: "/x/:id/y/:other_id", params: { id: "The x", other_id: "The y" }, query: PageQuery });
     expect(route.hook.detail.operationId).toBe("d");
