@@ -13,7 +13,21 @@ export type ErrorCode =
   | "unsupported_media_type"
   | "request_timeout"
   | "storage_unavailable"
-  | "insufficient_storage";
+  | "insufficient_storage"
+  // Round 2 (C12, C13, C16, C17, C20)
+  | "invalid_setup_link"
+  | "invalid_credentials"
+  | "csrf_failed"
+  | "duplicate_member"
+  | "last_owner"
+  | "stage_not_empty"
+  | "last_stage"
+  | "delivery_not_failed"
+  | "idempotency_key_in_use"
+  | "cursor_expired"
+  | "precondition_failed"
+  | "idempotency_key_reused"
+  | "server_busy";
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   invalid_body: 400,
@@ -30,13 +44,29 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   internal: 500,
   storage_unavailable: 503,
   insufficient_storage: 507,
+  invalid_setup_link: 400,
+  invalid_credentials: 401,
+  csrf_failed: 403,
+  duplicate_member: 409,
+  last_owner: 409,
+  stage_not_empty: 409,
+  last_stage: 409,
+  delivery_not_failed: 409,
+  idempotency_key_in_use: 409,
+  cursor_expired: 410,
+  precondition_failed: 412,
+  idempotency_key_reused: 422,
+  server_busy: 503,
 };
 
+/** `retryAfter` (whole seconds, at least 1) comes with a 429 or a 503 that says when to try again:
+ * the answer's Retry-After. */
 export class ApiError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
     message: string,
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.status = STATUS_OF[code];
@@ -46,29 +76,7 @@ export class ApiError extends Error {
 export const invalidBody = (message: string) => new ApiError("invalid_body", message);
 export const notFound = (message = "resource not found") => new ApiError("not_found", message);
 
-/** C9's codes of members and sessions (C12, C20). They join ErrorCode with the routes that answer
- * them: every ErrorCode is in the OpenAPI document (src/http/openapi-doc.ts describes each). */
-export type AccountErrorCode = "invalid_credentials" | "csrf_failed" | "last_owner" | "duplicate_member" | "invalid_setup_link" | "server_busy";
-
-export const ACCOUNT_STATUS_OF: Record<AccountErrorCode, number> = {
-  invalid_setup_link: 400,
-  invalid_credentials: 401,
-  csrf_failed: 403,
-  duplicate_member: 409,
-  last_owner: 409,
-  server_busy: 503,
-};
-
-/** A refusal of the member and session services: any ApiError code or one of AccountErrorCode.
- * `retryAfter` (whole seconds, at least 1) comes with 429 and 503: the answer's Retry-After. */
-export class AccountError extends Error {
-  readonly status: number;
-  constructor(
-    readonly code: ErrorCode | AccountErrorCode,
-    message: string,
-    readonly retryAfter?: number,
-  ) {
-    super(message);
-    this.status = code in ACCOUNT_STATUS_OF ? ACCOUNT_STATUS_OF[code as AccountErrorCode] : STATUS_OF[code as ErrorCode];
-  }
-}
+/** The member and session services' name for ApiError (their codes are ErrorCodes now). */
+export const AccountError = ApiError;
+export type AccountError = ApiError;
+export type AccountErrorCode = ErrorCode;

@@ -57,6 +57,7 @@ export const errors = (ctx: Context) =>
       });
     }
     set.status = failure.status;
+    if (error instanceof ApiError && error.retryAfter !== undefined) set.headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfter)));
     // The type is set, not left to Elysia: a route may have set its own before it failed.
     if (isApiPath(path) || code === "NOT_FOUND") {
       set.headers["content-type"] = "application/json;charset=utf-8";

@@ -14,6 +14,12 @@ export const SCOPES = [
   "flows:read",
   "notes:read",
   "notes:write",
+  // Round 2: the settings calls (C13), members (C12) and the events feed (C17).
+  "flows:write",
+  "members:manage",
+  "keys:manage",
+  "webhooks:manage",
+  "events:read",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

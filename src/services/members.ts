@@ -6,28 +6,15 @@ import type { MemberRow } from "../db/schema";
 import { AccountError } from "../errors";
 import { newId } from "../ids";
 import { isEmailAddress } from "../schemas/contacts";
+import { SCOPES } from "./keys";
 import { hashToken, randomToken } from "./passwords";
 
 export type { Role };
 
 export const ROLES: Role[] = ["viewer", "member", "admin", "owner"];
 
-/** Every scope a role can hold: api-v1's seven and those of C12 and C13. keys.ts's SCOPES lacks
- * the last five until keys may hold them too (C12: `--scopes all` includes them). */
-export const ALL_SCOPES = [
-  "dossiers:read",
-  "dossiers:write",
-  "contacts:read",
-  "contacts:write",
-  "flows:read",
-  "notes:read",
-  "notes:write",
-  "flows:write",
-  "members:manage",
-  "keys:manage",
-  "webhooks:manage",
-  "events:read",
-] as const;
+/** Every scope a role can hold: every scope a key can hold (C12: `--scopes all` includes them). */
+export const ALL_SCOPES = SCOPES;
 
 const VIEWER = ["dossiers:read", "contacts:read", "flows:read", "notes:read"];
 const MEMBER = [...VIEWER, "dossiers:write", "contacts:write", "notes:write"];

@@ -698,7 +698,7 @@ export interface components {
         Error: {
             error: {
                 /** @description Stable, machine-readable */
-                code: "invalid_body" | "unauthorized" | "plan_required" | "forbidden" | "not_found" | "request_timeout" | "duplicate_contact" | "file_too_large" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "storage_unavailable" | "insufficient_storage";
+                code: "invalid_body" | "unauthorized" | "plan_required" | "forbidden" | "not_found" | "request_timeout" | "duplicate_contact" | "file_too_large" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "storage_unavailable" | "insufficient_storage" | "invalid_setup_link" | "invalid_credentials" | "csrf_failed" | "duplicate_member" | "last_owner" | "stage_not_empty" | "last_stage" | "delivery_not_failed" | "idempotency_key_in_use" | "cursor_expired" | "precondition_failed" | "idempotency_key_reused" | "server_busy";
                 /** @description Human readable */
                 message: string;
             };
