@@ -15,6 +15,7 @@ import { routable } from "./http/url";
 import { contactRoutes } from "./http/routes/contacts";
 import { dossierRoutes } from "./http/routes/dossiers";
 import { flowRoutes } from "./http/routes/flows";
+import { flowIntakeRoutes, intakeReceiver } from "./http/routes/intake";
 import { linkRoutes } from "./http/routes/links";
 import { noteRoutes } from "./http/routes/notes";
 import { IntakeDesk } from "./intake/desk";
@@ -26,9 +27,9 @@ export interface AppOptions extends ContextOptions {
   webhooks?: boolean;
 }
 
-function buildApp(ctx: Context) {
-  const routes = mount(ctx, guard(ctx), [...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes]);
-  const api = new Elysia({ prefix: "/api/v1" }).use(routes);
+function buildApp(ctx: Context, intake: IntakeDesk) {
+  const routes = mount(ctx, guard(ctx), [...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes, ...flowIntakeRoutes]);
+  const api = new Elysia({ prefix: "/api/v1" }).use(routes).use(intakeReceiver(ctx, intake));
   return new Elysia({ strictPath: true })
     .use(requestId)
     .use(requestLog(ctx))
@@ -51,9 +52,9 @@ export function createApp(options: AppOptions = {}): DossierApp {
   const ctx = openContext({ groupCommit: true, ...options });
   const webhooks = options.webhooks !== false;
   if (webhooks) requireMasterKey(ctx);
-  const app = buildApp(ctx);
-  const dispatcher = webhooks ? startDispatcher(ctx) : null;
   const intake = new IntakeDesk(ctx);
+  const app = buildApp(ctx, intake);
+  const dispatcher = webhooks ? startDispatcher(ctx) : null;
   const handle = app.handle;
   return Object.assign(app, {
     handle: async (request: Request) => {

@@ -113,9 +113,15 @@ function headersFor(status: number): Record<string, Header | HeaderRef> {
   return headers;
 }
 
+/** The headers of an answer to a request whose principal is a token in its path (C15): no
+ * organization's rate-limit headers (C20), Retry-After on a 429. */
+function tokenHeadersFor(status: number): Record<string, Header | HeaderRef> {
+  return status === 429 ? { ...requestIdHeaders(), "Retry-After": headerRef("Retry-After") } : requestIdHeaders();
+}
+
 /** The error envelope of one status: the named `Error`, its `code` narrowed to the codes this
  * operation gives there (so a generated client knows which codes each answer can carry). */
-function errorResponse(status: number, codes: ErrorCode[]) {
+function errorResponse(status: number, codes: ErrorCode[], headersOf = headersFor) {
   const code = codes.length === 1 ? { const: codes[0] } : { enum: codes };
   const narrowed = {
     type: "object",
@@ -124,7 +130,7 @@ function errorResponse(status: number, codes: ErrorCode[]) {
   };
   return {
     description: `${STATUS_TEXT[status] ?? "Error"}: ${codes.map((c) => `\`${c}\`: ${ERROR_DOCS[c].when}.`).join(" ")}`,
-    headers: headersFor(status),
+    headers: headersOf(status),
     content: {
       "application/json": {
         schema: { allOf: [refTo("Error"), narrowed] },
@@ -161,6 +167,10 @@ export interface OperationDoc {
   responses: Record<number, Answer>;
   /** Error codes beyond AUTH_ERRORS that this operation can answer. */
   errors?: ErrorCode[];
+  /** `path-token`: no API key, the secret token in the path is the principal (POST /intake/{token},
+   * C15): no security scheme, no scopes, no rate-limit headers (C20); its errors are all in
+   * `errors`. Default: the API key. */
+  auth?: "key" | "path-token";
 }
 
 const example = (schema: TSchema) => (Array.isArray(schema.examples) ? schema.examples[0] : undefined);
@@ -177,13 +187,20 @@ function pathParameter(name: string, description = "The resource's id"): Paramet
   };
 }
 
+/** The secret token of a path-token operation: not a uuid; an unknown one answers 404. */
+function tokenParameter(name: string, description: string): Parameter {
+  return { name, in: "path", required: true, description: `${description}. An unknown token answers 404 not_found.`, schema: { type: "string", pattern: "^[a-z0-9]{20,64}$" } };
+}
+
 export function operation(doc: OperationDoc): DocumentDecoration {
+  const byKey = doc.auth !== "path-token";
+  const headersOf = byKey ? headersFor : tokenHeadersFor;
   const responses: Record<string, unknown> = {};
   for (const [status, answer] of Object.entries(doc.responses)) {
     if (answer.mediaType) {
       responses[status] = {
         description: answer.description,
-        headers: { ...headersFor(Number(status)), ...answer.headers },
+        headers: { ...headersOf(Number(status)), ...answer.headers },
         content: { [answer.mediaType]: { schema: documentSchema(answer.schema) } },
       };
       continue;
@@ -193,19 +210,19 @@ export function operation(doc: OperationDoc): DocumentDecoration {
     const sample = "$ref" in schema ? undefined : example(answer.schema);
     responses[status] = {
       description: answer.description,
-      headers: headersFor(Number(status)),
+      headers: headersOf(Number(status)),
       content: { "application/json": { schema, ...(sample === undefined ? {} : { example: sample }) } },
     };
   }
   const byStatus = new Map<number, ErrorCode[]>();
   // Every operation that reads a body can find it stalled (C20).
   const bodyErrors: ErrorCode[] = doc.body || doc.bodies ? ["request_timeout"] : [];
-  for (const code of [...AUTH_ERRORS, ...(doc.errors ?? []), ...bodyErrors]) {
+  for (const code of [...(byKey ? AUTH_ERRORS : (["internal"] as ErrorCode[])), ...(doc.errors ?? []), ...bodyErrors]) {
     const codes = byStatus.get(STATUS_OF[code]) ?? [];
     if (!codes.includes(code)) codes.push(code);
     byStatus.set(STATUS_OF[code], codes);
   }
-  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) responses[String(status)] = errorResponse(status, codes);
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) responses[String(status)] = errorResponse(status, codes, headersOf);
 
   const content: Record<string, { schema: unknown; example?: unknown; encoding?: unknown }> = {};
   const bodies: [string, TSchema][] = [...(doc.body ? [["application/json", doc.body] as [string, TSchema]] : []), ...Object.entries(doc.bodies ?? {})];
@@ -228,16 +245,18 @@ export function operation(doc: OperationDoc): DocumentDecoration {
     schema: documentSchema(schema),
     ...(schema.type === "array" ? { style: "form", explode: true } : {}),
   }));
-  const declared = Object.entries(doc.params ?? {}).map(([name, description]) => pathParameter(name, description));
+  const declared = Object.entries(doc.params ?? {}).map(([name, description]) => (byKey ? pathParameter(name, description) : tokenParameter(name, description)));
   const parameters = [...declared, ...query];
 
   const detail: Record<string, unknown> = {
     operationId: doc.id,
     summary: doc.summary,
     tags: [doc.tag],
-    description: [doc.description, `Required scopes: ${doc.scopes.map((s) => `\`${s}\``).join(", ")}.`].filter(Boolean).join("\n\n"),
-    security: [{ bearerAuth: [] }],
-    "x-scopes": doc.scopes,
+    description: [doc.description, byKey ? `Required scopes: ${doc.scopes.map((s) => `\`${s}\``).join(", ")}.` : "No API key: the token in the path is the secret."]
+      .filter(Boolean)
+      .join("\n\n"),
+    security: byKey ? [{ bearerAuth: [] }] : [],
+    ...(byKey ? { "x-scopes": doc.scopes } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(Object.keys(content).length > 0 ? { requestBody: { required: true, content } } : {}),
     responses,

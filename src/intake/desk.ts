@@ -24,13 +24,13 @@ export class IntakeDesk {
 
   /** Where mail to `token` goes. Throws ApiError: not_found (an unknown token), plan_required
    * (not counted), rate_limited (with `retryAfter` seconds). */
-  admit(token: string): Admitted & { retryAfter?: number } {
+  admit(token: string): Admitted {
     const target = intakeTarget(this.ctx, token);
     if (!target) throw notFound("no intake address has this token");
     if (target.plan !== "growth") throw new ApiError("plan_required", `email intake requires the Growth plan; this organization is on ${target.plan}`);
     const rate = this.limiter.hit(`intake:${token.toLowerCase()}`, this.ctx.config.intakeRateLimit, this.ctx.now().getTime());
     if (!rate.allowed) {
-      throw Object.assign(new ApiError("rate_limited", `intake limit of ${rate.limit} messages a minute exceeded for this address`), { retryAfter: Math.max(1, rate.reset) });
+      throw new ApiError("rate_limited", `intake limit of ${rate.limit} messages a minute exceeded for this address`, Math.max(1, rate.reset));
     }
     return { target, token };
   }

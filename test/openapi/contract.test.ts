@@ -15,6 +15,7 @@ import addFormats from "ajv-formats";
 import type { Middleware } from "openapi-fetch";
 import ts from "typescript";
 import { startServer, type RunningServer } from "../../src/server";
+import { intakeAddress } from "../../src/services/intake";
 import { makeKey, makeOrg, tempDir } from "../helpers";
 import { runScenario, type Fixtures } from "./scenario";
 import { GENERATED, generateTypes } from "./typegen";
@@ -38,7 +39,7 @@ type Document = {
 };
 
 // A body timeout shorter than C20's 30 s, so that the scenario's stalled bodies get their 408 soon.
-const server: RunningServer = startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: false, config: { log: "off", bodyTimeoutMs: 3_000 } });
+const server: RunningServer = startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: false, config: { log: "off", bodyTimeoutMs: 3_000, intakeRateLimit: 20 } });
 const app = server.app;
 const baseUrl = server.url;
 /** The document as served, with its `$ref`s to named components. */
@@ -73,10 +74,19 @@ const problems = (validate: ValidateFunction) => ajv.errorsText(validate.errors,
 describe("the OpenAPI document cannot lie (issue 8)", () => {
   test("every operation declares its parameters, bodies, scopes, security and exact answers", () => {
     const ops = operations().filter(({ path }) => path.startsWith("/api/v1/"));
-    expect(ops.length).toBe(19);
+    expect(ops.length).toBe(22);
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     for (const { path, method, op } of ops) {
       const where = `${method.toUpperCase()} ${path}`;
+      if (path === "/api/v1/intake/{token}") {
+        // C15: the token in the path is the principal; no key, no scopes, no rate-limit headers.
+        expect(op.security, where).toEqual([]);
+        expect(op["x-scopes"], where).toBeUndefined();
+        expect(Object.keys(op.responses).sort(), where).toEqual(["200", "201", "400", "402", "404", "408", "413", "415", "429", "500", "503"]);
+        expect(op.responses["429"].headers?.["Retry-After"]?.required, where).toBe(true);
+        expect(op.responses["201"].headers?.["X-RateLimit-Limit"], where).toBeUndefined();
+        continue;
+      }
       expect(op.security, where).toEqual([{ bearerAuth: [] }]);
       expect(op["x-scopes"]!.length, where).toBeGreaterThan(0);
       for (const scope of op["x-scopes"]!) expect(op.description, where).toContain(`\`${scope}\``);
@@ -86,7 +96,10 @@ describe("the OpenAPI document cannot lie (issue 8)", () => {
       expect(declared.map((p) => p.name), where).toEqual(inPath);
       for (const p of declared) expect(p, where).toMatchObject({ required: true, schema: { type: "string", format: "uuid" } });
       // Bodies on the writes that read one.
-      if (method === "post" || method === "patch") expect(Object.keys(op.requestBody?.content ?? {}).length, where).toBeGreaterThan(0);
+      // (An action on a resource, such as a rotation, reads none.)
+      if ((method === "post" || method === "patch") && !/\/(rotate|rotate-secret|retry|setup-link)$/.test(path)) {
+        expect(Object.keys(op.requestBody?.content ?? {}).length, where).toBeGreaterThan(0);
+      }
       // Every answer: a description, X-Request-Id, and for JSON a closed schema.
       for (const status of ["401", "402", "403", "429", "500"]) expect(op.responses[status], `${where} ${status}`).toBeDefined();
       for (const [status, response] of Object.entries(op.responses)) {
@@ -211,14 +224,25 @@ describe("the OpenAPI document cannot lie (issue 8)", () => {
     expect(diagnostics).toEqual([]);
   });
 
+  /** The token of the intake address of the organization's default flow of `type`. */
+  async function intakeToken(organizationId: string, type: "candidate" | "sales"): Promise<string> {
+    const flow = app.dossier.store.sqlite
+      .query<{ id: string }, [string, string]>("SELECT id FROM flows WHERE organization_id = ? AND type = ? AND is_default = 1")
+      .get(organizationId, type)!.id;
+    const { address } = (await intakeAddress(app.dossier, organizationId, flow))!;
+    return address.slice(0, address.indexOf("@"));
+  }
+
   test("every route answers, for every status the scenario provokes, exactly what the document says", async () => {
     const org = makeOrg(app);
+    const proOrg = makeOrg(app, { plan: "pro" });
     const fixtures: Fixtures = {
       baseUrl,
+      intakeTokens: { pro: await intakeToken(proOrg.id, "candidate"), spare: await intakeToken(org.id, "sales") },
       keys: {
         all: org.key,
         none: makeKey(app, org, []),
-        pro: makeOrg(app, { plan: "pro" }).key,
+        pro: proOrg.key,
         limited: makeOrg(app, { rateLimit: 1 }).key,
       },
       middleware: checker,
@@ -227,6 +251,8 @@ describe("the OpenAPI document cannot lie (issue 8)", () => {
       breakDatabase: () => {
         app.dossier.store.sqlite.run("ALTER TABLE api_keys RENAME TO api_keys_gone");
         app.dossier.store.sqlite.run("ALTER TABLE generations RENAME TO generations_gone");
+        // Mail to an intake address reads no key: its address book goes too.
+        app.dossier.store.sqlite.run("ALTER TABLE intake_addresses RENAME TO intake_addresses_gone");
       },
       // After the scenario's failed write (fillDatabaseDisk): a database that does not answer is
       // `unavailable` whatever failed before.

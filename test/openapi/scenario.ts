@@ -11,6 +11,9 @@ export type Api = Client<paths>;
 
 export interface Fixtures {
   baseUrl: string;
+  /** Tokens of intake addresses (C15): of an organization on the Pro plan (402), and a spare one
+   * of the main organization's sales flow. The server takes at most 20 messages a minute per token. */
+  intakeTokens: { pro: string; spare: string };
   keys: {
     /** every scope, Growth plan */
     all: string;
@@ -121,8 +124,20 @@ function everyRoute(api: Api, id: string) {
     api.DELETE("/api/v1/contacts/{id}", { params: path }),
     api.GET("/api/v1/flows"),
     api.GET("/api/v1/flows/{id}/stages", { params: path }),
+    api.GET("/api/v1/flows/{id}/intake", { params: path }),
+    api.POST("/api/v1/flows/{id}/intake/rotate", { params: path }),
   ];
 }
+
+/** A raw message for POST /intake/{token} (C15). */
+const mail = (body: string | ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer>, type = "message/rfc822") => ({
+  body: new Blob([]),
+  bodySerializer: () => body,
+  headers: { "Content-Type": type },
+});
+let messages = 0;
+const message = (from = "Jane Doe <jane@example.com>") =>
+  mail(`From: ${from}\r\nSubject: Application\r\nMessage-ID: <contract-${++messages}@example.com>\r\n\r\nMy CV.\r\n`);
 
 /** A body whose first byte comes and then nothing more (C20): the server answers 408 once the
  * body timeout has passed (contract.test.ts gives its server a short one). */
@@ -143,8 +158,11 @@ function everyBodyStalled(api: Api, dossierId: string, contactId: string) {
   ];
 }
 
+/** POST /intake/{token} with a body that stalls (C20: 408 too). */
+const intakeStalled = (postman: Api, token: string) => postman.POST("/api/v1/intake/{token}", { params: { path: { token } }, ...mail(stalled()) });
+
 /** Every route that writes, on existing resources (C11: each is refused once a write has failed). */
-function everyWrite(api: Api, dossierId: string, contactId: string) {
+function everyWrite(api: Api, dossierId: string, contactId: string, flowId: string) {
   const path = { path: { id: dossierId } };
   return [
     api.POST("/api/v1/dossiers", { body: { type: "candidate", name: "Ada Lovelace" } }),
@@ -157,6 +175,7 @@ function everyWrite(api: Api, dossierId: string, contactId: string) {
     api.POST("/api/v1/contacts", { body: { full_name: "Grace Hopper" } }),
     api.PATCH("/api/v1/contacts/{id}", { params: { path: { id: contactId } }, body: { city: "Paris" } }),
     api.DELETE("/api/v1/contacts/{id}", { params: { path: { id: contactId } } }),
+    api.POST("/api/v1/flows/{id}/intake/rotate", { params: { path: { id: flowId } } }),
   ];
 }
 
@@ -184,6 +203,32 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   check(stages.meta.per_page === stages.data.length && stages.data[0].position === 1, "stages meta");
   await fails(api.GET("/api/v1/flows/{id}/stages", { params: { path: { id: NOBODY } } }), 404, "not_found");
   await fails(api.GET("/api/v1/flows/{id}/stages", { params: { path: { id: "not-a-uuid" } } }), 404, "not_found");
+
+  // Email intake (C15): the flow's address, and mail to it over HTTP (no key: the token is the principal).
+  const onRecruitment = { params: { path: { id: recruitment!.id } } };
+  const address = (await ok(api.GET("/api/v1/flows/{id}/intake", onRecruitment), 200)).data.address;
+  check(address === (await ok(api.GET("/api/v1/flows/{id}/intake", onRecruitment), 200)).data.address, "the same intake address");
+  await fails(api.GET("/api/v1/flows/{id}/intake", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  const rotated = (await ok(api.POST("/api/v1/flows/{id}/intake/rotate", onRecruitment), 200)).data.address;
+  check(rotated !== address, "a rotated intake address");
+  await fails(api.POST("/api/v1/flows/{id}/intake/rotate", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  const token = rotated.slice(0, rotated.indexOf("@"));
+  const postman = client(fixtures, null);
+  const onToken = { params: { path: { token } } };
+  const taken = (await ok(postman.POST("/api/v1/intake/{token}", { ...onToken, ...message() }), 201)).data;
+  const repeated = `From: Jane Doe <jane@example.com>\r\nMessage-ID: <contract-repeat@example.com>\r\n\r\nAgain.\r\n`;
+  const first = (await ok(postman.POST("/api/v1/intake/{token}", { ...onToken, ...mail(repeated) }), 201)).data;
+  check((await ok(postman.POST("/api/v1/intake/{token}", { ...onToken, ...mail(repeated) }), 200)).data.id === first.id, "a repeated message");
+  check(taken.id !== first.id, "two messages, two dossiers");
+  await fails(postman.POST("/api/v1/intake/{token}", { params: { path: { token: address.slice(0, address.indexOf("@")) } }, ...message() }), 404, "not_found");
+  await fails(postman.POST("/api/v1/intake/{token}", { ...onToken, ...mail("Subject: nobody\r\n\r\nno From\r\n") }), 400, "invalid_body");
+  await fails(postman.POST("/api/v1/intake/{token}", { ...onToken, ...mail("From: a@example.com\r\n\r\nx", "text/plain") }), 415, "unsupported_media_type");
+  await fails(postman.POST("/api/v1/intake/{token}", { ...onToken, ...mail(new Uint8Array(26_214_401)) }), 413, "payload_too_large");
+  await fails(postman.POST("/api/v1/intake/{token}", { params: { path: { token: fixtures.intakeTokens.pro } }, ...message() }), 402, "plan_required");
+  // The token's own limit (20 a minute here): spent by unreadable messages, which count.
+  const spare = { params: { path: { token: fixtures.intakeTokens.spare } } };
+  for (let i = 0; i < 20; i++) await postman.POST("/api/v1/intake/{token}", { ...spare, ...mail("not mail") });
+  await fails(postman.POST("/api/v1/intake/{token}", { ...spare, ...message() }), 429, "rate_limited");
 
   // Contacts.
   const jane = (
@@ -365,18 +410,22 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
 
   const carol = (await ok(api.POST("/api/v1/contacts", { body: { full_name: "Carol" } }), 201)).data;
   // Bodies that stall: 408, all at once (C20).
-  await expectEvery(everyBodyStalled(api, deal.id, carol.id), 408, "request_timeout");
+  await expectEvery([...everyBodyStalled(api, deal.id, carol.id), intakeStalled(postman, token)], 408, "request_timeout");
 
   // A write the database cannot make: 503, and every write after it too, until a restart (C11).
   fixtures.fillDatabaseDisk();
   await fails(api.POST("/api/v1/contacts", { body: { full_name: "Too much", notes: big(20_000) } }), 503, "storage_unavailable");
-  await expectEvery(everyWrite(api, deal.id, carol.id), 503, "storage_unavailable");
+  await expectEvery(
+    [...everyWrite(api, deal.id, carol.id, recruitment!.id), postman.POST("/api/v1/intake/{token}", { ...onToken, ...message() })],
+    503,
+    "storage_unavailable",
+  );
   await ok(api.GET("/api/v1/dossiers/{id}", onDeal), 200);
   const full = await client(fixtures, null).GET("/healthz");
   check(full.response.status === 503 && full.error?.status === "storage_unavailable", `healthz after a failed write: ${await describe(full)}`);
 
   fixtures.breakDatabase();
-  await expectEvery(everyRoute(api, deal.id), 500, "internal");
+  await expectEvery([...everyRoute(api, deal.id), postman.POST("/api/v1/intake/{token}", { ...onToken, ...message() })], 500, "internal");
 
   // A database that no longer answers: /healthz says so (C2).
   fixtures.closeDatabase();

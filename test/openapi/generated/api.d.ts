@@ -291,6 +291,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/flows/{id}/intake": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The flow's intake address
+         * @description Mail sent to this address becomes a dossier of the flow (docs/email-intake.md). Made on first look; the same until rotated.
+         *
+         *     Required scopes: `flows:write`.
+         */
+        get: operations["getFlowIntake"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/flows/{id}/intake/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the flow a new intake address
+         * @description The old address stops working at once: mail to it is refused (550 5.1.1 over SMTP, 404 over HTTP).
+         *
+         *     Required scopes: `flows:write`.
+         */
+        post: operations["rotateFlowIntake"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/intake/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take in an email as a dossier
+         * @description For mail servers that pipe a message to HTTP, and for tests (docs/email-intake.md). The message becomes a dossier of the flow whose intake address has this token, as over SMTP. The same Message-ID on the flow within 7 days makes nothing new: 200 with the first dossier's id.
+         *
+         *     No API key: the token in the path is the secret.
+         */
+        post: operations["receiveIntakeMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "dossier.created": {
@@ -4881,6 +4947,573 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "internal";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getFlowIntake: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The flow's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flow's intake address */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "address": "7qk2m9x4c8v1b6n3z5p0r2t4wd@jobs.example.com"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "address": "7qk2m9x4c8v1b6n3z5p0r2t4wd@jobs.example.com"
+                         *     }
+                         */
+                        data: {
+                            /** @description Mail to this address becomes a dossier of the flow: a random token of 26 lower-case letters and digits at DOSSIER_INTAKE_DOMAIN */
+                            address: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rotateFlowIntake: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The flow's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flow's new intake address */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "address": "7qk2m9x4c8v1b6n3z5p0r2t4wd@jobs.example.com"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "address": "7qk2m9x4c8v1b6n3z5p0r2t4wd@jobs.example.com"
+                         *     }
+                         */
+                        data: {
+                            /** @description Mail to this address becomes a dossier of the flow: a random token of 26 lower-case letters and digits at DOSSIER_INTAKE_DOMAIN */
+                            address: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    receiveIntakeMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The intake address's local part. An unknown token answers 404 not_found. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example From: Jane Doe <jane@example.com>
+                 *     Subject: Application
+                 *     Message-ID: <1@example.com>
+                 *
+                 *     Please find my CV attached.
+                 */
+                "message/rfc822": Blob;
+            };
+        };
+        responses: {
+            /** @description The flow took this message in already (same Message-ID within 7 days): the first dossier's id, nothing new */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b"
+                         *     }
+                         */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description The dossier the message became (never the dossier itself: the sender holds no key)
+                             */
+                            id: string;
+                        };
+                    };
+                };
+            };
+            /** @description The message became a new dossier, stored with its CV */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b"
+                         *     }
+                         */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description The dossier the message became (never the dossier itself: the sender holds no key)
+                             */
+                            id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "payload_too_large";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`: A Content-Type that is neither multipart/form-data nor application/pdf. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "unsupported_media_type";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
                             message: string;
                         };
                     };
