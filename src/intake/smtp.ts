@@ -42,6 +42,8 @@ export function startSmtp(ctx: Context, desk: IntakeDesk, settings: SmtpSettings
     maxClients: MAX_CONNECTIONS,
     socketTimeout: IDLE_MS,
     logger: false,
+    // A reverse DNS lookup of every client would wait on a resolver for nothing: the address is enough.
+    disableReverseLookup: true,
     onConnect(session, callback) {
       const from = session.remoteAddress;
       const open = perAddress.get(from) ?? 0;

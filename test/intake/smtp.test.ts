@@ -131,6 +131,23 @@ describe("C15: SMTP intake", () => {
     expect(rowCounts(app)).toEqual(before);
   });
 
+  test("a 12 MB PDF (over the CV's 10 MB) gives a dossier without a CV; 250", async () => {
+    const { app, address, transport } = await listener();
+    const info = await transport.sendMail({ from: "big@example.com", to: address, text: "big CV", attachments: [{ filename: "cv.pdf", content: Buffer.from(pdf(12 * 1024 * 1024)), contentType: "application/pdf" }] });
+    expect(info.response).toStartWith("250");
+    expect(dossiersOf(app)).toEqual([expect.objectContaining({ email: "big@example.com", cv_url: null })]);
+  });
+
+  test("a failure after DATA (the database refuses the write) answers 451 so the sender retries; nothing is stored", async () => {
+    const { app, address, transport } = await listener();
+    const { sqlite } = app.dossier.store;
+    const before = rowCounts(app);
+    sqlite.run(`PRAGMA max_page_count = ${sqlite.query<{ page_count: number }, []>("PRAGMA page_count").get()!.page_count}`);
+    const error = await transport.sendMail({ from: "a@example.com", to: address, text: "x".repeat(200_000) }).catch((e) => e);
+    expect(error.responseCode).toBe(451);
+    expect(rowCounts(app)).toEqual(before);
+  });
+
   test("over the token's intake limit: 451 4.7.1 at RCPT TO", async () => {
     const { app, address, transport } = await listener({ config: { intakeRateLimit: 2 } });
     for (let i = 0; i < 2; i++) await transport.sendMail({ from: "a@example.com", to: address, text: `m${i}` });
