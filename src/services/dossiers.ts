@@ -8,8 +8,8 @@ import type { ListDossiersQuery } from "../db/dossier-page";
 import { invalidBody, notFound } from "../errors";
 import { stageCv, type StagedCv } from "../files/cv";
 import { isEmailAddress } from "../schemas/contacts";
-import type {
-  CreateDossier, Dossier as DossierRecord, DossierStatus as DossierStatusSchema, DossierType as DossierTypeSchema, PatchDossier,
+import {
+  CreateDossier, type Dossier as DossierRecord, type DossierStatus as DossierStatusSchema, type DossierType as DossierTypeSchema, PatchDossier,
 } from "../schemas/dossiers";
 import { newId } from "../ids";
 import { findContactByEmail, insertContact } from "./contacts";
@@ -25,10 +25,12 @@ export type CreateDossierInput = Static<typeof CreateDossier>;
 /** The fields of api-v1's PATCH table; `null` clears the nullable ones (C10). */
 export type PatchDossierInput = Static<typeof PatchDossier>;
 
-const PATCH_FIELDS = [
-  "name", "email", "phone", "company", "role", "contact_person", "deal_size", "deal_currency",
-  "status", "assigned_to", "intake_notes", "current_stage_id",
-] as const satisfies readonly (keyof PatchDossierInput)[];
+/** What a PATCH may change: the schema's fields (a field added there is patchable). */
+const PATCH_FIELDS = Object.keys(PatchDossier.properties) as (keyof PatchDossierInput)[];
+/** The fields a create stores as given (null when left out): every field of the schema but those
+ * the rules below set (a field added to the schema and the table is stored with nothing else). */
+const RULED_ON_CREATE = new Set(["type", "name", "contact_id", "flow_id", "assigned_to"]);
+const STORED_AS_GIVEN = Object.keys(CreateDossier.properties).filter((field) => !RULED_ON_CREATE.has(field)) as (keyof CreateDossierInput)[];
 
 const SALES_ONLY = ["contact_person", "deal_size", "deal_currency"] as const;
 const SHORT_TEXT = ["email", "phone", "company", "role", "contact_person"] as const;
@@ -157,12 +159,11 @@ export function writeNewDossier(ctx: Context, organizationId: string, raw: Creat
     }).id;
   }
   // The row as stored is the event's and the answer's Dossier, without reading it again.
+  const given = Object.fromEntries(STORED_AS_GIVEN.map((field) => [field, input[field] ?? null])) as Pick<Dossier, (typeof STORED_AS_GIVEN)[number] & keyof Dossier>;
   const dossier = rows.insert({
-    id, organization_id: organizationId, flow_id: flow.id, type: input.type, name, email: input.email ?? null,
-    phone: input.phone ?? null, company: input.company ?? null, role: input.role ?? null,
-    contact_person: input.contact_person ?? null, status: "active", current_stage_id: stage?.id ?? null,
-    assigned_to: input.assigned_to?.toLowerCase() ?? null, deal_size: input.deal_size ?? null,
-    deal_currency: input.deal_currency ?? null, intake_notes: input.intake_notes ?? null, cv_url: staged?.url ?? null,
+    ...given,
+    id, organization_id: organizationId, flow_id: flow.id, type: input.type, name, status: "active",
+    current_stage_id: stage?.id ?? null, assigned_to: input.assigned_to?.toLowerCase() ?? null, cv_url: staged?.url ?? null,
     contact_id: contactId, stage_entered_at: stage ? now : null, stage_due_at: stage ? dueAt(now, stage.deadline_days) : null,
     created_at: now, updated_at: now,
   });
