@@ -78,7 +78,7 @@ export function createApp(options: AppOptions = {}): DossierApp {
     intake,
     close: async () => {
       // Elysia runs after-response hooks (the request log line) on a setImmediate after the
-      // handler: let those of the last requests run before the process may exit (issue 8).
+      // handler: let those of the last requests run before the process may exit.
       await new Promise<void>((resolve) => setImmediate(resolve));
       await dispatcher?.stop();
       intake.close();

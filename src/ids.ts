@@ -2,7 +2,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Ids lead with their creation time (UUIDv7; ULID-like event ids), so each index keyed by an id
 // takes new rows at one edge instead of at a random page: at a million rows a commit touches, and
-// a WAL checkpoint writes back, half as many scattered pages (issue 6, docs/performance.md).
+// a WAL checkpoint writes back, half as many scattered pages (docs/performance.md).
 export const newId = () => Bun.randomUUIDv7();
 export const isUuid = (value: unknown): value is string => typeof value === "string" && UUID.test(value);
 

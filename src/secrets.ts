@@ -1,4 +1,4 @@
-// Webhook secrets must be stored recoverably (they key the signatures) yet not in clear (issue 7):
+// Webhook secrets must be stored recoverably (they key the signatures) yet not in clear:
 // they are sealed with AES-256-GCM under a master key kept in the data folder beside the database,
 // so a copy of the database alone reveals none of them.
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";

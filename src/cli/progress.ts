@@ -1,4 +1,4 @@
-// A one-line progress display for long operator commands (issue 8): redrawn in place on a
+// A one-line progress display for long operator commands: redrawn in place on a
 // terminal, silent when stderr is not a TTY or the output is --json (a script reads stdout).
 
 export interface Progress {

@@ -1,5 +1,5 @@
 // Which contacts a `search=` of GET /contacts matches, in the list's order (created_at desc, id
-// desc), and how many (api-v1 "Contacts", C6, C10; issue 6). The answer is a page of
+// desc), and how many (api-v1 "Contacts", C6, C10). The answer is a page of
 // contact_search rowids and the exact total; src/db/contacts.ts turns the ids into rows.
 //
 // From 3 code points the matches come from the FTS5 trigram index (cost ∝ matches, not ∝

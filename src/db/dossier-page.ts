@@ -1,4 +1,4 @@
-// The list query of GET /dossiers: its WHERE, its exact total, and its pages (issue 6).
+// The list query of GET /dossiers: its WHERE, its exact total, and its pages.
 //
 // C3's page/per_page cannot be keyset-paged, so a page past the first steps over `offset` index
 // entries. Reading the table row of every skipped entry (for `status <> 'archived'` and for the

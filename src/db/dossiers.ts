@@ -40,7 +40,7 @@ const UPDATABLE = new Set<string>([
   "intake_notes", "current_stage_id", "stage_entered_at", "stage_due_at", "cv_url", "updated_at",
 ] satisfies (keyof DossierChanges)[]);
 
-// Rows as JSON text made by SQLite, for GET /dossiers (issue 6): turning 25 rows of 22 columns into
+// Rows as JSON text made by SQLite, for GET /dossiers: turning 25 rows of 22 columns into
 // JS objects and then back into JSON was most of the list's cost. SQLite's json_object escapes text
 // exactly as JSON.stringify does, but prints floating-point numbers its own way (15000.0,
 // 0.33333333333333332), so deal_size, the one REAL column, is left out of the JSON made in SQL and

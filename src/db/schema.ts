@@ -105,7 +105,7 @@ export const dossiers = sqliteTable(
   ],
 );
 
-// Exact totals for GET /dossiers without scanning (issue 6): the number of dossiers per
+// Exact totals for GET /dossiers without scanning: the number of dossiers per
 // (organization, type, status, flow, stage), kept by triggers on dossiers in the writing
 // transaction itself (migration 0003). '' stands for a null flow or stage, so that the key is unique.
 export const dossierCounts = sqliteTable(
@@ -153,7 +153,7 @@ export const contacts = sqliteTable(
   ],
 );
 
-// Exact totals for GET /contacts?kind= (issue 6): contacts per (organization, kind_mask), kept by
+// Exact totals for GET /contacts?kind=: contacts per (organization, kind_mask), kept by
 // triggers on contacts in the writing transaction itself (migration 0004). A kind filter's total
 // is the sum of n over the few masks that share a bit with it.
 export const contactKindCounts = sqliteTable(

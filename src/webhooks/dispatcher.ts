@@ -362,7 +362,7 @@ class WebhookDispatcher implements Dispatcher {
       if (!this.stopped) this.armAt(ctx.now().getTime() + ERROR_BACKOFF_MS);
       logged.length = 0;
     }
-    // Logged once committed (issue 8: one line per attempt), so the log never shows an attempt
+    // Logged once committed (one line per attempt), so the log never shows an attempt
     // that a crash took back.
     for (const fields of logged) {
       const level = fields.outcome === "succeeded" || fields.outcome === "retry" ? "info" : "warn";

@@ -12,7 +12,7 @@ import { tempDir } from "../helpers";
 
 const N = 1000;
 
-test("issue 6: the seeded search index is one segment on level floor(log4 N), and finds what LIKE finds", () => {
+test("the seeded search index is one segment on level floor(log4 N), and finds what LIKE finds", () => {
   const exe = sourceExecutable();
   const dataDir = join(tempDir(), "bench");
   const run = Bun.spawnSync([process.execPath, join(import.meta.dir, "../../bench/seed.ts"), "--n", String(N), "--data", dataDir, "--exe", exe, "--json"], {

@@ -33,7 +33,7 @@ const integrity = (file: string) => {
   }
 };
 
-describe("issue 8: progress of dossier backup", () => {
+describe("progress of dossier backup", () => {
   test("on a terminal: the database's copied size, then the files counted, then the result", () => {
     const file = join(out, "tty.db");
     const { code, screen } = onTerminal("backup", file);

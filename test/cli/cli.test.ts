@@ -241,7 +241,7 @@ describe("C2: bad settings, data folders and ports are bad arguments: one line, 
   });
 });
 
-describe("help and version (issue 8)", () => {
+describe("help and version", () => {
   const data = tempDir();
   test.each([
     ["serve", ["--port", "DOSSIER_PORT", "DOSSIER_HOST", "DOSSIER_SYNC", "--no-bootstrap"]],

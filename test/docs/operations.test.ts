@@ -49,7 +49,7 @@ function mustRun(block: string, ...args: Parameters<typeof runBlock> extends [st
   return result.stdout.toString();
 }
 
-test("issue 8: every sh block of docs/operations.md is run below or skipped with a reason", () => {
+test("every sh block of docs/operations.md is run below or skipped with a reason", () => {
   expect(shell.length).toBeGreaterThanOrEqual(5);
   for (const block of shell) {
     const matches = [...SKIPPED, ...RUN].filter((entry) => entry.section === block.section && block.code.includes(entry.contains));
@@ -60,7 +60,7 @@ test("issue 8: every sh block of docs/operations.md is run below or skipped with
   for (const block of shell) expect(block.code, block.section).not.toMatch(/\[--|(?<![$\w])[A-Z]+_ID\b(?!=)/);
 });
 
-test("issue 8: the systemd unit's user, paths and --no-bootstrap agree with the blocks around it", () => {
+test("the systemd unit's user, paths and --no-bootstrap agree with the blocks around it", () => {
   const unit = blocks.find((b) => b.lang === "ini" && b.section === "Running under systemd")!.code;
   const setup = find("Running under systemd", "sudo useradd").code;
   const firstOrg = find("Running under systemd", "sudo -u dossier dossier org create").code;
@@ -78,7 +78,7 @@ test("issue 8: the systemd unit's user, paths and --no-bootstrap agree with the 
   expect(setup).toContain(`http://127.0.0.1:${port}/healthz`);
 });
 
-test("issue 8: the first organization and key of a --no-bootstrap service, made while it runs", async () => {
+test("the first organization and key of a --no-bootstrap service, made while it runs", async () => {
   // As the unit would: `serve --no-bootstrap` on the data folder. The block runs as written, but with
   // a `sudo` that runs the command as the current user and a temporary folder for /var/lib/dossier.
   const data = tempDir();
@@ -97,7 +97,7 @@ test("issue 8: the first organization and key of a --no-bootstrap service, made 
   expect(await server.exited).toBe(0);
 });
 
-test("issue 8: the organizations and keys block runs as written", () => {
+test("the organizations and keys block runs as written", () => {
   const cwd = tempDir("dossier-walk-");
   const out = mustRun(find("Organizations, keys, plans and rate limits", "dossier org create").code, {}, { cwd });
   expect(out).toMatch(/^svc_live_[A-Za-z0-9]{32}$/m); // the key, printed once
@@ -111,12 +111,12 @@ test("issue 8: the organizations and keys block runs as written", () => {
   );
 });
 
-test("issue 8: docs/operations.md walk-through", () => {
+test("docs/operations.md walk-through", () => {
   const block = find("Walk-through", "dossier backup backup.db").code;
   mustRun(block);
 });
 
-test("issue 25: the demo data block runs as written: the default amounts, then a seeded run's counts", () => {
+test("the demo data block runs as written: the default amounts, then a seeded run's counts", () => {
   const cwd = tempDir("dossier-walk-");
   const out = mustRun(find("Demo data", "dossier seed").code, {}, { cwd }).trim().split("\n");
   expect(out[0]).toMatch(/^seeded Demo: 150 contacts, 120 dossiers \(\d+ candidate, \d+ sales\)$/);

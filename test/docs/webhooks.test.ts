@@ -92,7 +92,7 @@ test("the documented TypeScript verifier and openssl line accept real deliveries
   }
 });
 
-test("issue 8: the delivery log and manual retry blocks run as written on a real folder, and a running server resends", async () => {
+test("the delivery log and manual retry blocks run as written on a real folder, and a running server resends", async () => {
   const [list] = blocks("sh", "The delivery log");
   const [retry] = blocks("sh", "Manual retry");
   const [documented] = blocks("json", "The delivery log");
@@ -160,7 +160,7 @@ test("issue 8: the delivery log and manual retry blocks run as written on a real
   expect(await server.exited).toBe(0);
 });
 
-test("issue 25: the delivery log and retry blocks also run when no delivery has failed: EVENT stays empty", () => {
+test("the delivery log and retry blocks also run when no delivery has failed: EVENT stays empty", () => {
   const [list] = blocks("sh", "The delivery log");
   const [retry] = blocks("sh", "Manual retry");
   const data = tempDir();

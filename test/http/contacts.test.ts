@@ -238,7 +238,7 @@ scenarios("email uniqueness: rules (api-v1 Errors duplicate_contact, C10 case fo
   },
 ]);
 
-describe("email uniqueness under concurrency, through a real server (issue 4)", () => {
+describe("email uniqueness under concurrency, through a real server", () => {
   const app = makeApp();
   const org = makeOrg(app);
 

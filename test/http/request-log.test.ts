@@ -102,7 +102,7 @@ describe("request log", () => {
     expect(lines).toEqual([]);
   });
 
-  test("issue 8: DOSSIER_LOG=pretty from the environment gives one readable line per request", async () => {
+  test("DOSSIER_LOG=pretty from the environment gives one readable line per request", async () => {
     const app = appWithEnv({ DOSSIER_LOG: "pretty" });
     const org = makeOrg(app);
     const lines = await captureStderr(async () => {
@@ -117,7 +117,7 @@ describe("request log", () => {
     expect(lines.join("")).not.toContain(org.key.slice(9));
   });
 
-  test("issue 8: DOSSIER_LOG=off from the environment writes nothing, not even a 500", async () => {
+  test("DOSSIER_LOG=off from the environment writes nothing, not even a 500", async () => {
     const app = appWithEnv({ DOSSIER_LOG: "off", DOSSIER_LOG_LEVEL: "debug" });
     const org = makeOrg(app);
     const lines = await captureStderr(async () => {
@@ -130,7 +130,7 @@ describe("request log", () => {
     expect(lines).toEqual([]);
   });
 
-  test("issue 8: a real `dossier serve` with DOSSIER_LOG=pretty logs readable lines, with DOSSIER_LOG=off nothing", async () => {
+  test("a real `dossier serve` with DOSSIER_LOG=pretty logs readable lines, with DOSSIER_LOG=off nothing", async () => {
     for (const mode of ["pretty", "off"] as const) {
       const port = await freePort();
       const proc = Bun.spawn([process.execPath, MAIN, "serve", "--port", String(port), "--no-bootstrap", "--data", tempDir()], {
@@ -162,7 +162,7 @@ describe("request log", () => {
     }
   });
 
-  test("issue 8: each webhook attempt is logged once recorded: succeeded and retry at info, failed at warn; no secret, no body", async () => {
+  test("each webhook attempt is logged once recorded: succeeded and retry at info, failed at warn; no secret, no body", async () => {
     const app = makeApp({ webhooks: true, config: { log: "json", webhookRetrySchedule: [30], webhookTimeoutMs: 1000 } });
     const good = makeOrg(app);
     const bad = makeOrg(app);
@@ -208,7 +208,7 @@ describe("request log", () => {
     expect(text).not.toContain(good.key.slice(9));
   });
 
-  test("issue 8: an unexpected error answers 500 without detail and logs one error line with the request id", async () => {
+  test("an unexpected error answers 500 without detail and logs one error line with the request id", async () => {
     const app = makeApp({ config: { log: "json" } });
     const org = makeOrg(app);
     const dossier = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Ada" } });
@@ -235,7 +235,7 @@ describe("request log", () => {
     expect(lines.join("")).not.toContain("Marker-Note-Body");
   });
 
-  test("issue 8: with DOSSIER_LOG=pretty a 500's record stays one line: its error and stack are quoted", async () => {
+  test("with DOSSIER_LOG=pretty a 500's record stays one line: its error and stack are quoted", async () => {
     const app = appWithEnv({ DOSSIER_LOG: "pretty" });
     const org = makeOrg(app);
     app.dossier.store.sqlite.run("ALTER TABLE flows RENAME TO flows_gone");
@@ -249,7 +249,7 @@ describe("request log", () => {
     expect(request).toMatch(/ INFO request request_id=boom-2 method=GET route=\/api\/v1\/flows status=500 /);
   });
 
-  test("issue 8: a body's content and the bearer key never appear in the log, JSON or pretty, at debug", async () => {
+  test("a body's content and the bearer key never appear in the log, JSON or pretty, at debug", async () => {
     for (const mode of ["json", "pretty"]) {
       const app = appWithEnv({ DOSSIER_LOG: mode, DOSSIER_LOG_LEVEL: "debug" });
       const org = makeOrg(app);
@@ -280,7 +280,7 @@ describe("request log", () => {
     }
   });
 
-  test("issue 8: request-log side: an organization noted by the auth check before it refuses is on the line (402, 403, 429)", async () => {
+  test("request-log side: an organization noted by the auth check before it refuses is on the line (402, 403, 429)", async () => {
     const app = makeApp({ config: { log: "json" } });
     const codes = { "/plan": "plan_required", "/scope": "forbidden", "/rate": "rate_limited" } as const;
     // The same plugins as the app, with a stand-in for the auth check that notes then refuses.
@@ -302,7 +302,7 @@ describe("request log", () => {
     ]);
   });
 
-  test("issue 8: 402, 403 and 429 lines name the organization the key identified", async () => {
+  test("402, 403 and 429 lines name the organization the key identified", async () => {
     const app = makeApp({ config: { log: "json" } });
     const pro = makeOrg(app, { plan: "pro" });
     const growth = makeOrg(app, { rateLimit: 1 });

@@ -71,7 +71,7 @@ function validatorOf(schema: Schema): ValidateFunction {
 }
 const problems = (validate: ValidateFunction) => ajv.errorsText(validate.errors, { separator: "; " });
 
-describe("the OpenAPI document cannot lie (issue 8)", () => {
+describe("the OpenAPI document cannot lie", () => {
   test("every operation declares its parameters, bodies, scopes, security and exact answers", () => {
     const ops = operations().filter(({ path }) => path.startsWith("/api/v1/"));
     expect(ops.length).toBe(22);
@@ -121,7 +121,7 @@ describe("the OpenAPI document cannot lie (issue 8)", () => {
     expect(download.headers!["Content-Disposition"].required).toBe(true);
   });
 
-  test("every route the app serves is in the document, and nothing else is (issue 8)", () => {
+  test("every route the app serves is in the document, and nothing else is", () => {
     // The app's own route table: method + path, without the document's own pages and HEAD.
     const served = app.routes
       .filter((r) => r.method !== "HEAD" && r.path !== "/docs" && r.path !== "/openapi.json" && !r.path.startsWith("/docs/assets/"))
@@ -132,7 +132,7 @@ describe("the OpenAPI document cannot lie (issue 8)", () => {
     expect(documented).toEqual(served);
   });
 
-  test("every operation, /healthz included, declares X-Request-Id and closed JSON bodies on each answer (issue 8)", () => {
+  test("every operation, /healthz included, declares X-Request-Id and closed JSON bodies on each answer", () => {
     for (const { path, method, op } of operations()) {
       for (const [status, response] of Object.entries(op.responses)) {
         const where = `${method.toUpperCase()} ${path} ${status}`;
@@ -149,7 +149,7 @@ describe("the OpenAPI document cannot lie (issue 8)", () => {
     });
   });
 
-  test("every success answer says what it means, not just OK or Created (issue 8)", () => {
+  test("every success answer says what it means, not just OK or Created", () => {
     for (const { path, method, op } of operations()) {
       for (const [status, response] of Object.entries(op.responses)) {
         if (!status.startsWith("2")) continue;
@@ -160,7 +160,7 @@ describe("the OpenAPI document cannot lie (issue 8)", () => {
     }
   });
 
-  test("every request body of every media type, the CV's multipart and application/pdf too, has an example (issue 8)", () => {
+  test("every request body of every media type, the CV's multipart and application/pdf too, has an example", () => {
     let bodies = 0;
     for (const { path, method, op } of operations()) {
       for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {

@@ -524,7 +524,7 @@ const pathOf = (route: Route, id1: string, id2: string, query: [string, string, 
 
 // ---- properties -------------------------------------------------------------------------------
 
-describe("issue 7 fuzzing: every route, hostile input (api-v1 Errors, C3, C8, C9, C10)", () => {
+describe("fuzzing: every route, hostile input (api-v1 Errors, C3, C8, C9, C10)", () => {
   test(
     "hostile bodies, query strings, path ids and Content-Types with a valid key: success or a documented error; rejected requests change nothing; every route reached ≥ 20 times",
     async () => {

@@ -49,7 +49,7 @@ function expectNoKey(where: string, text: string) {
   }
 }
 
-describe("issue 7 secrets: API keys (C8)", () => {
+describe("secrets: API keys (C8)", () => {
   test("no answer, log line or database byte holds a key in clear; the database holds its hash", async () => {
     const base = `${server.url}/api/v1`;
     const answers: string[] = [];
@@ -182,7 +182,7 @@ function rawRequest(head: string, feed?: { chunk: Uint8Array; chunks: number; ch
   });
 }
 
-describe("issue 7 body limits: refused before buffered whole (C8, C10)", () => {
+describe("body limits: refused before buffered whole (C8, C10)", () => {
   let limitServer: ServerProcess;
   let limitKey: string;
   let dossierId: string;

@@ -217,7 +217,7 @@ function fillings(path: string): string[] {
   return paths.filter((p) => p.hasB).map((p) => p.path.join("/").replace(/^\/api\/v1/, ""));
 }
 
-describe("issue 7 tenancy, generated from the route table (api-v1 Tenancy, C3)", () => {
+describe("tenancy, generated from the route table (api-v1 Tenancy, C3)", () => {
   test("the route table is what this test knows: every /api/v1 route has a rule, every rule a route", () => {
     const table = routes().map((r) => `${r.method} ${r.path}`);
     expect(table.length).toBeGreaterThan(10);

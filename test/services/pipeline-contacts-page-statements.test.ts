@@ -67,7 +67,7 @@ function countStatements(sqlite: Database) {
   };
 }
 
-describe("C6, issue 6: dossier_count comes with the page (statements per page do not grow with per_page)", () => {
+describe("C6: dossier_count comes with the page (statements per page do not grow with per_page)", () => {
   // A clock that moves 1 ms a read: the contacts made last are the newest, whatever their ids.
   let clock = Date.parse("2026-06-01T12:00:00.000Z");
   const app = makeApp({ now: () => new Date(clock++) });

@@ -97,7 +97,7 @@ describe("signIn: C12", () => {
     expect(rowCounts(w.app).sessions).toBe(before);
   });
 
-  test("issue 20: an unknown email takes about as long as a known one (median of 20 each, within 25 %)", async () => {
+  test("an unknown email takes about as long as a known one (median of 20 each, within 25 %)", async () => {
     const { attempt } = await world();
     const known: number[] = [];
     const unknown: number[] = [];

@@ -9,7 +9,7 @@ import { tempDir } from "../helpers";
 
 const ROOT = join(import.meta.dir, "../..");
 
-test("issue 8: an app installed as a hoisted dependency serves /docs and its script", () => {
+test("an app installed as a hoisted dependency serves /docs and its script", () => {
   const project = tempDir("dossier-hoisted-");
   const modules = join(project, "node_modules");
   // dossier itself, as a package would ship it: its sources and migrations, no node_modules inside.
@@ -42,6 +42,6 @@ await app.close();
   expect(result.size).toBeGreaterThan(1_000_000);
 });
 
-test("issue 8: src/http/docs.ts names no node_modules path", () => {
+test("src/http/docs.ts names no node_modules path", () => {
   expect(readFileSync(join(ROOT, "src/http/docs.ts"), "utf8")).not.toMatch(/from\s+"[^"]*node_modules/);
 });

@@ -17,7 +17,7 @@ async function withCv(app: ReturnType<typeof createApp>) {
   return join(app.dossier.filesDir, upload.json.data.cv_url);
 }
 
-test("issue 8 (docs/embedding.md): close() of a memory app removes its temporary CV folder", async () => {
+test("docs/embedding.md: close() of a memory app removes its temporary CV folder", async () => {
   const app = createApp({ memory: true, webhooks: false, config: { log: "off" } });
   const folder = app.dossier.filesDir;
   expect(folder).toMatch(/dossier-files-/);
@@ -27,7 +27,7 @@ test("issue 8 (docs/embedding.md): close() of a memory app removes its temporary
   expect(existsSync(folder)).toBe(false);
 });
 
-test("issue 8: close() of an app on a data folder keeps the folder and its CVs", async () => {
+test("close() of an app on a data folder keeps the folder and its CVs", async () => {
   const dataDir = tempDir();
   const app = createApp({ dataDir, webhooks: false, config: { log: "off" } });
   const cv = await withCv(app);

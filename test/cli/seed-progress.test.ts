@@ -39,7 +39,7 @@ test.skipIf(!script)("issue 8: bench/seed.ts --json shows no progress, even on a
   expect(out).toContain("seed: N=200"); // the plain log lines stay
 });
 
-test("issue 8: bench/seed.ts in a pipe writes plain lines only", () => {
+test("bench/seed.ts in a pipe writes plain lines only", () => {
   const run = Bun.spawnSync(seedArgs(false), { stdout: "pipe", stderr: "pipe", timeout: 60_000 });
   const stderr = run.stderr.toString();
   expect(run.exitCode).toBe(0);
@@ -49,7 +49,7 @@ test("issue 8: bench/seed.ts in a pipe writes plain lines only", () => {
   expect(stderr).toContain("seed: N=200");
 });
 
-test("issue 8: npm run bench passes the seed its progress, on a terminal only (bench/run.ts)", () => {
+test("npm run bench passes the seed its progress, on a terminal only (bench/run.ts)", () => {
   // bench/run.ts runs the whole benchmark when imported: its call to seed() is read, not run.
   const source = readFileSync(join(ROOT, "bench/run.ts"), "utf8");
   const call = /await seed\(\{([^}]*)\}\)/.exec(source)?.[1] ?? "";

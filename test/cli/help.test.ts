@@ -104,7 +104,7 @@ export function problems(row: Row, text: string): string[] {
   return found;
 }
 
-describe("C2 / issue 8: every command's --help lists its flags and env vars with their defaults", () => {
+describe("C2: every command's --help lists its flags and env vars with their defaults", () => {
   for (const row of ROWS) {
     const name = `dossier ${row.command}${row.sub ? ` ${row.sub}` : ""} --help`;
     test(name, () => expect(problems(row, help(row))).toEqual([]));
