@@ -6,6 +6,7 @@ import { databasePath, type Config } from "../config";
 import { contextConfig, openContext, type Context } from "../context";
 import { DataFolderInUseError } from "../data-lock";
 import { MasterKeyMissingError } from "../secrets";
+import { getOrg } from "../services/orgs";
 
 export class UsageError extends Error {}
 export class UnknownIdError extends Error {}
@@ -79,6 +80,13 @@ export function open(parsed: Parsed, options: { create?: boolean } = {}): Contex
   } catch (error) {
     throw openFailure(error, config.dataDir);
   }
+}
+
+/** `open`, for a command about one organization: exits 1 when the data folder has no such one. */
+export function openOrg(parsed: Parsed, organizationId: string): Context {
+  const ctx = open(parsed);
+  if (!getOrg(ctx, organizationId)) throw new UnknownIdError(`no organization ${organizationId}`);
+  return ctx;
 }
 
 function checkDataExists(dataDir: string) {

@@ -1,8 +1,7 @@
 import { ApiError } from "../errors";
 import { insertFlow, validateStages, type FlowType } from "../services/flows";
 import { intakeAddress, rotateIntakeAddress } from "../services/intake";
-import { getOrg } from "../services/orgs";
-import { open, output, parse, required, STORE_ENV_HELP, UnknownIdError, UsageError } from "./args";
+import { open, openOrg, output, parse, required, STORE_ENV_HELP, UnknownIdError, UsageError } from "./args";
 
 const FLOW_CREATE_HELP = `dossier flow create --org ID --type candidate|sales --name N --stages JSON [--default] [--data DIR] [--json]
   A new flow of the organization, with its stages in the order given (C4, C10).
@@ -58,8 +57,7 @@ export async function flowCommand(sub: string | undefined, argv: string[]) {
   } catch (error) {
     throw error instanceof ApiError ? new UsageError(`--stages: ${error.message}`) : error;
   }
-  const ctx = open(parsed);
-  if (!getOrg(ctx, organizationId)) throw new UnknownIdError(`no organization ${organizationId}`);
+  const ctx = openOrg(parsed, organizationId);
   const flow = await ctx.store.write(() => insertFlow(ctx, organizationId, { type: type as FlowType, name, stages, isDefault: parsed.values.default === true }));
   output(parsed, flow, `${flow.id}  ${flow.name} (${flow.type}${flow.is_default ? ", default" : ""}): ${flow.stages.map((s) => s.name).join(" → ")}`);
 }

@@ -1,6 +1,5 @@
 import { createKey, listKeys, revokeKey, SCOPES, type Scope } from "../services/keys";
-import { getOrg } from "../services/orgs";
-import { checkIso, open, optional, output, parse, required, STORE_ENV_HELP, UnknownIdError, UsageError } from "./args";
+import { checkIso, open, openOrg, optional, output, parse, required, STORE_ENV_HELP, UnknownIdError, UsageError } from "./args";
 
 export const KEY_HELP = `dossier key create --org ID --scopes LIST|all [--expires-at ISO] [--name N] [--data DIR] [--json]
 dossier key list --org ID [--data DIR] [--json]
@@ -77,8 +76,7 @@ export async function keyCommand(sub: string | undefined, argv: string[]) {
         expiresAt: expiresAt(optional(parsed, "expires-at"), new Date()),
         name: optional(parsed, "name") ?? null,
       };
-      const ctx = open(parsed);
-      if (!getOrg(ctx, organizationId)) throw new UnknownIdError(`no organization ${organizationId}`);
+      const ctx = openOrg(parsed, organizationId);
       const key = await createKey(ctx, input);
       output(parsed, key, `${key.key}\n(shown once: store it now; id ${key.id}, scopes ${key.scopes.join(",")})`);
       return;
@@ -86,8 +84,7 @@ export async function keyCommand(sub: string | undefined, argv: string[]) {
     case "list": {
       const parsed = parse(argv, { org: { type: "string" } });
       const organizationId = required(parsed, "org");
-      const ctx = open(parsed);
-      if (!getOrg(ctx, organizationId)) throw new UnknownIdError(`no organization ${organizationId}`);
+      const ctx = openOrg(parsed, organizationId);
       const keys = listKeys(ctx, organizationId);
       output(
         parsed,

@@ -1,8 +1,7 @@
 import { AccountError } from "../errors";
 import type { Config } from "../config";
 import { checkEmail, checkName, checkRole, createMember, findMemberByEmail, listMembers, newSetupLink, operator, ROLES } from "../services/members";
-import { getOrg } from "../services/orgs";
-import { open, output, parse, required, STORE_ENV_HELP, UnknownIdError, UsageError } from "./args";
+import { open, openOrg, output, parse, required, STORE_ENV_HELP, UnknownIdError, UsageError } from "./args";
 
 const PUBLIC_URL_ENV = `       DOSSIER_PUBLIC_URL the start of a setup link (default http://127.0.0.1:8080)`;
 
@@ -75,8 +74,7 @@ export async function memberCommand(sub: string | undefined, argv: string[]) {
         name: argument(() => checkName(required(parsed, "name"))),
         role: argument(() => checkRole(required(parsed, "role"))),
       };
-      const ctx = open(parsed);
-      if (!getOrg(ctx, organizationId)) throw new UnknownIdError(`no organization ${organizationId}`);
+      const ctx = openOrg(parsed, organizationId);
       const { id, email, name, role, setup_url } = await createMember(ctx, operator(organizationId), input, base(ctx.config));
       output(parsed, { id, email, name, role, setup_url }, `${setup_url}\n(member ${id}, ${role}: send them this link; it works once, for 7 days)`);
       return;
@@ -84,8 +82,7 @@ export async function memberCommand(sub: string | undefined, argv: string[]) {
     case "list": {
       const parsed = parse(argv, { org: { type: "string" } });
       const organizationId = required(parsed, "org");
-      const ctx = open(parsed);
-      if (!getOrg(ctx, organizationId)) throw new UnknownIdError(`no organization ${organizationId}`);
+      const ctx = openOrg(parsed, organizationId);
       const members = listMembers(ctx, operator(organizationId));
       output(
         parsed,

@@ -1,7 +1,6 @@
 import { DELIVERY_STATUSES, DeliveryError, listDeliveries, retryDelivery, type Delivery, type DeliveryStatus } from "../services/deliveries";
-import { getOrg } from "../services/orgs";
 import { rotateSecret, setEndpoint, unsetEndpoint } from "../services/webhooks";
-import { open, optional, output, parse, required, STORE_ENV_HELP, type Parsed, UnknownIdError, UsageError } from "./args";
+import { open, openOrg, optional, output, parse, required, STORE_ENV_HELP, type Parsed, UnknownIdError, UsageError } from "./args";
 
 export const WEBHOOK_HELP = `dossier webhook set --org ID --url URL [--data DIR] [--json]
 dossier webhook rotate-secret --org ID [--data DIR] [--json]
@@ -60,8 +59,7 @@ ${STORE_ENV_HELP}`,
 
 function orgContext(parsed: Parsed) {
   const organizationId = required(parsed, "org");
-  const ctx = open(parsed);
-  if (!getOrg(ctx, organizationId)) throw new UnknownIdError(`no organization ${organizationId}`);
+  const ctx = openOrg(parsed, organizationId);
   return { ctx, organizationId };
 }
 

@@ -23,7 +23,7 @@ describe("first start", () => {
 
     const orgs = dossier(data, "org", "list", "--json").json.data;
     expect(orgs).toEqual([{ id: expect.any(String), name: "Default", plan: "growth", rate_limit: 600 }]);
-    expect(dossier(data, "key", "list", "--org", orgs[0].id, "--json").json.data[0].scopes).toHaveLength(7);
+    expect(dossier(data, "key", "list", "--org", orgs[0].id, "--json").json.data[0].scopes).toHaveLength(12);
 
     const second = await startServerProcess(data);
     expect(second.stderr()).not.toMatch(BOOTSTRAP_KEY);
