@@ -14,6 +14,7 @@ import { mount } from "./http/route";
 import { routable } from "./http/url";
 import { contactRoutes } from "./http/routes/contacts";
 import { dossierRoutes } from "./http/routes/dossiers";
+import { eventRoutes } from "./http/routes/events";
 import { flowRoutes } from "./http/routes/flows";
 import { flowIntakeRoutes, intakeReceiver } from "./http/routes/intake";
 import { linkRoutes } from "./http/routes/links";
@@ -28,7 +29,9 @@ export interface AppOptions extends ContextOptions {
 }
 
 function buildApp(ctx: Context, intake: IntakeDesk) {
-  const routes = mount(ctx, guard(ctx), [...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes, ...flowIntakeRoutes]);
+  const routes = mount(ctx, guard(ctx), [
+    ...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes, ...flowIntakeRoutes, ...eventRoutes,
+  ]);
   const api = new Elysia({ prefix: "/api/v1" }).use(routes).use(intakeReceiver(ctx, intake));
   return new Elysia({ strictPath: true })
     .use(requestId)

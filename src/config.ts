@@ -30,17 +30,19 @@ export interface Config {
   intakeDomain: string;
   /** DOSSIER_INTAKE_RATE_LIMIT (C20): messages a minute per intake token, by SMTP and HTTP together. */
   intakeRateLimit: number;
+  /** DOSSIER_EVENT_RETENTION (C17): how long events are kept, and how far back the feed reads, in ms. */
+  eventRetentionMs: number;
 }
 
 export const DEFAULT_RETRY_SCHEDULE = ["5s", "5m", "30m", "2h", "5h", "10h", "14h", "20h", "24h"];
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** Parses `<number><unit>` with unit ms, s, m or h (C10, "Durations in env") into ms; throws on
- * anything else (no unit, another unit, a sign, inner spaces). */
+/** Parses `<number><unit>` with unit ms, s, m, h (C10, "Durations in env") or d (C20) into ms;
+ * throws on anything else (no unit, another unit, a sign, inner spaces). */
 export function parseDuration(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
-  if (!match) throw new Error(`invalid duration "${text}": expected <number><unit> with unit ms, s, m or h, e.g. 5s`);
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(text.trim());
+  if (!match) throw new Error(`invalid duration "${text}": expected <number><unit> with unit ms, s, m, h or d, e.g. 5s`);
   return Number(match[1]) * UNIT_MS[match[2]];
 }
 
@@ -50,7 +52,7 @@ export function parseRetrySchedule(text: string, name = "DOSSIER_WEBHOOK_RETRY_S
     try {
       return parseDuration(part);
     } catch {
-      throw new Error(`invalid ${name} "${text}": "${part.trim()}" is not a duration; expected durations like 5s,5m,2h (unit ms, s, m or h), comma separated`);
+      throw new Error(`invalid ${name} "${text}": "${part.trim()}" is not a duration; expected durations like 5s,5m,2h (unit ms, s, m, h or d), comma separated`);
     }
   });
 }
@@ -61,9 +63,21 @@ export function parseTimeout(text: string, name = "DOSSIER_WEBHOOK_TIMEOUT"): nu
   try {
     ms = parseDuration(text);
   } catch {
-    throw new Error(`invalid ${name} "${text}": expected <number><unit> with unit ms, s, m or h, e.g. 2s`);
+    throw new Error(`invalid ${name} "${text}": expected <number><unit> with unit ms, s, m, h or d, e.g. 2s`);
   }
   if (!(ms > 0)) throw new Error(`invalid ${name} "${text}": the time limit must be more than 0`);
+  return ms;
+}
+
+/** DOSSIER_EVENT_RETENTION (C17, C20): one duration above zero, e.g. 90d. */
+export function parseRetention(text: string): number {
+  let ms: number;
+  try {
+    ms = parseDuration(text);
+  } catch {
+    throw new Error(`invalid DOSSIER_EVENT_RETENTION "${text}": expected <number><unit> with unit ms, s, m, h or d, e.g. 90d`);
+  }
+  if (!(ms > 0)) throw new Error(`invalid DOSSIER_EVENT_RETENTION "${text}": the retention must be more than 0`);
   return ms;
 }
 
@@ -119,6 +133,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl: env.DOSSIER_PUBLIC_URL ? parsePublicUrl(env.DOSSIER_PUBLIC_URL) : null,
     intakeDomain: env.DOSSIER_INTAKE_DOMAIN || "localhost",
     intakeRateLimit: env.DOSSIER_INTAKE_RATE_LIMIT ? parseRateLimit(env.DOSSIER_INTAKE_RATE_LIMIT) : 60,
+    eventRetentionMs: parseRetention(env.DOSSIER_EVENT_RETENTION || "30d"),
     ...overrides,
   };
 }

@@ -4,6 +4,7 @@ import { contextConfig } from "./context";
 import { lockDataFolder } from "./data-lock";
 import { sweepFiles } from "./files/cv";
 import { carriesBody } from "./http/request";
+import { startEventSweep } from "./services/events";
 
 // Bun would refuse a body over its cap itself, with a bare 413 (no error envelope, no X-Request-Id:
 // C3, C8). Our routes enforce C8's limits instead: readBytes refuses a declared Content-Length over
@@ -86,6 +87,8 @@ export function startServer(options: AppOptions & { host?: string; port?: number
     abandon();
     throw new ListenError(hostname, port, error);
   }
+  // C17: events older than the retention go, a batch at a time, off the request path.
+  const stopSweep = startEventSweep(app.dossier);
   let stopping: Promise<void> | null = null;
   return {
     app,
@@ -94,6 +97,7 @@ export function startServer(options: AppOptions & { host?: string; port?: number
     stop: () =>
       (stopping ??= (async () => {
         await server.stop(false);
+        await stopSweep();
         await app.close();
         lock?.release();
       })()),

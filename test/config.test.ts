@@ -1,5 +1,5 @@
 // C7 / C10 "Durations in env": DOSSIER_WEBHOOK_RETRY_SCHEDULE and DOSSIER_WEBHOOK_TIMEOUT are read
-// by loadConfig as `<number><unit>` with unit ms, s, m or h; anything else is refused with a message
+// by loadConfig as `<number><unit>` with unit ms, s, m, h or d; anything else is refused with a message
 // naming the variable and the value. With an empty environment the defaults of C7 apply.
 import { describe, expect, test } from "bun:test";
 import { DEFAULT_RETRY_SCHEDULE, listenAddress, loadConfig, parseDuration, printsStacks } from "../src/config";
@@ -30,14 +30,16 @@ describe("C10 Durations in env: parseDuration", () => {
     ["2h", 2 * H],
     ["24h", 24 * H],
     [" 10s ", 10 * S], // spaces around (as after a comma in a list) are ignored
+    ["1d", 24 * H], // C20 adds days
+    ["90d", 90 * 24 * H],
   ])("%p is %p ms", (text, ms) => {
     expect(parseDuration(text)).toBe(ms);
   });
 
-  test.each(["", "5", "s", "5 s", "5sec", "5S", "5M", "1d", "-1s", "+1s", "1e3ms", "1,5s", "ms5", "5s5", "0x10s", "Infinity s", "NaNs"])(
+  test.each(["", "5", "s", "5 s", "5sec", "5S", "5M", "1D", "1w", "-1s", "+1s", "1e3ms", "1,5s", "ms5", "5s5", "0x10s", "Infinity s", "NaNs"])(
     "%p is refused with a message naming it and the units",
     (text) => {
-      expect(() => parseDuration(text)).toThrow(`invalid duration "${text}": expected <number><unit> with unit ms, s, m or h`);
+      expect(() => parseDuration(text)).toThrow(`invalid duration "${text}": expected <number><unit> with unit ms, s, m, h or d`);
     },
   );
 });
@@ -77,11 +79,11 @@ describe("C7 / C10 loadConfig: webhook settings from env", () => {
   });
 
   test.each([
-    ["soon", "expected <number><unit> with unit ms, s, m or h"],
-    ["10", "expected <number><unit> with unit ms, s, m or h"],
-    ["10sec", "expected <number><unit> with unit ms, s, m or h"],
-    ["1d", "expected <number><unit> with unit ms, s, m or h"],
-    ["-2s", "expected <number><unit> with unit ms, s, m or h"],
+    ["soon", "expected <number><unit> with unit ms, s, m, h or d"],
+    ["10", "expected <number><unit> with unit ms, s, m, h or d"],
+    ["10sec", "expected <number><unit> with unit ms, s, m, h or d"],
+    ["1w", "expected <number><unit> with unit ms, s, m, h or d"],
+    ["-2s", "expected <number><unit> with unit ms, s, m, h or d"],
     ["0s", "the time limit must be more than 0"],
     ["0ms", "the time limit must be more than 0"],
   ])("DOSSIER_WEBHOOK_TIMEOUT=%s is refused: the message names the variable, the value and the problem", (text, problem) => {
@@ -98,10 +100,10 @@ describe("C7 / C10 loadConfig: webhook settings from env", () => {
     ["5", "5"],
     ["1s;2s", "1s;2s"],
     ["1s 2s", "1s 2s"],
-    ["5s,1d", "1d"],
+    ["5s,1w", "1w"],
   ])("DOSSIER_WEBHOOK_RETRY_SCHEDULE=%p is refused: the message names the variable and the bad item %p", (text, item) => {
     expect(refusal({ DOSSIER_WEBHOOK_RETRY_SCHEDULE: text })).toBe(
-      `invalid DOSSIER_WEBHOOK_RETRY_SCHEDULE "${text}": "${item}" is not a duration; expected durations like 5s,5m,2h (unit ms, s, m or h), comma separated`,
+      `invalid DOSSIER_WEBHOOK_RETRY_SCHEDULE "${text}": "${item}" is not a duration; expected durations like 5s,5m,2h (unit ms, s, m, h or d), comma separated`,
     );
   });
 });
@@ -135,5 +137,22 @@ describe("C2: a command's unexpected failure prints its stack only with DOSSIER_
     ["unset", {}, false],
   ])("%s → %p", (_name, env, prints) => {
     expect(printsStacks(env)).toBe(prints);
+  });
+});
+
+describe("C17 / C20 DOSSIER_EVENT_RETENTION", () => {
+  test("30 days when unset or empty; a duration with C20's `d` (e.g. 90d) replaces it", () => {
+    expect(loadConfig({}).eventRetentionMs).toBe(30 * 24 * H);
+    expect(loadConfig({ DOSSIER_EVENT_RETENTION: "" }).eventRetentionMs).toBe(30 * 24 * H);
+    expect(loadConfig({ DOSSIER_EVENT_RETENTION: "90d" }).eventRetentionMs).toBe(90 * 24 * H);
+    expect(loadConfig({ DOSSIER_EVENT_RETENTION: "36h" }).eventRetentionMs).toBe(36 * H);
+  });
+
+  test.each([
+    ["30", "expected <number><unit> with unit ms, s, m, h or d, e.g. 90d"],
+    ["1w", "expected <number><unit> with unit ms, s, m, h or d, e.g. 90d"],
+    ["0d", "the retention must be more than 0"],
+  ])("DOSSIER_EVENT_RETENTION=%s is refused, naming the variable and the value", (text, problem) => {
+    expect(refusal({ DOSSIER_EVENT_RETENTION: text })).toBe(`invalid DOSSIER_EVENT_RETENTION "${text}": ${problem}`);
   });
 });

@@ -2,7 +2,7 @@
 // with their creation time, so that indexes keyed by them grow at one edge (issue 6).
 import { describe, expect, test } from "bun:test";
 import { isUuid, newId, timeOrderedId } from "../src/ids";
-import { newEventId } from "../src/services/outbox";
+import { eventIdOf } from "../src/services/outbox";
 
 describe("ids", () => {
   test("newId is a UUID (version 7) and ids made in later milliseconds sort after earlier ones", async () => {
@@ -27,7 +27,11 @@ describe("ids", () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  test("C7: event ids are evt_ followed by 26 alphanumeric characters", () => {
-    expect(newEventId()).toMatch(/^evt_[A-Za-z0-9]{26,}$/);
+  test("C7, C20 Event ids: evt_ and the commit sequence zero-padded to 26 digits, sorting as strings in sequence order", () => {
+    expect(eventIdOf(1)).toBe("evt_00000000000000000000000001");
+    expect(eventIdOf(1)).toMatch(/^evt_[A-Za-z0-9]{26,}$/);
+    const seqs = [1, 2, 9, 10, 99, 100, 123_456_789, Number.MAX_SAFE_INTEGER];
+    const ids = seqs.map(eventIdOf);
+    expect([...ids].sort()).toEqual(ids);
   });
 });

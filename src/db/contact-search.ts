@@ -30,6 +30,8 @@ export interface MatchQuery {
   mask: number;
   /** A pool filter depends on the time, not only on the rows: such queries are never cached. */
   pool?: { filter: PoolFilter; now: string };
+  /** C17: only contacts with updated_at at or after this ISO time; such queries are not cached. */
+  updatedSince?: string | null;
 }
 
 /** The trigram index serves substrings of 3 code points or more. */
@@ -181,7 +183,12 @@ function matchSql(q: MatchQuery, after?: number): { sql: string; params: Params 
     if (after !== undefined) where.push("s.id > $after");
   }
   if (after !== undefined) params.after = after;
-  if (q.mask !== 0 || q.pool) from += " CROSS JOIN contacts c ON c.id = s.contact_id";
+  const since = q.updatedSince ?? null;
+  if (q.mask !== 0 || q.pool || since !== null) from += " CROSS JOIN contacts c ON c.id = s.contact_id";
+  if (since !== null) {
+    where.push("c.updated_at >= $since");
+    params.since = since;
+  }
   if (q.mask !== 0) {
     where.push("(c.kind_mask & $mask) != 0");
     params.mask = q.mask;
@@ -260,7 +267,7 @@ function catchUp(sqlite: Database, q: MatchQuery, entry: Entry, state: Generatio
  * same read transaction; null bypasses the cache (see contactQueries().page).
  */
 export function searchPage(sqlite: Database, q: MatchQuery, offset: number, limit: number, state: Generation | null): { total: number; ids: number[] } {
-  if (q.pool || state === null) return { total: countMatches(sqlite, q), ids: sortedIds(sqlite, q, limit, offset) };
+  if (q.pool || q.updatedSince || state === null) return { total: countMatches(sqlite, q), ids: sortedIds(sqlite, q, limit, offset) };
   const cache = cacheOf(sqlite);
   const key = `${q.organizationId}\u0000${q.mask}\u0000${q.folded}`;
   let entry = cache.entries.get(key);

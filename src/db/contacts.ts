@@ -26,6 +26,8 @@ export interface ContactPageQuery {
   search: string | null;
   /** Membership at `now`; such pages are never cached. */
   pool?: { filter: PoolFilter; now: string };
+  /** C17: only contacts with updated_at at or after this ISO time (as stored); null for all. */
+  updatedSince: string | null;
   offset: number;
   limit: number;
   /** False reads without the caches (DOSSIER_CACHE=off). */
@@ -118,15 +120,23 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
     return { total, rows };
   }
 
-  /** A pool filter without search: the time decides membership, so no count is kept for it. */
-  function byPool(q: ContactPageQuery, pool: NonNullable<ContactPageQuery["pool"]>) {
+  /** A pool filter or updated_since without search: no count is kept for these, so the page and
+   * its total come from the rows. */
+  function byScan(q: ContactPageQuery) {
     const where: string[] = ["c.organization_id = $org"];
-    const params: Params = { org: q.organizationId, now: pool.now };
+    const params: Params = { org: q.organizationId };
     if (q.mask !== 0) {
       where.push("(c.kind_mask & $mask) != 0");
       params.mask = q.mask;
     }
-    where.push(pool.filter === "in_pool" ? IN_POOL : EXPIRED);
+    if (q.pool) {
+      where.push(q.pool.filter === "in_pool" ? IN_POOL : EXPIRED);
+      params.now = q.pool.now;
+    }
+    if (q.updatedSince !== null) {
+      where.push("c.updated_at >= $since");
+      params.since = q.updatedSince;
+    }
     const clause = where.join(" AND ");
     const total = sqlite.query<{ n: number }, [Params]>(`SELECT count(*) AS n FROM contacts c WHERE ${clause}`).get(params)!.n;
     const rows = sqlite
@@ -210,22 +220,27 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
       const cacheable = q.cache && !q.pool && !sqlite.inTransaction;
       return readSnapshot(sqlite, () => {
         if (q.pool && q.search === null) {
-          const { total, rows } = byPool(q, q.pool);
+          const { total, rows } = byScan(q);
           return { data: rows.map(present), total };
         }
         const state = cacheable ? contactsGeneration(sqlite, q.organizationId) : null;
         const generation = state === null ? null : state.generation;
         // The organization first, "s"/"k" so that no term can pose as another key.
-        const key = `${q.organizationId}\u0000${q.mask}\u0000${q.offset}\u0000${q.limit}\u0000${q.search === null ? "k" : `s${q.search}`}`;
+        const key = `${q.organizationId}\u0000${q.mask}\u0000${q.offset}\u0000${q.limit}\u0000${q.updatedSince ?? "-"}\u0000${q.search === null ? "k" : `s${q.search}`}`;
         if (generation !== null) {
           const hit = cachedPage<Contact>(sqlite, key, generation);
           if (hit) return hit;
         }
         let result: { total: number; rows: CountedRow[] };
         if (q.search !== null) {
-          const match = { organizationId: q.organizationId, folded: q.search, length: [...q.search].length, mask: q.mask, pool: q.pool };
-          const { total, ids } = searchPage(sqlite, match, q.offset, q.limit, state);
+          const match = {
+            organizationId: q.organizationId, folded: q.search, length: [...q.search].length, mask: q.mask, pool: q.pool, updatedSince: q.updatedSince,
+          };
+          // The remembered matches are caught up by new rows alone, which updated_since does not fit.
+          const { total, ids } = searchPage(sqlite, match, q.offset, q.limit, q.updatedSince === null ? state : null);
           result = { total, rows: bySearchIds(q.organizationId, ids) };
+        } else if (q.updatedSince !== null) {
+          result = byScan(q);
         } else {
           result = byKinds(q);
         }

@@ -32,6 +32,8 @@ export interface DossierFilters {
   assignedTo?: string;
   flowId?: string;
   q?: string;
+  /** C17: only rows with updated_at at or after this ISO time (as stored: toISOString). */
+  updatedSince?: string;
 }
 
 export interface ListDossiersQuery extends DossierFilters {
@@ -79,6 +81,7 @@ export function dossierListWhere(query: DossierFilters, organizationId: string, 
     const n = params.length + 1;
     add(`(instr(js_lower(name), ?${n}) > 0 OR instr(js_lower(email), ?${n}) > 0 OR instr(js_lower(company), ?${n}) > 0)`, query.q.toLowerCase());
   }
+  if (query.updatedSince !== undefined) add("updated_at >= ?", query.updatedSince);
   return { where: clauses.join(" AND "), params };
 }
 
@@ -141,12 +144,13 @@ function deepPage<T extends Boundary>(page: DeepPage, known: GenerationCache<Bou
 /** No filter but the organization and C10's "archived left out": the covering index's WHERE. */
 const isUnfiltered = (query: DossierFilters) =>
   query.type === undefined && query.status === undefined && query.stageId === undefined && query.flowId === undefined &&
-  query.assignedTo === undefined && query.overdue === undefined && (query.q === undefined || query.q === "");
+  query.assignedTo === undefined && query.overdue === undefined && (query.q === undefined || query.q === "") &&
+  query.updatedSince === undefined;
 
 /** The exact total: from the counts the triggers of migration 0003 keep when the filters are
  * among the counts' key (type, status, flow, stage), else a COUNT over the same WHERE. */
 function countDossiers(sqlite: Database, organizationId: string, query: DossierFilters, where: string, params: (string | number)[]): number {
-  if (query.overdue !== undefined || query.assignedTo !== undefined || (query.q !== undefined && query.q !== "")) {
+  if (query.overdue !== undefined || query.assignedTo !== undefined || (query.q !== undefined && query.q !== "") || query.updatedSince !== undefined) {
     return sqlite.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM dossiers WHERE ${where}`).get(...params)!.n;
   }
   const clauses = ["organization_id = ?", query.status === undefined ? "status <> 'archived'" : "status = ?"];

@@ -1,8 +1,10 @@
-// The outbox's rows as the services write them (C7): recording an event inside the change's own
-// unit. The dispatcher's side of the same table is src/db/outbox.ts.
+// The events' rows (C7, C17): recording one inside the change's own unit, the feed's reads, and the
+// retention sweep. The dispatcher's side of the same table is src/db/outbox.ts.
 import type { QueryDeps } from "./queries";
 
 export interface NewEvent {
+  /** Taken by nextSeq in the same unit. */
+  seq: number;
   id: string;
   organizationId: string;
   type: string;
@@ -14,8 +16,65 @@ export interface NewEvent {
   nextAttemptAt: number | null;
 }
 
+/** Where a feed cursor stands: its event's place in commit order, and its age. */
+export interface EventCursor {
+  seq: number;
+  created_at: string;
+}
+
+export interface FeedFilter {
+  /** Only events after this sequence (0: from the oldest). */
+  afterSeq: number;
+  /** Only events recorded at or after this ISO time (the retention's edge). */
+  since: string;
+  /** Only these types; null for all. */
+  types: string[] | null;
+  /** Only this dossier's own events and the note.created of its notes; null for all. */
+  dossierId: string | null;
+  limit: number;
+}
+
+export interface FeedRow {
+  seq: number;
+  id: string;
+  /** The webhook body (C7), as JSON text. */
+  body: string;
+}
+
 export function eventQueries({ sqlite }: QueryDeps) {
+  // AUTOINCREMENT keeps the highest sequence ever used in sqlite_sequence, so a pruned event's
+  // sequence (and so its id) is never given again.
+  const nextSeq = sqlite.query<{ seq: number }, []>(
+    `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0), coalesce((SELECT max(seq) FROM events), 0)) + 1 AS seq`,
+  );
+  const insert = sqlite.query(
+    `INSERT INTO events (seq, id, organization_id, type, created_at, body, status, attempts, next_attempt_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+  );
+  const cursor = sqlite.query<EventCursor, [string, string]>(`SELECT seq, created_at FROM events WHERE id = ? AND organization_id = ?`);
+  const one = sqlite.query<{ body: string; created_at: string }, [string, string]>(
+    `SELECT body, created_at FROM events WHERE id = ? AND organization_id = ?`,
+  );
+  // A dossier's events carry it as data.id, a note's as data.dossier_id (C7).
+  const feed = sqlite.query<FeedRow, [string, number, string, string | null, string | null, number]>(
+    `SELECT seq, id, body FROM events
+     WHERE organization_id = ?1 AND seq > ?2 AND created_at >= ?3
+       AND (?4 IS NULL OR type IN (SELECT value FROM json_each(?4)))
+       AND (?5 IS NULL OR ?5 = CASE WHEN type = 'note.created' THEN json_extract(body, '$.data.dossier_id') ELSE json_extract(body, '$.data.id') END)
+     ORDER BY seq LIMIT ?6`,
+  );
+  // The sweep is the installation's upkeep, not a read or change of one organization's data: it
+  // spans every organization. Oldest first by seq; pending deliveries stay until they end.
+  const expired = sqlite.query<{ seq: number }, [string, number]>(
+    `SELECT seq FROM events WHERE created_at < ? AND status <> 'pending' ORDER BY seq LIMIT ?`,
+  );
+  const dropAttempts = sqlite.query(`DELETE FROM delivery_attempts WHERE event_seq IN (SELECT value FROM json_each(?))`);
+  const dropEvents = sqlite.query(`DELETE FROM events WHERE seq IN (SELECT value FROM json_each(?))`);
+
   return {
+    /** The sequence the next event gets; call inside the unit that records it. */
+    nextSeq: (): number => nextSeq.get()!.seq,
+
     /** Whether the organization has a webhook endpoint that is not disabled. */
     hasEnabledEndpoint(organizationId: string): boolean {
       const row = sqlite
@@ -25,12 +84,7 @@ export function eventQueries({ sqlite }: QueryDeps) {
     },
 
     insert(event: NewEvent) {
-      sqlite
-        .query(
-          `INSERT INTO events (id, organization_id, type, created_at, body, status, attempts, next_attempt_at)
-           VALUES (?, ?, ?, ?, ?, ?, 0, ?)`,
-        )
-        .run(event.id, event.organizationId, event.type, event.createdAt, event.body, event.status, event.nextAttemptAt);
+      insert.run(event.seq, event.id, event.organizationId, event.type, event.createdAt, event.body, event.status, event.nextAttemptAt);
     },
 
     /** The sequence number of the newest event of any organization (0 when there is none). */
@@ -43,6 +97,27 @@ export function eventQueries({ sqlite }: QueryDeps) {
       sqlite
         .query(`UPDATE events SET status = 'skipped', next_attempt_at = NULL WHERE organization_id = ? AND seq > ? AND status = 'pending'`)
         .run(organizationId, seq);
+    },
+
+    /** The organization's event `id` as a feed cursor; null when it has none by that id. */
+    cursor: (organizationId: string, id: string): EventCursor | null => cursor.get(id, organizationId) ?? null,
+
+    /** The organization's event `id`: its body (JSON text) and time; null when none. */
+    byId: (organizationId: string, id: string): { body: string; created_at: string } | null => one.get(id, organizationId) ?? null,
+
+    /** The organization's events that pass `filter`, in commit order. */
+    feed: (organizationId: string, filter: FeedFilter): FeedRow[] =>
+      feed.all(
+        organizationId, filter.afterSeq, filter.since,
+        filter.types === null ? null : JSON.stringify(filter.types), filter.dossierId, filter.limit,
+      ),
+
+    /** Deletes at most `limit` of the events recorded before `before` (ISO) whose delivery is over
+     * (anything but pending), with their delivery attempts; returns how many went. */
+    sweep(before: string, limit: number): number {
+      const seqs = JSON.stringify(expired.all(before, limit).map((row) => row.seq));
+      dropAttempts.run(seqs);
+      return dropEvents.run(seqs).changes;
     },
   };
 }

@@ -156,8 +156,10 @@ export interface OperationDoc {
   tag: string;
   scopes: Scope[];
   description?: string;
-  /** Path parameters (all uuids) and what they name. */
+  /** Path parameters (uuids, unless `idPattern`) and what they name. */
   params?: Record<string, string>;
+  /** The path ids' pattern when they are not uuids. */
+  idPattern?: string;
   /** Query parameters, all optional; an array schema is a parameter that may repeat. */
   query?: Record<string, TSchema>;
   /** The JSON request body. */
@@ -177,13 +179,13 @@ const example = (schema: TSchema) => (Array.isArray(schema.examples) ? schema.ex
 
 type Parameter = { name: string; in: string; required?: boolean; description?: string; schema: unknown; style?: string; explode?: boolean };
 
-function pathParameter(name: string, description = "The resource's id"): Parameter {
+function pathParameter(name: string, description = "The resource's id", pattern?: string): Parameter {
   return {
     name,
     in: "path",
     required: true,
     description: `${description}. A malformed or unknown id answers 404 not_found.`,
-    schema: { type: "string", format: "uuid" },
+    schema: pattern === undefined ? { type: "string", format: "uuid" } : { type: "string", pattern },
   };
 }
 
@@ -245,7 +247,9 @@ export function operation(doc: OperationDoc): DocumentDecoration {
     schema: documentSchema(schema),
     ...(schema.type === "array" ? { style: "form", explode: true } : {}),
   }));
-  const declared = Object.entries(doc.params ?? {}).map(([name, description]) => (byKey ? pathParameter(name, description) : tokenParameter(name, description)));
+  const declared = Object.entries(doc.params ?? {}).map(([name, description]) =>
+    byKey ? pathParameter(name, description, doc.idPattern) : tokenParameter(name, description),
+  );
   const parameters = [...declared, ...query];
 
   const detail: Record<string, unknown> = {

@@ -11,7 +11,7 @@
 import type { Static, TObject, TSchema, TUndefined } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import type { Context } from "../context";
-import type { ErrorCode } from "../errors";
+import { notFound, type ErrorCode } from "../errors";
 import type { Principal, Scope } from "../services/keys";
 import type { Guard } from "./auth";
 import { operation, type Answer } from "./openapi-doc";
@@ -52,8 +52,11 @@ export interface RouteSpec<P extends string, L, Q extends TObject, S extends TSc
   tag: string;
   description?: string;
   scopes: Scope[];
-  /** Each path parameter (all uuids) and what it names. */
+  /** Each path parameter (uuids, unless `idPattern`) and what it names. */
   params?: Record<P, string>;
+  /** The form of the path's ids when they are not uuids (event ids); one that does not match names
+   * nothing (404). */
+  idPattern?: RegExp;
   /** The path's resource; throws not_found when there is none. */
   load?: (asked: Asked<NoInfer<P>>) => L;
   /** The query parameters, all optional: `t.Optional`, or with a `default`, or an array (may repeat). */
@@ -118,6 +121,7 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
       scopes: spec.scopes,
       description: spec.description,
       params: spec.params,
+      idPattern: spec.idPattern?.source,
       query: spec.query?.properties,
       body: spec.body,
       bodies: spec.bodies,
@@ -131,7 +135,7 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
   const handle = (ctx: Context, guard: Guard) => (request: Request, raw: Record<string, string>, set: Reply) => {
     const principal = guard(spec.scopes, request, set.headers);
     const params = {} as Record<P, string>;
-    for (const name of declared) params[name] = pathId(raw[name]);
+    for (const name of declared) params[name] = spec.idPattern ? matchingId(spec.idPattern, raw[name]) : pathId(raw[name]);
     const asked = { ctx, principal, params };
     const resource = spec.load ? spec.load(asked) : (undefined as L);
     const query = (spec.query ? parseQuery(spec.query, searchParams(request)) : {}) as Static<Q>;
@@ -149,6 +153,11 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
   };
 
   return { id: spec.id, method: spec.method, path: spec.path, hook, handle };
+}
+
+function matchingId(pattern: RegExp, id: string): string {
+  if (!pattern.test(id)) throw notFound();
+  return id;
 }
 
 /** The routes as one Elysia plugin, each behind `guard`. */

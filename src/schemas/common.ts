@@ -78,3 +78,12 @@ export const PagingQuery = {
 
 /** The query of a paginated list that has no filter. */
 export const PageQuery = t.Object(PagingQuery);
+
+/** `updated_since` of a list (C17): only rows changed at or after it. */
+export const UpdatedSince = t.String({
+  format: "date-time",
+  description:
+    "Only rows whose updated_at is at or after this ISO 8601 timestamp (e.g. 2026-11-22T04:21:26.123Z; an offset's `+` is sent as %2B); " +
+    "anything else is 400",
+  examples: ["2026-11-22T04:21:26.123Z"],
+});

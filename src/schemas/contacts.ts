@@ -3,7 +3,7 @@
 // formats, so that validation does not depend on which formats are registered; the rules TypeBox
 // cannot say (code points after trimming, URL and email forms, the pool window) are the service's.
 import { Type as t } from "@sinclair/typebox";
-import { closed, DateTime, Nullable, PagingQuery, Uuid } from "./common";
+import { closed, DateTime, Nullable, PagingQuery, UpdatedSince, Uuid } from "./common";
 
 /** C3's one rule for `email`, the same on contacts and dossiers (bodies of POST and PATCH): "one
  * `@`, a dot in the domain". No blank anywhere; the domain is two or more dot-separated labels,
@@ -34,6 +34,7 @@ export const ContactQuery = t.Object({
   kind: t.Array(ContactKind, { description: "Repeat to combine: contacts holding any of the kinds" }),
   pool: t.Optional(PoolFilter),
   search: t.Optional(t.String({ description: "Case-insensitive substring of full_name, email, company or role" })),
+  updated_since: t.Optional(UpdatedSince),
   ...PagingQuery,
 });
 

@@ -2,7 +2,7 @@
 // TypeBox checks types and unknown fields; the rules TypeBox cannot say (lengths in code points,
 // trimming, email shape, currencies, sales-only fields) live in services/dossiers.ts.
 import { Type as t, type TSchema } from "@sinclair/typebox";
-import { closed, DateTime, Nullable, PagingQuery, Uuid } from "./common";
+import { closed, DateTime, Nullable, PagingQuery, UpdatedSince, Uuid } from "./common";
 
 export const DossierType = t.Union([t.Literal("candidate"), t.Literal("sales")]);
 export const DossierStatus = t.Union([t.Literal("active"), t.Literal("won"), t.Literal("lost"), t.Literal("archived")]);
@@ -168,5 +168,6 @@ export const DossierQuery = t.Object({
   assigned_to: t.Optional(t.String({ format: "uuid", description: "Only dossiers assigned to this user; a non-uuid is 400" })),
   flow_id: t.Optional(t.String({ format: "uuid", description: "Only dossiers in this flow; a non-uuid is 400" })),
   q: t.Optional(t.String({ description: "Case-insensitive substring of name, email or company" })),
+  updated_since: t.Optional(UpdatedSince),
   ...PagingQuery,
 });

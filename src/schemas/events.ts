@@ -76,3 +76,51 @@ export const EVENT_BODIES = {
   "dossier.deleted": DossierDeletedEvent,
   "note.created": NoteCreatedEvent,
 } as const;
+
+/** Any event body: what the feed (GET /events, C17) lists and GET /events/{id} answers. */
+export const Event = t.Union(Object.values(EVENT_BODIES), {
+  description: "An event as its webhook body (C7); `type` tells which",
+});
+
+export const EventType = t.Union(
+  (Object.keys(EVENT_BODIES) as (keyof typeof EVENT_BODIES)[]).map((type) => t.Literal(type)),
+  { description: "One of the event types" },
+);
+
+/** Where the id of one event is a path parameter: an event id of either form (C20). */
+export const EVENT_ID = /^evt_[0-9A-Za-z]{26,}$/;
+
+/** The query of GET /events (C17, C20). */
+export const EventQuery = t.Object({
+  after: t.Optional(
+    t.String({
+      description:
+        "An event id (a previous answer's `meta.next_after`): only the events recorded after it. An id that is unknown, " +
+        "another organization's, or older than the retention answers 410 cursor_expired",
+      examples: ["evt_00000000000000000000000042"],
+    }),
+  ),
+  type: t.Array(EventType, { description: "Only events of these types; may repeat (any of them); an unknown type is 400" }),
+  dossier_id: t.Optional(
+    t.String({ format: "uuid", description: "Only this dossier's own events and the note.created of its notes; a non-uuid is 400" }),
+  ),
+  limit: t.Integer({ minimum: 1, maximum: 100, default: 50, description: "How many events at most, 1 to 100" }),
+});
+
+export const EventFeedMeta = t.Object(
+  {
+    has_more: t.Boolean({ description: "Whether more events follow now: read again at once with after=next_after" }),
+    next_after: Nullable(
+      t.String({
+        pattern: EVENT_ID.source,
+        description:
+          "The `after` of the next read: the id of the last event in data; when data is empty, the `after` that was sent " +
+          "(null when none was)",
+      }),
+    ),
+  },
+  { ...closed, examples: [{ has_more: false, next_after: "evt_00000000000000000000000042" }] },
+);
+
+/** `{data: [event...], meta: {has_more, next_after}}` */
+export const EventFeed = t.Object({ data: t.Array(Event), meta: EventFeedMeta }, closed);

@@ -15,6 +15,7 @@ import {
   type PatchContact,
   type PoolFilter,
 } from "../schemas/contacts";
+import { parseInstant } from "./timestamps";
 
 export type { ContactRow } from "../db/contacts";
 
@@ -280,6 +281,8 @@ export interface ContactQuery {
   kinds?: Kind[];
   pool?: Static<typeof PoolFilter>;
   search?: string;
+  /** C17: an ISO timestamp, checked here. */
+  updatedSince?: string;
   page: number;
   perPage: number;
 }
@@ -287,7 +290,7 @@ export interface ContactQuery {
 /**
  * GET /contacts: newest first (created_at desc, id desc; C3), `kinds` any of (C6), `pool` at
  * request time (C6, C10), `search` a case-insensitive substring of full_name, email, company or
- * role (C6, C10; see src/db/contact-search.ts). Total and page agree (one snapshot).
+ * role (C6, C10; see src/db/contact-search.ts), `updatedSince` (C17). Total and page agree (one snapshot).
  */
 export function listContacts(ctx: Context, organizationId: string, query: ContactQuery): { data: Contact[]; total: number } {
   return ctx.store.contacts.page({
@@ -295,6 +298,7 @@ export function listContacts(ctx: Context, organizationId: string, query: Contac
     mask: query.kinds && query.kinds.length > 0 ? kindMaskOf(query.kinds) : 0,
     search: query.search === undefined || query.search === "" ? null : fold(query.search),
     pool: query.pool ? { filter: query.pool, now: ctx.now().toISOString() } : undefined,
+    updatedSince: query.updatedSince === undefined ? null : parseInstant("updated_since", query.updatedSince),
     offset: (query.page - 1) * query.perPage,
     limit: query.perPage,
     cache: ctx.config.cache,

@@ -15,6 +15,7 @@ import { newId } from "../ids";
 import { findContactByEmail, insertContact } from "./contacts";
 import { insertPrimaryLink } from "./links";
 import { recordEvent } from "./outbox";
+import { parseInstant } from "./timestamps";
 
 export type { ListDossiersQuery } from "../db/dossier-page";
 export type DossierType = Static<typeof DossierTypeSchema>;
@@ -83,8 +84,14 @@ function mustGet(ctx: Context, organizationId: string, id: string): Dossier {
 /** Only `overdue` compares with the clock; the other filters need no timestamp. */
 const clockFor = (ctx: Context, query: ListDossiersQuery) => (query.overdue === undefined ? "" : ctx.now().toISOString());
 
-/** GET /dossiers: C5's filters, newest first (created_at desc, id desc), C3 paging, exact total. */
-export function listDossiers(ctx: Context, organizationId: string, query: ListDossiersQuery): { data: Dossier[]; total: number } {
+/** C17's updated_since as stored timestamps are written (a bad one: 400). */
+const withSince = (query: ListDossiersQuery): ListDossiersQuery =>
+  query.updatedSince === undefined ? query : { ...query, updatedSince: parseInstant("updated_since", query.updatedSince) };
+
+/** GET /dossiers: C5's filters and C17's updated_since, newest first (created_at desc, id desc), C3
+ * paging, exact total. */
+export function listDossiers(ctx: Context, organizationId: string, raw: ListDossiersQuery): { data: Dossier[]; total: number } {
+  const query = withSince(raw);
   const now = clockFor(ctx, query);
   return ctx.store.read(() => ctx.store.dossiers.page(organizationId, query, now, { remember: ctx.config.cache }));
 }
@@ -92,7 +99,8 @@ export function listDossiers(ctx: Context, organizationId: string, query: ListDo
 /** The same list as the route answers it: `json` is the page's array as JSON text, the same text
  * as JSON.stringify(listDossiers(...).data), remembered while the organization's dossiers are
  * unchanged (DOSSIER_CACHE). */
-export function listDossiersJson(ctx: Context, organizationId: string, query: ListDossiersQuery): { json: string; total: number } {
+export function listDossiersJson(ctx: Context, organizationId: string, raw: ListDossiersQuery): { json: string; total: number } {
+  const query = withSince(raw);
   const now = clockFor(ctx, query);
   return ctx.store.read(() => ctx.store.dossiers.pageJson(organizationId, query, now, { remember: ctx.config.cache }));
 }

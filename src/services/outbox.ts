@@ -1,13 +1,16 @@
 // The transactional outbox (C7): call recordEvent inside the transaction of the change it reports.
 import type { Context } from "../context";
-import { timeOrderedId } from "../ids";
 
 export type EventType = "dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created";
 
-export const newEventId = () => "evt_" + timeOrderedId();
+/** An event's id (C17, C20): `evt_` and its commit sequence, zero-padded to 26 digits, so that ids
+ * sort as strings in commit order (docs/decisions.md, "Event ids"). */
+export const eventIdOf = (seq: number) => "evt_" + String(seq).padStart(26, "0");
 
 /** Writes the event with its exact delivery body. It is `pending` when the organization has an
- * enabled endpoint now, else `skipped` (C7: never delivered later). Returns the event id. */
+ * enabled endpoint now, else `skipped` (C7: never delivered later). Returns the event id.
+ * Its sequence is taken here, inside the writing unit: units run one after another, so the order in
+ * which sequences are taken is the order in which they commit. */
 export function recordEvent(
   ctx: Context,
   organizationId: string,
@@ -15,11 +18,13 @@ export function recordEvent(
   data: unknown,
   extra: Record<string, unknown> = {},
 ): string {
-  const id = newEventId();
+  const seq = ctx.store.events.nextSeq();
+  const id = eventIdOf(seq);
   const createdAt = ctx.now().toISOString();
   const body = JSON.stringify({ id, type, created_at: createdAt, organization_id: organizationId, data, ...extra });
   const deliverable = ctx.store.events.hasEnabledEndpoint(organizationId);
   ctx.store.events.insert({
+    seq,
     id,
     organizationId,
     type,

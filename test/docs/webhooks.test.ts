@@ -171,3 +171,49 @@ test("the delivery log and retry blocks also run when no delivery has failed: EV
   expect(lines).toEqual(["no deliveries", '{"data":[]}', "no failed delivery", "EVENT=[]"]);
   expect(run.stderr.toString()).toBe("");
 });
+
+test("C17: the catching-up block runs as written: it reads every event once, goes on from its cursor, and starts over after 410", async () => {
+  const [block] = blocks("sh", "Catching up after downtime");
+  expect(block).toContain("/api/v1/events");
+  const data = tempDir();
+  const org = dossier(data, "org", "create", "--name", "Doc", "--json").json;
+  const key = dossier(data, "key", "create", "--org", org.id, "--scopes", "events:read,dossiers:write", "--json").json.key;
+  const server = await startServerProcess(data, ["--no-bootstrap"]);
+  running.push(server);
+  const create = async (name: string) => {
+    const answer = await fetch(`${server.url}/api/v1/dossiers`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ type: "candidate", name }),
+    });
+    expect(answer.status).toBe(201);
+  };
+  // More than one page of 100, recorded while no endpoint is set.
+  for (let i = 0; i < 130; i++) await create(`Ada ${i}`);
+  const cwd = tempDir("dossier-walk-");
+  const env = { BASE: server.url, KEY: key };
+  const read = () => {
+    const run = runBlock(block!, env, { cwd });
+    if (run.exitCode !== 0) throw new Error(`block failed (${run.exitCode}):\n${run.stderr}`);
+    return { lines: run.stdout.toString().trim().split("\n").filter(Boolean), stderr: run.stderr.toString() };
+  };
+
+  const first = read();
+  expect(first.lines).toHaveLength(130);
+  expect(new Set(first.lines).size).toBe(130);
+  for (const line of first.lines) expect(line).toMatch(/^evt_\d{26} dossier\.created$/);
+  expect([...first.lines].sort()).toEqual(first.lines);
+
+  await create("Grace");
+  const second = read();
+  expect(second.lines).toHaveLength(1);
+  expect(second.lines[0]! > first.lines.at(-1)!).toBe(true);
+  expect(read().lines).toEqual([]); // nothing new: the cursor stays
+
+  writeFileSync(join(cwd, "dossier-cursor"), "evt_99999999999999999999999999\n");
+  const again = read();
+  expect(again.stderr).toContain("cursor expired");
+  expect(again.lines).toEqual([...first.lines, ...second.lines]);
+  server.proc.kill("SIGTERM");
+  expect(await server.exited).toBe(0);
+});

@@ -74,7 +74,7 @@ const problems = (validate: ValidateFunction) => ajv.errorsText(validate.errors,
 describe("the OpenAPI document cannot lie", () => {
   test("every operation declares its parameters, bodies, scopes, security and exact answers", () => {
     const ops = operations().filter(({ path }) => path.startsWith("/api/v1/"));
-    expect(ops.length).toBe(22);
+    expect(ops.length).toBe(24);
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     for (const { path, method, op } of ops) {
       const where = `${method.toUpperCase()} ${path}`;
@@ -90,11 +90,12 @@ describe("the OpenAPI document cannot lie", () => {
       expect(op.security, where).toEqual([{ bearerAuth: [] }]);
       expect(op["x-scopes"]!.length, where).toBeGreaterThan(0);
       for (const scope of op["x-scopes"]!) expect(op.description, where).toContain(`\`${scope}\``);
-      // Path parameters: each one of the path, required, a uuid.
+      // Path parameters: each one of the path, required, a uuid (an event id: evt_...).
       const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
       const declared = (op.parameters ?? []).filter((p) => p.in === "path");
       expect(declared.map((p) => p.name), where).toEqual(inPath);
-      for (const p of declared) expect(p, where).toMatchObject({ required: true, schema: { type: "string", format: "uuid" } });
+      const id = path.startsWith("/api/v1/events/") ? { type: "string", pattern: "^evt_[0-9A-Za-z]{26,}$" } : { type: "string", format: "uuid" };
+      for (const p of declared) expect(p, where).toMatchObject({ required: true, schema: id });
       // Bodies on the writes that read one.
       // (An action on a resource, such as a rotation, reads none.)
       if ((method === "post" || method === "patch") && !/\/(rotate|rotate-secret|retry|setup-link)$/.test(path)) {
@@ -111,9 +112,10 @@ describe("the OpenAPI document cannot lie", () => {
       expect(op.responses["429"].headers?.["Retry-After"]?.required, where).toBe(true);
     }
     const list = (p: string) => document.paths[p].get.parameters!.map((q) => q.name);
-    expect(list("/api/v1/dossiers")).toEqual(["type", "status", "stage_id", "overdue", "assigned_to", "flow_id", "q", "page", "per_page"]);
+    expect(list("/api/v1/dossiers")).toEqual(["type", "status", "stage_id", "overdue", "assigned_to", "flow_id", "q", "updated_since", "page", "per_page"]);
     expect(list("/api/v1/dossiers/{id}/notes")).toEqual(["id", "page", "per_page"]);
-    expect(list("/api/v1/contacts")).toEqual(["kind", "pool", "search", "page", "per_page"]);
+    expect(list("/api/v1/contacts")).toEqual(["kind", "pool", "search", "updated_since", "page", "per_page"]);
+    expect(list("/api/v1/events")).toEqual(["after", "type", "dossier_id", "limit"]);
     expect(Object.keys(document.paths["/api/v1/dossiers"].post.requestBody!.content)).toEqual(["application/json", "multipart/form-data"]);
     expect(Object.keys(document.paths["/api/v1/dossiers/{id}/cv"].post.requestBody!.content)).toEqual(["multipart/form-data", "application/pdf"]);
     const download = document.paths["/api/v1/dossiers/{id}/cv"].get.responses["200"];

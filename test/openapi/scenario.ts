@@ -41,6 +41,8 @@ export interface Fixtures {
 
 /** An id that names nothing. */
 const NOBODY = "00000000-0000-4000-8000-000000000000";
+/** An event id that names nothing. */
+const NO_EVENT = "evt_99999999999999999999999999";
 const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n");
 const MB = 1_048_576;
 
@@ -126,6 +128,8 @@ function everyRoute(api: Api, id: string) {
     api.GET("/api/v1/flows/{id}/stages", { params: path }),
     api.GET("/api/v1/flows/{id}/intake", { params: path }),
     api.POST("/api/v1/flows/{id}/intake/rotate", { params: path }),
+    api.GET("/api/v1/events"),
+    api.GET("/api/v1/events/{id}", { params: { path: { id: NO_EVENT } } }),
   ];
 }
 
@@ -351,6 +355,24 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   check(notes.data.length === 1 && notes.data[0].id === note.id, "listed notes");
   await fails(api.GET("/api/v1/dossiers/{id}/notes", { params: { path: { id: deal.id }, query: { page: 0 } } }), 400, "invalid_body");
   await fails(api.GET("/api/v1/dossiers/{id}/notes", { params: { path: { id: NOBODY } } }), 404, "not_found");
+
+  // The events feed (C17): what the writes above recorded, read on with next_after.
+  const noted = await ok(api.GET("/api/v1/events", { params: { query: { dossier_id: deal.id, type: ["note.created", "dossier.updated"], limit: 100 } } }), 200);
+  const noteEvent = noted.data.at(-1);
+  check(noteEvent?.type === "note.created" && noteEvent.data.id === note.id && noted.meta.next_after === noteEvent.id && !noted.meta.has_more, "events of a dossier");
+  const firstEvent = await ok(api.GET("/api/v1/events", { params: { query: { limit: 1 } } }), 200);
+  check(firstEvent.data.length === 1 && firstEvent.meta.has_more && firstEvent.meta.next_after === firstEvent.data[0].id, "a feed page");
+  const later = await ok(api.GET("/api/v1/events", { params: { query: { after: firstEvent.meta.next_after!, limit: 100 } } }), 200);
+  check(later.data.length > 0 && later.data.every((e) => e.id > firstEvent.data[0].id), "reading on");
+  check((await ok(api.GET("/api/v1/events/{id}", { params: { path: { id: noteEvent!.id } } }), 200)).data.type === "note.created", "one event");
+  await fails(api.GET("/api/v1/events", { params: { query: { after: NO_EVENT } } }), 410, "cursor_expired");
+  await fails(api.GET("/api/v1/events", { params: { query: { limit: 101 } } }), 400, "invalid_body");
+  await fails(api.GET("/api/v1/events/{id}", { params: { path: { id: NO_EVENT } } }), 404, "not_found");
+  // updated_since (C17).
+  const changed = await ok(api.GET("/api/v1/dossiers", { params: { query: { updated_since: deal.created_at, type: "sales" } } }), 200);
+  check(changed.data.some((d) => d.id === deal.id), "dossiers updated since");
+  check((await ok(api.GET("/api/v1/contacts", { params: { query: { updated_since: "2999-01-01T00:00:00.000Z" } } }), 200)).meta.total === 0, "contacts updated since");
+  await fails(api.GET("/api/v1/contacts", { params: { query: { updated_since: "yesterday" } } }), 400, "invalid_body");
 
   // Dossier-contact links.
   const linked = (await ok(api.POST("/api/v1/dossiers/{id}/contacts", { ...onDeal, body: { contact_id: bob.id, role_on_dossier: "champion" } }), 201)).data;

@@ -35,7 +35,9 @@ export const contactRoutes = [
     responses: { 200: { schema: List(Contact), description: "A page of the organization's contacts that match every filter given, with the total across all pages" } },
     handler: ({ ctx, principal, query }) => {
       const paged = paging(query);
-      const { data, total } = listContacts(ctx, principal.organizationId, { kinds: query.kind, pool: query.pool, search: query.search, ...paged });
+      const { data, total } = listContacts(ctx, principal.organizationId, {
+        kinds: query.kind, pool: query.pool, search: query.search, updatedSince: query.updated_since, ...paged,
+      });
       return page(data, total, paged);
     },
   }),

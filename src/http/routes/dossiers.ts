@@ -148,6 +148,7 @@ export const dossierRoutes = [
         assignedTo: query.assigned_to,
         flowId: query.flow_id,
         q: query.q,
+        updatedSince: query.updated_since,
         ...paged,
       });
       // The rows come as JSON text from SQLite (services/dossier-json.ts); the envelope is the one

@@ -335,6 +335,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the events feed
+         * @description The organization's events as their webhook bodies, oldest first (commit order), whether or not a webhook endpoint is set. Read with `after=meta.next_after` until `has_more` is false: nothing is missed and nothing repeated, even while events are being written. Events are kept 30 days (DOSSIER_EVENT_RETENTION); an `after` that is unknown, another organization's or older than that answers 410 cursor_expired: start again without `after`.
+         *
+         *     Required scopes: `events:read`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one event
+         * @description An event of the organization within the retention, as its webhook body.
+         *
+         *     Required scopes: `events:read`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/intake/{token}": {
         parameters: {
             query?: never;
@@ -1438,6 +1482,8 @@ export interface operations {
                 flow_id?: string;
                 /** @description Case-insensitive substring of name, email or company */
                 q?: string;
+                /** @description Only rows whose updated_at is at or after this ISO 8601 timestamp (e.g. 2026-11-22T04:21:26.123Z; an offset's `+` is sent as %2B); anything else is 400 */
+                updated_since?: string;
                 /** @description 1-based page number; a page past the end answers data: [] with the right total */
                 page?: number;
                 /** @description Page size, 1 to 100 */
@@ -3742,6 +3788,8 @@ export interface operations {
                 pool?: "in_pool" | "expired";
                 /** @description Case-insensitive substring of full_name, email, company or role */
                 search?: string;
+                /** @description Only rows whose updated_at is at or after this ISO 8601 timestamp (e.g. 2026-11-22T04:21:26.123Z; an offset's `+` is sent as %2B); anything else is 400 */
+                updated_since?: string;
                 /** @description 1-based page number; a page past the end answers data: [] with the right total */
                 page?: number;
                 /** @description Page size, 1 to 100 */
@@ -5284,6 +5332,331 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "storage_unavailable";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description An event id (a previous answer's `meta.next_after`): only the events recorded after it. An id that is unknown, another organization's, or older than the retention answers 410 cursor_expired */
+                after?: string;
+                /** @description Only events of these types; may repeat (any of them); an unknown type is 400 */
+                type?: ("dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created")[];
+                /** @description Only this dossier's own events and the note.created of its notes; a non-uuid is 400 */
+                dossier_id?: string;
+                /** @description How many events at most, 1 to 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Up to `limit` events after `after`, oldest first, and where to read on */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: (components["schemas"]["DossierCreatedEvent"] | components["schemas"]["DossierUpdatedEvent"] | components["schemas"]["DossierStageChangedEvent"] | components["schemas"]["DossierDeletedEvent"] | components["schemas"]["NoteCreatedEvent"])[];
+                        /**
+                         * @example {
+                         *       "has_more": false,
+                         *       "next_after": "evt_00000000000000000000000042"
+                         *     }
+                         */
+                        meta: {
+                            /** @description Whether more events follow now: read again at once with after=next_after */
+                            has_more: boolean;
+                            next_after: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Gone: `cursor_expired`: The `after` event is unknown, another organization's, or older than the retention: start again without `after`. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "cursor_expired";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's id (evt_...). A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event, as its webhook body */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An event as its webhook body (C7); `type` tells which */
+                        data: components["schemas"]["DossierCreatedEvent"] | components["schemas"]["DossierUpdatedEvent"] | components["schemas"]["DossierStageChangedEvent"] | components["schemas"]["DossierDeletedEvent"] | components["schemas"]["NoteCreatedEvent"];
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "internal";
                             message: string;
                         };
                     };
