@@ -1,7 +1,9 @@
 // Shared argument handling for the `dossier` command (C2): bad arguments exit 2, unknown ids exit 1.
 import { existsSync, statSync } from "node:fs";
+import { userInfo } from "node:os";
 import { basename, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { setProcessActor } from "../actor";
 import { databasePath, type Config } from "../config";
 import { contextConfig, openContext, type Context } from "../context";
 import { DataFolderInUseError } from "../data-lock";
@@ -75,6 +77,7 @@ export function open(parsed: Parsed, options: { create?: boolean } = {}): Contex
   const config = configOf(parsed);
   checkDataDir(config.dataDir);
   if (!options.create) checkDataExists(config.dataDir);
+  setProcessActor(cliActor());
   try {
     return openContext({ config });
   } catch (error) {
@@ -87,6 +90,17 @@ export function openOrg(parsed: Parsed, organizationId: string): Context {
   const ctx = open(parsed);
   if (!getOrg(ctx, organizationId)) throw new UnknownIdError(`no organization ${organizationId}`);
   return ctx;
+}
+
+/** What the CLI changes is the operator's: the history names the system user who ran it (C18). */
+function cliActor() {
+  let user = "cli";
+  try {
+    user = userInfo().username || user;
+  } catch {
+    // A user with no entry in the system's user list (a container's): still the CLI.
+  }
+  return { type: "cli" as const, id: user, name: user };
 }
 
 function checkDataExists(dataDir: string) {

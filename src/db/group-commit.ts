@@ -18,6 +18,7 @@
 // storage_unavailable, and the store refuses writes from then on (the file's state is unknown:
 // C11); reads go on.
 import type { Database } from "bun:sqlite";
+import { asActor, currentActor } from "../actor";
 import { ApiError } from "../errors";
 
 export const storageUnavailable = () =>
@@ -82,8 +83,11 @@ export class GroupCommit {
     // A unit is one synchronous piece of work: a write inside one would wait for its own group.
     if (this.inUnit) throw new Error("store.write called inside a unit of work");
     if (this.failure !== null) return Promise.reject(storageUnavailable());
+    // The unit runs later, in the flush's context: it keeps the actor of whoever wrote it.
+    const actor = currentActor();
+    const work = actor ? () => asActor(actor, unit) : unit;
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ unit, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ unit: work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.active) {
         this.active = true;
         this.running = this.run();

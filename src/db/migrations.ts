@@ -9,6 +9,7 @@ import m0004 from "../../drizzle/0004_contacts_counts_search.sql" with { type: "
 import m0005 from "../../drizzle/0005_generations.sql" with { type: "text" };
 import m0006 from "../../drizzle/0006_members.sql" with { type: "text" };
 import m0007 from "../../drizzle/0007_intake.sql" with { type: "text" };
+import m0008 from "../../drizzle/0008_history.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -19,6 +20,7 @@ export const migrationSql: Record<string, string> = {
   "0005_generations": m0005,
   "0006_members": m0006,
   "0007_intake": m0007,
+  "0008_history": m0008,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

@@ -12,6 +12,7 @@ import { eventQueries } from "./events";
 import { flowQueries } from "./flows";
 import type { Generations } from "./generations";
 import { healthQueries } from "./health";
+import { historyQueries } from "./history";
 import { intakeQueries } from "./intake";
 import { keyQueries } from "./keys";
 import { linkQueries } from "./links";
@@ -42,6 +43,7 @@ export function storeQueries(deps: QueryDeps) {
     events: eventQueries(deps),
     flows: flowQueries(deps),
     health: healthQueries(deps),
+    history: historyQueries(deps),
     intake: intakeQueries(deps),
     keys: keyQueries(deps),
     links: linkQueries(deps),

@@ -364,6 +364,61 @@ export const intakeMessages = sqliteTable(
   (t) => [primaryKey({ columns: [t.flowId, t.messageId] }), index("intake_messages_org").on(t.organizationId)],
 );
 
+// What happened to each dossier (C18), kept as long as the dossier (events go after 30 days).
+// Written by the services in the unit of the change; `seq` orders the items of one millisecond.
+export const dossierHistory = sqliteTable(
+  "dossier_history",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    dossierId: text("dossier_id").notNull().references(() => dossiers.id),
+    at: text("at").notNull(),
+    kind: text("kind").notNull(),
+    actorType: text("actor_type"),
+    actorId: text("actor_id"),
+    actorName: text("actor_name"),
+    // JSON: field → [old, new].
+    changes: text("changes").notNull(),
+  },
+  (t) => [index("dossier_history_dossier").on(t.organizationId, t.dossierId, t.seq)],
+);
+
+// Each stay of a dossier in a stage (C18: meta.stages and the flow's figures), kept by triggers on
+// dossiers.current_stage_id in the writing transaction (migration 0008), so that every way a
+// dossier moves is seen. `next_stage_id` is where it went (null: still there, or moved to no stage).
+export const stageVisits = sqliteTable(
+  "stage_visits",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    organizationId: text("organization_id").notNull(),
+    flowId: text("flow_id"),
+    dossierId: text("dossier_id").notNull(),
+    stageId: text("stage_id").notNull(),
+    enteredAt: text("entered_at").notNull(),
+    leftAt: text("left_at"),
+    nextStageId: text("next_stage_id"),
+  },
+  (t) => [
+    index("stage_visits_dossier").on(t.dossierId, t.enteredAt),
+    index("stage_visits_stage_entered").on(t.organizationId, t.stageId, t.enteredAt),
+    index("stage_visits_stage_left").on(t.organizationId, t.stageId, t.leftAt),
+  ],
+);
+
+// When each dossier last became `won` or `lost` (C20 "Stats edge cases"), kept by a trigger on
+// dossiers.status (migration 0008).
+export const dossierOutcomes = sqliteTable(
+  "dossier_outcomes",
+  {
+    dossierId: text("dossier_id").primaryKey(),
+    organizationId: text("organization_id").notNull(),
+    flowId: text("flow_id"),
+    status: text("status").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("dossier_outcomes_flow_at").on(t.organizationId, t.flowId, t.at)],
+);
+
 export type Organization = typeof organizations.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type FlowRow = typeof flows.$inferSelect;

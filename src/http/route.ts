@@ -10,6 +10,7 @@
 // so before step 1.
 import type { Static, TObject, TSchema, TUndefined } from "@sinclair/typebox";
 import { Elysia } from "elysia";
+import { asActor, type Actor } from "../actor";
 import type { Context } from "../context";
 import { notFound, type ErrorCode } from "../errors";
 import type { Principal, Scope } from "../services/keys";
@@ -134,6 +135,11 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
   // Synchronous up to the body, so that a route that reads none answers without a promise.
   const handle = (ctx: Context, guard: Guard) => (request: Request, raw: Record<string, string>, set: Reply) => {
     const principal = guard(spec.scopes, request, set.headers);
+    // Only a change has a history to record its actor in; reads go on without the context.
+    if (spec.method === "GET") return afterGuard(ctx, request, raw, set, principal);
+    return asActor(actorOf(principal), () => afterGuard(ctx, request, raw, set, principal));
+  };
+  const afterGuard = (ctx: Context, request: Request, raw: Record<string, string>, set: Reply, principal: Principal) => {
     const params = {} as Record<P, string>;
     for (const name of declared) params[name] = spec.idPattern ? matchingId(spec.idPattern, raw[name]) : pathId(raw[name]);
     const asked = { ctx, principal, params };
@@ -158,6 +164,14 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
 function matchingId(pattern: RegExp, id: string): string {
   if (!pattern.test(id)) throw notFound();
   return id;
+}
+
+/** Who the principal is, for the history of what the request changes (C18): the signed-in
+ * member, else the key (its name is looked up when the change is recorded). */
+function actorOf(principal: Principal): Actor {
+  const member = principal as Principal & { memberId?: string; memberName?: string | null; name?: string | null };
+  if (member.memberId) return { type: "member", id: member.memberId, name: member.memberName ?? member.name ?? null };
+  return { type: "key", id: principal.keyId, name: null };
 }
 
 /** The routes as one Elysia plugin, each behind `guard`. */

@@ -17,6 +17,8 @@ export interface Application {
   name: string;
   /** Reply-To, else From; null when that is not an email address (C20). */
   email: string | null;
+  /** The From address as sent: who the history names as the actor (C20). */
+  from: string;
   /** Subject, a blank line, the plain-text body (HTML turned into text), trimmed and cut (C20). */
   intake_notes: string;
   /** The first PDF attachment of at most 10 MB. */
@@ -46,6 +48,7 @@ export async function readApplication(raw: Uint8Array): Promise<Application> {
   return {
     name,
     email: address !== "" && address.length <= 200 && isEmailAddress(address) ? address : null,
+    from: from.address?.trim() ?? "",
     intake_notes: intakeNotes(email.subject ?? "", bodyText(email)),
     cv: firstPdf(email.attachments),
     messageId: email.messageId?.trim() || null,

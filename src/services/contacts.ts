@@ -7,6 +7,7 @@ import type { Context } from "../context";
 import { contactOf, type ContactRow } from "../db/contacts";
 import { ApiError, invalidBody } from "../errors";
 import { newId } from "../ids";
+import { linkEnded, recordHistory } from "./history";
 import {
   isEmailAddress,
   type Contact as ContactSchema,
@@ -271,6 +272,9 @@ export function writeContactPatch(ctx: Context, organizationId: string, contactI
 export function writeContactDeletion(ctx: Context, organizationId: string, contactId: string): boolean {
   const { contacts, links } = ctx.store;
   if (!contacts.exists(organizationId, contactId)) return false;
+  for (const link of ctx.store.history.linksOfContact(organizationId, contactId)) {
+    recordHistory(ctx, organizationId, link.dossier_id, "contact_unlinked", linkEnded(contactId, link));
+  }
   links.clearDossierContact(organizationId, contactId);
   links.deleteAllOfContact(organizationId, contactId);
   contacts.delete(organizationId, contactId);

@@ -13,6 +13,7 @@ import {
 } from "../schemas/dossiers";
 import { newId } from "../ids";
 import { findContactByEmail, insertContact } from "./contacts";
+import { changesOf, recordHistory } from "./history";
 import { insertPrimaryLink } from "./links";
 import { recordEvent } from "./outbox";
 import { parseInstant } from "./timestamps";
@@ -32,6 +33,11 @@ const PATCH_FIELDS = Object.keys(PatchDossier.properties) as (keyof PatchDossier
  * the rules below set (a field added to the schema and the table is stored with nothing else). */
 const RULED_ON_CREATE = new Set(["type", "name", "contact_id", "flow_id", "assigned_to"]);
 const STORED_AS_GIVEN = Object.keys(CreateDossier.properties).filter((field) => !RULED_ON_CREATE.has(field)) as (keyof CreateDossierInput)[];
+
+/** What a `created` history item lists (C18), the primary link's contact_id included. */
+const CREATED_FIELDS = [
+  "type", "flow_id", "current_stage_id", "status", "contact_id", ...PATCH_FIELDS.filter((f) => f !== "status" && f !== "current_stage_id"), "cv_url",
+] as const satisfies readonly (keyof Dossier)[];
 
 const SALES_ONLY = ["contact_person", "deal_size", "deal_currency"] as const;
 const SHORT_TEXT = ["email", "phone", "company", "role", "contact_person"] as const;
@@ -177,6 +183,7 @@ export function writeNewDossier(ctx: Context, organizationId: string, raw: Creat
   });
   insertPrimaryLink(ctx, organizationId, id, contactId);
   const eventId = recordEvent(ctx, organizationId, "dossier.created", dossier);
+  recordHistory(ctx, organizationId, id, "created", changesOf({} as Dossier, dossier, CREATED_FIELDS));
   staged?.place(eventId); // last: the commit follows
   return dossier;
 }
@@ -227,6 +234,9 @@ export function writeDossierPatch(ctx: Context, organizationId: string, id: stri
   }
   const previous = Object.fromEntries(changed.map((field) => [field, before[field]]));
   recordEvent(ctx, organizationId, "dossier.updated", after, { previous_attributes: previous });
+  if (stageChanged) recordHistory(ctx, organizationId, id, "stage_changed", changesOf(before, after, ["current_stage_id"]));
+  const others = changed.filter((field) => field !== "current_stage_id");
+  if (others.length > 0) recordHistory(ctx, organizationId, id, "updated", changesOf(before, after, others));
   return after;
 }
 
@@ -241,6 +251,7 @@ export function writeArchive(ctx: Context, organizationId: string, id: string): 
   if (before.status !== "archived") {
     ctx.store.dossiers.update(organizationId, id, { status: "archived", updated_at: ctx.now().toISOString() });
     recordEvent(ctx, organizationId, "dossier.deleted", mustGet(ctx, organizationId, id));
+    recordHistory(ctx, organizationId, id, "archived", { status: [before.status, "archived"] });
   }
   return { id, status: "archived" as const };
 }
@@ -257,6 +268,7 @@ export async function attachCv(ctx: Context, organizationId: string, id: string,
       ctx.store.dossiers.update(organizationId, id, { cv_url: staged.url, updated_at: ctx.now().toISOString() });
       const after = mustGet(ctx, organizationId, id);
       const eventId = recordEvent(ctx, organizationId, "dossier.updated", after, { previous_attributes: { cv_url: before.cv_url } });
+      recordHistory(ctx, organizationId, id, "cv_attached", { cv_url: [before.cv_url, after.cv_url] });
       // Last, the commit follows. Over an existing CV, the old file is kept aside until the
       // transaction has ended: a failed commit puts it back (C5, C7), see files/cv.ts.
       staged.place(eventId);

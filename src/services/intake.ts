@@ -1,6 +1,7 @@
 // Dossiers by email (C15): each flow's intake address, and what a message sent to it becomes. The
 // SMTP listener (src/intake/smtp.ts) and POST /intake/{token} both end here, with the message
 // already read by src/intake/message.ts.
+import { asActor } from "../actor";
 import type { Context } from "../context";
 import { stageCv, type StagedCv } from "../files/cv";
 import { newId } from "../ids";
@@ -70,7 +71,8 @@ export async function takeIn(ctx: Context, target: IntakeTarget, application: Ap
   const staged: StagedCv | null = application.cv ? await stageCv(ctx, target.organization_id, id, application.cv) : null;
   let result: { id: string; created: boolean };
   try {
-    result = await ctx.store.write(() => {
+    const sender = { type: "email" as const, id: application.from, name: application.name };
+    result = await asActor(sender, () => ctx.store.write(() => {
       const now = ctx.now();
       const messageId = application.messageId;
       if (messageId) {
@@ -89,7 +91,7 @@ export async function takeIn(ctx: Context, target: IntakeTarget, application: Ap
         ctx.store.intake.record({ organization_id: target.organization_id, flow_id: target.flow_id, message_id: messageId, dossier_id: id, received_at: now.toISOString() });
       }
       return { id, created: true };
-    });
+    }));
   } catch (error) {
     staged?.discard();
     throw error;

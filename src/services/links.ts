@@ -5,6 +5,7 @@
 import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
 import { notFound } from "../errors";
+import { linkEnded, recordHistory, type Changes } from "./history";
 import type { Link as LinkSchema, LinkItem as LinkItemSchema, LinkRole as LinkRoleSchema } from "../schemas/contacts";
 
 export type Link = Static<typeof LinkSchema>;
@@ -52,6 +53,7 @@ export function writeLink(
   if (!dossierExists(ctx, organizationId, dossierId)) throw notFound("dossier not found");
   if (!contactExists(ctx, organizationId, contactId)) throw notFound("contact_id: contact not found");
   const { links } = ctx.store;
+  const old = ctx.store.history.link(organizationId, dossierId, contactId);
   const wasPrimary = links.isPrimary(organizationId, dossierId, contactId);
   const linked = wasPrimary !== null;
   const primary = isPrimary ?? wasPrimary ?? false;
@@ -59,6 +61,12 @@ export function writeLink(
   if (linked) links.update(organizationId, dossierId, contactId, roleOnDossier, primary);
   else links.insert({ organizationId, dossierId, contactId, roleOnDossier, isPrimary: primary, createdAt: ctx.now().toISOString() });
   links.syncDossierContact(organizationId, dossierId);
+  const changes: Changes = {};
+  if (old?.role_on_dossier !== roleOnDossier) changes.role_on_dossier = [old?.role_on_dossier ?? null, roleOnDossier];
+  if (old?.is_primary !== primary) changes.is_primary = [old?.is_primary ?? null, primary];
+  if (Object.keys(changes).length > 0) {
+    recordHistory(ctx, organizationId, dossierId, "contact_linked", { contact_id: [old ? contactId : null, contactId], ...changes });
+  }
   return {
     created: !linked,
     link: { dossier_id: dossierId, contact_id: contactId, role_on_dossier: roleOnDossier, is_primary: primary },
@@ -78,6 +86,8 @@ export function insertPrimaryLink(ctx: Context, organizationId: string, dossierI
  */
 export function writeUnlink(ctx: Context, organizationId: string, dossierId: string, contactId: string) {
   if (!dossierExists(ctx, organizationId, dossierId)) throw notFound("dossier not found");
+  const old = ctx.store.history.link(organizationId, dossierId, contactId);
+  if (old) recordHistory(ctx, organizationId, dossierId, "contact_unlinked", linkEnded(contactId, old));
   if (!ctx.store.links.delete(organizationId, dossierId, contactId)) throw notFound("this contact is not linked to the dossier");
   ctx.store.links.syncDossierContact(organizationId, dossierId);
   return { dossier_id: dossierId, contact_id: contactId, unlinked: true as const };

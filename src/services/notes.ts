@@ -6,6 +6,7 @@ import { invalidBody } from "../errors";
 import { newId } from "../ids";
 import type { CreateNote, Note as NoteSchema } from "../schemas/notes";
 import { codePoints } from "./dossiers";
+import { recordHistory } from "./history";
 import { recordEvent } from "./outbox";
 
 export type Note = Static<typeof NoteSchema>;
@@ -39,6 +40,7 @@ export function createNote(ctx: Context, organizationId: string, dossierId: stri
 export function writeNote(ctx: Context, organizationId: string, note: Note): Note {
   ctx.store.notes.insert(organizationId, note);
   recordEvent(ctx, organizationId, "note.created", note);
+  recordHistory(ctx, organizationId, note.dossier_id, "note_added", { note_id: [null, note.id] });
   return note;
 }
 

@@ -63,7 +63,7 @@ describe("POST /dossiers/{id}/contacts (C6, C10)", () => {
     const answer = await link(app, org, d, { contact_id: c.id, role_on_dossier: "champion" });
     expect(answer.status).toBe(201);
     expect(answer.json).toEqual({ data: { dossier_id: d, contact_id: c.id, role_on_dossier: "champion", is_primary: false } });
-    expect(rowCounts(app)).toEqual({ ...before, dossier_contacts: before.dossier_contacts + 1 });
+    expect(rowCounts(app)).toEqual({ ...before, dossier_contacts: before.dossier_contacts + 1, dossier_history: before.dossier_history + 1 });
     expect(dossierRow(app, d)).toEqual({ contact_id: null, updated_at });
   });
 
@@ -222,7 +222,7 @@ describe("DELETE /dossiers/{id}/contacts/{contact_id} (C10)", () => {
     const answer = await call(app, "DELETE", `/dossiers/${d}/contacts/${a.id}`, { key: org.key });
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({ data: { dossier_id: d, contact_id: a.id, unlinked: true } });
-    expect(rowCounts(app)).toEqual({ ...before, dossier_contacts: before.dossier_contacts - 1 });
+    expect(rowCounts(app)).toEqual({ ...before, dossier_contacts: before.dossier_contacts - 1, dossier_history: before.dossier_history + 1 });
     expect(dossierRow(app, d)).toEqual({ contact_id: null, updated_at });
     expect((await call(app, "GET", `/contacts/${a.id}`, { key: org.key })).json.data.dossier_count).toBe(0);
     // Unlinking a non-primary leaves the primary in place.

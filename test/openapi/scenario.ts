@@ -119,6 +119,7 @@ function everyRoute(api: Api, id: string) {
     api.GET("/api/v1/dossiers/{id}/contacts", { params: path }),
     api.POST("/api/v1/dossiers/{id}/contacts", { params: path, body: { contact_id: id, role_on_dossier: "other" } }),
     api.DELETE("/api/v1/dossiers/{id}/contacts/{contact_id}", { params: { path: { id, contact_id: id } } }),
+    api.GET("/api/v1/dossiers/{id}/history", { params: path }),
     api.GET("/api/v1/contacts"),
     api.POST("/api/v1/contacts", { body: { full_name: "Grace Hopper" } }),
     api.GET("/api/v1/contacts/{id}", { params: path }),
@@ -394,6 +395,11 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   const unlinked = (await ok(api.DELETE("/api/v1/dossiers/{id}/contacts/{contact_id}", { params: { path: { id: deal.id, contact_id: bob.id } } }), 200)).data;
   check(unlinked.unlinked === true, "unlinked");
   await fails(api.DELETE("/api/v1/dossiers/{id}/contacts/{contact_id}", { params: { path: { id: deal.id, contact_id: bob.id } } }), 404, "not_found");
+
+  // History (C18).
+  const told = await ok(api.GET("/api/v1/dossiers/{id}/history", onDeal), 200);
+  check(told.data[0].kind === "created" && told.data.some((item) => item.kind === "contact_unlinked") && told.meta.stages.length >= 1, "history");
+  await fails(api.GET("/api/v1/dossiers/{id}/history", { params: { path: { id: NOBODY } } }), 404, "not_found");
 
   // Archive and delete.
   const archived = (await ok(api.DELETE("/api/v1/dossiers/{id}", { params: { path: { id: ada.id } } }), 200)).data;

@@ -18,6 +18,7 @@ import {
 import { dossierExists } from "../../services/links";
 import { defineRoute, type Asked } from "../route";
 import { one, page, paging, readBytes, validate } from "../request";
+import { historyRoutes } from "./history";
 
 const MULTIPART_LIMIT = 11_534_336; // 11 MB (C8, C10)
 const fileTooLarge = () => new ApiError("file_too_large", "the CV is larger than 10 MB");
@@ -279,4 +280,5 @@ export const dossierRoutes = [
       });
     },
   }),
+  ...historyRoutes,
 ];
