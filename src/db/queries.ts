@@ -23,6 +23,7 @@ import { outboxQueries } from "./outbox";
 import { principalQueries } from "./principals";
 import { sealedSecretQueries } from "./sealed-secrets";
 import { sessionQueries } from "./sessions";
+import { statsQueries } from "./stats";
 import { webhookQueries } from "./webhooks";
 
 export interface QueryDeps {
@@ -54,6 +55,7 @@ export function storeQueries(deps: QueryDeps) {
     principals: principalQueries(deps),
     sealedSecrets: sealedSecretQueries(deps),
     sessions: sessionQueries(deps),
+    stats: statsQueries(deps),
     webhooks: webhookQueries(deps),
   };
 }

@@ -131,6 +131,7 @@ function everyRoute(api: Api, id: string) {
     api.POST("/api/v1/flows/{id}/intake/rotate", { params: path }),
     api.GET("/api/v1/events"),
     api.GET("/api/v1/events/{id}", { params: { path: { id: NO_EVENT } } }),
+    api.GET("/api/v1/flows/{id}/stats", { params: path }),
   ];
 }
 
@@ -400,6 +401,12 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   const told = await ok(api.GET("/api/v1/dossiers/{id}/history", onDeal), 200);
   check(told.data[0].kind === "created" && told.data.some((item) => item.kind === "contact_unlinked") && told.meta.stages.length >= 1, "history");
   await fails(api.GET("/api/v1/dossiers/{id}/history", { params: { path: { id: NOBODY } } }), 404, "not_found");
+
+  // A flow's figures (C18).
+  const figures = await ok(api.GET("/api/v1/flows/{id}/stats", { params: { path: { id: sales.id }, query: { from: "2000-01-01T00:00:00Z" } } }), 200);
+  check(figures.data.stages.length >= 1 && figures.data.pipeline !== null && figures.data.from === "2000-01-01T00:00:00.000Z", "flow stats");
+  await fails(api.GET("/api/v1/flows/{id}/stats", { params: { path: { id: sales.id }, query: { from: "yesterday" } } }), 400, "invalid_body");
+  await fails(api.GET("/api/v1/flows/{id}/stats", { params: { path: { id: NOBODY } } }), 404, "not_found");
 
   // Archive and delete.
   const archived = (await ok(api.DELETE("/api/v1/dossiers/{id}", { params: { path: { id: ada.id } } }), 200)).data;

@@ -7,6 +7,7 @@ import { Flow, FlowQuery, Stage } from "../../schemas/flows";
 import { listFlows, listStages } from "../../services/flows";
 import { defineRoute } from "../route";
 import { all, page, paging } from "../request";
+import { statsRoutes } from "./stats";
 
 export const flowRoutes = [
   defineRoute({
@@ -41,4 +42,5 @@ export const flowRoutes = [
       return all(stages);
     },
   }),
+  ...statsRoutes,
 ];

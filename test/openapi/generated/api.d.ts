@@ -313,6 +313,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/flows/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A flow's pipeline figures
+         * @description Per stage: active and overdue (now), entered and left in the period, the median days of the stays that left, and the share that went on to a later stage; for the flow: won, lost and the win rate in the period; for sales flows the open pipeline value and its value weighted by win_probability, per currency. Each figure is defined in docs/figures.md. `from` after `to`, or a value that is not ISO 8601: 400.
+         *
+         *     Required scopes: `flows:read`, `dossiers:read`.
+         */
+        get: operations["getFlowStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/flows/{id}/intake": {
         parameters: {
             query?: never;
@@ -5117,6 +5139,254 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StageList"];
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "forbidden";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getFlowStats: {
+        parameters: {
+            query?: {
+                /** @description Start of the period, ISO 8601 (default: 90 days before `to`); inclusive */
+                from?: string;
+                /** @description End of the period, ISO 8601 (default: now); inclusive */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The flow's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flow's figures over the period */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "flow_id": "0b8e7a52-3c1d-4f7e-9a55-1c2d3e4f5a6b",
+                     *         "from": "2026-09-01T00:00:00.000Z",
+                     *         "to": "2026-11-30T00:00:00.000Z",
+                     *         "stages": [
+                     *           {
+                     *             "stage_id": "4f1c2d3e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *             "name": "Qualified",
+                     *             "position": 1,
+                     *             "active": 12,
+                     *             "overdue": 2,
+                     *             "entered": 30,
+                     *             "left": 20,
+                     *             "median_days": 3.5,
+                     *             "went_on": 15,
+                     *             "went_on_share": 0.75
+                     *           }
+                     *         ],
+                     *         "won": 6,
+                     *         "lost": 4,
+                     *         "win_rate": 0.6,
+                     *         "pipeline": [
+                     *           {
+                     *             "currency": "EUR",
+                     *             "open_value": 120000,
+                     *             "weighted_value": 36000
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            flow_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            from: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             * @example 2026-11-22T04:21:26.123Z
+                             */
+                            to: string;
+                            /** @description By position */
+                            stages: {
+                                /** Format: uuid */
+                                stage_id: string;
+                                name: string;
+                                position: number;
+                                /** @description Dossiers now in the stage whose status is active */
+                                active: number;
+                                /** @description Of those, the ones whose stage_due_at has passed */
+                                overdue: number;
+                                /** @description Entries into the stage in the period (creation into the first stage included) */
+                                entered: number;
+                                /** @description Moves out of the stage to another stage in the period (not to no stage; becoming won or lost is not leaving) */
+                                left: number;
+                                median_days: number | null;
+                                /** @description Of `left`, the moves to a stage of higher position */
+                                went_on: number;
+                                went_on_share: number | null;
+                            }[];
+                            /** @description Dossiers of the flow now won whose last change to won falls in the period */
+                            won: number;
+                            /** @description Dossiers of the flow now lost whose last change to lost falls in the period */
+                            lost: number;
+                            win_rate: number | null;
+                            pipeline: {
+                                /** @description ISO 4217 */
+                                currency: string;
+                                /** @description Sum of deal_size over the flow's active dossiers in this currency */
+                                open_value: number;
+                                /** @description Sum of deal_size × the current stage's win_probability / 100 */
+                                weighted_value: number;
+                            }[] | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            message: string;
+                        };
+                    };
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */

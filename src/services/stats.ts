@@ -1,0 +1,94 @@
+// A flow's figures over a period (C18 GET /flows/{id}/stats, C20 "Stats definitions", "Stats edge
+// cases", "Stats left, active"). Each figure is defined in docs/figures.md as computed here.
+import type { Context } from "../context";
+import type { PipelineRow } from "../db/stats";
+import { invalidBody } from "../errors";
+
+export interface StageFigures {
+  stage_id: string;
+  name: string;
+  position: number;
+  active: number;
+  overdue: number;
+  entered: number;
+  left: number;
+  median_days: number | null;
+  went_on: number;
+  went_on_share: number | null;
+}
+
+export interface FlowStats {
+  flow_id: string;
+  from: string;
+  to: string;
+  stages: StageFigures[];
+  won: number;
+  lost: number;
+  win_rate: number | null;
+  /** Sales flows only (null for a candidate flow): per currency, by currency code. */
+  pipeline: PipelineRow[] | null;
+}
+
+const DEFAULT_DAYS = 90;
+const DAY_MS = 86_400_000;
+/** A date, or a date and time with its zone (ISO 8601). */
+const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+function instant(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Date.parse(value);
+  if (!ISO.test(value) || Number.isNaN(ms)) throw invalidBody(`${name}: must be an ISO 8601 timestamp, e.g. 2026-01-31T00:00:00Z`);
+  return ms;
+}
+
+/** The period asked for: `to` defaults to now, `from` to 90 days before `to`. */
+export function period(ctx: Context, query: { from?: string; to?: string }): { from: string; to: string } {
+  const to = instant(query.to, "to") ?? ctx.now().getTime();
+  const from = instant(query.from, "from") ?? to - DEFAULT_DAYS * DAY_MS;
+  if (from > to) throw invalidBody("from: must not be after to");
+  return { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+}
+
+export const flowExists = (ctx: Context, organizationId: string, flowId: string): boolean => ctx.store.stats.flow(organizationId, flowId) !== null;
+
+/** The flow's figures, or null when the flow is not the organization's. */
+export function flowStats(ctx: Context, organizationId: string, flowId: string, asked: { from: string; to: string }): FlowStats | null {
+  const now = ctx.now().toISOString();
+  const { from, to } = asked;
+  const q = ctx.store.stats;
+  return ctx.store.read(() => {
+    const flow = q.flow(organizationId, flowId);
+    if (!flow) return null;
+    const active = q.activeByStage(organizationId, flowId);
+    const overdue = q.overdueByStage(organizationId, flowId, now);
+    const stages = q.stages(organizationId, flowId).map((stage): StageFigures => {
+      const { left, went_on } = q.left(organizationId, stage.id, stage.position, from, to);
+      return {
+        stage_id: stage.id,
+        name: stage.name,
+        position: stage.position,
+        active: active.get(stage.id) ?? 0,
+        overdue: overdue.get(stage.id) ?? 0,
+        entered: q.entered(organizationId, stage.id, from, to),
+        left,
+        median_days: left === 0 ? null : median(q.staysInOrder(organizationId, stage.id, from, to, Math.floor((left - 1) / 2), 2 - (left % 2))),
+        went_on,
+        went_on_share: left === 0 ? null : went_on / left,
+      };
+    });
+    const { won, lost } = q.outcomes(organizationId, flowId, from, to);
+    return {
+      flow_id: flowId,
+      from,
+      to,
+      stages,
+      won,
+      lost,
+      win_rate: won + lost === 0 ? null : won / (won + lost),
+      pipeline: flow.type === "sales" ? q.pipeline(organizationId, flowId) : null,
+    };
+  });
+}
+
+/** The middle one of an odd count, the mean of the middle two of an even one. */
+const median = (middle: number[]) => middle.reduce((a, b) => a + b, 0) / middle.length;
