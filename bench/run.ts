@@ -6,6 +6,7 @@
 //            --settle S (unmeasured load before each run: 1, or 0 with --quick)  --only NAME,NAME
 //            --data-root DIR (default /tmp/dossier-bench)  --out FILE (default docs/performance.md)
 //            --writes-before R (flat-out mixed writes / raw create of the run before the store rewrite)
+//            --only stats [--stats-n 100000]: GET /flows/{id}/stats's work, in-process (bench/stats.ts)
 //
 // Per N: seed a data folder (bench/seed.ts), measure the executable's start-up to a 200 on
 // /healthz, start `dist/dossier serve` and bench/raw-server.ts pinned to CPU 0, probe every
@@ -23,6 +24,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ensureWrk, hwmMb, runWrk, runWrkGroup, type RequestSpec, type Role, type WrkResult } from "./load";
 import { seed, type SeedResult } from "./seed";
+import { runStatsBench } from "./stats";
 
 const ROOT = resolve(import.meta.dir, "..");
 const argv = process.argv.slice(2);
@@ -99,8 +101,9 @@ const ENDPOINTS: Endpoint[] = [
   },
   { name: "kind", label: "GET /contacts?kind=client", raw: "list", group: "other", expect: 200, spec: () => ({ kind: "get", paths: [`${API}/contacts?kind=client`] }) },
 ];
-// The mixed day is selected by --only as `mixed`.
-const ENDPOINT_NAMES = [...ENDPOINTS.map((e) => e.name), "mixed"];
+// The mixed day is selected by --only as `mixed`; the flow's figures (bench/stats.ts, measured
+// in-process on a folder of its own) as `stats`.
+const ENDPOINT_NAMES = [...ENDPOINTS.map((e) => e.name), "mixed", "stats"];
 const unknownOnly = only?.filter((name) => !ENDPOINT_NAMES.includes(name)) ?? [];
 if (unknownOnly.length > 0) {
   console.error(`bench: --only: unknown endpoint ${unknownOnly.join(", ")} (known: ${ENDPOINT_NAMES.join(", ")})`);
@@ -111,6 +114,10 @@ if (writesBefore !== undefined && !(writesBefore > 0)) {
   process.exit(2);
 }
 const selected = (name: string) => !only || only.includes(name);
+if (only?.includes("stats")) {
+  runStatsBench({ n: Number(opt("stats-n") ?? "100000"), rounds: Number(opt("rounds") ?? "20") });
+  if (only.length === 1) process.exit(0);
+}
 const RAW: Record<"list" | "create", { label: string; spec: RequestSpec }> = {
   list: { label: "raw list (page 1 + COUNT)", spec: { kind: "get", paths: ["/list"] } },
   create: { label: "raw create (dossier+contact+link+event)", spec: { kind: "create", path: "/create" } },
