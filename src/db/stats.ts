@@ -1,6 +1,5 @@
 // The figures of a flow (C18 GET /flows/{id}/stats), each read from the rows that define it
-// (docs/figures.md): dossier_counts for `active`, dossiers for `overdue` and the pipeline,
-// stage_visits (migration 0008) for `entered`, `left`, the median and `went_on`, and
+// (docs/figures.md): dossiers for `active`, `overdue` and the pipeline (one pass), stage_visits (migration 0008) for `entered`, `left`, the median and `went_on`, and
 // dossier_outcomes for won and lost. Periods are inclusive at both ends: from <= at <= to.
 import type { QueryDeps } from "./queries";
 
@@ -20,6 +19,16 @@ export interface PipelineRow {
   currency: string;
   open_value: number;
   weighted_value: number;
+}
+
+export interface ActiveGroup {
+  stage_id: string | null;
+  currency: string | null;
+  active: number;
+  overdue: number;
+  /** Null when none of the group has a deal size. */
+  open_value: number | null;
+  weighted_value: number | null;
 }
 
 // A day in ms: durations are whole milliseconds, as the timestamps are.
@@ -42,25 +51,19 @@ export function statsQueries({ sqlite }: QueryDeps) {
         .all(flowId, organizationId);
     },
 
-    /** Active dossiers per stage, from the counts the triggers keep (migration 0003). */
-    activeByStage(organizationId: string, flowId: string): Map<string, number> {
-      const rows = sqlite
-        .query<{ stage_id: string; n: number }, [string, string]>(
-          `SELECT stage_id, sum(n) AS n FROM dossier_counts WHERE organization_id = ? AND flow_id = ? AND status = 'active' GROUP BY stage_id`,
+    /** The flow's active dossiers, in one pass, per (stage, currency): how many, how many overdue
+     * (stage_due_at at or before `now`, as GET /dossiers?overdue), and the sums of deal_size and of
+     * deal_size × the stage's win_probability / 100 over those with a deal size. */
+    activeByStage(organizationId: string, flowId: string, now: string): ActiveGroup[] {
+      return sqlite
+        .query<ActiveGroup, [string, string, string]>(
+          `SELECT d.current_stage_id AS stage_id, d.deal_currency AS currency, count(*) AS active, coalesce(sum(d.stage_due_at <= ?), 0) AS overdue,
+                  sum(d.deal_size) AS open_value, sum(d.deal_size * coalesce(s.win_probability, 0) / 100.0) AS weighted_value
+             FROM dossiers d LEFT JOIN stages s ON s.id = d.current_stage_id
+            WHERE d.organization_id = ? AND d.flow_id = ? AND d.status = 'active'
+            GROUP BY d.current_stage_id, d.deal_currency`,
         )
-        .all(organizationId, flowId);
-      return new Map(rows.map((row) => [row.stage_id, row.n]));
-    },
-
-    /** Active dossiers per stage whose stage_due_at is at or before `now` (GET /dossiers?overdue). */
-    overdueByStage(organizationId: string, flowId: string, now: string): Map<string, number> {
-      const rows = sqlite
-        .query<{ stage_id: string; n: number }, [string, string, string]>(
-          `SELECT current_stage_id AS stage_id, count(*) AS n FROM dossiers
-           WHERE organization_id = ? AND status = 'active' AND stage_due_at <= ? AND flow_id = ? GROUP BY current_stage_id`,
-        )
-        .all(organizationId, now, flowId);
-      return new Map(rows.map((row) => [row.stage_id, row.n]));
+        .all(now, organizationId, flowId);
     },
 
     entered(organizationId: string, stageId: string, from: string, to: string): number {
@@ -104,20 +107,6 @@ export function statsQueries({ sqlite }: QueryDeps) {
         )
         .all(organizationId, flowId, from, to);
       return { won: rows.find((r) => r.status === "won")?.n ?? 0, lost: rows.find((r) => r.status === "lost")?.n ?? 0 };
-    },
-
-    /** Active dossiers of the flow with a deal size and currency: their sum, and the sum weighted by
-     * their stage's win_probability (0 without a stage), per currency. */
-    pipeline(organizationId: string, flowId: string): PipelineRow[] {
-      return sqlite
-        .query<PipelineRow, [string, string]>(
-          `SELECT d.deal_currency AS currency, sum(d.deal_size) AS open_value,
-                  sum(d.deal_size * coalesce(s.win_probability, 0) / 100.0) AS weighted_value
-             FROM dossiers d LEFT JOIN stages s ON s.id = d.current_stage_id
-            WHERE d.organization_id = ? AND d.status = 'active' AND d.flow_id = ? AND d.deal_size IS NOT NULL AND d.deal_currency IS NOT NULL
-            GROUP BY d.deal_currency ORDER BY d.deal_currency`,
-        )
-        .all(organizationId, flowId);
     },
   };
 }

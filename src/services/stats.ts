@@ -59,8 +59,19 @@ export function flowStats(ctx: Context, organizationId: string, flowId: string, 
   return ctx.store.read(() => {
     const flow = q.flow(organizationId, flowId);
     if (!flow) return null;
-    const active = q.activeByStage(organizationId, flowId);
-    const overdue = q.overdueByStage(organizationId, flowId, now);
+    const groups = q.activeByStage(organizationId, flowId, now);
+    const active = new Map<string | null, number>();
+    const overdue = new Map<string | null, number>();
+    const pipeline = new Map<string, PipelineRow>();
+    for (const group of groups) {
+      active.set(group.stage_id, (active.get(group.stage_id) ?? 0) + group.active);
+      overdue.set(group.stage_id, (overdue.get(group.stage_id) ?? 0) + group.overdue);
+      if (group.currency === null || group.open_value === null) continue;
+      const sum = pipeline.get(group.currency) ?? { currency: group.currency, open_value: 0, weighted_value: 0 };
+      sum.open_value += group.open_value;
+      sum.weighted_value += group.weighted_value ?? 0;
+      pipeline.set(group.currency, sum);
+    }
     const stages = q.stages(organizationId, flowId).map((stage): StageFigures => {
       const { left, went_on } = q.left(organizationId, stage.id, stage.position, from, to);
       return {
@@ -85,7 +96,7 @@ export function flowStats(ctx: Context, organizationId: string, flowId: string, 
       won,
       lost,
       win_rate: won + lost === 0 ? null : won / (won + lost),
-      pipeline: flow.type === "sales" ? q.pipeline(organizationId, flowId) : null,
+      pipeline: flow.type === "sales" ? [...pipeline.values()].sort((a, b) => (a.currency < b.currency ? -1 : 1)) : null,
     };
   });
 }
