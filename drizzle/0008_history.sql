@@ -35,7 +35,7 @@ CREATE TABLE `stage_visits` (
 --> statement-breakpoint
 CREATE INDEX `stage_visits_dossier` ON `stage_visits` (`dossier_id`,`entered_at`);--> statement-breakpoint
 CREATE INDEX `stage_visits_stage_entered` ON `stage_visits` (`organization_id`,`stage_id`,`entered_at`);--> statement-breakpoint
-CREATE INDEX `stage_visits_stage_left` ON `stage_visits` (`organization_id`,`stage_id`,`left_at`);--> statement-breakpoint
+CREATE INDEX `stage_visits_stage_left` ON `stage_visits` (`organization_id`,`stage_id`,`left_at`,`next_stage_id`,`entered_at`);--> statement-breakpoint
 -- Keeps stage_visits and dossier_outcomes in step with dossiers inside each writing transaction,
 -- whichever service or process moves a dossier.
 CREATE TRIGGER `stage_visits_insert` AFTER INSERT ON `dossiers` WHEN NEW.`current_stage_id` IS NOT NULL BEGIN
