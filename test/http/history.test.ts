@@ -187,6 +187,18 @@ describe("C18: the actor of each way in", () => {
     expect((await history(org, id)).data[0]).toMatchObject({ kind: "created", actor: { type: "email", id: "ada@example.com", name: "Ada Lovelace" } });
   });
 
+  test("C20: an email over POST /intake/{token} is the sender's too, not the token's", async () => {
+    const org = makeOrg(app);
+    const flow = app.dossier.store.sqlite
+      .query<{ id: string }, [string]>("SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default = 1")
+      .get(org.id)!.id;
+    const address = (await intakeAddress(app.dossier, org.id, flow))!.address;
+    const message = await compose({ from: "grace@example.com", subject: "Hi", text: "CV", messageId: "<h2@example.com>" });
+    const posted = await call(app, "POST", `/intake/${address.split("@")[0]}`, { raw: message, contentType: "message/rfc822" });
+    expect(posted.status).toBe(201);
+    expect((await history(org, posted.json.data.id)).data[0]).toMatchObject({ kind: "created", actor: { type: "email", id: "grace@example.com", name: "grace" } });
+  });
+
   test("the CLI: type cli, for what `dossier seed` made", async () => {
     const data = join(tempDir(), "data");
     const org = cli(data, "org", "create", "--name", "CLI Co", "--json").json.id as string;
