@@ -76,5 +76,12 @@ export function historyQueries({ sqlite }: QueryDeps) {
         .query<{ name: string | null }, [string, string]>(`SELECT name FROM api_keys WHERE id = ? AND organization_id = ?`)
         .get(keyId, organizationId)?.name ?? null;
     },
+
+    /** A member's name, the same for a signed-in member. */
+    memberName(organizationId: string, memberId: string): string | null {
+      return sqlite
+        .query<{ name: string }, [string, string]>(`SELECT name FROM members WHERE id = ? AND organization_id = ?`)
+        .get(memberId, organizationId)?.name ?? null;
+    },
   };
 }

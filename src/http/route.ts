@@ -167,11 +167,10 @@ function matchingId(pattern: RegExp, id: string): string {
 }
 
 /** Who the principal is, for the history of what the request changes (C18): the signed-in
- * member, else the key (its name is looked up when the change is recorded). */
+ * member, else the key (their names are looked up when a change is recorded). */
 function actorOf(principal: Principal): Actor {
-  const member = principal as Principal & { memberId?: string; memberName?: string | null; name?: string | null };
-  if (member.memberId) return { type: "member", id: member.memberId, name: member.memberName ?? member.name ?? null };
-  return { type: "key", id: principal.keyId, name: null };
+  const { memberId } = principal as Principal & { memberId?: string };
+  return memberId ? { type: "member", id: memberId, name: null } : { type: "key", id: principal.keyId, name: null };
 }
 
 /** The routes as one Elysia plugin, each behind `guard`. */

@@ -7,7 +7,6 @@ import type { Context } from "../context";
 import { contactOf, type ContactRow } from "../db/contacts";
 import { ApiError, invalidBody } from "../errors";
 import { newId } from "../ids";
-import { linkEnded, recordHistory } from "./history";
 import {
   isEmailAddress,
   type Contact as ContactSchema,
@@ -16,6 +15,7 @@ import {
   type PatchContact,
   type PoolFilter,
 } from "../schemas/contacts";
+import { linkEnded, recordHistory } from "./history";
 import { parseInstant } from "./timestamps";
 
 export type { ContactRow } from "../db/contacts";

@@ -30,7 +30,7 @@ const DAY_MS = 86_400_000;
 /** Records one item; call inside the unit of the change, beside its recordEvent. */
 export function recordHistory(ctx: Context, organizationId: string, dossierId: string, kind: HistoryKind, changes: Changes) {
   const actor = currentActor();
-  const name = actor?.type === "key" && actor.name === null ? ctx.store.history.keyName(organizationId, actor.id) : (actor?.name ?? null);
+  const name = actor?.name ?? (actor ? nameOf(ctx, organizationId, actor) : null);
   ctx.store.history.insert(organizationId, dossierId, {
     at: ctx.now().toISOString(),
     kind,
@@ -39,6 +39,13 @@ export function recordHistory(ctx: Context, organizationId: string, dossierId: s
     actor_name: name,
     changes: JSON.stringify(changes),
   });
+}
+
+/** A key's or member's name as it is now: the principal need not carry it. */
+function nameOf(ctx: Context, organizationId: string, actor: Actor): string | null {
+  if (actor.type === "key") return ctx.store.history.keyName(organizationId, actor.id);
+  if (actor.type === "member") return ctx.store.history.memberName(organizationId, actor.id);
+  return null;
 }
 
 /** The fields of `after` that differ from `before`, as changes. */

@@ -5,8 +5,8 @@
 import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
 import { notFound } from "../errors";
-import { linkEnded, recordHistory, type Changes } from "./history";
 import type { Link as LinkSchema, LinkItem as LinkItemSchema, LinkRole as LinkRoleSchema } from "../schemas/contacts";
+import { linkEnded, recordHistory, type Changes } from "./history";
 
 export type Link = Static<typeof LinkSchema>;
 export type LinkItem = Static<typeof LinkItemSchema>;

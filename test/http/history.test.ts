@@ -11,6 +11,7 @@ import { call, makeApp, makeOrg, setUp, tempDir, type Org } from "../helpers";
 import { dossier as cli } from "../cli/helpers";
 import { compose } from "../intake/compose";
 import { writeKey } from "../../src/services/keys";
+import { createMember, operator } from "../../src/services/members";
 
 function clock(start = "2026-03-01T12:00:00.000Z") {
   let time = Date.parse(start);
@@ -171,9 +172,10 @@ describe("C18: the actor of each way in", () => {
   test("a member: what a signed-in member's request runs as is recorded, past the group commit", async () => {
     const org = makeOrg(app);
     const d = await ok(call(app, "POST", "/dossiers", { key: org.key, body: { type: "sales", name: "Deal" } }));
-    const member = { type: "member" as const, id: crypto.randomUUID(), name: "Mia Member" };
-    await asActor(member, () => updateDossier(app.dossier, org.id, d.id, { name: "Deal 2" }));
-    expect((await history(org, d.id)).data.at(-1)).toMatchObject({ kind: "updated", actor: member });
+    const made = await createMember(app.dossier, operator(org.id), { email: `mia-${org.id}@example.com`, name: "Mia Member", role: "admin" }, "http://127.0.0.1:8080");
+    // What the route layer sets for a member's principal: the id; the name is the member's own.
+    await asActor({ type: "member", id: made.id, name: null }, () => updateDossier(app.dossier, org.id, d.id, { name: "Deal 2" }));
+    expect((await history(org, d.id)).data.at(-1)).toMatchObject({ kind: "updated", actor: { type: "member", id: made.id, name: "Mia Member" } });
   });
 
   test("C20: an email: {type: email, id: <From address>, name: <display name>}", async () => {
