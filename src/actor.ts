@@ -16,6 +16,13 @@ let processActor: Actor | null = null;
 /** Runs `work` (and what it awaits) as `actor`. */
 export const asActor = <T>(actor: Actor, work: () => T): T => current.run(actor, work);
 
+/** `unit` as it will run later, elsewhere (a group commit's flush): as the actor of now, or as
+ * nobody, never as whoever happens to be running it then. */
+export function bindActor<T>(unit: () => T): () => T {
+  const actor = current.getStore();
+  return actor ? () => current.run(actor, unit) : () => current.exit(unit);
+}
+
 /** The actor of the work in progress; null when nobody was named (a test calling a service). */
 export const currentActor = (): Actor | null => current.getStore() ?? processActor;
 

@@ -18,7 +18,7 @@
 // storage_unavailable, and the store refuses writes from then on (the file's state is unknown:
 // C11); reads go on.
 import type { Database } from "bun:sqlite";
-import { asActor, currentActor } from "../actor";
+import { bindActor } from "../actor";
 import { ApiError } from "../errors";
 
 export const storageUnavailable = () =>
@@ -83,9 +83,8 @@ export class GroupCommit {
     // A unit is one synchronous piece of work: a write inside one would wait for its own group.
     if (this.inUnit) throw new Error("store.write called inside a unit of work");
     if (this.failure !== null) return Promise.reject(storageUnavailable());
-    // The unit runs later, in the flush's context: it keeps the actor of whoever wrote it.
-    const actor = currentActor();
-    const work = actor ? () => asActor(actor, unit) : unit;
+    // The unit runs later, in the context of whoever started the run: it keeps its writer's actor.
+    const work = bindActor(unit);
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ unit: work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.active) {

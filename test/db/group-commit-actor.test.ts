@@ -1,0 +1,30 @@
+// C18: a unit runs later, in the group's flush, not in the async context of whoever wrote it; the
+// group commit makes the writer's actor (src/actor.ts) current again while that unit runs.
+import { Database } from "bun:sqlite";
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+import { asActor, currentActor, type Actor } from "../../src/actor";
+import { GroupCommit } from "../../src/db/group-commit";
+import { tempDir } from "../helpers";
+
+test("C18: each unit of one group runs as the actor that called write, and one written by nobody as nobody", async () => {
+  const sqlite = new Database(join(tempDir(), "g.db"), { create: true, strict: true });
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const store = new GroupCommit(sqlite, { flush: () => gate });
+  const first: Actor = { type: "key", id: "k1", name: null };
+  const second: Actor = { type: "email", id: "a@example.com", name: "A" };
+  const third: Actor = { type: "member", id: "m1", name: "M" };
+  // The first write starts a group whose flush waits on the gate; the next three queue behind it
+  // and commit together in the next group.
+  const opening = asActor(first, () => store.write(() => currentActor()));
+  const queued = [
+    asActor(second, () => store.write(() => currentActor())),
+    store.write(() => currentActor()),
+    asActor(third, () => store.write(() => currentActor())),
+  ];
+  release();
+  expect(await opening).toEqual(first);
+  expect(await Promise.all(queued)).toEqual([second, null, third]);
+  sqlite.close();
+});
