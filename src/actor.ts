@@ -23,6 +23,10 @@ export function bindActor<T>(unit: () => T): () => T {
   return actor ? () => current.run(actor, unit) : () => current.exit(unit);
 }
 
+/** Runs `work` as nobody: what it starts and outlives the caller (a group commit's run, its
+ * commit listeners) is nobody's. */
+export const withoutActor = <T>(work: () => T): T => current.exit(work);
+
 /** The actor of the work in progress; null when nobody was named (a test calling a service). */
 export const currentActor = (): Actor | null => current.getStore() ?? processActor;
 

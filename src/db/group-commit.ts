@@ -18,7 +18,7 @@
 // storage_unavailable, and the store refuses writes from then on (the file's state is unknown:
 // C11); reads go on.
 import type { Database } from "bun:sqlite";
-import { bindActor } from "../actor";
+import { bindActor, withoutActor } from "../actor";
 import { ApiError } from "../errors";
 
 export const storageUnavailable = () =>
@@ -89,7 +89,7 @@ export class GroupCommit {
       this.queue.push({ unit: work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.active) {
         this.active = true;
-        this.running = this.run();
+        this.running = withoutActor(() => this.run());
       }
     });
   }

@@ -7,11 +7,13 @@ import { asActor, currentActor, type Actor } from "../../src/actor";
 import { GroupCommit } from "../../src/db/group-commit";
 import { tempDir } from "../helpers";
 
-test("C18: each unit of one group runs as the actor that called write, and one written by nobody as nobody", async () => {
+test("C18: each unit of one group runs as the actor that called write, one written by nobody and the commit listeners as nobody", async () => {
   const sqlite = new Database(join(tempDir(), "g.db"), { create: true, strict: true });
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const store = new GroupCommit(sqlite, { flush: () => gate });
+  const listenersSaw: unknown[] = [];
+  store.onCommit(() => listenersSaw.push(currentActor()));
   const first: Actor = { type: "key", id: "k1", name: null };
   const second: Actor = { type: "email", id: "a@example.com", name: "A" };
   const third: Actor = { type: "member", id: "m1", name: "M" };
@@ -26,5 +28,7 @@ test("C18: each unit of one group runs as the actor that called write, and one w
   release();
   expect(await opening).toEqual(first);
   expect(await Promise.all(queued)).toEqual([second, null, third]);
+  // What runs after a commit (the webhook dispatcher's wake-up) is nobody's either.
+  expect(listenersSaw).toEqual([null, null]);
   sqlite.close();
 });
