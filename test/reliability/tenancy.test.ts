@@ -133,6 +133,7 @@ const RULES: Record<string, Rule> = {
   },
   "GET /api/v1/dossiers/:id/cv": {},
   "GET /api/v1/dossiers/:id/notes": {},
+  "GET /api/v1/dossiers/:id/history": {},
   "POST /api/v1/dossiers/:id/notes": { bodies: () => [{ body: { content: "Hijack" } }] },
   "GET /api/v1/dossiers/:id/contacts": {},
   "POST /api/v1/dossiers/:id/contacts": {
@@ -183,6 +184,7 @@ const RULES: Record<string, Rule> = {
     },
   },
   "GET /api/v1/flows/:id/stages": {},
+  "GET /api/v1/flows/:id/stats": {},
   "GET /api/v1/flows/:id/intake": {},
   "POST /api/v1/flows/:id/intake/rotate": {},
   // The token in the path is the principal (C15): no key is read, so "A's key with B's ids" does not
