@@ -261,6 +261,7 @@ describe("the OpenAPI document cannot lie", () => {
       closeDatabase: () => app.dossier.store.sqlite.close(),
       fillFilesDisk: () => (filesDiskFull = spawnSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", app.dossier.filesDir]).status === 0),
       freeFilesDisk: () => void spawnSync("umount", [app.dossier.filesDir]),
+      failPendingDeliveries: () => void app.dossier.store.sqlite.query(`UPDATE events SET status = 'failed', next_attempt_at = NULL WHERE organization_id = ? AND status = 'pending'`).run(org.id),
       fillDatabaseDisk: () => {
         const { sqlite } = app.dossier.store;
         sqlite.run(`PRAGMA max_page_count = ${sqlite.query<{ page_count: number }, []>("PRAGMA page_count").get()!.page_count}`);
