@@ -113,6 +113,18 @@ describe("C20: the address is checked again when connecting (DNS may change)", (
   });
 });
 
+describe("C20: an endpoint that points at cloud metadata gets nothing, however it was set", () => {
+  test("set by the operator (no check at set), each attempt fails as a network error naming the link-local address", async () => {
+    const app = makeApp({ webhooks: true, config: { webhookRetrySchedule: [], webhookTimeoutMs: 2000 } });
+    const org = makeOrg(app);
+    await setEndpoint(app.dossier, org.id, "http://169.254.169.254/latest/meta-data/iam/security-credentials/");
+    const eventId = await emit(app, org.id);
+    await until(() => getDelivery(app.dossier, org.id, eventId).status === "failed", 5000, "the delivery to fail");
+    const [attempt] = getDelivery(app.dossier, org.id, eventId).attempt_log;
+    expect(attempt).toMatchObject({ status_code: null, error: expect.stringContaining("link-local"), response_snippet: null });
+  });
+});
+
 /** Three events of the organization: created (failed), updated (succeeded), note.created (pending),
  * oldest first; and another organization's event. */
 async function deliveries({ app, org, other }: World) {
