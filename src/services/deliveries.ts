@@ -1,25 +1,17 @@
 // The delivery log and the manual retry (C2 `webhook deliveries`, `webhook retry`; C10). HTTP-free.
+import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
 import { ApiError, notFound } from "../errors";
-import type { AttemptRow, DeliveryPageFilter, DeliveryRow, DeliveryStatus } from "../db/deliveries";
+import type { DeliveryPageFilter, DeliveryRow, DeliveryStatus } from "../db/deliveries";
+import type { Delivery as DeliverySchema, DeliveryAttempt } from "../schemas/webhooks";
 
 export type { DeliveryStatus };
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "skipped"] as const satisfies readonly DeliveryStatus[];
 
-export type AttemptLogEntry = AttemptRow;
+export type AttemptLogEntry = Static<typeof DeliveryAttempt>;
 
-export interface Delivery {
-  event_id: string;
-  type: string;
-  status: DeliveryStatus;
-  attempts: number;
-  /** ISO 8601; null unless pending. */
-  next_attempt_at: string | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  /** Present when the log is filtered by event: that event's attempts, oldest first. */
-  attempt_log?: AttemptLogEntry[];
-}
+/** `attempt_log` is present when the log is filtered by event: that event's attempts, oldest first. */
+export type Delivery = Static<typeof DeliverySchema> & { attempt_log?: AttemptLogEntry[] };
 
 /** Thrown by the operator functions: `not_found` (no such event, in that organization for
  * listDeliveries), `not_failed` (retry of a delivery that is not failed), `no_endpoint` (retry while
@@ -44,7 +36,7 @@ export interface DeliveryFilter {
 
 const toDelivery = (row: DeliveryRow): Delivery => ({
   event_id: row.id,
-  type: row.type,
+  type: row.type as Delivery["type"],
   status: row.status,
   attempts: row.attempts,
   next_attempt_at: row.next_attempt_at === null ? null : new Date(row.next_attempt_at).toISOString(),

@@ -2,7 +2,7 @@
 import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
 import { ApiError, invalidBody, notFound } from "../errors";
-import type { ApiKey, CreateKey } from "../schemas/keys";
+import type { ApiKey, CreatedKey as CreatedKeySchema, CreateKey } from "../schemas/keys";
 import type { KeyRow } from "../db/keys";
 import { newId, randomAlphanumeric } from "../ids";
 import type { Principal, Remembered } from "../db/principals";
@@ -31,13 +31,7 @@ const KEY_FORMAT = /^svc_live_[A-Za-z0-9]{32}$/;
 
 export const hashKey = (key: string) => Bun.CryptoHasher.hash("sha256", key, "hex");
 
-export interface CreatedKey {
-  id: string;
-  key: string;
-  scopes: Scope[];
-  expires_at: string | null;
-  name: string | null;
-}
+export type CreatedKey = Static<typeof CreatedKeySchema>;
 
 type KeyInput = { organizationId: string; scopes: Scope[]; expiresAt?: string | null; name?: string | null };
 
