@@ -13,12 +13,15 @@ import { dropArrivedBody, hasUnreadBody, noteArrival } from "./http/request";
 import { mount } from "./http/route";
 import { routable } from "./http/url";
 import { contactRoutes } from "./http/routes/contacts";
+import { deliveryRoutes } from "./http/routes/deliveries";
 import { dossierRoutes } from "./http/routes/dossiers";
 import { eventRoutes } from "./http/routes/events";
 import { flowRoutes } from "./http/routes/flows";
 import { flowIntakeRoutes, intakeReceiver } from "./http/routes/intake";
+import { keyRoutes } from "./http/routes/keys";
 import { linkRoutes } from "./http/routes/links";
 import { noteRoutes } from "./http/routes/notes";
+import { webhookEndpointRoutes } from "./http/routes/webhook-endpoint";
 import { IntakeDesk } from "./intake/desk";
 import { startDispatcher } from "./webhooks/dispatcher";
 import { VERSION } from "./version";
@@ -31,6 +34,7 @@ export interface AppOptions extends ContextOptions {
 function buildApp(ctx: Context, intake: IntakeDesk) {
   const routes = mount(ctx, guard(ctx), [
     ...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes, ...flowIntakeRoutes, ...eventRoutes,
+    ...keyRoutes, ...webhookEndpointRoutes, ...deliveryRoutes,
   ]);
   const api = new Elysia({ prefix: "/api/v1" }).use(routes).use(intakeReceiver(ctx, intake));
   return new Elysia({ strictPath: true })

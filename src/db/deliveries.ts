@@ -25,6 +25,11 @@ export interface AttemptRow {
   response_snippet: string | null;
 }
 
+export interface DeliveryPageFilter {
+  status?: DeliveryStatus;
+  type?: string;
+}
+
 const COLUMNS = `seq, id, organization_id, type, status, attempts, next_attempt_at, last_status_code, last_error`;
 
 export function deliveryQueries({ sqlite }: QueryDeps) {
@@ -39,6 +44,12 @@ export function deliveryQueries({ sqlite }: QueryDeps) {
   const every = sqlite.query<DeliveryRow, [string, number]>(
     `SELECT ${COLUMNS} FROM events WHERE organization_id = ? ORDER BY seq DESC LIMIT ?`,
   );
+  // A filter left out is null: it matches every row.
+  const filtered = `FROM events WHERE organization_id = ?1 AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR type = ?3)`;
+  const pageOf = sqlite.query<DeliveryRow, [string, string | null, string | null, number, number]>(
+    `SELECT ${COLUMNS} ${filtered} ORDER BY seq DESC LIMIT ?4 OFFSET ?5`,
+  );
+  const countOf = sqlite.query<{ n: number }, [string, string | null, string | null]>(`SELECT count(*) AS n ${filtered}`);
   const requeue = sqlite.query<unknown, [number, number]>(
     `UPDATE events SET status = 'pending', attempts = 0, next_attempt_at = ? WHERE seq = ?`,
   );
@@ -53,6 +64,10 @@ export function deliveryQueries({ sqlite }: QueryDeps) {
       const max = limit ?? -1; // SQLite: a negative LIMIT means none
       return status === undefined ? every.all(organizationId, max) : withStatus.all(organizationId, status, max);
     },
+    /** A page of the log, newest first; a filter left undefined matches all. */
+    page: (organizationId: string, filter: DeliveryPageFilter, limit: number, offset: number): DeliveryRow[] =>
+      pageOf.all(organizationId, filter.status ?? null, filter.type ?? null, limit, offset),
+    count: (organizationId: string, filter: DeliveryPageFilter): number => countOf.get(organizationId, filter.status ?? null, filter.type ?? null)!.n,
     /** Pending again, due at `at` (epoch ms), its schedule from the start; the log is kept. */
     requeue: (seq: number, at: number) => void requeue.run(at, seq),
   };

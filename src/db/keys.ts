@@ -35,6 +35,10 @@ export function keyQueries({ sqlite }: QueryDeps) {
       return sqlite.query<KeyRow, [string]>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`).get(id) ?? null;
     },
 
+    byIdInOrganization(organizationId: string, id: string): KeyRow | null {
+      return sqlite.query<KeyRow, [string, string]>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ? AND organization_id = ?`).get(id, organizationId) ?? null;
+    },
+
     /** Sets revoked_at unless the key is revoked already. */
     revoke(id: string, at: string) {
       sqlite.query(`UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`).run(at, id);

@@ -34,7 +34,12 @@ export function webhookQueries({ sqlite }: QueryDeps) {
   const enabled = sqlite.query<{ ok: number }, [string]>(
     `SELECT 1 AS ok FROM webhook_endpoints WHERE organization_id = ? AND disabled_at IS NULL`,
   );
+  const endpoint = sqlite.query<{ url: string; disabled_at: string | null }, [string]>(
+    `SELECT url, disabled_at FROM webhook_endpoints WHERE organization_id = ?`,
+  );
   return {
+    /** The organization's endpoint (not its secrets), or null when it has none. */
+    endpoint: (organizationId: string): { url: string; disabled_at: string | null } | null => endpoint.get(organizationId),
     /** Sets the organization's endpoint, replacing any it had. */
     upsert: (e: NewEndpoint) => void upsert.run(e.organizationId, e.url, e.secret, e.at),
     /** The endpoint's sealed secret, or null when the organization has no endpoint. */

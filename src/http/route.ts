@@ -18,7 +18,7 @@ import type { Guard } from "./auth";
 import { operation, type Answer } from "./openapi-doc";
 import { parseQuery, pathId, readJson, searchParams } from "./request";
 
-type Method = "GET" | "POST" | "PATCH" | "DELETE";
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** What the answer may still be given beside the returned value: its status and headers. */
 export interface Reply {

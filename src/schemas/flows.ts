@@ -46,3 +46,78 @@ export const Flow = t.Object(
     ],
   },
 );
+
+// The bodies of the settings calls (C13, C20). Lengths are counted in code points (C10), which JSON
+// Schema's maxLength does not do: they are stated here and checked by services/flows.ts.
+const StageName = t.String({ description: "1 to 200 characters after trimming; stored trimmed" });
+const DeadlineDays = Nullable(t.Integer({ minimum: 0, description: "Days a dossier may stay in the stage; 0 means due on entry; null: no deadline" }));
+const WinProbability = t.Integer({ minimum: 0, maximum: 100, description: "Percentage" });
+const Color = t.String({ pattern: "^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$", description: "#RGB or #RRGGBB" });
+
+/** A stage of POST /flows: its place is its place in the array. */
+export const NewFlowStage = t.Object(
+  {
+    name: StageName,
+    deadline_days: t.Optional(DeadlineDays),
+    win_probability: t.Optional(t.Integer({ minimum: 0, maximum: 100, description: "Percentage (default 0)" })),
+    color: t.Optional(t.String({ pattern: Color.pattern, description: "#RGB or #RRGGBB (default #9E9E9E)" })),
+  },
+  closed,
+);
+
+export const CreateFlow = t.Object(
+  {
+    type: FlowType,
+    name: t.String({ description: "1 to 200 characters after trimming; stored trimmed" }),
+    is_default: t.Optional(t.Boolean({ description: "Make it the default flow of its type, taking the flag from the current one (default false)" })),
+    stages: t.Array(NewFlowStage, { minItems: 1, description: "At least one, in order: position is the 1-based place in the array" }),
+  },
+  {
+    ...closed,
+    examples: [
+      {
+        type: "candidate",
+        name: "Engineering hiring",
+        is_default: false,
+        stages: [{ name: "Applied", deadline_days: 3, win_probability: 10, color: "#90CAF9" }, { name: "Hired" }],
+      },
+    ],
+  },
+);
+
+export const PatchFlow = t.Object(
+  {
+    name: t.Optional(t.String({ description: "1 to 200 characters after trimming; stored trimmed" })),
+    is_default: t.Optional(
+      t.Boolean({ description: "true makes it the default of its type (the flag moves); false on the default is refused: make another flow the default instead" }),
+    ),
+  },
+  { ...closed, examples: [{ name: "Engineering hiring 2027", is_default: true }] },
+);
+
+export const CreateStage = t.Object(
+  {
+    name: StageName,
+    deadline_days: t.Optional(DeadlineDays),
+    win_probability: t.Optional(t.Integer({ minimum: 0, maximum: 100, description: "Percentage (default 0)" })),
+    color: t.Optional(t.String({ pattern: Color.pattern, description: "#RGB or #RRGGBB (default #9E9E9E)" })),
+    position: t.Optional(t.Integer({ minimum: 1, description: "1 to n + 1 (n stages now); the stages from there on move one down. Default: last" })),
+  },
+  { ...closed, examples: [{ name: "Technical test", deadline_days: 5, win_probability: 40, color: "#FFB74D", position: 3 }] },
+);
+
+export const PatchStage = t.Object(
+  {
+    name: t.Optional(StageName),
+    deadline_days: t.Optional(DeadlineDays),
+    win_probability: t.Optional(WinProbability),
+    color: t.Optional(Color),
+    position: t.Optional(t.Integer({ minimum: 1, description: "1 to n (n stages of the flow); the stages between its old and new place shift by one" })),
+  },
+  { ...closed, examples: [{ name: "Phone screen", position: 1 }] },
+);
+
+export const DeletedStage = t.Object(
+  { id: Uuid, deleted: t.Literal(true) },
+  { ...closed, examples: [{ id: EXAMPLE_STAGE.id, deleted: true }] },
+);

@@ -1,24 +1,17 @@
 // The delivery log and the manual retry (C2 `webhook deliveries`, `webhook retry`; C10). HTTP-free.
+import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
-import type { AttemptRow, DeliveryRow, DeliveryStatus } from "../db/deliveries";
+import { ApiError, notFound } from "../errors";
+import type { DeliveryPageFilter, DeliveryRow, DeliveryStatus } from "../db/deliveries";
+import type { Delivery as DeliverySchema, DeliveryAttempt } from "../schemas/webhooks";
 
 export type { DeliveryStatus };
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "skipped"] as const satisfies readonly DeliveryStatus[];
 
-export type AttemptLogEntry = AttemptRow;
+export type AttemptLogEntry = Static<typeof DeliveryAttempt>;
 
-export interface Delivery {
-  event_id: string;
-  type: string;
-  status: DeliveryStatus;
-  attempts: number;
-  /** ISO 8601; null unless pending. */
-  next_attempt_at: string | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  /** Present when the log is filtered by event: that event's attempts, oldest first. */
-  attempt_log?: AttemptLogEntry[];
-}
+/** `attempt_log` is present when the log is filtered by event: that event's attempts, oldest first. */
+export type Delivery = Static<typeof DeliverySchema> & { attempt_log?: AttemptLogEntry[] };
 
 /** Thrown by the operator functions: `not_found` (no such event, in that organization for
  * listDeliveries), `not_failed` (retry of a delivery that is not failed), `no_endpoint` (retry while
@@ -43,7 +36,7 @@ export interface DeliveryFilter {
 
 const toDelivery = (row: DeliveryRow): Delivery => ({
   event_id: row.id,
-  type: row.type,
+  type: row.type as Delivery["type"],
   status: row.status,
   attempts: row.attempts,
   next_attempt_at: row.next_attempt_at === null ? null : new Date(row.next_attempt_at).toISOString(),
@@ -82,19 +75,60 @@ export function listDeliveries(ctx: Context, organizationId: string, filter: Del
  */
 export function retryDelivery(ctx: Context, eventId: string): Promise<{ event_id: string; status: "pending" }> {
   return ctx.store.write(() => {
-    const { deliveries, webhooks } = ctx.store;
-    const row = deliveries.byEventIdInAnyOrganization(eventId);
-    if (!row) throw new DeliveryError("not_found", `no event ${eventId}`);
-    if (row.status !== "failed") {
-      throw new DeliveryError("not_failed", `delivery ${eventId} is ${row.status}: only a failed delivery can be retried`);
-    }
-    if (!webhooks.hasEnabled(row.organization_id)) {
-      throw new DeliveryError(
-        "no_endpoint",
-        `organization ${row.organization_id} has no enabled webhook endpoint: run "dossier webhook set" first`,
-      );
-    }
-    deliveries.requeue(row.seq, ctx.now().getTime());
+    writeRetry(ctx, ctx.store.deliveries.byEventIdInAnyOrganization(eventId), eventId);
     return { event_id: eventId, status: "pending" as const };
   });
+}
+
+/** The retry's unit of work, shared by the CLI and the API; throws DeliveryError. */
+function writeRetry(ctx: Context, row: DeliveryRow | null, eventId: string) {
+  if (!row) throw new DeliveryError("not_found", `no event ${eventId}`);
+  if (row.status !== "failed") {
+    throw new DeliveryError("not_failed", `delivery ${eventId} is ${row.status}: only a failed delivery can be retried`);
+  }
+  if (!ctx.store.webhooks.hasEnabled(row.organization_id)) {
+    throw new DeliveryError(
+      "no_endpoint",
+      `organization ${row.organization_id} has no enabled webhook endpoint: run "dossier webhook set" first`,
+    );
+  }
+  ctx.store.deliveries.requeue(row.seq, ctx.now().getTime());
+}
+
+/** GET /webhook-deliveries (C13, C20): a page of the log, newest first. */
+export function deliveryPage(
+  ctx: Context,
+  organizationId: string,
+  query: DeliveryPageFilter & { page: number; perPage: number },
+): { data: Delivery[]; total: number } {
+  const { deliveries } = ctx.store;
+  const filter = { status: query.status, type: query.type };
+  return ctx.store.read(() => ({
+    total: deliveries.count(organizationId, filter),
+    data: deliveries.page(organizationId, filter, query.perPage, (query.page - 1) * query.perPage).map(toDelivery),
+  }));
+}
+
+/** GET /webhook-deliveries/{event_id}: the delivery with its attempt log, or not_found. */
+export function getDelivery(ctx: Context, organizationId: string, eventId: string): Delivery & { attempt_log: AttemptLogEntry[] } {
+  const { deliveries } = ctx.store;
+  return ctx.store.read(() => {
+    const row = deliveries.byEventId(organizationId, eventId);
+    if (!row) throw notFound("delivery not found");
+    return { ...toDelivery(row), attempt_log: deliveries.attempts(row.seq) };
+  });
+}
+
+/** POST /webhook-deliveries/{event_id}/retry (C13, C20): `webhook retry` for the organization's
+ * delivery, answered as it is now (pending). Not failed: 409 delivery_not_failed; no enabled
+ * endpoint to send it to: 404 not_found. */
+export async function retryDeliveryOf(ctx: Context, organizationId: string, eventId: string): Promise<Delivery & { attempt_log: AttemptLogEntry[] }> {
+  try {
+    await ctx.store.write(() => writeRetry(ctx, ctx.store.deliveries.byEventId(organizationId, eventId), eventId));
+  } catch (error) {
+    if (!(error instanceof DeliveryError)) throw error;
+    if (error.code === "not_failed") throw new ApiError("delivery_not_failed", error.message);
+    throw notFound(error.code === "no_endpoint" ? "no enabled webhook endpoint to send it to: set one first (PUT /webhook-endpoint)" : "delivery not found");
+  }
+  return getDelivery(ctx, organizationId, eventId);
 }

@@ -1,9 +1,17 @@
 // Flows and their stages (api-v1 "Flows", C4).
 import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
-import { invalidBody } from "../errors";
+import { ApiError, invalidBody, notFound } from "../errors";
 import { newId } from "../ids";
-import type { Flow as FlowSchema, FlowType as FlowTypeSchema, Stage as StageSchema } from "../schemas/flows";
+import type {
+  CreateFlow,
+  CreateStage,
+  Flow as FlowSchema,
+  FlowType as FlowTypeSchema,
+  PatchFlow,
+  PatchStage,
+  Stage as StageSchema,
+} from "../schemas/flows";
 
 export type FlowType = Static<typeof FlowTypeSchema>;
 export type Stage = Static<typeof StageSchema>;
@@ -42,6 +50,7 @@ export const DEFAULT_FLOWS: { type: FlowType; name: string; stages: Required<Sta
   },
 ];
 
+const DEFAULT_COLOR = "#9E9E9E";
 const COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
 /** Checks a stage list as given to `flow create` (C4, C10); throws invalid_body. */
@@ -70,7 +79,7 @@ export function validateStages(input: unknown): StageInput[] {
       name: name.trim(),
       deadline_days: (deadline_days as number | null | undefined) ?? null,
       win_probability: (win_probability as number | undefined) ?? 0,
-      color: (color as string | undefined) ?? "#9E9E9E",
+      color: (color as string | undefined) ?? DEFAULT_COLOR,
     };
   });
 }
@@ -97,7 +106,7 @@ export function insertFlow(
       position: i + 1,
       deadline_days: s.deadline_days ?? null,
       win_probability: s.win_probability ?? 0,
-      color: s.color ?? "#9E9E9E",
+      color: s.color ?? DEFAULT_COLOR,
     })),
   };
   ctx.store.flows.insert({ ...flow, created_at: ctx.now().toISOString() });
@@ -121,4 +130,121 @@ export function listFlows(ctx: Context, organizationId: string, query: { type?: 
 export function listStages(ctx: Context, organizationId: string, flowId: string): Stage[] | null {
   const { flows } = ctx.store;
   return ctx.store.read(() => (flows.exists(organizationId, flowId) ? flows.stagesOf(organizationId, flowId) : null));
+}
+
+/** A flow's or a stage's name: 1 to 200 code points after trimming (C3), stored trimmed. */
+function checkedName(name: string, field = "name"): string {
+  const trimmed = name.trim();
+  if (trimmed === "" || [...trimmed].length > 200) throw invalidBody(`${field}: must be 1 to 200 characters after trimming`);
+  return trimmed;
+}
+
+/** POST /flows (C13): a flow with its stages, as `flow create` makes it. */
+export function createFlow(ctx: Context, organizationId: string, body: Static<typeof CreateFlow>): Promise<Flow> {
+  const name = checkedName(body.name);
+  const stages = validateStages(body.stages);
+  return ctx.store.write(() => insertFlow(ctx, organizationId, { type: body.type, name, stages, isDefault: body.is_default === true }));
+}
+
+/** The flow, or not_found when it is not the organization's. */
+export function getFlow(ctx: Context, organizationId: string, flowId: string): Flow {
+  const flow = ctx.store.read(() => ctx.store.flows.byId(organizationId, flowId));
+  if (!flow) throw notFound("flow not found");
+  return flow;
+}
+
+/** PATCH /flows/{id} (C13, C20): rename, or make it the default of its type (the flag moves). Each
+ * type keeps a default, so `is_default: false` on the default is refused. */
+export function patchFlow(ctx: Context, organizationId: string, flowId: string, body: Static<typeof PatchFlow>): Promise<Flow> {
+  const name = body.name === undefined ? undefined : checkedName(body.name);
+  return ctx.store.write(() => {
+    const { flows } = ctx.store;
+    const flow = flows.byId(organizationId, flowId);
+    if (!flow) throw notFound("flow not found");
+    if (body.is_default === false && flow.is_default) {
+      throw invalidBody("is_default: each type keeps a default flow; make another flow the default instead");
+    }
+    if (name !== undefined && name !== flow.name) flows.rename(organizationId, flowId, name);
+    if (body.is_default === true && !flow.is_default) {
+      flows.clearDefault(organizationId, flow.type);
+      flows.makeDefault(organizationId, flowId);
+    }
+    return flows.byId(organizationId, flowId)!;
+  });
+}
+
+/** The stage, or not_found when it is not the organization's. */
+export function getStage(ctx: Context, organizationId: string, stageId: string): Stage {
+  const stage = ctx.store.flows.stageById(organizationId, stageId);
+  if (!stage) throw notFound("stage not found");
+  return stage;
+}
+
+/** POST /flows/{id}/stages (C13, C20): at `position` (the stages from there on move one down), or last. */
+export function addStage(ctx: Context, organizationId: string, flowId: string, body: Static<typeof CreateStage>): Promise<Stage> {
+  const name = checkedName(body.name);
+  return ctx.store.write(() => {
+    const { flows } = ctx.store;
+    if (!flows.exists(organizationId, flowId)) throw notFound("flow not found");
+    const count = flows.stageCount(organizationId, flowId);
+    const position = body.position ?? count + 1;
+    if (position > count + 1) throw invalidBody(`position: must be from 1 to ${count + 1}`);
+    if (position <= count) flows.shiftStages(organizationId, flowId, position, count, 1);
+    const stage: Stage = {
+      id: newId(),
+      flow_id: flowId,
+      name,
+      position,
+      deadline_days: body.deadline_days ?? null,
+      win_probability: body.win_probability ?? 0,
+      color: body.color ?? DEFAULT_COLOR,
+    };
+    flows.insertStage(organizationId, stage);
+    return stage;
+  });
+}
+
+/** PATCH /stages/{id} (C13, C20): its fields, and its place (the stages between its old and new place
+ * shift by one, so positions stay 1..n). A PATCH that changes nothing writes nothing. */
+export function patchStage(ctx: Context, organizationId: string, stageId: string, body: Static<typeof PatchStage>): Promise<Stage> {
+  const name = body.name === undefined ? undefined : checkedName(body.name);
+  return ctx.store.write(() => {
+    const { flows } = ctx.store;
+    const stage = getStage(ctx, organizationId, stageId);
+    const count = flows.stageCount(organizationId, stage.flow_id);
+    if (body.position !== undefined && body.position > count) throw invalidBody(`position: must be from 1 to ${count}`);
+    const next: Stage = {
+      ...stage,
+      ...(name === undefined ? {} : { name }),
+      ...(body.deadline_days === undefined ? {} : { deadline_days: body.deadline_days }),
+      ...(body.win_probability === undefined ? {} : { win_probability: body.win_probability }),
+      ...(body.color === undefined ? {} : { color: body.color }),
+      ...(body.position === undefined ? {} : { position: body.position }),
+    };
+    if (next.position !== stage.position) {
+      flows.placeStage(organizationId, stageId, 0);
+      if (next.position < stage.position) flows.shiftStages(organizationId, stage.flow_id, next.position, stage.position - 1, 1);
+      else flows.shiftStages(organizationId, stage.flow_id, stage.position + 1, next.position, -1);
+    }
+    const changed = (Object.keys(next) as (keyof Stage)[]).some((field) => next[field] !== stage[field]);
+    if (changed) flows.updateStage(organizationId, next);
+    return next;
+  });
+}
+
+/** DELETE /stages/{id} (C13, C20): a flow keeps at least one stage (checked first), and a stage that
+ * any dossier is in, archived ones too, stays; the stages after it close up. */
+export function deleteStage(ctx: Context, organizationId: string, stageId: string): Promise<{ id: string; deleted: true }> {
+  return ctx.store.write(() => {
+    const { flows } = ctx.store;
+    const stage = getStage(ctx, organizationId, stageId);
+    const count = flows.stageCount(organizationId, stage.flow_id);
+    if (count === 1) throw new ApiError("last_stage", "a flow keeps at least one stage: this is the flow's last");
+    if (flows.stageHoldsDossiers(organizationId, stageId)) {
+      throw new ApiError("stage_not_empty", "the stage holds dossiers (archived ones too): move them to another stage first");
+    }
+    flows.deleteStage(organizationId, stageId);
+    if (stage.position < count) flows.shiftStages(organizationId, stage.flow_id, stage.position + 1, count, -1);
+    return { id: stageId, deleted: true as const };
+  });
 }

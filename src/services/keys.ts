@@ -1,5 +1,8 @@
 // API keys (api-v1 "Authentication", C8): only a SHA-256 hash is stored.
+import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
+import { ApiError, invalidBody, notFound } from "../errors";
+import type { ApiKey, CreatedKey as CreatedKeySchema, CreateKey } from "../schemas/keys";
 import type { KeyRow } from "../db/keys";
 import { newId, randomAlphanumeric } from "../ids";
 import type { Principal, Remembered } from "../db/principals";
@@ -28,13 +31,7 @@ const KEY_FORMAT = /^svc_live_[A-Za-z0-9]{32}$/;
 
 export const hashKey = (key: string) => Bun.CryptoHasher.hash("sha256", key, "hex");
 
-export interface CreatedKey {
-  id: string;
-  key: string;
-  scopes: Scope[];
-  expires_at: string | null;
-  name: string | null;
-}
+export type CreatedKey = Static<typeof CreatedKeySchema>;
 
 type KeyInput = { organizationId: string; scopes: Scope[]; expiresAt?: string | null; name?: string | null };
 
@@ -59,16 +56,55 @@ export function writeKey(ctx: Context, input: KeyInput): CreatedKey {
   return { id: row.id, key, scopes: input.scopes, expires_at: row.expires_at, name: row.name };
 }
 
-export function listKeys(ctx: Context, organizationId: string) {
-  return ctx.store.keys.ofOrganization(organizationId).map((k) => ({
-    id: k.id,
-    prefix: k.prefix,
-    scopes: k.scopes.split(",").filter(Boolean),
-    expires_at: k.expires_at,
-    revoked_at: k.revoked_at,
-    last_used_at: k.last_used_at,
-    name: k.name,
-  }));
+type ListedKey = Static<typeof ApiKey>;
+
+const listed = (k: KeyRow): ListedKey => ({
+  id: k.id,
+  prefix: k.prefix,
+  scopes: k.scopes.split(",").filter(Boolean) as Scope[],
+  expires_at: k.expires_at,
+  revoked_at: k.revoked_at,
+  last_used_at: k.last_used_at,
+  name: k.name,
+});
+
+/** Oldest first, revoked ones too. */
+export function listKeys(ctx: Context, organizationId: string): ListedKey[] {
+  return ctx.store.keys.ofOrganization(organizationId).map(listed);
+}
+
+/** POST /keys (C13, C20): a key cannot grant a scope its creator lacks (403), nor expire before now. */
+export function createKeyAs(ctx: Context, creator: Principal, body: Static<typeof CreateKey>): Promise<CreatedKey> {
+  const scopes = [...new Set(body.scopes)];
+  const lacking = scopes.filter((scope) => !creator.scopes.has(scope));
+  if (lacking.length > 0) throw new ApiError("forbidden", `a key cannot grant a scope its creator lacks: ${lacking.join(", ")}`);
+  const name = body.name ?? null;
+  if (name !== null && [...name].length > 200) throw invalidBody("name: must be at most 200 characters");
+  const expiresAt = body.expires_at ?? null;
+  if (expiresAt !== null && Date.parse(expiresAt) <= ctx.now().getTime()) throw invalidBody("expires_at: must be in the future");
+  return createKey(ctx, {
+    organizationId: creator.organizationId,
+    scopes,
+    name,
+    expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+  });
+}
+
+/** The organization's key, or not_found. */
+export function getKey(ctx: Context, organizationId: string, id: string): ListedKey {
+  const row = ctx.store.keys.byIdInOrganization(organizationId, id);
+  if (!row) throw notFound("key not found");
+  return listed(row);
+}
+
+/** DELETE /keys/{id}: revokes the organization's key (the first revocation time stays) and answers
+ * it as it is now. */
+export async function revokeKeyOf(ctx: Context, organizationId: string, id: string): Promise<ListedKey> {
+  await ctx.store.write(() => {
+    if (!ctx.store.keys.byIdInOrganization(organizationId, id)) throw notFound("key not found");
+    writeRevocation(ctx, id);
+  });
+  return getKey(ctx, organizationId, id);
 }
 
 /** Revokes the key (idempotent: the first revocation time stays). Null when the key is unknown. */

@@ -2,8 +2,10 @@
 // Secrets are stored sealed under the data folder's master key (docs/security.md); only the
 // dispatcher unseals them, to sign.
 import type { Context } from "../context";
+import { invalidBody, notFound } from "../errors";
 import { randomAlphanumeric } from "../ids";
 import { seal } from "../secrets";
+import { refusedWebhookUrl } from "../webhooks/send";
 
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 const newSecret = () => "whsec_" + randomAlphanumeric(32);
@@ -41,4 +43,38 @@ export async function unsetEndpoint(ctx: Context, organizationId: string): Promi
     ctx.store.outbox.skipPending(organizationId);
   });
   return { url: null };
+}
+
+/** DOSSIER_WEBHOOK_ALLOW_PRIVATE (C20): whether webhooks may reach loopback and private addresses
+ * (default yes). Read from the config once it names the setting; until then, the default. */
+export const allowsPrivate = (ctx: Context): boolean =>
+  (ctx.config as { webhookAllowPrivate?: boolean }).webhookAllowPrivate !== false;
+
+/** GET /webhook-endpoint (C13): `{url, enabled}`; not_found when none is set. */
+export function getEndpoint(ctx: Context, organizationId: string): { url: string; enabled: boolean } {
+  const endpoint = ctx.store.webhooks.endpoint(organizationId);
+  if (!endpoint) throw notFound("no webhook endpoint is set");
+  return { url: endpoint.url, enabled: endpoint.disabled_at === null };
+}
+
+/** PUT /webhook-endpoint (C13, C20): `webhook set` for a URL that may be used: http or https, not
+ * resolving to a refused address (src/webhooks/send.ts checks again at each attempt). */
+export async function putEndpoint(ctx: Context, organizationId: string, url: string): Promise<{ url: string; enabled: true; secret: string }> {
+  const refusal = await refusedWebhookUrl(url, allowsPrivate(ctx));
+  if (refusal) throw invalidBody(refusal);
+  const set = await setEndpoint(ctx, organizationId, url);
+  return { url: set.url, enabled: true, secret: set.secret };
+}
+
+/** POST /webhook-endpoint/rotate-secret: not_found when no endpoint is set. */
+export async function rotateEndpointSecret(ctx: Context, organizationId: string): Promise<{ secret: string }> {
+  const rotated = await rotateSecret(ctx, organizationId);
+  if (!rotated) throw notFound("no webhook endpoint is set");
+  return rotated;
+}
+
+/** DELETE /webhook-endpoint: `webhook unset`, answered as the final state. */
+export async function removeEndpoint(ctx: Context, organizationId: string): Promise<{ url: null; enabled: false }> {
+  await unsetEndpoint(ctx, organizationId);
+  return { url: null, enabled: false };
 }

@@ -8,8 +8,10 @@
 // (C7: a slow endpoint holds back only its own organization). node:http has no such process-wide
 // limit; the dispatcher bounds the requests in flight itself (fair-queue.ts). Connections are
 // kept alive and reused between attempts to the same host.
+import dns, { type LookupAddress, type LookupOptions } from "node:dns";
 import http from "node:http";
 import https from "node:https";
+import { isIP } from "node:net";
 import { signatureHeader } from "./signature";
 
 export const USER_AGENT = "Dossier-Webhooks/1";
@@ -48,6 +50,7 @@ export function sendSigned(
   at: Date,
   timeoutMs: number,
   now: () => Date,
+  allowPrivate = true,
 ): Promise<SendResult> {
   const headers = {
     "content-type": "application/json",
@@ -56,17 +59,20 @@ export function sendSigned(
     "x-service-event-type": event.type,
     "x-service-signature": signatureHeader(secrets, Math.floor(at.getTime() / 1000), event.body),
   };
-  return sendAttempt(url, event.body, headers, timeoutMs, now);
+  return sendAttempt(url, event.body, headers, timeoutMs, now, allowPrivate);
 }
 
 /** Sends one attempt. Never throws: a failure is described in the result. The time limit covers
- * the whole attempt: connection, request, answer and the snippet of its body. */
+ * the whole attempt: connection, request, answer and the snippet of its body. The address is
+ * checked as it is connected to (C20 "Webhook URLs"): a name may resolve elsewhere than when the
+ * URL was set. */
 export function sendAttempt(
   url: string,
   body: string,
   headers: Record<string, string>,
   timeoutMs: number,
   now: () => Date,
+  allowPrivate = true,
 ): Promise<SendResult> {
   const started = performance.now();
   return new Promise<SendResult>((resolve) => {
@@ -103,6 +109,9 @@ export function sendAttempt(
     try {
       target = new URL(url);
       if (target.protocol !== "http:" && target.protocol !== "https:") throw new Error(`unsupported protocol ${target.protocol}`);
+      const literal = unbracketed(target.hostname);
+      const refusal = isIP(literal) ? refusedAddress(literal, allowPrivate) : null;
+      if (refusal) throw new Error(refusal);
     } catch (error) {
       finish(error);
       return;
@@ -116,6 +125,7 @@ export function sendAttempt(
           method: "POST",
           headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
           agent: secure ? httpsAgent : httpAgent,
+          lookup: checkedLookup(allowPrivate),
         },
         (answer) => {
           response = answer;
@@ -171,4 +181,97 @@ export function parseRetryAfter(value: string | null, now: Date): number | null 
     ms = at - now.getTime();
   }
   return Math.max(0, Math.min(ms, MAX_RETRY_AFTER_MS));
+}
+
+// ---- which addresses a webhook may reach (C20 "Webhook URLs") ----
+
+const unbracketed = (hostname: string) => hostname.replace(/^\[(.*)\]$/, "$1");
+
+/** An IPv4 address as a number, or null. */
+function ipv4(address: string): number | null {
+  const parts = address.split(".");
+  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return null;
+  return parts.reduce((n, p) => n * 256 + Number(p), 0);
+}
+
+const inV4 = (n: number, base: string, bits: number) => Math.floor(n / 2 ** (32 - bits)) === Math.floor(ipv4(base)! / 2 ** (32 - bits));
+
+/** The first 16 bits of an IPv6 address, and the IPv4 address it maps or embeds (::ffff:a.b.c.d). */
+function ipv6(address: string): { head: number; v4: string | null; all: bigint } | null {
+  if (isIP(address) !== 6) return null;
+  let text = address.toLowerCase().split("%")[0];
+  let v4: string | null = null;
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const n = ipv4(dotted[1])!;
+    text = text.slice(0, -dotted[1].length) + `${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
+  }
+  const [left, right] = text.includes("::") ? text.split("::") : [text, undefined];
+  const head = left ? left.split(":") : [];
+  const tail = right ? right.split(":") : [];
+  const groups = right === undefined ? head : [...head, ...Array(8 - head.length - tail.length).fill("0"), ...tail];
+  const all = groups.reduce((n, g) => (n << 16n) + BigInt(parseInt(g || "0", 16)), 0n);
+  if (all >> 32n === 0xffffn) v4 = [24n, 16n, 8n, 0n].map((s) => Number((all >> s) & 0xffn)).join(".");
+  return { head: Number(all >> 112n), v4, all };
+}
+
+/** Why a webhook may not reach `address` (an IP address), or null when it may. Link-local
+ * addresses (cloud metadata) never; loopback, private and unspecified ones only with
+ * `allowPrivate` (DOSSIER_WEBHOOK_ALLOW_PRIVATE, default 1). */
+export function refusedAddress(address: string, allowPrivate: boolean): string | null {
+  const v6 = ipv6(address);
+  const v4text = v6 ? v6.v4 : address;
+  const v4 = v4text === null ? null : ipv4(v4text);
+  if (v4 !== null) {
+    if (inV4(v4, "169.254.0.0", 16)) return `${address} is a link-local address`;
+    if (allowPrivate) return null;
+    const privateRanges: [string, number][] = [["127.0.0.0", 8], ["10.0.0.0", 8], ["172.16.0.0", 12], ["192.168.0.0", 16], ["100.64.0.0", 10], ["0.0.0.0", 8]];
+    return privateRanges.some(([base, bits]) => inV4(v4, base, bits)) ? `${address} is a loopback or private address` : null;
+  }
+  if (!v6) return null;
+  if ((v6.head & 0xffc0) === 0xfe80) return `${address} is a link-local address`;
+  if (allowPrivate) return null;
+  if (v6.all === 0n || v6.all === 1n || (v6.head & 0xfe00) === 0xfc00) return `${address} is a loopback or private address`;
+  return null;
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** dns.lookup, failing with the refusal when any address the name resolves to is refused. */
+function checkedLookup(allowPrivate: boolean) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback) => {
+    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, "");
+      const refusal = addresses.map((a) => refusedAddress(a.address, allowPrivate)).find((r) => r !== null);
+      if (refusal) return callback(Object.assign(new Error(`${hostname}: ${refusal}`), { code: "EADDRNOTALLOWED" }), "");
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+}
+
+/** Why a webhook URL is refused (C20 "Webhook URLs"), or null: http or https only, and no address
+ * it resolves to now may be refused by refusedAddress. A name that does not resolve now is taken:
+ * DNS may change, and every attempt checks again. */
+export async function refusedWebhookUrl(url: string, allowPrivate: boolean): Promise<string | null> {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return "url: must be an absolute http or https URL";
+  }
+  if (target.protocol !== "http:" && target.protocol !== "https:") return "url: must be http or https";
+  const host = unbracketed(target.hostname);
+  if (isIP(host)) {
+    const refusal = refusedAddress(host, allowPrivate);
+    return refusal ? `url: ${refusal}` : null;
+  }
+  let addresses: LookupAddress[];
+  try {
+    addresses = await dns.promises.lookup(host, { all: true });
+  } catch {
+    return null;
+  }
+  const refusal = addresses.map((a) => refusedAddress(a.address, allowPrivate)).find((r) => r !== null);
+  return refusal ? `url: ${host} resolves to ${refusal.replace(/^\S+ is /, "")}` : null;
 }

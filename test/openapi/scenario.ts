@@ -37,8 +37,21 @@ export interface Fixtures {
   freeFilesDisk(): void;
   /** Lets the database file grow no more: the next write that needs a page fails (SQLITE_FULL). */
   fillDatabaseDisk(): void;
+  /** Marks the `all` organization's pending deliveries failed, as the dispatcher would once their
+   * schedule is used up (the scenario's server sends none). */
+  failPendingDeliveries(): void;
 }
 
+/** Ids the settings calls act on, for the statuses every route shares. */
+interface SettingsIds {
+  flowId: string;
+  stageId: string;
+  keyId: string;
+  eventId: string;
+}
+
+/** A receiver's URL (nothing listens there: the scenario's server sends no webhook). */
+const HOOK = "http://127.0.0.1:9/hook";
 /** An id that names nothing. */
 const NOBODY = "00000000-0000-4000-8000-000000000000";
 /** An event id that names nothing. */
@@ -104,7 +117,7 @@ const rawPdf = (bytes: Uint8Array<ArrayBuffer> | string, type = "application/pdf
 });
 
 /** Every route once, with plausible input: for the statuses every route shares (401, 402, 403, 429, 500). */
-function everyRoute(api: Api, id: string) {
+function everyRoute(api: Api, id: string, eventId = NO_EVENT) {
   const path = { path: { id } };
   return [
     api.GET("/api/v1/dossiers"),
@@ -132,6 +145,29 @@ function everyRoute(api: Api, id: string) {
     api.GET("/api/v1/events"),
     api.GET("/api/v1/events/{id}", { params: { path: { id: NO_EVENT } } }),
     api.GET("/api/v1/flows/{id}/stats", { params: path }),
+    ...settingsRoutes(api, { flowId: id, stageId: id, keyId: id, eventId }),
+  ];
+}
+
+/** The settings calls (C13), each once, with plausible input. */
+function settingsRoutes(api: Api, ids: SettingsIds) {
+  const event = { params: { path: { event_id: ids.eventId } } };
+  return [
+    api.POST("/api/v1/flows", { body: { type: "sales", name: "Partners", stages: [{ name: "Intro" }] } }),
+    api.PATCH("/api/v1/flows/{id}", { params: { path: { id: ids.flowId } }, body: { name: "Renamed" } }),
+    api.POST("/api/v1/flows/{id}/stages", { params: { path: { id: ids.flowId } }, body: { name: "Extra" } }),
+    api.PATCH("/api/v1/stages/{id}", { params: { path: { id: ids.stageId } }, body: { color: "#123" } }),
+    api.DELETE("/api/v1/stages/{id}", { params: { path: { id: ids.stageId } } }),
+    api.GET("/api/v1/keys"),
+    api.POST("/api/v1/keys", { body: { scopes: ["dossiers:read"] } }),
+    api.DELETE("/api/v1/keys/{id}", { params: { path: { id: ids.keyId } } }),
+    api.GET("/api/v1/webhook-endpoint"),
+    api.PUT("/api/v1/webhook-endpoint", { body: { url: HOOK } }),
+    api.DELETE("/api/v1/webhook-endpoint"),
+    api.POST("/api/v1/webhook-endpoint/rotate-secret"),
+    api.GET("/api/v1/webhook-deliveries"),
+    api.GET("/api/v1/webhook-deliveries/{event_id}", event),
+    api.POST("/api/v1/webhook-deliveries/{event_id}/retry", event),
   ];
 }
 
@@ -150,10 +186,16 @@ const message = (from = "Jane Doe <jane@example.com>") =>
 const stalled = () => new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode("{")) });
 
 /** Every route that reads a body, each sent a body that stalls. */
-function everyBodyStalled(api: Api, dossierId: string, contactId: string) {
+function everyBodyStalled(api: Api, dossierId: string, contactId: string, ids: SettingsIds) {
   const path = { path: { id: dossierId } };
   const json = { bodySerializer: stalled, headers: { "Content-Type": "application/json" } };
   return [
+    api.POST("/api/v1/flows", { body: { type: "sales", name: "Stalled", stages: [{ name: "One" }] }, ...json }),
+    api.PATCH("/api/v1/flows/{id}", { params: { path: { id: ids.flowId } }, body: { name: "Stalled" }, ...json }),
+    api.POST("/api/v1/flows/{id}/stages", { params: { path: { id: ids.flowId } }, body: { name: "Stalled" }, ...json }),
+    api.PATCH("/api/v1/stages/{id}", { params: { path: { id: ids.stageId } }, body: { name: "Stalled" }, ...json }),
+    api.POST("/api/v1/keys", { body: { scopes: ["dossiers:read"] }, ...json }),
+    api.PUT("/api/v1/webhook-endpoint", { body: { url: HOOK }, ...json }),
     api.POST("/api/v1/dossiers", { body: { type: "candidate", name: "Stalled" }, ...json }),
     api.PATCH("/api/v1/dossiers/{id}", { params: path, body: { name: "Stalled" }, ...json }),
     api.POST("/api/v1/dossiers/{id}/cv", { params: path, ...rawPdf(""), bodySerializer: stalled }),
@@ -168,9 +210,10 @@ function everyBodyStalled(api: Api, dossierId: string, contactId: string) {
 const intakeStalled = (postman: Api, token: string) => postman.POST("/api/v1/intake/{token}", { params: { path: { token } }, ...mail(stalled()) });
 
 /** Every route that writes, on existing resources (C11: each is refused once a write has failed). */
-function everyWrite(api: Api, dossierId: string, contactId: string, flowId: string) {
+function everyWrite(api: Api, dossierId: string, contactId: string, flowId: string, ids: SettingsIds) {
   const path = { path: { id: dossierId } };
   return [
+    ...settingsRoutes(api, ids).filter((_, i) => ![5, 8, 12, 13].includes(i)), // the reads: GET /keys, /webhook-endpoint, the log and one delivery
     api.POST("/api/v1/dossiers", { body: { type: "candidate", name: "Ada Lovelace" } }),
     api.PATCH("/api/v1/dossiers/{id}", { params: path, body: { name: "Renamed" } }),
     api.DELETE("/api/v1/dossiers/{id}", { params: path }),
@@ -416,6 +459,8 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   check(deleted.deleted === true, "deleted contact");
   await fails(api.DELETE("/api/v1/contacts/{id}", { params: { path: { id: bob.id } } }), 404, "not_found");
 
+  const settings = await settingsScenario(api, fixtures);
+
   // The statuses every route shares, in C3's order of checks.
   await expectEvery(everyRoute(client(fixtures, null), NOBODY), 401, "unauthorized");
   await expectEvery(everyRoute(client(fixtures, "svc_live_" + "0".repeat(32)), NOBODY), 401, "unauthorized");
@@ -445,13 +490,13 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
 
   const carol = (await ok(api.POST("/api/v1/contacts", { body: { full_name: "Carol" } }), 201)).data;
   // Bodies that stall: 408, all at once (C20).
-  await expectEvery([...everyBodyStalled(api, deal.id, carol.id), intakeStalled(postman, token)], 408, "request_timeout");
+  await expectEvery([...everyBodyStalled(api, deal.id, carol.id, settings), intakeStalled(postman, token)], 408, "request_timeout");
 
   // A write the database cannot make: 503, and every write after it too, until a restart (C11).
   fixtures.fillDatabaseDisk();
   await fails(api.POST("/api/v1/contacts", { body: { full_name: "Too much", notes: big(20_000) } }), 503, "storage_unavailable");
   await expectEvery(
-    [...everyWrite(api, deal.id, carol.id, recruitment!.id), postman.POST("/api/v1/intake/{token}", { ...onToken, ...message() })],
+    [...everyWrite(api, deal.id, carol.id, recruitment!.id, settings), postman.POST("/api/v1/intake/{token}", { ...onToken, ...message() })],
     503,
     "storage_unavailable",
   );
@@ -460,10 +505,87 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   check(full.response.status === 503 && full.error?.status === "storage_unavailable", `healthz after a failed write: ${await describe(full)}`);
 
   fixtures.breakDatabase();
-  await expectEvery([...everyRoute(api, deal.id), postman.POST("/api/v1/intake/{token}", { ...onToken, ...message() })], 500, "internal");
+  await expectEvery([...everyRoute(api, deal.id, settings.eventId), postman.POST("/api/v1/intake/{token}", { ...onToken, ...message() })], 500, "internal");
 
   // A database that no longer answers: /healthz says so (C2).
   fixtures.closeDatabase();
   const down = await client(fixtures, null).GET("/healthz");
   check(down.response.status === 503 && down.error?.status === "unavailable", `healthz on a closed database: ${await describe(down)}`);
+}
+
+/** The settings calls of C13: keys, the webhook endpoint, the delivery log, flows and stages. Leaves
+ * a flow, a stage, a key and a delivery for the statuses every route shares. */
+async function settingsScenario(api: Api, fixtures: Fixtures): Promise<SettingsIds> {
+  // Flows and stages.
+  const flow = (
+    await ok(api.POST("/api/v1/flows", { body: { type: "candidate", name: " Engineering ", stages: [{ name: "Applied", deadline_days: 3 }, { name: "Hired" }] } }), 201)
+  ).data;
+  check(flow.name === "Engineering" && flow.is_default === false && flow.stages[1].position === 2 && flow.stages[1].color === "#9E9E9E", "created flow");
+  await fails(api.POST("/api/v1/flows", { body: { type: "candidate", name: "Empty", stages: [] } }), 400, "invalid_body");
+  await fails(api.POST("/api/v1/flows", { body: { type: "candidate", name: big(MB + 1), stages: [{ name: "One" }] } }), 413, "payload_too_large");
+  const onFlow = { params: { path: { id: flow.id } } };
+  const renamed = (await ok(api.PATCH("/api/v1/flows/{id}", { ...onFlow, body: { name: "Engineering 2027", is_default: true } }), 200)).data;
+  check(renamed.name === "Engineering 2027" && renamed.is_default, "renamed default flow");
+  await fails(api.PATCH("/api/v1/flows/{id}", { ...onFlow, body: { is_default: false } }), 400, "invalid_body");
+  await fails(api.PATCH("/api/v1/flows/{id}", { params: { path: { id: NOBODY } }, body: { name: "x" } }), 404, "not_found");
+  await fails(api.PATCH("/api/v1/flows/{id}", { ...onFlow, body: { name: big(MB + 1) } }), 413, "payload_too_large");
+  const added = (await ok(api.POST("/api/v1/flows/{id}/stages", { ...onFlow, body: { name: "Interview", position: 2, win_probability: 50 } }), 201)).data;
+  check(added.position === 2 && added.win_probability === 50, "added stage");
+  await fails(api.POST("/api/v1/flows/{id}/stages", { ...onFlow, body: { name: "Far", position: 9 } }), 400, "invalid_body");
+  await fails(api.POST("/api/v1/flows/{id}/stages", { params: { path: { id: NOBODY } }, body: { name: "x" } }), 404, "not_found");
+  await fails(api.POST("/api/v1/flows/{id}/stages", { ...onFlow, body: { name: big(MB + 1) } }), 413, "payload_too_large");
+  const onAdded = { params: { path: { id: added.id } } };
+  const moved = (await ok(api.PATCH("/api/v1/stages/{id}", { ...onAdded, body: { position: 3, color: "#FFB74D", deadline_days: null } }), 200)).data;
+  check(moved.position === 3 && moved.color === "#FFB74D", "moved stage");
+  await fails(api.PATCH("/api/v1/stages/{id}", { ...onAdded, body: { position: 4 } }), 400, "invalid_body");
+  await fails(api.PATCH("/api/v1/stages/{id}", { params: { path: { id: NOBODY } }, body: { name: "x" } }), 404, "not_found");
+  await fails(api.PATCH("/api/v1/stages/{id}", { ...onAdded, body: { name: big(MB + 1) } }), 413, "payload_too_large");
+  const held = (await ok(api.POST("/api/v1/dossiers", { body: { type: "candidate", name: "Grace", flow_id: flow.id } }), 201)).data;
+  await fails(api.DELETE("/api/v1/stages/{id}", { params: { path: { id: held.current_stage_id! } } }), 409, "stage_not_empty");
+  const deleted = (await ok(api.DELETE("/api/v1/stages/{id}", onAdded), 200)).data;
+  check(deleted.id === added.id && deleted.deleted, "deleted stage");
+  await fails(api.DELETE("/api/v1/stages/{id}", onAdded), 404, "not_found");
+  const solo = (await ok(api.POST("/api/v1/flows", { body: { type: "sales", name: "Solo", stages: [{ name: "Only" }] } }), 201)).data;
+  await fails(api.DELETE("/api/v1/stages/{id}", { params: { path: { id: solo.stages[0].id } } }), 409, "last_stage");
+
+  // Keys.
+  const made = (await ok(api.POST("/api/v1/keys", { body: { scopes: ["dossiers:read"], name: "Reader", expires_at: "2099-01-01T00:00:00.000Z" } }), 201)).data;
+  check(made.key.startsWith("svc_live_") && made.scopes[0] === "dossiers:read", "created key");
+  await fails(api.POST("/api/v1/keys", { body: { scopes: ["root" as never] } }), 400, "invalid_body");
+  await fails(api.POST("/api/v1/keys", { body: { scopes: ["dossiers:read"], name: big(MB + 1) } }), 413, "payload_too_large");
+  const listedKeys = await ok(api.GET("/api/v1/keys"), 200);
+  check(listedKeys.meta.per_page === listedKeys.data.length && listedKeys.data.some((k) => k.id === made.id && k.prefix === made.key.slice(0, 12)), "listed keys");
+  const revoked = (await ok(api.DELETE("/api/v1/keys/{id}", { params: { path: { id: made.id } } }), 200)).data;
+  check(revoked.revoked_at !== null, "revoked key");
+  await fails(api.DELETE("/api/v1/keys/{id}", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  const spare = (await ok(api.POST("/api/v1/keys", { body: { scopes: ["notes:read"] } }), 201)).data;
+
+  // The webhook endpoint.
+  await fails(api.GET("/api/v1/webhook-endpoint"), 404, "not_found");
+  await fails(api.POST("/api/v1/webhook-endpoint/rotate-secret"), 404, "not_found");
+  const set = (await ok(api.PUT("/api/v1/webhook-endpoint", { body: { url: HOOK } }), 200)).data;
+  check(set.secret.startsWith("whsec_") && set.enabled, "set endpoint");
+  await fails(api.PUT("/api/v1/webhook-endpoint", { body: { url: "http://169.254.169.254/latest/meta-data" } }), 400, "invalid_body");
+  await fails(api.PUT("/api/v1/webhook-endpoint", { body: { url: big(MB + 1) } }), 413, "payload_too_large");
+  check((await ok(api.GET("/api/v1/webhook-endpoint"), 200)).data.url === HOOK, "endpoint");
+  check((await ok(api.POST("/api/v1/webhook-endpoint/rotate-secret"), 200)).data.secret !== set.secret, "rotated secret");
+
+  // The delivery log: events made while the endpoint is set wait for a dispatcher this server does not run.
+  await ok(api.POST("/api/v1/dossiers", { body: { type: "candidate", name: "Hedy", flow_id: flow.id } }), 201);
+  const log = await ok(api.GET("/api/v1/webhook-deliveries", { params: { query: { status: "pending", type: "dossier.created", page: 1, per_page: 10 } } }), 200);
+  check(log.meta.total >= 1 && log.data[0].status === "pending", "pending deliveries");
+  const eventId = log.data[0].event_id;
+  await fails(api.GET("/api/v1/webhook-deliveries", { params: { query: { per_page: 0 } } }), 400, "invalid_body");
+  const onEvent = { params: { path: { event_id: eventId } } };
+  check((await ok(api.GET("/api/v1/webhook-deliveries/{event_id}", onEvent), 200)).data.attempt_log.length === 0, "one delivery");
+  await fails(api.GET("/api/v1/webhook-deliveries/{event_id}", { params: { path: { event_id: "evt_00000000000000000000000000" } } }), 404, "not_found");
+  await fails(api.POST("/api/v1/webhook-deliveries/{event_id}/retry", onEvent), 409, "delivery_not_failed");
+  await fails(api.POST("/api/v1/webhook-deliveries/{event_id}/retry", { params: { path: { event_id: "nope" } } }), 404, "not_found");
+  fixtures.failPendingDeliveries();
+  check((await ok(api.POST("/api/v1/webhook-deliveries/{event_id}/retry", onEvent), 200)).data.status === "pending", "retried delivery");
+
+  check((await ok(api.DELETE("/api/v1/webhook-endpoint"), 200)).data.enabled === false, "removed endpoint");
+  // An endpoint again, so that the writes below reach the store.
+  await ok(api.PUT("/api/v1/webhook-endpoint", { body: { url: HOOK } }), 200);
+  return { flowId: flow.id, stageId: flow.stages[0].id, keyId: spare.id, eventId };
 }

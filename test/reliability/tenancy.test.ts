@@ -12,9 +12,15 @@ import { pdf, seedOrg, type Seeded } from "./fixtures";
 const app = makeApp();
 let A: Seeded;
 let B: Seeded;
+/** Each organization's event ids (its seeding's events), by organization id. */
+const EVENTS = new Map<string, string[]>();
 beforeAll(async () => {
   A = await seedOrg(app, "Alpha");
   B = await seedOrg(app, "Bravo");
+  for (const org of [A, B]) {
+    const log = await call(app, "GET", "/webhook-deliveries?per_page=2", { key: org.key });
+    EVENTS.set(org.id, log.json.data.map((d: { event_id: string }) => d.event_id));
+  }
 });
 
 const OUTSIDE = (path: string) => path === "/healthz" || path === "/openapi.json" || path.startsWith("/docs");
@@ -208,6 +214,80 @@ const RULES: Record<string, Rule> = {
     },
   },
   "GET /api/v1/events/:id": {},
+  // The settings calls (C13).
+  "POST /api/v1/flows": {
+    extra: async (a, b) => {
+      const before = (await call(app, "GET", "/flows", { key: b.key })).text;
+      const created = await call(app, "POST", "/flows", { key: a.key, body: { type: "candidate", name: "Alpha extra", is_default: true, stages: [{ name: "One" }] } });
+      expect(created.status, created.text).toBe(201);
+      expect(created.json.data.organization_id).toBe(a.id);
+      expect((await call(app, "GET", "/flows", { key: b.key })).text, "B's flows, its default included").toBe(before);
+      // Back to A's seeded default, which other rules expect.
+      expect((await call(app, "PATCH", `/flows/${a.flow}`, { key: a.key, body: { is_default: true } })).status).toBe(200);
+    },
+  },
+  "PATCH /api/v1/flows/:id": { bodies: () => [{ body: { name: "Hijacked" } }, { body: { is_default: true } }, { body: {} }] },
+  "POST /api/v1/flows/:id/stages": { bodies: () => [{ body: { name: "Hijack", position: 1 } }] },
+  "PATCH /api/v1/stages/:id": { bodies: () => [{ body: { name: "Hijacked", position: 1 } }, { body: {} }] },
+  "DELETE /api/v1/stages/:id": {},
+  "GET /api/v1/keys": {
+    extra: async (a) => {
+      const keys = await listed("/keys");
+      expect(keys.data.map((k: any) => k.id)).toContain(a.keyId);
+    },
+  },
+  "POST /api/v1/keys": {
+    extra: async (a, b) => {
+      const made = await call(app, "POST", "/keys", { key: a.key, body: { scopes: ["dossiers:read", "keys:manage"] } });
+      expect(made.status, made.text).toBe(201);
+      leaksNothing("POST /keys", made.text);
+      expect((await call(app, "GET", `/dossiers/${b.dossier}`, { key: made.json.data.key })).status).toBe(404);
+      expect((await call(app, "GET", "/keys", { key: made.json.data.key })).text.includes(b.keyId)).toBe(false);
+    },
+  },
+  "DELETE /api/v1/keys/:id": {},
+  "GET /api/v1/webhook-endpoint": {
+    extra: async (_, b) => {
+      expect((await call(app, "PUT", "/webhook-endpoint", { key: b.key, body: { url: "http://127.0.0.1:9/bravo" } })).status).toBe(200);
+      await refused("GET", "/webhook-endpoint", {});
+      await refused("POST", "/webhook-endpoint/rotate-secret", {});
+      expect((await call(app, "GET", "/webhook-endpoint", { key: b.key })).json.data.url).toBe("http://127.0.0.1:9/bravo");
+    },
+  },
+  "PUT /api/v1/webhook-endpoint": {
+    extra: async (a, b) => {
+      const view = (await call(app, "GET", "/webhook-endpoint", { key: b.key })).text;
+      const set = await call(app, "PUT", "/webhook-endpoint", { key: a.key, body: { url: "http://127.0.0.1:9/alpha" } });
+      expect(set.status, set.text).toBe(200);
+      leaksNothing("PUT /webhook-endpoint", set.text);
+      expect((await call(app, "GET", "/webhook-endpoint", { key: b.key })).text).toBe(view);
+    },
+  },
+  "POST /api/v1/webhook-endpoint/rotate-secret": {
+    extra: async (a, b) => {
+      const view = (await call(app, "GET", "/webhook-endpoint", { key: b.key })).text;
+      await call(app, "PUT", "/webhook-endpoint", { key: a.key, body: { url: "http://127.0.0.1:9/alpha" } });
+      expect((await call(app, "POST", "/webhook-endpoint/rotate-secret", { key: a.key })).status).toBe(200);
+      expect((await call(app, "GET", "/webhook-endpoint", { key: b.key })).text).toBe(view);
+    },
+  },
+  "DELETE /api/v1/webhook-endpoint": {
+    extra: async (a, b) => {
+      const view = (await call(app, "GET", "/webhook-endpoint", { key: b.key })).text;
+      expect((await call(app, "DELETE", "/webhook-endpoint", { key: a.key })).status).toBe(200);
+      expect((await call(app, "GET", "/webhook-endpoint", { key: b.key })).text).toBe(view);
+    },
+  },
+  "GET /api/v1/webhook-deliveries": {
+    extra: async (a, b) => {
+      const log = await listed("/webhook-deliveries?per_page=100");
+      const ids = log.data.map((d: any) => d.event_id);
+      expect(ids).toEqual(expect.arrayContaining(EVENTS.get(a.id)!));
+      for (const id of EVENTS.get(b.id)!) expect(ids, "A's log shows B's event").not.toContain(id);
+    },
+  },
+  "GET /api/v1/webhook-deliveries/:event_id": {},
+  "POST /api/v1/webhook-deliveries/:event_id/retry": {},
 };
 
 /** The id of `owner` for a path parameter, by the collection named just before it. */
@@ -221,6 +301,12 @@ function idFor(owner: Seeded, collection: string): string[] {
       return [owner.flow];
     case "events":
       return [app.dossier.store.sqlite.query<{ id: string }, [string]>("SELECT id FROM events WHERE organization_id = ? ORDER BY seq DESC LIMIT 1").get(owner.id)!.id];
+    case "stages":
+      return [owner.stage];
+    case "keys":
+      return [owner.keyId];
+    case "webhook-deliveries":
+      return EVENTS.get(owner.id)!;
     default:
       throw new Error(`tenancy test: no ids for a path parameter after "/${collection}/": add them to idFor`);
   }

@@ -1,13 +1,21 @@
-// Flows and their stages (api-v1 "Flows", C3, C4).
-//   GET /flows               sorted by name, paged; type
-//   GET /flows/:id/stages    by position, not paged
+// Flows and their stages (api-v1 "Flows", C3, C4, C13, C20).
+//   GET    /flows               sorted by name, paged; type
+//   POST   /flows               a flow with its stages
+//   PATCH  /flows/:id           rename, make the default
+//   GET    /flows/:id/stages    by position, not paged
+//   POST   /flows/:id/stages    add a stage (last, or at a position)
+//   PATCH  /stages/:id          edit a stage, move it
+//   DELETE /stages/:id          delete a stage
 import { notFound } from "../../errors";
-import { List } from "../../schemas/common";
-import { Flow, FlowQuery, Stage } from "../../schemas/flows";
-import { listFlows, listStages } from "../../services/flows";
-import { defineRoute } from "../route";
-import { all, page, paging } from "../request";
+import { List, One } from "../../schemas/common";
+import { CreateFlow, CreateStage, DeletedStage, Flow, FlowQuery, PatchFlow, PatchStage, Stage } from "../../schemas/flows";
+import { addStage, createFlow, deleteStage, getFlow, getStage, listFlows, listStages, patchFlow, patchStage } from "../../services/flows";
+import { defineRoute, type Asked } from "../route";
+import { all, one, page, paging } from "../request";
 import { statsRoutes } from "./stats";
+
+const flowExists = ({ ctx, principal, params }: Asked<"id">) => getFlow(ctx, principal.organizationId, params.id).id;
+const stageId = ({ ctx, principal, params }: Asked<"id">) => getStage(ctx, principal.organizationId, params.id).id;
 
 export const flowRoutes = [
   defineRoute({
@@ -27,6 +35,34 @@ export const flowRoutes = [
     },
   }),
   defineRoute({
+    id: "createFlow",
+    method: "POST",
+    path: "/flows",
+    summary: "Create a flow with its stages",
+    tag: "Flows",
+    description:
+      "Stages take their position from their place in the array; `win_probability` defaults to 0, `color` to #9E9E9E. With `is_default: true` the flag moves from the type's current default flow.",
+    scopes: ["flows:write"],
+    body: CreateFlow,
+    responses: { 201: { schema: One(Flow), description: "The flow was created, with its stages in the order given" } },
+    handler: async ({ ctx, principal, body }) => one(await createFlow(ctx, principal.organizationId, body)),
+  }),
+  defineRoute({
+    id: "patchFlow",
+    method: "PATCH",
+    path: "/flows/:id",
+    summary: "Rename a flow or make it the default",
+    tag: "Flows",
+    description:
+      "`is_default: true` moves the flag from the type's current default flow. Each type keeps a default: `is_default: false` on the default flow is 400 invalid_body (make another flow the default instead).",
+    scopes: ["flows:write"],
+    params: { id: "The flow's id" },
+    load: flowExists,
+    body: PatchFlow,
+    responses: { 200: { schema: One(Flow), description: "The flow as it is now, with its stages" } },
+    handler: async ({ ctx, principal, resource: id, body }) => one(await patchFlow(ctx, principal.organizationId, id, body)),
+  }),
+  defineRoute({
     id: "listStages",
     method: "GET",
     path: "/flows/:id/stages",
@@ -43,4 +79,49 @@ export const flowRoutes = [
     },
   }),
   ...statsRoutes,
+  defineRoute({
+    id: "createStage",
+    method: "POST",
+    path: "/flows/:id/stages",
+    summary: "Add a stage to a flow",
+    tag: "Flows",
+    description:
+      "Without `position` the stage goes last; with one (1 to n + 1), the stages from there on move one down, so positions stay 1..n.",
+    scopes: ["flows:write"],
+    params: { id: "The flow's id" },
+    load: flowExists,
+    body: CreateStage,
+    responses: { 201: { schema: One(Stage), description: "The stage was added to the flow" } },
+    handler: async ({ ctx, principal, resource: id, body }) => one(await addStage(ctx, principal.organizationId, id, body)),
+  }),
+  defineRoute({
+    id: "patchStage",
+    method: "PATCH",
+    path: "/stages/:id",
+    summary: "Edit or move a stage",
+    tag: "Flows",
+    description:
+      "A new `position` (1 to n) moves the stage: the stages between its old and new place shift by one, so positions stay 1..n. A new `deadline_days` applies to dossiers that enter the stage from then on.",
+    scopes: ["flows:write"],
+    params: { id: "The stage's id" },
+    load: stageId,
+    body: PatchStage,
+    responses: { 200: { schema: One(Stage), description: "The stage as it is now" } },
+    handler: async ({ ctx, principal, resource: id, body }) => one(await patchStage(ctx, principal.organizationId, id, body)),
+  }),
+  defineRoute({
+    id: "deleteStage",
+    method: "DELETE",
+    path: "/stages/:id",
+    summary: "Delete a stage",
+    tag: "Flows",
+    description:
+      "A flow keeps at least one stage (409 last_stage, checked first); a stage that any dossier is in, archived ones too, cannot be deleted (409 stage_not_empty). The stages after it close up.",
+    scopes: ["flows:write"],
+    params: { id: "The stage's id" },
+    load: stageId,
+    responses: { 200: { schema: One(DeletedStage), description: "The stage was deleted; the flow's other stages moved up to close the gap" } },
+    errors: ["last_stage", "stage_not_empty"],
+    handler: async ({ ctx, principal, resource: id }) => one(await deleteStage(ctx, principal.organizationId, id)),
+  }),
 ];
