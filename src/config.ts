@@ -26,6 +26,10 @@ export interface Config {
   /** DOSSIER_PUBLIC_URL: the `<base>` of setup links (C12, C20), without a trailing slash; null
    * when unset (the server then uses its own address, the CLI http://127.0.0.1:8080). */
   publicUrl: string | null;
+  /** DOSSIER_WEBHOOK_ALLOW_PRIVATE (C20): "1" (default) lets webhook URLs reach loopback and private
+   * addresses (a single team's receivers usually sit on its own network); "0" refuses them, for an
+   * installation hosting organizations it does not trust. Link-local addresses are always refused. */
+  webhookAllowPrivate: boolean;
   /** DOSSIER_INTAKE_DOMAIN (C15): the domain part of intake addresses; not checked on receipt. */
   intakeDomain: string;
   /** DOSSIER_INTAKE_RATE_LIMIT (C20): messages a minute per intake token, by SMTP and HTTP together. */
@@ -81,6 +85,13 @@ export function parseRetention(text: string): number {
   return ms;
 }
 
+/** A 0/1 setting; empty or unset is the default. */
+function parseSwitch(text: string | undefined, name: string, fallback: boolean): boolean {
+  if (text === undefined || text === "") return fallback;
+  if (text === "0" || text === "1") return text === "1";
+  throw new Error(`invalid ${name} "${text}": expected 0 or 1`);
+}
+
 export function parseRateLimit(text: string): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || value < 1 || value > 1_000_000) {
@@ -131,6 +142,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel: logLevel as Config["logLevel"],
     cache: cache === "on",
     publicUrl: env.DOSSIER_PUBLIC_URL ? parsePublicUrl(env.DOSSIER_PUBLIC_URL) : null,
+    webhookAllowPrivate: parseSwitch(env.DOSSIER_WEBHOOK_ALLOW_PRIVATE, "DOSSIER_WEBHOOK_ALLOW_PRIVATE", true),
     intakeDomain: env.DOSSIER_INTAKE_DOMAIN || "localhost",
     intakeRateLimit: env.DOSSIER_INTAKE_RATE_LIMIT ? parseRateLimit(env.DOSSIER_INTAKE_RATE_LIMIT) : 60,
     eventRetentionMs: parseRetention(env.DOSSIER_EVENT_RETENTION || "30d"),

@@ -25,6 +25,7 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--smtp-port P] [
        DOSSIER_BODY_TIMEOUT            a request body that stalls this long gets 408, as one slower than 10 KB/s after it (default 30s)
        DOSSIER_LOG                     json, pretty or off (default json)
        DOSSIER_LOG_LEVEL               error: 500s; warn: + failed deliveries; info: + every request and webhook attempt; debug: as info (default info)
+       DOSSIER_WEBHOOK_ALLOW_PRIVATE   1: webhook URLs may reach loopback and private addresses; 0: refused (default 1)
        DOSSIER_SMTP_PORT               see --smtp-port (default off)
        DOSSIER_SMTP_HOST               the address the SMTP listener takes (default 127.0.0.1)
        DOSSIER_SMTP_TLS_CERT, _KEY     PEM files: the SMTP listener offers STARTTLS with them (default: no STARTTLS)

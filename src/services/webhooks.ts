@@ -46,9 +46,8 @@ export async function unsetEndpoint(ctx: Context, organizationId: string): Promi
 }
 
 /** DOSSIER_WEBHOOK_ALLOW_PRIVATE (C20): whether webhooks may reach loopback and private addresses
- * (default yes). Read from the config once it names the setting; until then, the default. */
-export const allowsPrivate = (ctx: Context): boolean =>
-  (ctx.config as { webhookAllowPrivate?: boolean }).webhookAllowPrivate !== false;
+ * (default yes). */
+export const allowsPrivate = (ctx: Context): boolean => ctx.config.webhookAllowPrivate;
 
 /** GET /webhook-endpoint (C13): `{url, enabled}`; not_found when none is set. */
 export function getEndpoint(ctx: Context, organizationId: string): { url: string; enabled: boolean } {

@@ -281,7 +281,7 @@ class WebhookDispatcher implements Dispatcher {
     }
     const at = ctx.now();
     const secrets = signingSecrets({ ...current, secret: current.secret }, at).map((sealed) => this.unsealed(sealed));
-    const result = await sendSigned(current.url, row, secrets, at, ctx.config.webhookTimeoutMs, ctx.now);
+    const result = await sendSigned(current.url, row, secrets, at, ctx.config.webhookTimeoutMs, ctx.now, ctx.config.webhookAllowPrivate);
     const endedAt = ctx.now().getTime();
     // A 410: nothing more goes to that organization until the disabling is committed.
     if (result.statusCode === 410) this.queue.markGone(org);

@@ -77,7 +77,7 @@ describe("C13: the endpoint over the API", () => {
 });
 
 describe("C20: DOSSIER_WEBHOOK_ALLOW_PRIVATE=0 refuses loopback and private addresses too", () => {
-  const app = makeApp({ config: { webhookAllowPrivate: false } as never });
+  const app = makeApp({ env: { DOSSIER_WEBHOOK_ALLOW_PRIVATE: "0" } });
   const org = makeOrg(app);
   for (const url of ["http://127.0.0.1:8080/hook", "http://localhost:8080/hook", "http://10.1.2.3/hook", "http://192.168.0.10/hook", "http://[::1]/hook", "http://0.0.0.0/hook"]) {
     test(`PUT ${url} is 400`, async () => {
