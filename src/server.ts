@@ -4,6 +4,7 @@ import { contextConfig } from "./context";
 import { lockDataFolder } from "./data-lock";
 import { sweepFiles } from "./files/cv";
 import { carriesBody } from "./http/request";
+import { giveFlowsAddresses } from "./services/intake";
 import { startEventSweep } from "./services/events";
 
 // Bun would refuse a body over its cap itself, with a bare 413 (no error envelope, no X-Request-Id:
@@ -59,6 +60,12 @@ export function startServer(options: AppOptions & { host?: string; port?: number
     abandon();
     throw error;
   }
+  // C15: flows made before intake addresses existed get theirs now (a request meanwhile makes its
+  // own, which this then skips).
+  giveFlowsAddresses(app.dossier).then(
+    (made) => made > 0 && app.dossier.logger.log("info", "gave flows their intake addresses", { flows: made }),
+    (error) => app.dossier.logger.log("error", "could not give flows their intake addresses", { error: (error as Error).message }),
+  );
   const hostname = options.host ?? "127.0.0.1";
   const port = options.port ?? 8080;
   const idle = idleSeconds(app.dossier.config.bodyTimeoutMs);

@@ -21,6 +21,16 @@ export function intakeQueries({ sqlite }: QueryDeps) {
       return sqlite.query<{ organization_id: string }, [string]>(`SELECT organization_id FROM flows WHERE id = ?`).get(flowId)?.organization_id ?? null;
     },
 
+    /** Flows with no intake address, of every organization: the server's start gives each one
+     * (installation-wide upkeep, like the CV sweep). */
+    flowsWithoutAddress(): { id: string; organization_id: string }[] {
+      return sqlite
+        .query<{ id: string; organization_id: string }, []>(
+          `SELECT f.id, f.organization_id FROM flows f WHERE NOT EXISTS (SELECT 1 FROM intake_addresses a WHERE a.flow_id = f.id)`,
+        )
+        .all();
+    },
+
     /** The flow's address, or null when it has none yet. */
     address(organizationId: string, flowId: string): IntakeAddressRow | null {
       return sqlite

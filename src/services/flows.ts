@@ -12,6 +12,7 @@ import type {
   PatchStage,
   Stage as StageSchema,
 } from "../schemas/flows";
+import { writeIntakeAddress } from "./intake";
 
 export type FlowType = Static<typeof FlowTypeSchema>;
 export type Stage = Static<typeof StageSchema>;
@@ -110,6 +111,7 @@ export function insertFlow(
     })),
   };
   ctx.store.flows.insert({ ...flow, created_at: ctx.now().toISOString() });
+  writeIntakeAddress(ctx, organizationId, id);
   return flow;
 }
 

@@ -33,27 +33,51 @@ function newToken(): string {
 
 const addressOf = (ctx: Context, token: string) => ({ address: `${token}@${ctx.config.intakeDomain}` });
 
-/** GET /flows/{id}/intake: the flow's address, made on first use. Null: no such flow. */
+/** A new address for the flow, inside the unit that creates (or rotates) it: every flow gets one
+ * when it is made (insertFlow), so that reading an address never writes. */
+export function writeIntakeAddress(ctx: Context, organizationId: string, flowId: string): string {
+  const token = newToken();
+  ctx.store.intake.setAddress({
+    organization_id: organizationId,
+    flow_id: flowId,
+    token_hash: hashKey(token),
+    token_sealed: seal(ctx.masterKey, token),
+    created_at: ctx.now().toISOString(),
+  });
+  return token;
+}
+
+/** GET /flows/{id}/intake: the flow's address. Null: no such flow. A flow made before addresses
+ * existed gets one at the server's start (`giveFlowsAddresses`); one whose sealed copy no longer
+ * opens (the master key was lost and a new one made) gets a new address, which the log says. */
 export async function intakeAddress(ctx: Context, organizationId: string, flowId: string): Promise<{ address: string } | null> {
   const found = ctx.store.read(() => (ctx.store.flows.exists(organizationId, flowId) ? ctx.store.intake.address(organizationId, flowId) : undefined));
   if (found === undefined) return null;
-  if (found) return addressOf(ctx, unseal(ctx.masterKey, found.token_sealed));
-  return rotateIntakeAddress(ctx, organizationId, flowId, { keep: true });
+  if (found) {
+    try {
+      return addressOf(ctx, unseal(ctx.masterKey, found.token_sealed));
+    } catch {
+      ctx.logger.log("warn", "an intake address could not be unsealed with the master key: the flow gets a new address", { flow_id: flowId });
+    }
+  }
+  return rotateIntakeAddress(ctx, organizationId, flowId);
 }
 
 /** POST /flows/{id}/intake/rotate: a new address; the old one stops working at once. Null: no
- * such flow. With `keep`, an address made meanwhile by another request is kept instead. */
-export async function rotateIntakeAddress(ctx: Context, organizationId: string, flowId: string, options: { keep?: boolean } = {}): Promise<{ address: string } | null> {
-  const token = newToken();
-  const sealed = seal(ctx.masterKey, token);
-  const kept = await ctx.store.write(() => {
-    if (!ctx.store.flows.exists(organizationId, flowId)) return null;
-    const current = options.keep ? ctx.store.intake.address(organizationId, flowId) : null;
-    if (current) return unseal(ctx.masterKey, current.token_sealed);
-    ctx.store.intake.setAddress({ organization_id: organizationId, flow_id: flowId, token_hash: hashKey(token), token_sealed: sealed, created_at: ctx.now().toISOString() });
-    return token;
+ * such flow. */
+export async function rotateIntakeAddress(ctx: Context, organizationId: string, flowId: string): Promise<{ address: string } | null> {
+  const token = await ctx.store.write(() => (ctx.store.flows.exists(organizationId, flowId) ? writeIntakeAddress(ctx, organizationId, flowId) : null));
+  return token === null ? null : addressOf(ctx, token);
+}
+
+/** At the server's start: an address for every flow that has none (flows made before intake
+ * existed). Returns how many were made. */
+export async function giveFlowsAddresses(ctx: Context): Promise<number> {
+  return ctx.store.write(() => {
+    const missing = ctx.store.intake.flowsWithoutAddress();
+    for (const flow of missing) writeIntakeAddress(ctx, flow.organization_id, flow.id);
+    return missing.length;
   });
-  return kept === null ? null : addressOf(ctx, kept);
 }
 
 /** Where mail to `token` goes, or null for an unknown token. */

@@ -19,7 +19,7 @@ async function withAddress(world: World) {
 const rfc822 = (body: Uint8Array | string) => ({ body, contentType: "message/rfc822" });
 
 scenarios("C15, C20: the flow's intake address over the API", async (world) => ({ flow: flowOf(world), otherFlow: flowOf(world, world.other.id) }), [
-  { name: "C15: GET /flows/{id}/intake → 200 {address} (token of 20+ characters @ DOSSIER_INTAKE_DOMAIN)", method: "GET", path: "/flows/{flow}/intake", status: 200, json: { data: { address: expect.stringMatching(/^[a-z0-9]{20,}@localhost$/) } } },
+  { name: "C15: GET /flows/{id}/intake → 200 {address} (token of 20+ characters @ DOSSIER_INTAKE_DOMAIN); every flow has one from its creation, so reading it changes nothing", method: "GET", path: "/flows/{flow}/intake", status: 200, json: { data: { address: expect.stringMatching(/^[a-z0-9]{20,}@localhost$/) } }, unchanged: true },
   { name: "C20: GET /flows/{id}/intake needs flows:write (flows:read alone → 403)", as: ["flows:read"], method: "GET", path: "/flows/{flow}/intake", status: 403, json: refused("forbidden") },
   { name: "C15: another organization's flow → 404", method: "GET", path: "/flows/{otherFlow}/intake", status: 404, json: refused("not_found") },
   { name: "C15: POST /flows/{id}/intake/rotate → 200 {address}", method: "POST", path: "/flows/{flow}/intake/rotate", status: 200, json: { data: { address: expect.stringMatching(/^[a-z0-9]{20,}@localhost$/) } } },

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readApplication } from "../../src/intake/message";
-import { intakeAddress, intakeTarget, rotateIntakeAddress, takeIn } from "../../src/services/intake";
+import { giveFlowsAddresses, intakeAddress, intakeTarget, rotateIntakeAddress, takeIn } from "../../src/services/intake";
 import { call, makeApp, makeOrg, rowCounts } from "../helpers";
 import { compose, pdf } from "../intake/compose";
 
@@ -51,6 +51,26 @@ describe("C15: intake addresses", () => {
     expect(await intakeAddress(ctx, other.id, candidateFlow)).toBeNull();
     expect(await rotateIntakeAddress(ctx, other.id, candidateFlow)).toBeNull();
     expect(await intakeAddress(ctx, other.id, crypto.randomUUID())).toBeNull();
+  });
+});
+
+describe("C15: addresses of older flows, and a lost master key", () => {
+  test("a flow without an address (made before intake existed) gets one from giveFlowsAddresses, once", async () => {
+    const { ctx, org, candidateFlow } = setup();
+    ctx.store.sqlite.query("DELETE FROM intake_addresses WHERE flow_id = ?").run(candidateFlow);
+    expect(await giveFlowsAddresses(ctx)).toBe(1);
+    expect(await giveFlowsAddresses(ctx)).toBe(0);
+    expect((await intakeAddress(ctx, org.id, candidateFlow))!.address).toMatch(/^[a-z0-9]{26}@localhost$/);
+  });
+
+  test("an address whose sealed copy no longer opens (a new master key) is replaced by a new one on reading", async () => {
+    const { ctx, org, candidateFlow } = setup();
+    const old = (await intakeAddress(ctx, org.id, candidateFlow))!.address;
+    ctx.store.sqlite.query("UPDATE intake_addresses SET token_sealed = ? WHERE flow_id = ?").run("v1.AAAA.AAAA.AAAA", candidateFlow);
+    const renewed = (await intakeAddress(ctx, org.id, candidateFlow))!.address;
+    expect(renewed).not.toBe(old);
+    expect(intakeTarget(ctx, tokenOf(old))).toBeNull();
+    expect(intakeTarget(ctx, tokenOf(renewed))).not.toBeNull();
   });
 });
 
