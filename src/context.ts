@@ -12,7 +12,7 @@ export interface Context {
   config: Config;
   filesDir: string;
   logger: Logger;
-  /** Seals webhook secrets at rest (src/secrets.ts). Read from the data folder on first use, so
+  /** Seals webhook secrets and intake tokens at rest (src/secrets.ts). Read from the data folder on first use, so
    * that a command that needs no key still runs when it is missing (C20); throws
    * MasterKeyMissingError when it is missing while the database holds secrets sealed with it. */
   readonly masterKey: Buffer;

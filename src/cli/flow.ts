@@ -23,7 +23,7 @@ ${STORE_ENV_HELP}`;
 
 const FLOW_INTAKE_HELP = `dossier flow intake --flow ID [--rotate] [--data DIR] [--json]
   The flow's intake address (C15): mail sent to it becomes a dossier of the flow (see
-  docs/email-intake.md). Made on first use; the token is its local part, the domain
+  docs/email-intake.md). Every flow has one; the token is its local part, the domain
   DOSSIER_INTAKE_DOMAIN (default localhost).
   --flow ID      the flow's id (required)
   --rotate       a new address; the old one stops working at once (default: off, the current one)

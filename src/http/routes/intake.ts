@@ -1,5 +1,5 @@
 // Email intake over HTTP (C15, C20):
-//   GET  /flows/:id/intake          the flow's address (made on first look)       flows:write
+//   GET  /flows/:id/intake          the flow's address (made with the flow)       flows:write
 //   POST /flows/:id/intake/rotate   a new address; the old one stops at once      flows:write
 //   POST /intake/:token             a raw message (message/rfc822) → a dossier    the token
 // The last takes no API key: the token in the path is the principal. Its checks, in C20's order:
@@ -25,7 +25,7 @@ export const flowIntakeRoutes = [
     path: "/flows/:id/intake",
     summary: "The flow's intake address",
     tag: "Flows",
-    description: "Mail sent to this address becomes a dossier of the flow (docs/email-intake.md). Made on first look; the same until rotated.",
+    description: "Mail sent to this address becomes a dossier of the flow (docs/email-intake.md). Every flow has one from its creation; the same until rotated.",
     scopes: ["flows:write"],
     params: { id: "The flow's id" },
     responses: { 200: { schema: One(IntakeAddress), description: "The flow's intake address" } },
