@@ -86,13 +86,13 @@ describe("docs/security.md: folders Dossier creates are 0700, its files 0600", (
     process.umask(umask);
   });
 
-  test("org create on a new path: the folders it makes and the database (master.key is made when first needed)", () => {
+  test("org create on a new path: the folders it makes, the database and master.key (its flows' intake addresses are sealed with it)", () => {
     const parent = join(tempDir(), "srv");
     const data = join(parent, "data");
     expect(dossier(data, "org", "create", "--name", "Modes", "--json").code).toBe(0);
     expect([mode(parent), mode(data), mode(join(data, "files"))]).toEqual(["700", "700", "700"]);
     expect(mode(join(data, "dossier.db"))).toBe("600");
-    expect(existsSync(join(data, "master.key"))).toBe(false);
+    expect(mode(join(data, "master.key"))).toBe("600");
   });
 
   test("a running server: the database, -wal and -shm; a CV upload: its folders and the file", async () => {

@@ -1,7 +1,7 @@
 // C8 body limits through a real server on 127.0.0.1: bodies far over the limits (13 MB, 50 MB,
 // declared or streamed) answer our 413 envelope with X-Request-Id (C3), and are refused after
 // reading at most the limit: the answer comes while most of the body is still unsent.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect, type Socket } from "node:net";
 import { readFileSync } from "node:fs";
 import { startServer } from "../../src/server";
@@ -108,7 +108,8 @@ describe("C8 bodies over the limits, over real HTTP: 413 with the error envelope
   const auth = { authorization: `Bearer ${org.key}` };
   let dossierId = "";
 
-  test("setup: a dossier to upload to", async () => {
+  // A dossier to upload to, made before any test of the file, whatever their order.
+  beforeAll(async () => {
     const created = await fetch(`${server.url}/api/v1/dossiers`, {
       method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ type: "candidate", name: "Limits" }),
     });

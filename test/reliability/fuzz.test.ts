@@ -40,6 +40,8 @@ const tap = tapLog(app);
 let A: Seeded;
 let B: Seeded;
 const keys: Record<string, string> = {};
+/** A key of A's that the fuzz may revoke (DELETE /keys/{id}): never the one its requests use. */
+let spareKeyId = "";
 
 beforeAll(async () => {
   A = await seedOrg(app, "Alpha");
@@ -51,6 +53,7 @@ beforeAll(async () => {
   keys.revoked = revoked.key;
   const free = await createOrg(app.dossier, { name: "Free org", plan: "free" });
   keys.free = (await createKey(app.dossier, { organizationId: free.id, scopes: ["dossiers:read", "dossiers:write"] })).key;
+  spareKeyId = (await createKey(app.dossier, { organizationId: A.id, scopes: ["dossiers:read"] })).id;
   // The seeding's request lines are written after its answers: let them all come before fuzzing.
   for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
 });
@@ -215,6 +218,7 @@ const idFor = (route: { path: string }, param: ":id" | ":contact_id") => {
   const own = param === ":contact_id" ? [A.contact, A.linked, A.loose]
     : route.path.startsWith("/api/v1/contacts") ? [A.contact, A.linked, A.loose]
     : route.path.startsWith("/api/v1/flows") ? [A.flow, A.salesFlow]
+    : route.path.startsWith("/api/v1/keys") ? [spareKeyId]
     : [A.dossier, A.sales];
   return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...own) }, { weight: 2, arbitrary: idArb() });
 };
@@ -222,7 +226,7 @@ const idFor = (route: { path: string }, param: ":id" | ":contact_id") => {
 const idArb = () =>
   fc.oneof(
     { weight: 5, arbitrary: fc.constantFrom(A.dossier, A.sales, A.contact, A.linked, A.loose, A.flow, A.salesFlow) },
-    { weight: 2, arbitrary: fc.constantFrom(B.dossier, B.contact, B.flow, A.stage, A.note, A.id, A.keyId) },
+    { weight: 2, arbitrary: fc.constantFrom(B.dossier, B.contact, B.flow, A.stage, A.note, A.id, spareKeyId) },
     { weight: 1, arbitrary: fc.uuid().map((u) => (Math.random() < 0.5 ? u.toUpperCase() : u)) },
     { weight: 1, arbitrary: fc.constantFrom("..", "%2e%2e", "%2F", "%00", "%zz", "%", "__proto__", "constructor", "%E2%80%AE", "a".repeat(3000), A.dossier.toUpperCase(), ` ${A.dossier}`.replace(" ", "%20"), `${A.dossier}%00`) },
     { weight: 1, arbitrary: text.map((s) => encodeURIComponent(s.replace(/[\ud800-\udfff]/g, "x")) || "x") },
