@@ -5,7 +5,8 @@ import { checkDataDir, configOf, firstLine, openFailure, optional, parse, type P
 export const SERVE_HELP = `dossier serve [--host H] [--port P] [--smtp-port P] [--no-bootstrap] [--data DIR]
   Runs the API (docs at /docs, the OpenAPI document at /openapi.json); logs go to stderr. SIGTERM
   or SIGINT stop it gracefully. On a data folder with no organization, the first start creates
-  "Default" (Growth plan, default flows) and prints an API key of every scope once on stderr.
+  "Default" (Growth plan, default flows) and prints an API key of every scope and the owner's
+  console setup link (Console: <base>/console/setup#token=...) once on stderr.
   One server per data folder: it is locked while a server runs, and a second serve on it exits 1.
   It exits 1 too when DIR/master.key is missing while the database holds webhook secrets sealed
   with it (restore FILE.key from the backup).
@@ -45,12 +46,14 @@ export async function serveCommand(argv: string[]) {
   const mail = smtp ? await listenForMail(server, smtp) : null;
   const log = ctx.logger;
   if (!parsed.values["no-bootstrap"]) {
-    const first = await bootstrap(ctx);
+    const first = await bootstrap(ctx, server.app.site.base);
     if (first) {
       process.stderr.write(
         `\nDossier is running at ${server.url}/api/v1 (docs: ${server.url}/docs)\n` +
           `First start: created organization "Default" (${first.organizationId}) with an API key of every scope.\n` +
           `API key (shown once, store it now): ${first.key}\n` +
+          `Console: ${first.setupUrl}\n` +
+          `  (open it within 7 days to choose the owner's email, name and password; it works once)\n` +
           `Try: curl -H "Authorization: Bearer ${first.key}" ${server.url}/api/v1/flows\n\n`,
       );
     }
