@@ -8,8 +8,8 @@ import { STATUS_OF, type ErrorCode } from "../errors";
 import type { Scope } from "../services/keys";
 import { documentSchema, refTo } from "./openapi-components";
 
-/** Failures any authenticated route can give (C3's order of checks, C8). */
-const AUTH_ERRORS: ErrorCode[] = ["unauthorized", "plan_required", "rate_limited", "forbidden", "internal"];
+/** Failures any authenticated route can give (C3's order of checks, C8; csrf_failed: by the session cookie, C12, C20). */
+const AUTH_ERRORS: ErrorCode[] = ["unauthorized", "plan_required", "rate_limited", "csrf_failed", "forbidden", "internal"];
 
 /** When each code is answered (api-v1 "Errors", C3, C8, C9), and an example message. */
 const ERROR_DOCS: Record<ErrorCode, { when: string; message: string }> = {

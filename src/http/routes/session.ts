@@ -5,42 +5,17 @@
 //   DELETE /session          signs out
 // The first two are the way in, so no principal guards them: they are plain Elysia routes with
 // their own document entry. The other two are about the cookie's session: a key gets 401.
-import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import type { Context } from "../../context";
 import { ApiError } from "../../errors";
-import { closed, One } from "../../schemas/common";
+import { One } from "../../schemas/common";
+import { Session, SetupPassword, SignedOut, SignIn } from "../account-schemas";
 import { currentSession, redeemSetupLink, signIn, signOut, type SignedIn } from "../../services/sessions";
 import { cookieOf, SESSION_COOKIE, type Principal } from "../auth";
 import { operation } from "../openapi-doc";
 import { one, readJson } from "../request";
 import { defineRoute, type Reply } from "../route";
 import type { Site } from "../site";
-import { Member } from "./members";
-
-const CSRF_TOKEN = t.String({ description: "Send it as X-CSRF-Token with every POST, PATCH, PUT and DELETE made with the session cookie" });
-
-export const Session = t.Object(
-  { member: Member, csrf_token: CSRF_TOKEN },
-  { ...closed, examples: [{ member: Member.examples[0], csrf_token: "kW3nP0qXvB7yR2tF9sL4mC6hJ1dG8aZ5eU0iO3xN2bQ" }] },
-);
-
-export const SignIn = t.Object(
-  { email: t.String(), password: t.String() },
-  { ...closed, examples: [{ email: "ada@example.com", password: "correct horse battery staple" }] },
-);
-
-export const SetupPassword = t.Object(
-  {
-    token: t.String({ description: "The token of the setup link (after #token=)" }),
-    password: t.String({ description: "10 to 256 characters" }),
-    email: t.Optional(t.String({ description: "The owner's email: needed by the first start's owner link, ignored by the others" })),
-    name: t.Optional(t.String({ description: "The owner's name: needed by the first start's owner link, ignored by the others" })),
-  },
-  { ...closed, examples: [{ token: "q3V8Y1m0bKf2XcJ5dN7rT9wZ4hL6pA8sE1uG3iO5kM0", password: "correct horse battery staple" }] },
-);
-
-export const SignedOut = t.Object({ signed_out: t.Literal(true) }, closed);
 
 const cookieText = (site: Site, request: Request, value: string, end = false) =>
   `${SESSION_COOKIE}=${value}; HttpOnly; SameSite=Lax; Path=/${end ? "; Max-Age=0" : ""}${site.secure(request) ? "; Secure" : ""}`;
