@@ -32,6 +32,8 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--smtp-port P] [
        DOSSIER_SMTP_TLS_CERT, _KEY     PEM files: the SMTP listener offers STARTTLS with them (default: no STARTTLS)
        DOSSIER_INTAKE_DOMAIN           the domain of intake addresses (default localhost)
        DOSSIER_INTAKE_RATE_LIMIT       messages a minute one intake address takes, SMTP and HTTP together (default 60)
+       DOSSIER_PUBLIC_URL              the base of setup links, e.g. https://dossier.example.com (default: http://<host>:<port> of this server)
+       DOSSIER_TRUST_PROXY             1 behind a proxy that sets X-Forwarded-For (the sign-in throttle's address) and X-Forwarded-Proto (a Secure cookie) (default 0)
        DOSSIER_CACHE                   on: repeated reads may be answered from memory; off: every read from the database, for measuring (default on)`;
 
 export async function serveCommand(argv: string[]) {
