@@ -96,7 +96,8 @@ export function startServer(options: AppOptions & { host?: string; port?: number
   }
   // C17: events older than the retention go, a batch at a time, off the request path.
   const stopSweep = startEventSweep(app.dossier);
-  app.site.serving(`http://${server.hostname}:${server.port}`);
+  // An IPv6 host goes in brackets, as in any URL.
+  app.site.serving(`http://${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`);
   let stopping: Promise<void> | null = null;
   return {
     app,

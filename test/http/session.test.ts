@@ -198,6 +198,17 @@ describe("C12, C20: a cookie's change needs X-CSRF-Token; a foreign Origin is re
     expect((await call(app, "POST", "/contacts", { headers: me.headers, body: { full_name: "Mine too" } })).status).toBe(201);
   });
 
+  test("C20: behind DOSSIER_PUBLIC_URL, its origin is the server's own", async () => {
+    const behind = makeApp({ env: { DOSSIER_PUBLIC_URL: "https://dossier.example.com/" } });
+    const org = makeOrg(behind);
+    const me = await signedInMember(behind, org.id, "member");
+    const answer = await call(behind, "POST", "/contacts", { headers: { ...me.headers, origin: "https://dossier.example.com" }, body: { full_name: "Mine" } });
+    expect(answer.status).toBe(201);
+    const elsewhere = await call(behind, "POST", "/contacts", { headers: { ...me.headers, origin: "http://dossier.example.com" }, body: { full_name: "Forged" } });
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.json.error.code).toBe("csrf_failed");
+  });
+
   test("C12: with both, the Authorization header decides: a bad key is 401 whatever the cookie; a good key needs no CSRF", async () => {
     const org = makeOrg(app);
     const me = await signedInMember(app, org.id, "owner");
