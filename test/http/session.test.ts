@@ -43,6 +43,8 @@ describe("C12: signing in and out", () => {
     expect(now.status).toBe(200);
     expect(now.json.data).toEqual({ member: expect.objectContaining({ id: someone.id }), csrf_token: answer.json.data.csrf_token });
     expect(now.headers.get("x-ratelimit-limit")).not.toBeNull();
+    expect(answer.headers.get("cache-control")).toBe("no-store");
+    expect(now.headers.get("cache-control")).toBe("no-store");
   });
 
   test("C12: a wrong password and an unknown email get the same 401 invalid_credentials", async () => {

@@ -9,10 +9,16 @@ import { List, One } from "../../schemas/common";
 import { CreateMember, Member, NewMember, PatchMember, SetupLink } from "../account-schemas";
 import { createMember, disableMember, listMembers, newSetupLink, updateMember } from "../../services/members";
 import type { Site } from "../site";
-import { defineRoute } from "../route";
+import { defineRoute, type Reply } from "../route";
 import { all, one } from "../request";
 
 const aMember = "The member's id";
+
+/** An answer that carries a setup_url, shown once: no cache keeps it. */
+function secret<T>(set: Reply, data: T) {
+  set.headers["cache-control"] = "no-store";
+  return one(data);
+}
 const whoGives =
   "Giving a role or a setup link needs, besides `members:manage`, every scope of the member's current and new role; only an owner (not a key) makes, demotes, removes an owner or gives one a setup link: else 403 forbidden.";
 
@@ -39,7 +45,7 @@ export const memberRoutes = (site: Site) => [
     body: CreateMember,
     responses: { 201: { schema: One(NewMember), description: "The member was added, with no password yet: its setup_url lets it choose one" } },
     errors: ["duplicate_member"],
-    handler: async ({ ctx, principal, body }) => one(await createMember(ctx, principal, body, site.base)),
+    handler: async ({ ctx, principal, body, set }) => secret(set, await createMember(ctx, principal, body, site.base)),
   }),
   defineRoute({
     id: "updateMember",
@@ -78,6 +84,6 @@ export const memberRoutes = (site: Site) => [
     scopes: ["members:manage"],
     params: { id: aMember },
     responses: { 200: { schema: One(SetupLink), description: "The new setup_url, shown once" } },
-    handler: async ({ ctx, principal, params }) => one(await newSetupLink(ctx, principal, params.id, site.base)),
+    handler: async ({ ctx, principal, params, set }) => secret(set, await newSetupLink(ctx, principal, params.id, site.base)),
   }),
 ];
