@@ -6,11 +6,11 @@
 //   POST   /members/:id/setup-link    a new setup_url (a forgotten password)
 // Who may give which role is the service's rule (src/services/members.ts).
 import { List, One } from "../../schemas/common";
-import { CreateMember, Member, NewMember, PatchMember, SetupLink } from "../account-schemas";
 import { createMember, disableMember, listMembers, newSetupLink, updateMember } from "../../services/members";
-import type { Site } from "../site";
-import { defineRoute, type Reply } from "../route";
+import { CreateMember, Member, NewMember, PatchMember, SetupLink } from "../account-schemas";
 import { all, one } from "../request";
+import { defineRoute, type Reply } from "../route";
+import type { Site } from "../site";
 
 const aMember = "The member's id";
 
@@ -19,6 +19,7 @@ function secret<T>(set: Reply, data: T) {
   set.headers["cache-control"] = "no-store";
   return one(data);
 }
+
 const whoGives =
   "Giving a role or a setup link needs, besides `members:manage`, every scope of the member's current and new role; only an owner (not a key) makes, demotes, removes an owner or gives one a setup link: else 403 forbidden.";
 
