@@ -121,6 +121,12 @@ function target(ctx: Context, actor: Actor, id: string): MemberRow {
   return row;
 }
 
+/** 404 unless the organization has this member: a path's resource, checked before its body (C3). */
+export function requireMember(ctx: Context, organizationId: string, id: string): string {
+  if (!ctx.store.members.byId(organizationId, id)) throw new ApiError("not_found", "member not found");
+  return id;
+}
+
 /** Call inside a unit: voids the member's unused links and makes a new one; its setup_url. */
 function writeSetupLink(ctx: Context, organizationId: string, memberId: string | null, role: Role | null, base: string): string {
   const token = randomToken();

@@ -83,6 +83,7 @@ scenarios("C12 member routes: each role and key (allowed or 403)", fixtures, [
   { name: "C20: an owner demotes another owner → 200", as: "owner", method: "PATCH", path: "/members/{boss}", body: { role: "admin" }, status: 200, json: { data: { role: "admin" } } },
   { name: "C20: a key cannot demote an owner, whatever its scopes → 403", method: "PATCH", path: "/members/{boss}", body: { role: "member" }, status: 403, json: refused("forbidden") },
   { name: "C3: another organization's member → 404", as: "admin", method: "PATCH", path: "/members/{theirs}", body: { name: "Mine" }, status: 404, json: refused("not_found") },
+  { name: "C3: an unknown member with a bad body → 404 before 400", as: "admin", method: "PATCH", path: "/members/{theirs}", body: { name: 3 }, status: 404, json: refused("not_found") },
   { name: "C3: a malformed id → 404", as: "admin", method: "PATCH", path: "/members/nope", body: { name: "Mine" }, status: 404, json: refused("not_found") },
   { name: "Tenancy: another organization's member cannot be disabled → 404", as: "owner", method: "DELETE", path: "/members/{theirs}", status: 404, json: refused("not_found") },
   { name: "Tenancy: nor given a setup link → 404", as: "owner", method: "POST", path: "/members/{theirs}/setup-link", status: 404, json: refused("not_found") },

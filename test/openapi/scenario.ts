@@ -221,7 +221,7 @@ const sessionCalls = (api: Api) => [api.GET("/api/v1/session"), api.DELETE("/api
 const stalled = () => new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode("{")) });
 
 /** Every route that reads a body, each sent a body that stalls. */
-function everyBodyStalled(api: Api, dossierId: string, contactId: string, ids: SettingsIds) {
+function everyBodyStalled(api: Api, dossierId: string, contactId: string, ids: SettingsIds, memberId: string) {
   const path = { path: { id: dossierId } };
   const json = { bodySerializer: stalled, headers: { "Content-Type": "application/json" } };
   return [
@@ -239,7 +239,7 @@ function everyBodyStalled(api: Api, dossierId: string, contactId: string, ids: S
     api.POST("/api/v1/contacts", { body: { full_name: "Stalled" }, ...json }),
     api.PATCH("/api/v1/contacts/{id}", { params: { path: { id: contactId } }, body: { city: "Paris" }, ...json }),
     api.POST("/api/v1/members", { body: { email: "stalled@scenario.example", name: "Stalled", role: "viewer" }, ...json }),
-    api.PATCH("/api/v1/members/{id}", { params: { path: { id: NOBODY } }, body: { name: "Stalled" }, ...json }),
+    api.PATCH("/api/v1/members/{id}", { params: { path: { id: memberId } }, body: { name: "Stalled" }, ...json }),
     api.POST("/api/v1/session", { body: { email: "stalled@scenario.example", password: PASSWORD }, ...json }),
     api.POST("/api/v1/session/setup", { body: { token: "stalled", password: PASSWORD }, ...json }),
   ];
@@ -584,7 +584,7 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
 
   const carol = (await ok(api.POST("/api/v1/contacts", { body: { full_name: "Carol" } }), 201)).data;
   // Bodies that stall: 408, all at once (C20).
-  await expectEvery([...everyBodyStalled(api, deal.id, carol.id, settings), intakeStalled(postman, token)], 408, "request_timeout");
+  await expectEvery([...everyBodyStalled(api, deal.id, carol.id, settings, ann.id), intakeStalled(postman, token)], 408, "request_timeout");
 
   // A write the database cannot make: 503, and every write after it too, until a restart (C11).
   fixtures.fillDatabaseDisk();

@@ -6,13 +6,13 @@
 //   POST   /members/:id/setup-link    a new setup_url (a forgotten password)
 // Who may give which role is the service's rule (src/services/members.ts).
 import { List, One } from "../../schemas/common";
-import { createMember, disableMember, listMembers, newSetupLink, updateMember } from "../../services/members";
+import { createMember, disableMember, listMembers, newSetupLink, requireMember, updateMember } from "../../services/members";
 import { CreateMember, Member, NewMember, PatchMember, SetupLink } from "../account-schemas";
 import { all, one } from "../request";
 import { defineRoute, type Reply } from "../route";
 import type { Site } from "../site";
 
-const aMember = "The member's id";
+const aMember = "The member's id (another organization's is unknown: 404)";
 
 /** An answer that carries a setup_url, shown once: no cache keeps it. */
 function secret<T>(set: Reply, data: T) {
@@ -57,6 +57,7 @@ export const memberRoutes = (site: Site) => [
     description: `A new role takes effect on the member's next request. ${whoGives} The organization keeps an owner (409 last_owner).`,
     scopes: ["members:manage"],
     params: { id: aMember },
+    load: ({ ctx, principal, params }) => requireMember(ctx, principal.organizationId, params.id),
     body: PatchMember,
     responses: { 200: { schema: One(Member), description: "The member as it now is" } },
     errors: ["last_owner"],
@@ -71,6 +72,7 @@ export const memberRoutes = (site: Site) => [
     description: `Its sessions end at once and its setup links stop working; the record stays, so that assigned_to and history keep resolving. ${whoGives} The organization keeps an owner (409 last_owner).`,
     scopes: ["members:manage"],
     params: { id: aMember },
+    load: ({ ctx, principal, params }) => requireMember(ctx, principal.organizationId, params.id),
     responses: { 200: { schema: One(Member), description: "The member, disabled (disabling again changes nothing)" } },
     errors: ["last_owner"],
     handler: async ({ ctx, principal, params }) => one(await disableMember(ctx, principal, params.id)),
@@ -84,6 +86,7 @@ export const memberRoutes = (site: Site) => [
     description: `For a forgotten password: the new link voids the member's older ones. ${whoGives}`,
     scopes: ["members:manage"],
     params: { id: aMember },
+    load: ({ ctx, principal, params }) => requireMember(ctx, principal.organizationId, params.id),
     responses: { 200: { schema: One(SetupLink), description: "The new setup_url, shown once" } },
     handler: async ({ ctx, principal, params, set }) => secret(set, await newSetupLink(ctx, principal, params.id, site.base)),
   }),

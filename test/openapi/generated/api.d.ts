@@ -10323,7 +10323,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The member's id. A malformed or unknown id answers 404 not_found. */
+                /** @description The member's id (another organization's is unknown: 404). A malformed or unknown id answers 404 not_found. */
                 id: string;
             };
             cookie?: never;
@@ -10503,7 +10503,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The member's id. A malformed or unknown id answers 404 not_found. */
+                /** @description The member's id (another organization's is unknown: 404). A malformed or unknown id answers 404 not_found. */
                 id: string;
             };
             cookie?: never;
@@ -10749,7 +10749,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The member's id. A malformed or unknown id answers 404 not_found. */
+                /** @description The member's id (another organization's is unknown: 404). A malformed or unknown id answers 404 not_found. */
                 id: string;
             };
             cookie?: never;
