@@ -1,6 +1,7 @@
 // C12, C20 over HTTP: signing in and out, the cookie, the session as a principal (plan, rate limit,
 // C3's order), CSRF and Origin, the throttle, setup links. Each security row of C20 is an attack.
 import { describe, expect, test } from "bun:test";
+import { loadConfig } from "../../src/config";
 import { createMember, disableMember, operator, type Role } from "../../src/services/members";
 import { updateOrg } from "../../src/services/orgs";
 import { call, makeApp, makeOrg, rowCounts, type Answer } from "../helpers";
@@ -107,6 +108,13 @@ describe("C12, C20: the Secure attribute", () => {
     const someone = await memberWithPassword(app, org.id);
     return call(app, "POST", "/session", { body: { email: someone.email, password: PASSWORD }, headers });
   };
+
+  test("C12: DOSSIER_TRUST_PROXY is 1 or 0 (unset: 0); anything else stops the start", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ DOSSIER_TRUST_PROXY: "1" }).trustProxy).toBe(true);
+    expect(loadConfig({ DOSSIER_TRUST_PROXY: "0" }).trustProxy).toBe(false);
+    expect(() => loadConfig({ DOSSIER_TRUST_PROXY: "yes" })).toThrow("DOSSIER_TRUST_PROXY");
+  });
 
   test("C12: X-Forwarded-Proto: https is ignored without DOSSIER_TRUST_PROXY=1", async () => {
     const answer = await signIn(makeApp(), { "x-forwarded-proto": "https" });
