@@ -129,6 +129,10 @@ scenarios("C12 member routes: each role and key (allowed or 403)", fixtures, [
   { name: "C12: a viewer cannot create a contact → 403", as: "viewer", method: "POST", path: "/contacts", body: { full_name: "Ada" }, status: 403, json: refused("forbidden") },
   { name: "C12: a member creates a contact → 201", as: "member", method: "POST", path: "/contacts", body: { full_name: "Ada" }, status: 201, json: { data: { full_name: "Ada" } } },
   { name: "C12: a viewer reads flows → 200", as: "viewer", method: "GET", path: "/flows", status: 200 },
+  // Keys made by people (C13, C20): a role's scopes bound what it can grant, as a key's do.
+  { name: "C13: an admin makes a key → 201, shown once", as: "admin", method: "POST", path: "/keys", body: { scopes: ["dossiers:read", "members:manage"] }, status: 201, json: { data: { key: expect.stringMatching(/^svc_live_/) } } },
+  { name: "C13: a member (no keys:manage) cannot make a key → 403", as: "member", method: "POST", path: "/keys", body: { scopes: ["dossiers:read"] }, status: 403, json: refused("forbidden") },
+  { name: "C20 attack: a key with keys:manage cannot make a key with a scope it lacks → 403", as: ["keys:manage", "dossiers:read"], method: "POST", path: "/keys", body: { scopes: ["dossiers:read", "members:manage"] }, status: 403, json: refused("forbidden") },
 ]);
 
 describe("C12: an organization keeps an owner", () => {
