@@ -250,6 +250,16 @@ describe("C12: a session is a principal like a key", () => {
     expect((await call(app, "GET", "/flows", { headers: me.headers })).status).toBe(429);
   });
 
+  test("C18, C20: what a member changes through its session is recorded as that member's", async () => {
+    const org = makeOrg(app);
+    const me = await signedInMember(app, org.id, "member");
+    const made = await call(app, "POST", "/dossiers", { headers: me.headers, body: { type: "candidate", name: "By a person" } });
+    expect(made.status).toBe(201);
+    const history = await call(app, "GET", `/dossiers/${made.json.data.id}/history`, { headers: me.headers });
+    expect(history.status).toBe(200);
+    expect(history.json.data[0]).toMatchObject({ kind: "created", actor: { type: "member", id: me.id, name: "A member" } });
+  });
+
   test("C12: a session of an organization on Pro gets 402", async () => {
     const org = makeOrg(app);
     const me = await signedInMember(app, org.id, "owner");
