@@ -20,8 +20,12 @@ import { flowRoutes } from "./http/routes/flows";
 import { flowIntakeRoutes, intakeReceiver } from "./http/routes/intake";
 import { keyRoutes } from "./http/routes/keys";
 import { linkRoutes } from "./http/routes/links";
+import { memberRoutes } from "./http/routes/members";
 import { noteRoutes } from "./http/routes/notes";
 import { webhookEndpointRoutes } from "./http/routes/webhook-endpoint";
+import { sessionRoutes, signInRoutes } from "./http/routes/session";
+import { RateLimiter } from "./http/rate-limiter";
+import { Site } from "./http/site";
 import { IntakeDesk } from "./intake/desk";
 import { startDispatcher } from "./webhooks/dispatcher";
 import { VERSION } from "./version";
@@ -31,12 +35,13 @@ export interface AppOptions extends ContextOptions {
   webhooks?: boolean;
 }
 
-function buildApp(ctx: Context, intake: IntakeDesk) {
-  const routes = mount(ctx, guard(ctx), [
+function buildApp(ctx: Context, intake: IntakeDesk, site: Site) {
+  const routes = mount(ctx, guard(ctx, new RateLimiter(), site), [
     ...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes, ...flowIntakeRoutes, ...eventRoutes,
     ...keyRoutes, ...webhookEndpointRoutes, ...deliveryRoutes,
+    ...memberRoutes(site), ...sessionRoutes(site),
   ]);
-  const api = new Elysia({ prefix: "/api/v1" }).use(routes).use(intakeReceiver(ctx, intake));
+  const api = new Elysia({ prefix: "/api/v1" }).use(routes).use(intakeReceiver(ctx, intake)).use(signInRoutes(ctx, site));
   return new Elysia({ strictPath: true })
     .use(requestId)
     .use(requestLog(ctx))
@@ -46,8 +51,12 @@ function buildApp(ctx: Context, intake: IntakeDesk) {
     .use(api);
 }
 
-export type DossierApp = ReturnType<typeof buildApp> & {
+export type DossierApp = Omit<ReturnType<typeof buildApp>, "handle"> & {
+  /** Answers a request; `clientAddress` is its socket's, when a server passes it (the sign-in throttle's). */
+  handle(request: Request, clientAddress?: string): Promise<Response>;
   dossier: Context;
+  /** Where the app is reached: the server tells it its address. */
+  site: Site;
   /** Email intake's way in (C15), shared by POST /intake/{token} and the SMTP listener. */
   intake: IntakeDesk;
   /** Stops background work and closes the database; with `memory`, also removes the temporary
@@ -60,12 +69,14 @@ export function createApp(options: AppOptions = {}): DossierApp {
   const webhooks = options.webhooks !== false;
   if (webhooks) requireMasterKey(ctx);
   const intake = new IntakeDesk(ctx);
-  const app = buildApp(ctx, intake);
+  const site = new Site(ctx.config);
+  const app = buildApp(ctx, intake, site);
   const dispatcher = webhooks ? startDispatcher(ctx) : null;
   const handle = app.handle;
   return Object.assign(app, {
-    handle: async (request: Request) => {
+    handle: async (request: Request, clientAddress?: string) => {
       const routed = routable(request);
+      site.arrived(routed, clientAddress);
       noteArrival(routed, ctx.config.bodyTimeoutMs);
       const response = await handle(routed);
       // Browsers must take each answer as the type it declares (a CV as a PDF, an error as JSON).
@@ -82,6 +93,7 @@ export function createApp(options: AppOptions = {}): DossierApp {
       return response;
     },
     dossier: ctx,
+    site,
     intake,
     close: async () => {
       // Elysia runs after-response hooks (the request log line) on a setImmediate after the

@@ -36,6 +36,11 @@ export interface Config {
   intakeRateLimit: number;
   /** DOSSIER_EVENT_RETENTION (C17): how long events are kept, and how far back the feed reads, in ms. */
   eventRetentionMs: number;
+  /** DOSSIER_TRUST_PROXY=1: a proxy in front says who the client is and how it came, so the
+   * right-most X-Forwarded-For is the client's address (the sign-in throttle) and
+   * X-Forwarded-Proto: https makes the session cookie Secure (C12, C20). Off, both are ignored:
+   * anyone could send them. */
+  trustProxy: boolean;
 }
 
 export const DEFAULT_RETRY_SCHEDULE = ["5s", "5m", "30m", "2h", "5h", "10h", "14h", "20h", "24h"];
@@ -114,6 +119,13 @@ export function parsePublicUrl(text: string): string {
   return text.replace(/\/+$/, "");
 }
 
+/** DOSSIER_TRUST_PROXY: 1 or 0 (unset or empty: 0). */
+export function parseTrustProxy(text: string | undefined): boolean {
+  if (text === undefined || text === "" || text === "0") return false;
+  if (text === "1") return true;
+  throw new Error(`invalid DOSSIER_TRUST_PROXY "${text}": expected 1 (behind a proxy that sets X-Forwarded-For and X-Forwarded-Proto) or 0`);
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const sync = env.DOSSIER_SYNC ?? "full";
   if (sync !== "full" && sync !== "normal") throw new Error(`invalid DOSSIER_SYNC "${sync}": expected full or normal`);
@@ -146,6 +158,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     intakeDomain: env.DOSSIER_INTAKE_DOMAIN || "localhost",
     intakeRateLimit: env.DOSSIER_INTAKE_RATE_LIMIT ? parseRateLimit(env.DOSSIER_INTAKE_RATE_LIMIT) : 60,
     eventRetentionMs: parseRetention(env.DOSSIER_EVENT_RETENTION || "30d"),
+    trustProxy: parseTrustProxy(env.DOSSIER_TRUST_PROXY),
     ...overrides,
   };
 }

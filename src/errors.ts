@@ -76,7 +76,3 @@ export class ApiError extends Error {
 export const invalidBody = (message: string) => new ApiError("invalid_body", message);
 export const notFound = (message = "resource not found") => new ApiError("not_found", message);
 
-/** The member and session services' name for ApiError (their codes are ErrorCodes now). */
-export const AccountError = ApiError;
-export type AccountError = ApiError;
-export type AccountErrorCode = ErrorCode;

@@ -84,7 +84,7 @@ export function startServer(options: AppOptions & { host?: string; port?: number
         const withBody = carriesBody(request);
         if (withBody) srv.timeout(request, 0);
         try {
-          return await app.handle(request);
+          return await app.handle(request, srv.requestIP(request)?.address);
         } finally {
           if (withBody) srv.timeout(request, idle);
         }
@@ -96,6 +96,8 @@ export function startServer(options: AppOptions & { host?: string; port?: number
   }
   // C17: events older than the retention go, a batch at a time, off the request path.
   const stopSweep = startEventSweep(app.dossier);
+  // An IPv6 host goes in brackets, as in any URL.
+  app.site.serving(`http://${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`);
   let stopping: Promise<void> | null = null;
   return {
     app,

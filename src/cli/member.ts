@@ -1,4 +1,4 @@
-import { AccountError } from "../errors";
+import { ApiError } from "../errors";
 import type { Config } from "../config";
 import { checkEmail, checkName, checkRole, createMember, findMemberByEmail, listMembers, newSetupLink, operator, ROLES } from "../services/members";
 import { open, openOrg, output, parse, required, STORE_ENV_HELP, UnknownIdError, UsageError } from "./args";
@@ -59,7 +59,7 @@ function argument<T>(check: () => T): T {
   try {
     return check();
   } catch (error) {
-    if (error instanceof AccountError) throw new UsageError(`--${error.message}`);
+    if (error instanceof ApiError) throw new UsageError(`--${error.message}`);
     throw error;
   }
 }

@@ -5,7 +5,8 @@ import { checkDataDir, configOf, firstLine, openFailure, optional, parse, type P
 export const SERVE_HELP = `dossier serve [--host H] [--port P] [--smtp-port P] [--no-bootstrap] [--data DIR]
   Runs the API (docs at /docs, the OpenAPI document at /openapi.json); logs go to stderr. SIGTERM
   or SIGINT stop it gracefully. On a data folder with no organization, the first start creates
-  "Default" (Growth plan, default flows) and prints an API key of every scope once on stderr.
+  "Default" (Growth plan, default flows) and prints an API key of every scope and the owner's
+  console setup link (Console: <base>/console/setup#token=...) once on stderr.
   One server per data folder: it is locked while a server runs, and a second serve on it exits 1.
   It exits 1 too when DIR/master.key is missing while the database holds webhook secrets sealed
   with it (restore FILE.key from the backup).
@@ -31,6 +32,8 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--smtp-port P] [
        DOSSIER_SMTP_TLS_CERT, _KEY     PEM files: the SMTP listener offers STARTTLS with them (default: no STARTTLS)
        DOSSIER_INTAKE_DOMAIN           the domain of intake addresses (default localhost)
        DOSSIER_INTAKE_RATE_LIMIT       messages a minute one intake address takes, SMTP and HTTP together (default 60)
+       DOSSIER_PUBLIC_URL              the base of setup links, e.g. https://dossier.example.com (default: http://<host>:<port> of this server)
+       DOSSIER_TRUST_PROXY             1 behind a proxy that sets X-Forwarded-For (the sign-in throttle's address) and X-Forwarded-Proto (a Secure cookie) (default 0)
        DOSSIER_CACHE                   on: repeated reads may be answered from memory; off: every read from the database, for measuring (default on)`;
 
 export async function serveCommand(argv: string[]) {
@@ -45,12 +48,14 @@ export async function serveCommand(argv: string[]) {
   const mail = smtp ? await listenForMail(server, smtp) : null;
   const log = ctx.logger;
   if (!parsed.values["no-bootstrap"]) {
-    const first = await bootstrap(ctx);
+    const first = await bootstrap(ctx, server.app.site.base);
     if (first) {
       process.stderr.write(
         `\nDossier is running at ${server.url}/api/v1 (docs: ${server.url}/docs)\n` +
           `First start: created organization "Default" (${first.organizationId}) with an API key of every scope.\n` +
           `API key (shown once, store it now): ${first.key}\n` +
+          `Console: ${first.setupUrl}\n` +
+          `  (open it within 7 days to choose the owner's email, name and password; it works once)\n` +
           `Try: curl -H "Authorization: Bearer ${first.key}" ${server.url}/api/v1/flows\n\n`,
       );
     }

@@ -1,18 +1,54 @@
 import type { Context } from "../context";
 import { ApiError } from "../errors";
-import { authenticate, type Principal, type Scope } from "../services/keys";
+import { authenticate, type Principal as KeyHolder, type Scope } from "../services/keys";
+import { checkCsrf, sessionOf, type SessionPrincipal } from "../services/sessions";
 import { RateLimiter } from "./rate-limiter";
 import { noteOrganization } from "./request-log";
+import { Site } from "./site";
 
 type Headers = Record<string, string | number>;
 
+/** Who a request speaks for: an API key, or a member signed in by the session cookie (C12). Both
+ * carry their organization, plan, rate limit and scopes; `kind` with `keyId` or `memberId` says
+ * which, for whatever records who acted. Either is an Actor of the member services. */
+export type Principal = KeyPrincipal | SessionPrincipal;
+export type KeyPrincipal = KeyHolder & { kind: "key" };
+
+export const SESSION_COOKIE = "dossier_session";
+
+const CHANGES = new Set(["POST", "PATCH", "PUT", "DELETE"]);
+
+/** The value of cookie `name` in the request's Cookie header, or null. */
+export function cookieOf(request: Request, name: string): string | null {
+  const header = request.headers.get("cookie");
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return null;
+}
+
+/** The request's principal, or null: the Authorization header when there is one (it decides, even
+ * when a cookie comes too), else the session cookie. */
+function principalOf(ctx: Context, request: Request): Principal | null {
+  const authorization = request.headers.get("authorization");
+  if (authorization !== null) {
+    const holder = authenticate(ctx, authorization);
+    return holder ? { kind: "key", ...holder } : null;
+  }
+  return sessionOf(ctx, cookieOf(request, SESSION_COOKIE));
+}
+
 /**
- * Authentication, plan, rate limit and scope, in C3's order (401 → 402 → 429 → 403). Every
- * request whose key names an organization is counted and gets the rate-limit headers, whatever
- * its answer, except a 429 (C8, C10).
+ * Authentication, plan, rate limit, the cookie's CSRF and Origin checks, and scope, in C3's order
+ * (401 → 402 → 429 → 403 csrf_failed → 403 forbidden, C20). Keys and sessions take the same path:
+ * a session spends its organization's budget with its keys. Every request whose principal names
+ * an organization is counted and gets the rate-limit headers, whatever its answer, except a 429
+ * (C8, C10).
  */
-function admit(ctx: Context, limiter: RateLimiter, required: Scope[], request: Request, headers: Headers): Principal {
-  const principal = authenticate(ctx, request.headers.get("authorization"));
+function admit(ctx: Context, limiter: RateLimiter, site: Site, required: Scope[], request: Request, headers: Headers): Principal {
+  const principal = principalOf(ctx, request);
   if (!principal) throw new ApiError("unauthorized", "a valid API key is required: Authorization: Bearer svc_live_...");
   // The request log names the organization on a 402, 403 or 429 too.
   noteOrganization(request, principal.organizationId);
@@ -28,16 +64,25 @@ function admit(ctx: Context, limiter: RateLimiter, required: Scope[], request: R
     headers["retry-after"] = String(Math.max(1, rate.reset));
     throw new ApiError("rate_limited", `rate limit of ${rate.limit} requests per minute exceeded`);
   }
+  if (principal.kind === "member") {
+    // A browser sends the cookie with requests other sites' pages make: their Origin gives them
+    // away, and a change must also show the token only our pages can read (C12, C20).
+    const origin = request.headers.get("origin");
+    if (origin !== null && !site.ownOrigin(request, origin)) throw new ApiError("csrf_failed", "the request's Origin is not this server's");
+    if (CHANGES.has(request.method)) checkCsrf(principal, request.headers.get("x-csrf-token"));
+  }
   const missing = required.filter((s) => !principal.scopes.has(s));
-  if (missing.length > 0) throw new ApiError("forbidden", `this key lacks the scope ${missing.join(" and ")}`);
+  if (missing.length > 0) {
+    throw new ApiError("forbidden", `this ${principal.kind === "key" ? "key" : "member's role"} lacks the scope ${missing.join(" and ")}`);
+  }
   return principal;
 }
 
-/** Checks a request's key for `required` scopes, setting the rate-limit headers on `headers`. */
+/** Checks a request's principal for `required` scopes, setting the rate-limit headers on `headers`. */
 export type Guard = (required: Scope[], request: Request, headers: Headers) => Principal;
 
 /** The guard of one app: its organizations share one rate limiter. */
 export const guard =
-  (ctx: Context, limiter = new RateLimiter()): Guard =>
+  (ctx: Context, limiter = new RateLimiter(), site = new Site(ctx.config)): Guard =>
   (required, request, headers) =>
-    admit(ctx, limiter, required, request, headers);
+    admit(ctx, limiter, site, required, request, headers);

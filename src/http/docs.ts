@@ -11,7 +11,7 @@ import { Elysia } from "elysia";
 import scalarScript from "@scalar/api-reference/browser/standalone.js" with { type: "text" };
 import { componentSchemas } from "./openapi-components";
 import scalarMarkupRepair from "./scalar-markup-repair.browser.js" with { type: "text" };
-import { HEADER_COMPONENTS } from "./openapi-doc";
+import { HEADER_COMPONENTS, SECURITY_SCHEMES } from "./openapi-doc";
 import { webhooks } from "./openapi-webhooks";
 
 const DOCS_PATH = "/docs";
@@ -158,7 +158,7 @@ export const docs = (version: string) =>
           // Every /api/v1 operation takes the bearer key; GET /healthz says `security: []`.
           security: [{ bearerAuth: [] }],
           components: {
-            securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "An API key: svc_live_ followed by 32 letters and digits." } },
+            securitySchemes: SECURITY_SCHEMES,
             schemas: componentSchemas(),
             headers: HEADER_COMPONENTS,
           },

@@ -4,6 +4,7 @@
 // per resource (`Dossier`, `Contact`, ...) rather than the same shape inline in every operation.
 import type { TSchema } from "@sinclair/typebox";
 import { ErrorBody, List, Meta, One } from "../schemas/common";
+import { CreateMember, Member, MemberRole, NewMember, PatchMember, Session, SetupLink, SetupPassword, SignedOut, SignIn } from "./account-schemas";
 import {
   Contact,
   ContactKind,
@@ -78,6 +79,22 @@ const NAMED: Record<string, TSchema> = {
   NoteCreatedEvent,
   StageChange,
   PreviousAttributes,
+  Member,
+  MemberRole,
+  NewMember,
+  SetupLink,
+  Session,
+  SignedOut,
+  MemberEnvelope: One(Member),
+  MemberList: List(Member),
+  NewMemberEnvelope: One(NewMember),
+  SetupLinkEnvelope: One(SetupLink),
+  SessionEnvelope: One(Session),
+  SignedOutEnvelope: One(SignedOut),
+  CreateMember,
+  PatchMember,
+  SignIn,
+  SetupPassword,
 };
 
 const nameOf = new Map<TSchema, string>(Object.entries(NAMED).map(([name, schema]) => [schema, name]));

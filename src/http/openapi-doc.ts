@@ -8,8 +8,8 @@ import { STATUS_OF, type ErrorCode } from "../errors";
 import type { Scope } from "../services/keys";
 import { documentSchema, refTo } from "./openapi-components";
 
-/** Failures any authenticated route can give (C3's order of checks, C8). */
-const AUTH_ERRORS: ErrorCode[] = ["unauthorized", "plan_required", "rate_limited", "forbidden", "internal"];
+/** Failures any authenticated route can give (C3's order of checks, C8; csrf_failed: by the session cookie, C12, C20). */
+const AUTH_ERRORS: ErrorCode[] = ["unauthorized", "plan_required", "rate_limited", "csrf_failed", "forbidden", "internal"];
 
 /** When each code is answered (api-v1 "Errors", C3, C8, C9), and an example message. */
 const ERROR_DOCS: Record<ErrorCode, { when: string; message: string }> = {
@@ -17,9 +17,15 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; message: string }> = {
     when: "A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter",
     message: "name is required",
   },
-  unauthorized: { when: "A missing, malformed, unknown, revoked or expired API key (the message does not say which)", message: "a valid API key is required: Authorization: Bearer svc_live_..." },
+  unauthorized: {
+    when: "A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which)",
+    message: "a valid API key is required: Authorization: Bearer svc_live_...",
+  },
   plan_required: { when: "The organization is on the Free or Pro plan; the API requires Growth", message: "the API requires the Growth plan; this organization is on pro" },
-  forbidden: { when: "The key lacks a scope this operation requires", message: "this key lacks the scope dossiers:write" },
+  forbidden: {
+    when: "The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds",
+    message: "this key lacks the scope dossiers:write",
+  },
   not_found: {
     when: "A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's",
     message: "dossier not found",
@@ -113,10 +119,13 @@ function headersFor(status: number): Record<string, Header | HeaderRef> {
   return headers;
 }
 
-/** The headers of an answer to a request whose principal is a token in its path (C15): no
- * organization's rate-limit headers (C20), Retry-After on a 429. */
+/** The headers of an answer to a request that no key or session speaks for (a token in its path,
+ * C15; signing in, C12): no organization's rate-limit headers (C20), Retry-After on a 429, and on a
+ * 503 when it is server_busy. */
 function tokenHeadersFor(status: number): Record<string, Header | HeaderRef> {
-  return status === 429 ? { ...requestIdHeaders(), "Retry-After": headerRef("Retry-After") } : requestIdHeaders();
+  if (status === 429) return { ...requestIdHeaders(), "Retry-After": headerRef("Retry-After") };
+  if (status === 503) return { ...requestIdHeaders(), "Retry-After": { ...RETRY_AFTER, required: false, description: "With server_busy: whole seconds to wait" } };
+  return requestIdHeaders();
 }
 
 /** The error envelope of one status: the named `Error`, its `code` narrowed to the codes this
@@ -171,9 +180,26 @@ export interface OperationDoc {
   errors?: ErrorCode[];
   /** `path-token`: no API key, the secret token in the path is the principal (POST /intake/{token},
    * C15): no security scheme, no scopes, no rate-limit headers (C20); its errors are all in
-   * `errors`. Default: the API key. */
-  auth?: "key" | "path-token";
+   * `errors`. `none`: the way in (signing in, C12): likewise, with no principal at all. Default:
+   * an API key or a session (the cookie). */
+  auth?: "key" | "path-token" | "none";
 }
+
+/** `components.securitySchemes`: an API key (the way for programs), or the session cookie of a
+ * signed-in member (C12, C20: an added way in). */
+export const SECURITY_SCHEMES = {
+  bearerAuth: { type: "http", scheme: "bearer", description: "An API key: svc_live_ followed by 32 letters and digits." },
+  cookieAuth: {
+    type: "apiKey",
+    in: "cookie",
+    name: "dossier_session",
+    description:
+      "A signed-in member's session (POST /session). Used only when no Authorization header is sent. Every POST, PATCH, PUT and DELETE made with it needs X-CSRF-Token (the session's csrf_token), and an Origin, when sent, must be this server's: else 403 csrf_failed.",
+  },
+};
+
+/** Who may call an operation: a key or a session. */
+export const SECURITY = [{ bearerAuth: [] }, { cookieAuth: [] }];
 
 const example = (schema: TSchema) => (Array.isArray(schema.examples) ? schema.examples[0] : undefined);
 
@@ -195,7 +221,7 @@ function tokenParameter(name: string, description: string): Parameter {
 }
 
 export function operation(doc: OperationDoc): DocumentDecoration {
-  const byKey = doc.auth !== "path-token";
+  const byKey = doc.auth === undefined || doc.auth === "key";
   const headersOf = byKey ? headersFor : tokenHeadersFor;
   const responses: Record<string, unknown> = {};
   for (const [status, answer] of Object.entries(doc.responses)) {
@@ -256,10 +282,10 @@ export function operation(doc: OperationDoc): DocumentDecoration {
     operationId: doc.id,
     summary: doc.summary,
     tags: [doc.tag],
-    description: [doc.description, byKey ? `Required scopes: ${doc.scopes.map((s) => `\`${s}\``).join(", ")}.` : "No API key: the token in the path is the secret."]
+    description: [doc.description, byKey ? `Required scopes: ${doc.scopes.map((s) => `\`${s}\``).join(", ") || "none"}.` : doc.auth === "none" ? "No API key nor session: this is the way in." : "No API key: the token in the path is the secret."]
       .filter(Boolean)
       .join("\n\n"),
-    security: byKey ? [{ bearerAuth: [] }] : [],
+    security: byKey ? SECURITY : [],
     ...(byKey ? { "x-scopes": doc.scopes } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(Object.keys(content).length > 0 ? { requestBody: { required: true, content } } : {}),

@@ -13,8 +13,8 @@ import { Elysia } from "elysia";
 import { asActor, type Actor } from "../actor";
 import type { Context } from "../context";
 import { notFound, type ErrorCode } from "../errors";
-import type { Principal, Scope } from "../services/keys";
-import type { Guard } from "./auth";
+import type { Scope } from "../services/keys";
+import type { Guard, Principal } from "./auth";
 import { operation, type Answer } from "./openapi-doc";
 import { parseQuery, pathId, readJson, searchParams } from "./request";
 
@@ -169,8 +169,7 @@ function matchingId(pattern: RegExp, id: string): string {
 /** Who the principal is, for the history of what the request changes (C18): the signed-in
  * member, else the key (their names are looked up when a change is recorded). */
 function actorOf(principal: Principal): Actor {
-  const { memberId } = principal as Principal & { memberId?: string };
-  return memberId ? { type: "member", id: memberId, name: null } : { type: "key", id: principal.keyId, name: null };
+  return principal.kind === "member" ? { type: "member", id: principal.memberId, name: null } : { type: "key", id: principal.keyId, name: null };
 }
 
 /** The routes as one Elysia plugin, each behind `guard`. */

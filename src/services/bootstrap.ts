@@ -1,14 +1,16 @@
-// First start (C2): a data folder with no organization gets "Default" on Growth and a key with
-// every scope, printed once.
+// First start (C2, C12): a data folder with no organization gets "Default" on Growth, a key with
+// every scope and a setup link for its owner, printed once.
 import type { Context } from "../context";
 import { SCOPES, writeKey } from "./keys";
+import { writeOwnerSetupLink } from "./members";
 import { countOrgs, writeOrg } from "./orgs";
 
-export function bootstrap(ctx: Context): Promise<{ organizationId: string; key: string } | null> {
+/** `base` is the `<base>` of the owner's setup link (C20). */
+export function bootstrap(ctx: Context, base: string): Promise<{ organizationId: string; key: string; setupUrl: string } | null> {
   return ctx.store.write(() => {
     if (countOrgs(ctx) > 0) return null;
     const org = writeOrg(ctx, { name: "Default", plan: "growth" });
     const key = writeKey(ctx, { organizationId: org.id, scopes: [...SCOPES], name: "bootstrap" });
-    return { organizationId: org.id, key: key.key };
+    return { organizationId: org.id, key: key.key, setupUrl: writeOwnerSetupLink(ctx, org.id, base) };
   });
 }

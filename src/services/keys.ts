@@ -73,8 +73,9 @@ export function listKeys(ctx: Context, organizationId: string): ListedKey[] {
   return ctx.store.keys.ofOrganization(organizationId).map(listed);
 }
 
-/** POST /keys (C13, C20): a key cannot grant a scope its creator lacks (403), nor expire before now. */
-export function createKeyAs(ctx: Context, creator: Principal, body: Static<typeof CreateKey>): Promise<CreatedKey> {
+/** POST /keys (C13, C20): a key cannot grant a scope its creator (a key, or a member by its role)
+ * lacks (403), nor expire before now. */
+export function createKeyAs(ctx: Context, creator: { organizationId: string; scopes: ReadonlySet<string> }, body: Static<typeof CreateKey>): Promise<CreatedKey> {
   const scopes = [...new Set(body.scopes)];
   const lacking = scopes.filter((scope) => !creator.scopes.has(scope));
   if (lacking.length > 0) throw new ApiError("forbidden", `a key cannot grant a scope its creator lacks: ${lacking.join(", ")}`);

@@ -3,7 +3,7 @@
 import type { Context } from "../context";
 import type { Role } from "../db/members";
 import type { MemberRow } from "../db/schema";
-import { AccountError } from "../errors";
+import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { isEmailAddress } from "../schemas/contacts";
 import { SCOPES } from "./keys";
@@ -69,8 +69,8 @@ export const foldEmail = (email: string) => email.toLowerCase();
 const SETUP_LINK_DAYS = 7;
 const DAY_MS = 86_400_000;
 
-const forbidden = (message: string) => new AccountError("forbidden", message);
-const invalid = (message: string) => new AccountError("invalid_body", message);
+const forbidden = (message: string) => new ApiError("forbidden", message);
+const invalid = (message: string) => new ApiError("invalid_body", message);
 
 function requireScope(actor: Actor, scope: string) {
   if (!scopesOf(actor).has(scope)) throw forbidden(`this ${actor.kind === "member" ? "role" : "key"} lacks the scope ${scope}`);
@@ -108,7 +108,7 @@ export function checkRole(role: unknown): Role {
   return role as Role;
 }
 
-const duplicate = () => new AccountError("duplicate_member", "a member with this email already exists");
+const duplicate = () => new ApiError("duplicate_member", "a member with this email already exists");
 
 /** `<base>/console/setup#token=...` (C12): the token travels in the fragment, which browsers do not
  * send to servers nor put in a Referer. */
@@ -117,8 +117,14 @@ export const setupUrl = (base: string, token: string) => `${base.replace(/\/+$/,
 /** The member, or 404 (another organization's member is unknown here). */
 function target(ctx: Context, actor: Actor, id: string): MemberRow {
   const row = ctx.store.members.byId(actor.organizationId, id);
-  if (!row) throw new AccountError("not_found", "member not found");
+  if (!row) throw new ApiError("not_found", "member not found");
   return row;
+}
+
+/** 404 unless the organization has this member: a path's resource, checked before its body (C3). */
+export function requireMember(ctx: Context, organizationId: string, id: string): string {
+  if (!ctx.store.members.byId(organizationId, id)) throw new ApiError("not_found", "member not found");
+  return id;
 }
 
 /** Call inside a unit: voids the member's unused links and makes a new one; its setup_url. */
@@ -187,7 +193,7 @@ export function createMember(ctx: Context, actor: Actor, input: MemberInput, bas
 /** Call inside a unit: 409 last_owner when taking `row` away from the owners would leave none. */
 function checkOwnersLeft(ctx: Context, row: MemberRow) {
   if (row.role === "owner" && row.disabledAt === null && ctx.store.members.activeOwners(row.organizationId) <= 1) {
-    throw new AccountError("last_owner", "the organization must keep at least one owner");
+    throw new ApiError("last_owner", "the organization must keep at least one owner");
   }
 }
 

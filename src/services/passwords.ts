@@ -3,7 +3,7 @@
 // most one hash per core under way and a short queue, so that a flood of sign-ins is refused
 // (503 server_busy) instead of taking every core and all the memory (19 MiB a hash).
 import { availableParallelism } from "node:os";
-import { AccountError } from "../errors";
+import { ApiError } from "../errors";
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 256;
@@ -13,10 +13,10 @@ const ARGON2 = { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 } as cons
 /** The password if it is one we accept, else 400 invalid_body naming `password`. Lengths count
  * code points, so that a password of accented letters is not judged by its UTF-16 units. */
 export function checkPassword(password: unknown): string {
-  if (typeof password !== "string") throw new AccountError("invalid_body", "password: must be a string");
+  if (typeof password !== "string") throw new ApiError("invalid_body", "password: must be a string");
   const length = [...password].length;
   if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
-    throw new AccountError("invalid_body", `password: must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+    throw new ApiError("invalid_body", `password: must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
   }
   return password;
 }
@@ -34,7 +34,7 @@ export class HashGate {
 
   async run<T>(job: () => Promise<T>): Promise<T> {
     if (this.active >= this.running) {
-      if (this.line.length >= this.waiting) throw new AccountError("server_busy", "the server is busy; try again in a moment", 1);
+      if (this.line.length >= this.waiting) throw new ApiError("server_busy", "the server is busy; try again in a moment", 1);
       await new Promise<void>((resolve) => this.line.push(resolve));
     } else {
       this.active++;

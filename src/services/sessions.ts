@@ -5,7 +5,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Context } from "../context";
 import type { MemberRow } from "../db/schema";
 import type { Store } from "../db/client";
-import { AccountError } from "../errors";
+import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { checkEmail, checkName, foldEmail, memberView, ROLE_SCOPES, type Member, type Role } from "./members";
 import { checkPassword, hashPassword, hashToken, PASSWORD_MAX, randomToken, TOKEN_FORMAT, verifyPassword } from "./passwords";
@@ -49,7 +49,7 @@ function throttleOf(ctx: Context): SignInThrottle {
   return throttle;
 }
 
-const invalidCredentials = () => new AccountError("invalid_credentials", "wrong email or password");
+const invalidCredentials = () => new ApiError("invalid_credentials", "wrong email or password");
 
 /** Call inside a unit: a new session of the member, its sign-in time recorded. */
 function writeSession(ctx: Context, member: MemberRow): SignedIn {
@@ -76,12 +76,12 @@ function writeSession(ctx: Context, member: MemberRow): SignedIn {
  * many hashes wait.
  */
 export async function signIn(ctx: Context, input: { email: unknown; password: unknown }, address: string): Promise<SignedIn> {
-  if (typeof input.email !== "string") throw new AccountError("invalid_body", "email: must be a string");
-  if (typeof input.password !== "string") throw new AccountError("invalid_body", "password: must be a string");
+  if (typeof input.email !== "string") throw new ApiError("invalid_body", "email: must be a string");
+  if (typeof input.password !== "string") throw new ApiError("invalid_body", "password: must be a string");
   const email = foldEmail(input.email);
   const throttle = throttleOf(ctx);
   const wait = throttle.retryAfter(email, address, ctx.now().getTime());
-  if (wait > 0) throw new AccountError("rate_limited", "too many failed sign-ins; try again later", wait);
+  if (wait > 0) throw new ApiError("rate_limited", "too many failed sign-ins; try again later", wait);
   const forgive = throttle.fail(email, address, ctx.now().getTime());
   const row = ctx.store.members.byFoldedEmail(email);
   const usable = row !== null && row.disabledAt === null && row.passwordHash !== null;
@@ -107,7 +107,7 @@ export async function signIn(ctx: Context, input: { email: unknown; password: un
   });
 }
 
-const invalidLink = () => new AccountError("invalid_setup_link", "this setup link is unknown, used or expired");
+const invalidLink = () => new ApiError("invalid_setup_link", "this setup link is unknown, used or expired");
 
 export interface SetupInput {
   token: unknown;
@@ -136,7 +136,7 @@ export async function redeemSetupLink(ctx: Context, input: SetupInput): Promise<
   const { link } = usable();
   const owner = link.memberId === null ? { email: checkEmail(input.email), name: checkName(input.name) } : null;
   const password = checkPassword(input.password);
-  if (owner && ctx.store.members.byFoldedEmail(foldEmail(owner.email))) throw new AccountError("duplicate_member", "a member with this email already exists");
+  if (owner && ctx.store.members.byFoldedEmail(foldEmail(owner.email))) throw new ApiError("duplicate_member", "a member with this email already exists");
   const passwordHash = await hashPassword(password);
   return ctx.store.write(() => {
     // Checked again in the unit: another request may have used the link while the hash was made.
@@ -148,7 +148,7 @@ export async function redeemSetupLink(ctx: Context, input: SetupInput): Promise<
       ctx.store.members.setPassword(row.organizationId, row.id, passwordHash);
       ctx.store.sessions.deleteOfMember(row.organizationId, row.id);
     } else {
-      if (ctx.store.members.byFoldedEmail(foldEmail(owner!.email))) throw new AccountError("duplicate_member", "a member with this email already exists");
+      if (ctx.store.members.byFoldedEmail(foldEmail(owner!.email))) throw new ApiError("duplicate_member", "a member with this email already exists");
       row = {
         id: newId(),
         organizationId: link.organizationId,
@@ -223,5 +223,5 @@ export function csrfMatches(session: SessionPrincipal, header: string | null | u
 
 /** Throws 403 csrf_failed unless csrfMatches. */
 export function checkCsrf(session: SessionPrincipal, header: string | null | undefined) {
-  if (!csrfMatches(session, header)) throw new AccountError("csrf_failed", "a change made with the session cookie needs its X-CSRF-Token header");
+  if (!csrfMatches(session, header)) throw new ApiError("csrf_failed", "a change made with the session cookie needs its X-CSRF-Token header");
 }

@@ -10,14 +10,49 @@
 import { describe, expect, test } from "bun:test";
 import type { DossierApp } from "../../src/app";
 import type { Scope } from "../../src/services/keys";
+import { createMember, operator } from "../../src/services/members";
 import { updateOrg, type Plan } from "../../src/services/orgs";
+import { redeemSetupLink } from "../../src/services/sessions";
 import { appFingerprint, fingerprintDiff } from "./fingerprint";
 import { call, makeApp, makeKey, makeOrg, rowCounts, type CallOptions, type Org } from "./index";
 
 /** Who sends a row's request: a key with every scope of the row's organization (the default);
  * none; a key with no scope; the second organization's key; the row's organization on another
  * plan; or a key of the row's organization with exactly the scopes listed. */
-export type Principal = "all scopes" | "no key" | "no scopes" | "another org" | "free plan" | "pro plan" | Scope[];
+export type Principal = "all scopes" | "no key" | "no scopes" | "another org" | "free plan" | "pro plan" | Scope[] | Role;
+
+/** A member of the row's organization with this role, signed in: its cookie and CSRF header (C12). */
+export type Role = "viewer" | "member" | "admin" | "owner";
+const ROLES: readonly string[] = ["viewer", "member", "admin", "owner"];
+const isRole = (as: Principal): as is Role => typeof as === "string" && ROLES.includes(as);
+
+export interface SignedInMember {
+  id: string;
+  email: string;
+  /** The session cookie's value. */
+  token: string;
+  csrf: string;
+  /** The headers of a request this member sends from our own pages: cookie and X-CSRF-Token. */
+  headers: Record<string, string>;
+}
+
+let members = 0;
+
+/** A new member of `organizationId` with `role`, signed in through its setup link (the operator
+ * makes it, as `dossier member add` does). */
+export async function signedInMember(app: DossierApp, organizationId: string, role: Role): Promise<SignedInMember> {
+  const email = `${role}-${++members}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const made = await createMember(app.dossier, operator(organizationId), { email, name: `A ${role}`, role }, "http://127.0.0.1:8080");
+  const token = made.setup_url.split("#token=")[1];
+  const signed = await redeemSetupLink(app.dossier, { token, password: "a long enough password" });
+  return {
+    id: made.id,
+    email,
+    token: signed.token,
+    csrf: signed.csrf_token,
+    headers: { cookie: `dossier_session=${signed.token}`, "x-csrf-token": signed.csrf_token },
+  };
+}
 
 /** What every row's fixtures hold: the app, the row's organization (`org`, the one `as` speaks
  * for; on the Growth plan while the fixtures are made) and a second one (`other`, "another org"),
@@ -82,7 +117,7 @@ async function runRow<F extends object>(app: DossierApp, setup: (world: World) =
   if (plan) expect(await updateOrg(app.dossier, world.org.id, { plan })).toMatchObject({ plan });
   const fixed = <T>(value: Fixed<F, T>): T => (typeof value === "function" ? (value as (f: World & F) => T)(fixtures) : value);
 
-  const options: CallOptions = { key: keyFor(app, world, as) };
+  const options: CallOptions = isRole(as) ? { headers: (await signedInMember(app, world.org.id, as)).headers } : { key: keyFor(app, world, as) };
   if (row.body !== undefined) options.body = fixed(row.body);
   if (row.raw !== undefined) {
     const raw = fixed(row.raw);
@@ -107,7 +142,7 @@ async function runRow<F extends object>(app: DossierApp, setup: (world: World) =
   }
 }
 
-function keyFor(app: DossierApp, world: World, as: Principal): string | null {
+function keyFor(app: DossierApp, world: World, as: Exclude<Principal, Role>): string | null {
   if (Array.isArray(as)) return makeKey(app, world.org, as);
   switch (as) {
     case "no key":

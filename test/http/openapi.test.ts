@@ -33,14 +33,16 @@ describe("the OpenAPI document", () => {
     expect(document.paths["/healthz"].get.security).toEqual([]);
   });
 
-  test("every /api/v1 operation names its scopes, the bearer scheme and answers errors with the named Error", async () => {
+  test("every /api/v1 operation names its scopes, the bearer and cookie schemes and answers errors with the named Error; signing in needs neither", async () => {
     const document = await served();
     const operations = apiOperations(document);
-    expect(operations.length).toBe(26 + 15); // + the settings calls of C13
-    // C15: POST /intake/{token} takes no key (the token is the principal); contract.test.ts checks it.
-    for (const { where, op } of operations.filter(({ where }) => !where.includes("/intake/{token}"))) {
-      expect(op.security, where).toEqual([{ bearerAuth: [] }]);
-      expect(op["x-scopes"].length, where).toBeGreaterThan(0);
+    expect(operations.length).toBe(26 + 15 + 9); // + the settings calls of C13, the member and session calls of C12
+    // Signing in (C12) and POST /intake/{token} (C15: the token is the principal) take neither a key nor the cookie.
+    const open = operations.filter(({ op }) => op.security.length === 0).map(({ op }) => op.operationId);
+    expect(open.sort()).toEqual(["receiveIntakeMessage", "setUpPassword", "signIn"]);
+    for (const { where, op } of operations.filter(({ op }) => op.security.length > 0)) {
+      expect(op.security, where).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
+      expect(Array.isArray(op["x-scopes"]), where).toBe(true);
       for (const status of ["401", "402", "403", "429", "500"]) {
         const schema = op.responses[status].content["application/json"].schema;
         expect(schema.allOf[0], `${where} ${status}`).toEqual({ $ref: "#/components/schemas/Error" });

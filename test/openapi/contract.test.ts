@@ -16,7 +16,8 @@ import type { Middleware } from "openapi-fetch";
 import ts from "typescript";
 import { startServer, type RunningServer } from "../../src/server";
 import { intakeAddress } from "../../src/services/intake";
-import { makeKey, makeOrg, tempDir } from "../helpers";
+import { writeOwnerSetupLink } from "../../src/services/members";
+import { makeKey, makeOrg, setUp, tempDir } from "../helpers";
 import { runScenario, type Fixtures } from "./scenario";
 import { GENERATED, generateTypes } from "./typegen";
 
@@ -74,9 +75,18 @@ const problems = (validate: ValidateFunction) => ajv.errorsText(validate.errors,
 describe("the OpenAPI document cannot lie", () => {
   test("every operation declares its parameters, bodies, scopes, security and exact answers", () => {
     const ops = operations().filter(({ path }) => path.startsWith("/api/v1/"));
-    expect(ops.length).toBe(26 + 15); // + the settings calls of C13
+    expect(ops.length).toBe(26 + 15 + 9); // + the settings calls of C13, the member and session calls of C12
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
-    for (const { path, method, op } of ops) {
+    expect(document.components.securitySchemes.cookieAuth).toMatchObject({ type: "apiKey", in: "cookie", name: "dossier_session" });
+    // Signing in is the way in: it needs neither a key nor a session (C12); an intake token is its own principal (C15).
+    const open = ops.filter(({ op }) => Array.isArray(op.security) && op.security.length === 0);
+    expect(open.map(({ op }) => op.operationId).sort()).toEqual(["receiveIntakeMessage", "setUpPassword", "signIn"]);
+    for (const { path, method, op } of open.filter(({ path }) => path.startsWith("/api/v1/session"))) {
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(op["x-scopes"], where).toBeUndefined();
+      expect(op.responses["200"].headers?.["X-RateLimit-Limit"], where).toBeUndefined();
+    }
+    for (const { path, method, op } of ops.filter((o) => !open.includes(o) || o.path === "/api/v1/intake/{token}")) {
       const where = `${method.toUpperCase()} ${path}`;
       if (path === "/api/v1/intake/{token}") {
         // C15: the token in the path is the principal; no key, no scopes, no rate-limit headers.
@@ -87,8 +97,8 @@ describe("the OpenAPI document cannot lie", () => {
         expect(op.responses["201"].headers?.["X-RateLimit-Limit"], where).toBeUndefined();
         continue;
       }
-      expect(op.security, where).toEqual([{ bearerAuth: [] }]);
-      expect(op["x-scopes"]!.length, where).toBeGreaterThan(0);
+      expect(op.security, where).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
+      expect(Array.isArray(op["x-scopes"]), where).toBe(true);
       for (const scope of op["x-scopes"]!) expect(op.description, where).toContain(`\`${scope}\``);
       // Path parameters: each one of the path, required, a uuid (an event id: evt_...).
       const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
@@ -111,6 +121,7 @@ describe("the OpenAPI document cannot lie", () => {
       }
       expect(op.responses["429"].headers?.["Retry-After"]?.required, where).toBe(true);
     }
+    for (const { path, method, op } of open) expect(op.responses["429"]?.headers?.["Retry-After"]?.required ?? true, `${method} ${path}`).toBe(true);
     const list = (p: string) => document.paths[p].get.parameters!.map((q) => q.name);
     expect(list("/api/v1/dossiers")).toEqual(["type", "status", "stage_id", "overdue", "assigned_to", "flow_id", "q", "updated_since", "page", "per_page"]);
     expect(list("/api/v1/dossiers/{id}/notes")).toEqual(["id", "page", "per_page"]);
@@ -247,6 +258,7 @@ describe("the OpenAPI document cannot lie", () => {
         pro: proOrg.key,
         limited: makeOrg(app, { rateLimit: 1 }).key,
       },
+      ownerSetupToken: setUp(app.dossier, () => writeOwnerSetupLink(app.dossier, org.id, baseUrl)).split("#token=")[1],
       middleware: checker,
       // Every request reads a key, and every remembered answer (a key, a page of dossiers) is checked
       // against its generation: without either table, nothing can be answered.

@@ -40,6 +40,8 @@ export interface Fixtures {
   /** Marks the `all` organization's pending deliveries failed, as the dispatcher would once their
    * schedule is used up (the scenario's server sends none). */
   failPendingDeliveries(): void;
+  /** The token of the organization of `keys.all`'s first-start owner link (C12), unused. */
+  ownerSetupToken: string;
 }
 
 /** Ids the settings calls act on, for the statuses every route shares. */
@@ -99,6 +101,31 @@ export function client(fixtures: Fixtures, key: string | null): Api {
 }
 
 const big = (bytes: number) => "x".repeat(bytes);
+
+const PASSWORD = "a long enough password";
+
+/** A signed-in member's way in: its cookie, and the CSRF token its changes carry (C12). */
+interface SignedIn {
+  cookie: string;
+  csrf: string;
+}
+
+/** The session an answer of POST /session or /session/setup signed in. */
+function signedIn(r: { response: Response; data?: { data: { csrf_token: string } } }, what: string): SignedIn {
+  const cookie = r.response.headers.get("set-cookie")?.split(";")[0];
+  if (r.response.status !== 200 || !cookie || !r.data) throw new Error(`scenario: ${what}: expected 200 and a cookie, got ${r.response.status}`);
+  return { cookie, csrf: r.data.data.csrf_token };
+}
+
+/** A client that speaks for a signed-in member: the cookie and X-CSRF-Token, and an Origin when given. */
+function sessionClient(fixtures: Fixtures, session: SignedIn, origin?: string): Api {
+  const headers: Record<string, string> = { Cookie: session.cookie, "X-CSRF-Token": session.csrf, ...(origin ? { Origin: origin } : {}) };
+  const api = createClient<paths>({ baseUrl: fixtures.baseUrl, headers });
+  api.use(fixtures.middleware);
+  return api;
+}
+
+const tokenOf = (setupUrl: string) => setupUrl.split("#token=")[1];
 /** openapi-fetch's body serializer for the CV's typed bodies: a form (multipart/form-data) becomes
  * FormData, each member a part and a Blob (the CV, typed Blob by test/openapi/typegen.ts) a file
  * part; a raw Blob (application/pdf) is sent as it is. No cast: the bodies are the document's types. */
@@ -146,6 +173,11 @@ function everyRoute(api: Api, id: string, eventId = NO_EVENT) {
     api.GET("/api/v1/events/{id}", { params: { path: { id: NO_EVENT } } }),
     api.GET("/api/v1/flows/{id}/stats", { params: path }),
     ...settingsRoutes(api, { flowId: id, stageId: id, keyId: id, eventId }),
+    api.GET("/api/v1/members"),
+    api.POST("/api/v1/members", { body: { email: "someone@scenario.example", name: "Someone", role: "viewer" } }),
+    api.PATCH("/api/v1/members/{id}", { params: path, body: { name: "Renamed" } }),
+    api.DELETE("/api/v1/members/{id}", { params: path }),
+    api.POST("/api/v1/members/{id}/setup-link", { params: path }),
   ];
 }
 
@@ -181,12 +213,15 @@ let messages = 0;
 const message = (from = "Jane Doe <jane@example.com>") =>
   mail(`From: ${from}\r\nSubject: Application\r\nMessage-ID: <contract-${++messages}@example.com>\r\n\r\nMy CV.\r\n`);
 
+/** The calls about the cookie's session: a key gets 401 from them past its 402, 429 and 500. */
+const sessionCalls = (api: Api) => [api.GET("/api/v1/session"), api.DELETE("/api/v1/session")];
+
 /** A body whose first byte comes and then nothing more (C20): the server answers 408 once the
  * body timeout has passed (contract.test.ts gives its server a short one). */
 const stalled = () => new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode("{")) });
 
 /** Every route that reads a body, each sent a body that stalls. */
-function everyBodyStalled(api: Api, dossierId: string, contactId: string, ids: SettingsIds) {
+function everyBodyStalled(api: Api, dossierId: string, contactId: string, ids: SettingsIds, memberId: string) {
   const path = { path: { id: dossierId } };
   const json = { bodySerializer: stalled, headers: { "Content-Type": "application/json" } };
   return [
@@ -203,6 +238,10 @@ function everyBodyStalled(api: Api, dossierId: string, contactId: string, ids: S
     api.POST("/api/v1/dossiers/{id}/contacts", { params: path, body: { contact_id: contactId, role_on_dossier: "other" }, ...json }),
     api.POST("/api/v1/contacts", { body: { full_name: "Stalled" }, ...json }),
     api.PATCH("/api/v1/contacts/{id}", { params: { path: { id: contactId } }, body: { city: "Paris" }, ...json }),
+    api.POST("/api/v1/members", { body: { email: "stalled@scenario.example", name: "Stalled", role: "viewer" }, ...json }),
+    api.PATCH("/api/v1/members/{id}", { params: { path: { id: memberId } }, body: { name: "Stalled" }, ...json }),
+    api.POST("/api/v1/session", { body: { email: "stalled@scenario.example", password: PASSWORD }, ...json }),
+    api.POST("/api/v1/session/setup", { body: { token: "stalled", password: PASSWORD }, ...json }),
   ];
 }
 
@@ -210,10 +249,15 @@ function everyBodyStalled(api: Api, dossierId: string, contactId: string, ids: S
 const intakeStalled = (postman: Api, token: string) => postman.POST("/api/v1/intake/{token}", { params: { path: { token } }, ...mail(stalled()) });
 
 /** Every route that writes, on existing resources (C11: each is refused once a write has failed). */
-function everyWrite(api: Api, dossierId: string, contactId: string, flowId: string, ids: SettingsIds) {
+function everyWrite(api: Api, dossierId: string, contactId: string, flowId: string, ids: SettingsIds, memberId: string) {
   const path = { path: { id: dossierId } };
+  const member = { params: { path: { id: memberId } } };
   return [
     ...settingsRoutes(api, ids).filter((_, i) => ![5, 8, 12, 13].includes(i)), // the reads: GET /keys, /webhook-endpoint, the log and one delivery
+    api.POST("/api/v1/members", { body: { email: "late@scenario.example", name: "Late", role: "viewer" } }),
+    api.PATCH("/api/v1/members/{id}", { ...member, body: { name: "Renamed" } }),
+    api.DELETE("/api/v1/members/{id}", member),
+    api.POST("/api/v1/members/{id}/setup-link", member),
     api.POST("/api/v1/dossiers", { body: { type: "candidate", name: "Ada Lovelace" } }),
     api.PATCH("/api/v1/dossiers/{id}", { params: path, body: { name: "Renamed" } }),
     api.DELETE("/api/v1/dossiers/{id}", { params: path }),
@@ -461,14 +505,64 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
 
   const settings = await settingsScenario(api, fixtures);
 
+  // Members and sessions (C12, C20). The owner comes in by the first start's link, which also
+  // wants an email no member has.
+  const anon = client(fixtures, null);
+  const ann = (await ok(api.POST("/api/v1/members", { body: { email: "ann@scenario.example", name: "Ann", role: "member" } }), 201)).data;
+  check(ann.role === "member" && tokenOf(ann.setup_url).length === 43 && ann.disabled_at === null, "created member");
+  const ownerSetup = { token: fixtures.ownerSetupToken, password: PASSWORD, email: "owner@scenario.example", name: "The Owner" };
+  await fails(anon.POST("/api/v1/session/setup", { body: { ...ownerSetup, email: "ANN@scenario.example" } }), 409, "duplicate_member");
+  await fails(anon.POST("/api/v1/session/setup", { body: { token: fixtures.ownerSetupToken, password: PASSWORD } }), 400, "invalid_body");
+  const owner = sessionClient(fixtures, signedIn(await anon.POST("/api/v1/session/setup", { body: ownerSetup }), "the owner's setup"));
+  await fails(anon.POST("/api/v1/session/setup", { body: ownerSetup }), 400, "invalid_setup_link");
+  await fails(anon.POST("/api/v1/session/setup", { body: { token: "x", password: big(MB + 1) } }), 413, "payload_too_large");
+  const me = (await ok(owner.GET("/api/v1/session"), 200)).data;
+  check(me.member.role === "owner" && me.csrf_token.length > 0, "the owner's session");
+  const crew = await ok(owner.GET("/api/v1/members"), 200);
+  check(crew.meta.total === 2 && crew.meta.per_page === 2, "members, not paginated");
+  await fails(api.POST("/api/v1/members", { body: { email: "Ann@Scenario.example", name: "Ann again", role: "viewer" } }), 409, "duplicate_member");
+  await fails(api.POST("/api/v1/members", { body: { email: "x@scenario.example", name: "X", role: "boss" as never } }), 400, "invalid_body");
+  await fails(api.POST("/api/v1/members", { body: { email: "x@scenario.example", name: big(MB + 1), role: "viewer" } }), 413, "payload_too_large");
+  await fails(api.POST("/api/v1/members", { body: { email: "o@scenario.example", name: "O", role: "owner" } }), 403, "forbidden");
+  const onAnn = { params: { path: { id: ann.id } } };
+  check((await ok(api.PATCH("/api/v1/members/{id}", { ...onAnn, body: { name: "Ann B", role: "viewer" } }), 200)).data.role === "viewer", "patched member");
+  await fails(api.PATCH("/api/v1/members/{id}", { params: { path: { id: NOBODY } }, body: { name: "Nobody" } }), 404, "not_found");
+  await fails(api.PATCH("/api/v1/members/{id}", { ...onAnn, body: { name: 3 as never } }), 400, "invalid_body");
+  await fails(api.PATCH("/api/v1/members/{id}", { ...onAnn, body: { name: big(MB + 1) } }), 413, "payload_too_large");
+  const onOwner = { params: { path: { id: me.member.id } } };
+  await fails(owner.PATCH("/api/v1/members/{id}", { ...onOwner, body: { role: "admin" } }), 409, "last_owner");
+  await fails(owner.DELETE("/api/v1/members/{id}", onOwner), 409, "last_owner");
+  const link = (await ok(api.POST("/api/v1/members/{id}/setup-link", onAnn), 200)).data;
+  await fails(api.POST("/api/v1/members/{id}/setup-link", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  const annIn = signedIn(await anon.POST("/api/v1/session/setup", { body: { token: tokenOf(link.setup_url), password: PASSWORD } }), "Ann's setup");
+  await fails(sessionClient(fixtures, annIn, "https://elsewhere.example").GET("/api/v1/session"), 403, "csrf_failed");
+  await fails(sessionClient(fixtures, { ...annIn, csrf: "forged" }).DELETE("/api/v1/session"), 403, "csrf_failed");
+  check((await ok(sessionClient(fixtures, annIn).DELETE("/api/v1/session"), 200)).data.signed_out === true, "signed out");
+  await fails(sessionClient(fixtures, annIn).GET("/api/v1/session"), 401, "unauthorized");
+  await fails(anon.POST("/api/v1/session", { body: { email: "ann@scenario.example", password: "not her password" } }), 401, "invalid_credentials");
+  await fails(anon.POST("/api/v1/session", { body: { email: "ann@scenario.example" } as never }), 400, "invalid_body");
+  await fails(anon.POST("/api/v1/session", { body: { email: "ann@scenario.example", password: big(MB + 1) } }), 413, "payload_too_large");
+  const annAgain = signedIn(await anon.POST("/api/v1/session", { body: { email: "ann@scenario.example", password: PASSWORD } }), "Ann's sign-in");
+  for (let i = 0; i < 5; i++) await fails(anon.POST("/api/v1/session", { body: { email: "guess@scenario.example", password: "a guess of ten" } }), 401, "invalid_credentials");
+  await fails(anon.POST("/api/v1/session", { body: { email: "guess@scenario.example", password: "a guess of ten" } }), 429, "rate_limited");
+  const bo = (await ok(api.POST("/api/v1/members", { body: { email: "bo@scenario.example", name: "Bo", role: "viewer" } }), 201)).data;
+  check((await ok(api.DELETE("/api/v1/members/{id}", { params: { path: { id: bo.id } } }), 200)).data.disabled_at !== null, "disabled member");
+  await fails(api.DELETE("/api/v1/members/{id}", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  // A member whose link is still unused when writes fail (below).
+  const cy = (await ok(api.POST("/api/v1/members", { body: { email: "cy@scenario.example", name: "Cy", role: "viewer" } }), 201)).data;
+
   // The statuses every route shares, in C3's order of checks.
   await expectEvery(everyRoute(client(fixtures, null), NOBODY), 401, "unauthorized");
   await expectEvery(everyRoute(client(fixtures, "svc_live_" + "0".repeat(32)), NOBODY), 401, "unauthorized");
+  await expectEvery(sessionCalls(client(fixtures, null)), 401, "unauthorized");
+  await expectEvery(sessionCalls(client(fixtures, fixtures.keys.none)), 401, "unauthorized");
   await expectEvery(everyRoute(client(fixtures, fixtures.keys.pro), NOBODY), 402, "plan_required");
+  await expectEvery(sessionCalls(client(fixtures, fixtures.keys.pro)), 402, "plan_required");
   await expectEvery(everyRoute(client(fixtures, fixtures.keys.none), NOBODY), 403, "forbidden");
   const limited = client(fixtures, fixtures.keys.limited);
   await ok(limited.GET("/api/v1/flows"), 200); // the window's one request
   await expectEvery(everyRoute(limited, NOBODY), 429, "rate_limited");
+  await expectEvery(sessionCalls(limited), 429, "rate_limited");
 
   // A disk with no room for a CV: 507, and the server goes on (C11).
   if (fixtures.fillFilesDisk()) {
@@ -490,27 +584,34 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
 
   const carol = (await ok(api.POST("/api/v1/contacts", { body: { full_name: "Carol" } }), 201)).data;
   // Bodies that stall: 408, all at once (C20).
-  await expectEvery([...everyBodyStalled(api, deal.id, carol.id, settings), intakeStalled(postman, token)], 408, "request_timeout");
+  await expectEvery([...everyBodyStalled(api, deal.id, carol.id, settings, ann.id), intakeStalled(postman, token)], 408, "request_timeout");
 
   // A write the database cannot make: 503, and every write after it too, until a restart (C11).
   fixtures.fillDatabaseDisk();
   await fails(api.POST("/api/v1/contacts", { body: { full_name: "Too much", notes: big(20_000) } }), 503, "storage_unavailable");
   await expectEvery(
-    [...everyWrite(api, deal.id, carol.id, recruitment!.id, settings), postman.POST("/api/v1/intake/{token}", { ...onToken, ...message() })],
+    [...everyWrite(api, deal.id, carol.id, recruitment!.id, settings, ann.id), postman.POST("/api/v1/intake/{token}", { ...onToken, ...message() })],
     503,
     "storage_unavailable",
   );
+  await fails(sessionClient(fixtures, annAgain).DELETE("/api/v1/session"), 503, "storage_unavailable");
+  await fails(anon.POST("/api/v1/session", { body: { email: "ann@scenario.example", password: PASSWORD } }), 503, "storage_unavailable");
+  await fails(anon.POST("/api/v1/session/setup", { body: { token: tokenOf(cy.setup_url), password: PASSWORD } }), 503, "storage_unavailable");
   await ok(api.GET("/api/v1/dossiers/{id}", onDeal), 200);
   const full = await client(fixtures, null).GET("/healthz");
   check(full.response.status === 503 && full.error?.status === "storage_unavailable", `healthz after a failed write: ${await describe(full)}`);
 
   fixtures.breakDatabase();
   await expectEvery([...everyRoute(api, deal.id, settings.eventId), postman.POST("/api/v1/intake/{token}", { ...onToken, ...message() })], 500, "internal");
+  await expectEvery(sessionCalls(api), 500, "internal");
 
   // A database that no longer answers: /healthz says so (C2).
   fixtures.closeDatabase();
   const down = await client(fixtures, null).GET("/healthz");
   check(down.response.status === 503 && down.error?.status === "unavailable", `healthz on a closed database: ${await describe(down)}`);
+  // Signing in reads members: on a database that no longer answers, 500.
+  await fails(anon.POST("/api/v1/session", { body: { email: "late@scenario.example", password: PASSWORD } }), 500, "internal");
+  await fails(anon.POST("/api/v1/session/setup", { body: { token: tokenOf(cy.setup_url), password: PASSWORD } }), 500, "internal");
 }
 
 /** The settings calls of C13: keys, the webhook endpoint, the delivery log, flows and stages. Leaves

@@ -5,6 +5,7 @@
 // List routes never show B's rows, even when filtered by B's ids; create routes refuse B's ids.
 // A route in the table without a rule here fails the test: a new route forces an update.
 import { beforeAll, describe, expect, test } from "bun:test";
+import { createMember, operator } from "../../src/services/members";
 import { call, makeApp, type CallOptions } from "../helpers";
 import { appFingerprint, fingerprintDiff } from "../helpers/fingerprint";
 import { pdf, seedOrg, type Seeded } from "./fixtures";
@@ -20,6 +21,10 @@ beforeAll(async () => {
   for (const org of [A, B]) {
     const log = await call(app, "GET", "/webhook-deliveries?per_page=2", { key: org.key });
     EVENTS.set(org.id, log.json.data.map((d: { event_id: string }) => d.event_id));
+  }
+  // One member each (C12), made by the operator: member routes take its id.
+  for (const org of [A, B]) {
+    await createMember(app.dossier, operator(org.id), { email: `member@${org.name.toLowerCase()}.example`, name: `${org.name} member`, role: "member" }, "http://127.0.0.1:8080");
   }
 });
 
@@ -288,6 +293,33 @@ const RULES: Record<string, Rule> = {
   },
   "GET /api/v1/webhook-deliveries/:event_id": {},
   "POST /api/v1/webhook-deliveries/:event_id/retry": {},
+  "GET /api/v1/members": {
+    extra: async (a, b) => {
+      const members = await listed("/members");
+      expect(members.data.length).toBeGreaterThan(0);
+      for (const member of members.data) expect(member.organization_id).toBe(a.id);
+      expect(members.data.map((m: any) => m.id)).not.toContain(idFor(b, "members")[0]);
+    },
+  },
+  "POST /api/v1/members": {
+    extra: async () => {
+      // Member emails are unique in the installation (C12): B's is refused, and nothing of B is told.
+      await refused("POST", "/members", { body: { email: "Member@Bravo.example", name: "Twin", role: "viewer" } }, 409, "duplicate_member");
+    },
+  },
+  "PATCH /api/v1/members/:id": { bodies: () => [{ body: { name: "Hijacked", role: "viewer" } }, { body: {} }] },
+  "DELETE /api/v1/members/:id": {},
+  "POST /api/v1/members/:id/setup-link": {},
+  // About the cookie's session: a key has none (C20), so A's key reaches nothing of B's here.
+  "GET /api/v1/session": { extra: async () => void (await refused("GET", "/session", {}, 401, "unauthorized")) },
+  "DELETE /api/v1/session": { extra: async () => void (await refused("DELETE", "/session", {}, 401, "unauthorized")) },
+  // Signing in names no organization: a wrong password for B's member tells nothing of B.
+  "POST /api/v1/session": {
+    extra: async () => void (await refused("POST", "/session", { key: undefined, body: { email: "member@bravo.example", password: "not the password" } }, 401, "invalid_credentials")),
+  },
+  "POST /api/v1/session/setup": {
+    extra: async () => void (await refused("POST", "/session/setup", { key: undefined, body: { token: "A".repeat(43), password: "a long enough password" } }, 400, "invalid_setup_link")),
+  },
 };
 
 /** The id of `owner` for a path parameter, by the collection named just before it. */
@@ -299,6 +331,8 @@ function idFor(owner: Seeded, collection: string): string[] {
       return [owner.contact, owner.linked];
     case "flows":
       return [owner.flow];
+    case "members":
+      return [app.dossier.store.sqlite.query<{ id: string }, [string]>("SELECT id FROM members WHERE organization_id = ? ORDER BY created_at LIMIT 1").get(owner.id)!.id];
     case "events":
       return [app.dossier.store.sqlite.query<{ id: string }, [string]>("SELECT id FROM events WHERE organization_id = ? ORDER BY seq DESC LIMIT 1").get(owner.id)!.id];
     case "stages":

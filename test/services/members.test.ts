@@ -2,7 +2,7 @@
 // routes. Rules are rows: each row gets its own organization with one member of each role.
 import { describe, expect, test } from "bun:test";
 import type { DossierApp } from "../../src/app";
-import { AccountError } from "../../src/errors";
+import { ApiError } from "../../src/errors";
 import {
   ALL_SCOPES,
   createMember,
@@ -80,7 +80,7 @@ async function outcome(run: () => Promise<unknown>): Promise<{ code: string; sta
   try {
     return { code: "ok", status: 200, value: await run() };
   } catch (error) {
-    if (!(error instanceof AccountError)) throw error;
+    if (!(error instanceof ApiError)) throw error;
     return { code: error.code, status: error.status };
   }
 }
@@ -192,7 +192,7 @@ describe("listMembers: C12, C20", () => {
     expect(listed.map((m) => [m.role, m.disabled_at === null])).toEqual([["owner", true], ["admin", true], ["member", false], ["viewer", true]]);
     expect(Object.keys(listed[0]).sort()).toEqual(["created_at", "disabled_at", "email", "id", "last_sign_in_at", "name", "organization_id", "role"]);
     expect(listMembers(app.dossier, actorOf(t, ["members:manage"]))).toHaveLength(4);
-    expect(() => listMembers(app.dossier, actorOf(t, [...VIEWER]))).toThrow(AccountError);
+    expect(() => listMembers(app.dossier, actorOf(t, [...VIEWER]))).toThrow(ApiError);
     const other = await team(app);
     expect(listMembers(app.dossier, actorOf(other, "owner")).map((m) => m.id)).not.toContain(t.members.owner.id);
   });

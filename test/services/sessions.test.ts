@@ -3,7 +3,7 @@
 // clock, moved by the tests: nothing waits.
 import { describe, expect, test } from "bun:test";
 import { availableParallelism } from "node:os";
-import { AccountError } from "../../src/errors";
+import { ApiError } from "../../src/errors";
 import { createMember, listMembers, newSetupLink, operator, updateMember, writeOwnerSetupLink, type Role } from "../../src/services/members";
 import { HashGate } from "../../src/services/passwords";
 import {
@@ -42,12 +42,12 @@ async function world(role: Role = "member") {
   return { app, ctx, org, member: made, clock, attempt };
 }
 
-/** The error a promise is refused with (it must be refused with an AccountError). */
-async function refusal(promise: Promise<unknown>): Promise<AccountError> {
+/** The error a promise is refused with (it must be refused with an ApiError). */
+async function refusal(promise: Promise<unknown>): Promise<ApiError> {
   try {
     await promise;
   } catch (error) {
-    if (error instanceof AccountError) return error;
+    if (error instanceof ApiError) return error;
     throw error;
   }
   throw new Error("expected a refusal, got a success");
@@ -154,7 +154,7 @@ describe("the sign-in throttle: C12, C20 (each test is an attack)", () => {
   test("guesses sent at once: no more than 5 are checked, the rest are 429", async () => {
     const { attempt } = await world();
     const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => attempt(`parallel guess ${i}`)));
-    const codes = results.map((r) => (r.status === "rejected" ? (r.reason as AccountError).code : "ok"));
+    const codes = results.map((r) => (r.status === "rejected" ? (r.reason as ApiError).code : "ok"));
     expect(codes.filter((c) => c === "invalid_credentials")).toHaveLength(5);
     expect(codes.filter((c) => c === "rate_limited")).toHaveLength(7);
   });
@@ -253,7 +253,7 @@ describe("the hashing gate: C20 'password hashing under load'", () => {
     const { attempt } = await world();
     const admitted = availableParallelism() + 64;
     const results = await Promise.allSettled(Array.from({ length: admitted + 5 }, (_, i) => attempt("wrong password!", `10.${i >> 8}.${i & 255}.1`)));
-    const codes = results.map((r) => (r.status === "rejected" ? (r.reason as AccountError).code : "ok"));
+    const codes = results.map((r) => (r.status === "rejected" ? (r.reason as ApiError).code : "ok"));
     expect(codes.filter((c) => c === "invalid_credentials")).toHaveLength(admitted);
     expect(codes.slice(admitted)).toEqual(Array(5).fill("server_busy"));
     expect((results[admitted] as PromiseRejectedResult).reason).toMatchObject({ status: 503, retryAfter: 1 });
@@ -358,7 +358,7 @@ describe("redeemSetupLink: C12, C20", () => {
   }
   type Links = Awaited<ReturnType<typeof links>>;
 
-  const refused: [string, AccountError["code"], (l: Links) => SetupInput | Promise<SetupInput>][] = [
+  const refused: [string, ApiError["code"], (l: Links) => SetupInput | Promise<SetupInput>][] = [
     ["an unknown token", "invalid_setup_link", () => ({ token: "A".repeat(43), password: PASSWORD })],
     ["a malformed token", "invalid_setup_link", () => ({ token: "not a token", password: PASSWORD })],
     ["a token past its 7 days", "invalid_setup_link", (l) => {

@@ -655,6 +655,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's members
+         * @description Disabled members too, with disabled_at set. Not paginated: meta is {total: n, page: 1, per_page: n}. Any signed-in member may list; a key needs `members:manage`.
+         *
+         *     Required scopes: none.
+         */
+        get: operations["listMembers"];
+        put?: never;
+        /**
+         * Add a member
+         * @description The answer carries the member's setup_url, shown once (only its hash is kept). Giving a role or a setup link needs, besides `members:manage`, every scope of the member's current and new role; only an owner (not a key) makes, demotes, removes an owner or gives one a setup link: else 403 forbidden.
+         *
+         *     Required scopes: `members:manage`.
+         */
+        post: operations["createMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disable a member
+         * @description Its sessions end at once and its setup links stop working; the record stays, so that assigned_to and history keep resolving. Giving a role or a setup link needs, besides `members:manage`, every scope of the member's current and new role; only an owner (not a key) makes, demotes, removes an owner or gives one a setup link: else 403 forbidden. The organization keeps an owner (409 last_owner).
+         *
+         *     Required scopes: `members:manage`.
+         */
+        delete: operations["disableMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a member or change its role
+         * @description A new role takes effect on the member's next request. Giving a role or a setup link needs, besides `members:manage`, every scope of the member's current and new role; only an owner (not a key) makes, demotes, removes an owner or gives one a setup link: else 403 forbidden. The organization keeps an owner (409 last_owner).
+         *
+         *     Required scopes: `members:manage`.
+         */
+        patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/api/v1/members/{id}/setup-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a member a new setup link
+         * @description For a forgotten password: the new link voids the member's older ones. Giving a role or a setup link needs, besides `members:manage`, every scope of the member's current and new role; only an owner (not a key) makes, demotes, removes an owner or gives one a setup link: else 403 forbidden.
+         *
+         *     Required scopes: `members:manage`.
+         */
+        post: operations["createSetupLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in member
+         * @description With the session cookie only: an API key gets 401.
+         *
+         *     Required scopes: none.
+         */
+        get: operations["getSession"];
+        put?: never;
+        /**
+         * Sign in
+         * @description Wrong email or password: 401 invalid_credentials, alike for an unknown email. After 5 failures for one email from one address, or 30 from one address, in 15 minutes: 429 with Retry-After, the right password too, until the window frees.
+         *
+         *     No API key nor session: this is the way in.
+         */
+        post: operations["signIn"];
+        /**
+         * Sign out
+         * @description With the session cookie (and X-CSRF-Token) only: an API key gets 401. The cookie is cleared.
+         *
+         *     Required scopes: none.
+         */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/intake/{token}": {
         parameters: {
             query?: never;
@@ -671,6 +783,28 @@ export interface paths {
          *     No API key: the token in the path is the secret.
          */
         post: operations["receiveIntakeMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/session/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose a password with a setup link, and sign in
+         * @description The link works once, for 7 days. A refused password (400 invalid_body) leaves it usable. The first start's owner link also needs email and name. Every other session of the member ends.
+         *
+         *     No API key nor session: this is the way in.
+         */
+        post: operations["setUpPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1675,6 +1809,243 @@ export interface components {
             current_stage_id?: string | null;
             cv_url?: string | null;
         };
+        /**
+         * @example {
+         *       "id": "9b2f6a1e-8d4c-4f3b-9a7e-2c1d0e5f6a7b",
+         *       "organization_id": "3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b",
+         *       "email": "ada@example.com",
+         *       "name": "Ada Lovelace",
+         *       "role": "admin",
+         *       "created_at": "2026-11-22T04:21:26.123Z",
+         *       "last_sign_in_at": null,
+         *       "disabled_at": null
+         *     }
+         */
+        Member: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organization_id: string;
+            /** @description Unique in the installation, compared case-insensitively */
+            email: string;
+            name: string;
+            role: components["schemas"]["MemberRole"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            created_at: string;
+            last_sign_in_at: string | null;
+            /** @description Set once the member is disabled (DELETE): it can no longer sign in */
+            disabled_at: string | null;
+        };
+        /** @description viewer: read; member: + write dossiers, contacts, notes; admin: + flows, members, keys, webhooks, events; owner: admin's, and only an owner makes, demotes or removes an owner */
+        MemberRole: "viewer" | "member" | "admin" | "owner";
+        /**
+         * @example {
+         *       "id": "9b2f6a1e-8d4c-4f3b-9a7e-2c1d0e5f6a7b",
+         *       "organization_id": "3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b",
+         *       "email": "ada@example.com",
+         *       "name": "Ada Lovelace",
+         *       "role": "admin",
+         *       "created_at": "2026-11-22T04:21:26.123Z",
+         *       "last_sign_in_at": null,
+         *       "disabled_at": null,
+         *       "setup_url": "https://dossier.example.com/console/setup#token=q3V8Y1m0bKf2XcJ5dN7rT9wZ4hL6pA8sE1uG3iO5kM0"
+         *     }
+         */
+        NewMember: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organization_id: string;
+            /** @description Unique in the installation, compared case-insensitively */
+            email: string;
+            name: string;
+            role: components["schemas"]["MemberRole"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            created_at: string;
+            last_sign_in_at: string | null;
+            /** @description Set once the member is disabled (DELETE): it can no longer sign in */
+            disabled_at: string | null;
+            /**
+             * @description <base>/console/setup#token=...: sets the member's password; valid 7 days and for one use, voids the member's older links
+             * @example https://dossier.example.com/console/setup#token=q3V8Y1m0bKf2XcJ5dN7rT9wZ4hL6pA8sE1uG3iO5kM0
+             */
+            setup_url: string;
+        };
+        SetupLink: {
+            /**
+             * @description <base>/console/setup#token=...: sets the member's password; valid 7 days and for one use, voids the member's older links
+             * @example https://dossier.example.com/console/setup#token=q3V8Y1m0bKf2XcJ5dN7rT9wZ4hL6pA8sE1uG3iO5kM0
+             */
+            setup_url: string;
+        };
+        /**
+         * @example {
+         *       "member": {
+         *         "id": "9b2f6a1e-8d4c-4f3b-9a7e-2c1d0e5f6a7b",
+         *         "organization_id": "3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b",
+         *         "email": "ada@example.com",
+         *         "name": "Ada Lovelace",
+         *         "role": "admin",
+         *         "created_at": "2026-11-22T04:21:26.123Z",
+         *         "last_sign_in_at": null,
+         *         "disabled_at": null
+         *       },
+         *       "csrf_token": "kW3nP0qXvB7yR2tF9sL4mC6hJ1dG8aZ5eU0iO3xN2bQ"
+         *     }
+         */
+        Session: {
+            member: components["schemas"]["Member"];
+            /** @description Send it as X-CSRF-Token with every POST, PATCH, PUT and DELETE made with the session cookie */
+            csrf_token: string;
+        };
+        SignedOut: {
+            /** @constant */
+            signed_out: true;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "9b2f6a1e-8d4c-4f3b-9a7e-2c1d0e5f6a7b",
+         *         "organization_id": "3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b",
+         *         "email": "ada@example.com",
+         *         "name": "Ada Lovelace",
+         *         "role": "admin",
+         *         "created_at": "2026-11-22T04:21:26.123Z",
+         *         "last_sign_in_at": null,
+         *         "disabled_at": null
+         *       }
+         *     }
+         */
+        MemberEnvelope: {
+            data: components["schemas"]["Member"];
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "9b2f6a1e-8d4c-4f3b-9a7e-2c1d0e5f6a7b",
+         *           "organization_id": "3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b",
+         *           "email": "ada@example.com",
+         *           "name": "Ada Lovelace",
+         *           "role": "admin",
+         *           "created_at": "2026-11-22T04:21:26.123Z",
+         *           "last_sign_in_at": null,
+         *           "disabled_at": null
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        MemberList: {
+            data: components["schemas"]["Member"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "9b2f6a1e-8d4c-4f3b-9a7e-2c1d0e5f6a7b",
+         *         "organization_id": "3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b",
+         *         "email": "ada@example.com",
+         *         "name": "Ada Lovelace",
+         *         "role": "admin",
+         *         "created_at": "2026-11-22T04:21:26.123Z",
+         *         "last_sign_in_at": null,
+         *         "disabled_at": null,
+         *         "setup_url": "https://dossier.example.com/console/setup#token=q3V8Y1m0bKf2XcJ5dN7rT9wZ4hL6pA8sE1uG3iO5kM0"
+         *       }
+         *     }
+         */
+        NewMemberEnvelope: {
+            data: components["schemas"]["NewMember"];
+        };
+        SetupLinkEnvelope: {
+            data: components["schemas"]["SetupLink"];
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "member": {
+         *           "id": "9b2f6a1e-8d4c-4f3b-9a7e-2c1d0e5f6a7b",
+         *           "organization_id": "3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b",
+         *           "email": "ada@example.com",
+         *           "name": "Ada Lovelace",
+         *           "role": "admin",
+         *           "created_at": "2026-11-22T04:21:26.123Z",
+         *           "last_sign_in_at": null,
+         *           "disabled_at": null
+         *         },
+         *         "csrf_token": "kW3nP0qXvB7yR2tF9sL4mC6hJ1dG8aZ5eU0iO3xN2bQ"
+         *       }
+         *     }
+         */
+        SessionEnvelope: {
+            data: components["schemas"]["Session"];
+        };
+        SignedOutEnvelope: {
+            data: components["schemas"]["SignedOut"];
+        };
+        /**
+         * @example {
+         *       "email": "ada@example.com",
+         *       "name": "Ada Lovelace",
+         *       "role": "member"
+         *     }
+         */
+        CreateMember: {
+            /** @description An email address no member of the installation has (case-insensitively) */
+            email: string;
+            /** @description 1 to 200 characters after trimming */
+            name: string;
+            role: components["schemas"]["MemberRole"];
+        };
+        /**
+         * @example {
+         *       "role": "admin"
+         *     }
+         */
+        PatchMember: {
+            /** @description 1 to 200 characters after trimming */
+            name?: string;
+            role?: components["schemas"]["MemberRole"];
+        };
+        /**
+         * @example {
+         *       "email": "ada@example.com",
+         *       "password": "correct horse battery staple"
+         *     }
+         */
+        SignIn: {
+            email: string;
+            password: string;
+        };
+        /**
+         * @example {
+         *       "token": "q3V8Y1m0bKf2XcJ5dN7rT9wZ4hL6pA8sE1uG3iO5kM0",
+         *       "password": "correct horse battery staple"
+         *     }
+         */
+        SetupPassword: {
+            /** @description The token of the setup link (after #token=) */
+            token: string;
+            /** @description 10 to 256 characters */
+            password: string;
+            /** @description The owner's email: needed by the first start's owner link, ignored by the others */
+            email?: string;
+            /** @description The owner's name: needed by the first start's owner link, ignored by the others */
+            name?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -1803,7 +2174,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1838,7 +2209,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1850,8 +2221,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -1968,7 +2339,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2003,7 +2374,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2015,8 +2386,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -2186,7 +2557,7 @@ export interface operations {
                     "application/json": components["schemas"]["DossierEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2221,7 +2592,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2233,8 +2604,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -2328,7 +2699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ArchivedDossierEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2363,7 +2734,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2375,8 +2746,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -2519,7 +2890,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2554,7 +2925,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2566,8 +2937,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -2722,7 +3093,7 @@ export interface operations {
                     "application/pdf": Blob;
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2757,7 +3128,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2769,8 +3140,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -2894,7 +3265,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2929,7 +3300,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2941,8 +3312,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -3201,7 +3572,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3236,7 +3607,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3248,8 +3619,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -3367,7 +3738,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3402,7 +3773,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3414,8 +3785,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -3546,7 +3917,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3581,7 +3952,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3593,8 +3964,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -3745,7 +4116,7 @@ export interface operations {
                     "application/json": components["schemas"]["LinkedContactList"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3780,7 +4151,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3792,8 +4163,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -3930,7 +4301,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3965,7 +4336,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3977,8 +4348,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -4131,7 +4502,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnlinkedEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4166,7 +4537,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4178,8 +4549,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -4321,7 +4692,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4356,7 +4727,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4368,8 +4739,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -4475,7 +4846,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4510,7 +4881,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4522,8 +4893,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -4674,7 +5045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContactEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4709,7 +5080,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4721,8 +5092,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -4816,7 +5187,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedContactEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4851,7 +5222,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4863,8 +5234,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -5009,7 +5380,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5044,7 +5415,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5056,8 +5427,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -5250,7 +5621,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5285,7 +5656,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5297,8 +5668,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -5451,7 +5822,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5486,7 +5857,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5498,8 +5869,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -5689,7 +6060,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5724,7 +6095,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5736,8 +6107,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -5888,7 +6259,7 @@ export interface operations {
                     "application/json": components["schemas"]["StageList"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5923,7 +6294,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5935,8 +6306,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -6087,7 +6458,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6122,7 +6493,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6134,8 +6505,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -6392,7 +6763,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6427,7 +6798,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6439,8 +6810,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -6555,7 +6926,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6590,7 +6961,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6602,8 +6973,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -6789,7 +7160,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6824,7 +7195,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6836,8 +7207,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -7005,7 +7376,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7040,7 +7411,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7052,8 +7423,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -7164,7 +7535,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7199,7 +7570,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7211,8 +7582,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -7363,7 +7734,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7398,7 +7769,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7410,8 +7781,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -7508,7 +7879,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7543,7 +7914,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7555,8 +7926,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -7684,7 +8055,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7719,7 +8090,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7731,8 +8102,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -7879,7 +8250,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7914,7 +8285,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7926,8 +8297,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -8102,7 +8473,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8137,7 +8508,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8149,8 +8520,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -8281,7 +8652,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8316,7 +8687,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8328,8 +8699,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -8475,7 +8846,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8510,7 +8881,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8522,8 +8893,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -8672,7 +9043,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8707,7 +9078,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8719,8 +9090,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -8828,7 +9199,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8863,7 +9234,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8875,8 +9246,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -9047,7 +9418,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9082,7 +9453,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9094,8 +9465,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -9237,7 +9608,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9272,7 +9643,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9284,8 +9655,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -9446,7 +9817,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key (the message does not say which). */
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9481,7 +9852,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: `forbidden`: The key lacks a scope this operation requires. */
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9493,8 +9864,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "forbidden";
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -9533,6 +9904,1344 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "delivery_not_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every member of the organization, disabled ones included */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "name": "Ada Lovelace",
+                 *       "role": "member"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateMember"];
+            };
+        };
+        responses: {
+            /** @description The member was added, with no password yet: its setup_url lets it choose one */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewMemberEnvelope"];
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `duplicate_member`: A member of the installation already has this email (compared case-insensitively). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "duplicate_member";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "payload_too_large";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    disableMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's id (another organization's is unknown: 404). A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member, disabled (disabling again changes nothing) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `last_owner`: The change would leave the organization without an owner. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "last_owner";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's id (another organization's is unknown: 404). A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "admin"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PatchMember"];
+            };
+        };
+        responses: {
+            /** @description The member as it now is */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberEnvelope"];
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `last_owner`: The change would leave the organization without an owner. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "last_owner";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "payload_too_large";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createSetupLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's id (another organization's is unknown: 404). A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new setup_url, shown once */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupLinkEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "not_found";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "storage_unavailable";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session's member and its CSRF token */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per sliding 60 s window for the organization */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SignIn"];
+            };
+        };
+        responses: {
+            /** @description You are signed in: Set-Cookie carries dossier_session (HttpOnly; SameSite=Lax; Path=/; Secure over HTTPS); the body the member and the CSRF token */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionEnvelope"];
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `invalid_credentials`: A wrong email or password (the same answer, in about the same time, for an unknown email). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "invalid_credentials";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "payload_too_large";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "rate_limited";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. `server_busy`: Too many password checks are waiting; Retry-After says when to try again. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description With server_busy: whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @enum {unknown} */
+                            code: "storage_unavailable" | "server_busy";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session has ended; Set-Cookie clears dossier_session */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedOutEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "unauthorized";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "plan_required";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @enum {unknown} */
+                            code: "csrf_failed" | "forbidden";
                             message: string;
                         };
                     };
@@ -9817,6 +11526,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description With server_busy: whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9824,6 +11535,135 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "storage_unavailable";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setUpPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "q3V8Y1m0bKf2XcJ5dN7rT9wZ4hL6pA8sE1uG3iO5kM0",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetupPassword"];
+            };
+        };
+        responses: {
+            /** @description You are signed in: Set-Cookie carries dossier_session (HttpOnly; SameSite=Lax; Path=/; Secure over HTTPS); the body the member and the CSRF token */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionEnvelope"];
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. `invalid_setup_link`: A setup link that is unknown, used, expired, replaced by a newer one, or a disabled member's. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @enum {unknown} */
+                            code: "invalid_body" | "invalid_setup_link";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "request_timeout";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `duplicate_member`: A member of the installation already has this email (compared case-insensitively). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "duplicate_member";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "payload_too_large";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "internal";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. `server_busy`: Too many password checks are waiting; Retry-After says when to try again. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description With server_busy: whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @enum {unknown} */
+                            code: "storage_unavailable" | "server_busy";
                             message: string;
                         };
                     };
