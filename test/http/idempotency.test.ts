@@ -1,6 +1,6 @@
 // Idempotency-Key (C16, C20): replays, reused keys, keys in use, what is stored and what is not.
 import { describe, expect, test } from "bun:test";
-import { call, makeApp, makeKey, makeOrg, rowCounts } from "../helpers";
+import { call, filesUnder, makeApp, makeKey, makeOrg, rowCounts } from "../helpers";
 
 const dossier = { type: "candidate", name: "Ada Lovelace", email: "ada@example.com" };
 const withKey = (key: string, headers: Record<string, string> = {}) => ({ "idempotency-key": key, ...headers });
@@ -161,5 +161,57 @@ describe("C16: Idempotency-Key", () => {
     const org = makeOrg(app);
     const answer = await call(app, "GET", "/dossiers", { key: org.key, headers: withKey("") });
     expect(answer.status).toBe(200);
+  });
+
+  test("C16: a 5xx is not stored: the retry runs", async () => {
+    const app = makeApp();
+    const org = makeOrg(app);
+    const { sqlite } = app.dossier.store;
+    sqlite.run(`CREATE TEMP TRIGGER refuse BEFORE INSERT ON dossiers BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+    const failed = await call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey("retry") });
+    expect(failed.status).toBe(500);
+    expect(sqlite.query(`SELECT count(*) AS n FROM idempotency_keys`).get()).toEqual({ n: 0 });
+    sqlite.run(`DROP TRIGGER refuse`);
+    const retried = await call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey("retry") });
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get("idempotent-replayed")).toBeNull();
+    expect(events(app, org.id)).toEqual(["dossier.created"]);
+  });
+
+  test("C16: multipart bodies are compared by their bytes", async () => {
+    const app = makeApp();
+    const org = makeOrg(app);
+    const pdf = new TextEncoder().encode("%PDF-1.7\n% a CV\n%%EOF\n");
+    const form = (name: string) => {
+      const body = new FormData();
+      body.set("type", "candidate");
+      body.set("name", name);
+      body.set("cv", new File([pdf], "cv.pdf", { type: "application/pdf" }));
+      return body;
+    };
+    // One serialised body sent twice, byte for byte.
+    const sample = new Request("http://localhost/", { method: "POST", body: form("Ada") });
+    const type = sample.headers.get("content-type")!;
+    const bytes = new Uint8Array(await sample.arrayBuffer());
+    const first = await call(app, "POST", "/dossiers", { key: org.key, raw: bytes, contentType: type, headers: withKey("form") });
+    expect(first.status).toBe(201);
+    const files = filesUnder(app.dossier.filesDir);
+    const again = await call(app, "POST", "/dossiers", { key: org.key, raw: bytes, contentType: type, headers: withKey("form") });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.json).toEqual(first.json);
+    expect(filesUnder(app.dossier.filesDir)).toEqual(files);
+    // The same fields under another boundary are other bytes.
+    const other = await call(app, "POST", "/dossiers", { key: org.key, raw: form("Ada"), headers: withKey("form") });
+    expect(other.status).toBe(422);
+    expect(dossierCount(app, org.id)).toBe(1);
+  });
+
+  test("C20: the rate limit counts replays", async () => {
+    const app = makeApp();
+    const org = makeOrg(app, { rateLimit: 2 });
+    expect((await call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey("r") })).status).toBe(201);
+    const replay = await call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey("r") });
+    expect(replay.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect((await call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey("r") })).status).toBe(429);
   });
 });
