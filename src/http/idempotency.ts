@@ -61,23 +61,24 @@ const lastSweep = new WeakMap<Context, number>();
 export class Idempotency {
   private readonly mark: string;
   private readonly since: string;
+  private asked: Fingerprint | null = null;
 
   constructor(
     private readonly ctx: Context,
     private readonly scope: KeyScope,
-    private readonly asked: Fingerprint,
   ) {
     this.mark = `${scope.organizationId}\n${scope.principalId}\n${scope.key}`;
     this.since = new Date(ctx.now().getTime() - RETENTION_MS).toISOString();
   }
 
-  /** The stored answer when this request repeats the key's first; 422 when the key was used for
-   * another request; null when the key is new (then `begin` must follow, synchronously). */
-  stored(): Answer | null {
+  /** The stored answer when this request (`asked`) repeats the key's first; 422 when the key was
+   * used for another request; null when the key is new. */
+  stored(asked: Fingerprint): Answer | null {
+    this.asked = asked;
     const { organizationId, principalId, key } = this.scope;
     const found = this.ctx.store.idempotency.find(organizationId, principalId, key, this.since);
     if (!found) return null;
-    if (found.method !== this.asked.method || found.path !== this.asked.path || found.body_hash !== this.asked.body_hash) {
+    if (found.method !== asked.method || found.path !== asked.path || found.body_hash !== asked.body_hash) {
       throw new ApiError("idempotency_key_reused", "this Idempotency-Key was used for another request (method, path or body); use a new key");
     }
     return found;
@@ -95,8 +96,9 @@ export class Idempotency {
     running.get(this.ctx)?.delete(this.mark);
   }
 
-  /** Stores the answer; runs inside a unit of work. */
+  /** Stores the answer to the request `stored` was asked about; runs inside a unit of work. */
   writeAnswer(answer: Answer) {
+    if (!this.asked) throw new Error("writeAnswer before stored");
     const now = this.ctx.now();
     const row: RememberedAnswer = {
       organization_id: this.scope.organizationId,

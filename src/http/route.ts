@@ -154,6 +154,9 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
   const successes = Object.keys(spec.responses).map(Number);
   const only = successes.length === 1 ? successes[0] : undefined;
   const readsBody = spec.body !== undefined || spec.bodies !== undefined;
+  const idempotent = (spec.method === "POST" || spec.method === "PATCH") && !spec.secret && !spec.path.startsWith("/session");
+  /** Its answer is the record: it carries the record's ETag (C16). */
+  const tagged = spec.conditional === true && spec.method !== "DELETE";
 
   const hook = {
     detail: operation({
@@ -169,11 +172,13 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
       bodies: spec.bodies,
       responses: spec.responses,
       errors: [...implied(spec), ...(spec.errors ?? [])],
+      idempotent,
+      conditional: spec.conditional ? (spec.method === "GET" ? "read" : "write") : undefined,
+      tagged: tagged && spec.method !== "GET",
     }),
     ...(readsBody ? { parse: "none" as const } : {}),
   };
 
-  const idempotent = (spec.method === "POST" || spec.method === "PATCH") && !spec.secret && !spec.path.startsWith("/session");
   const toAnswer = (spec.answer ?? one) as (value: unknown) => unknown;
 
   /** A request's context whose units check If-Match first and store the answer last. */
@@ -221,7 +226,7 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
     };
     const withStatus = (value: unknown) => {
       if (only !== undefined && (set.status === undefined || set.status === 200)) set.status = only;
-      if (spec.conditional && spec.method !== "DELETE" && value !== null && typeof value === "object" && "data" in value) set.headers.etag = etagOf(value.data);
+      if (tagged && value !== null && typeof value === "object" && "data" in value) set.headers.etag = etagOf(value.data);
       return value;
     };
     if (!readsBody) return answer(undefined as B);
@@ -231,30 +236,37 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
 
   /** A request with an Idempotency-Key: replayed, refused (422, 409), or run with its answer stored. */
   const once = async (ctx: Context, principal: Principal, params: Record<P, string>, request: Request, set: Reply, key: string) => {
-    // Compared byte for byte (C20), so read as bytes before anything else reads them; each route's
-    // own limit applies when it reads the copy.
-    const bytes = await readBytes(request, BODY_LIMIT, spec.bodies ? fileTooLarge : payloadTooLarge);
-    const keyed = new Idempotency(ctx, { organizationId: principal.organizationId, principalId: principalIdOf(principal), key }, fingerprint(request, bytes));
-    const stored = keyed.stored();
-    if (stored) return replay(stored, set.headers);
+    const keyed = new Idempotency(ctx, { organizationId: principal.organizationId, principalId: principalIdOf(principal), key });
+    // Held from before the body is read: a retry sent while the first is still uploading is 409.
     keyed.begin();
     try {
+      // Compared byte for byte (C20), so read as bytes before anything else reads them; each
+      // route's own limit applies when it reads the copy. A route that reads no body ignores one.
+      const bytes = readsBody ? await readBytes(request, BODY_LIMIT, spec.bodies ? fileTooLarge : payloadTooLarge) : new Uint8Array();
+      const stored = keyed.stored(fingerprint(request, bytes));
+      if (stored) {
+        // The ETag of the record the stored answer shows, as the first answer had.
+        if (tagged && stored.status < 300) set.headers.etag = etagOf((JSON.parse(stored.body) as { data: unknown }).data);
+        return replay(stored, set.headers);
+      }
       let kept: StoredAnswer | null = null;
       const remember = (value: unknown) => {
         kept = { status: Number(only ?? 200), content_type: JSON_TYPE, location: null, body: JSON.stringify(toAnswer(value)) };
         keyed.writeAnswer(kept);
       };
       const copy = new Request(request.url, { method: request.method, headers: request.headers, body: bytes.byteLength > 0 ? bytes : null });
-      const value = await run(ctx, principal, params, copy, set, remember);
-      const given = await answerOf(value, set);
-      if (given && storable(given.status) && !sameAnswer(given, kept)) await ctx.store.write(() => keyed.writeAnswer(given));
-      return value;
-    } catch (error) {
-      if (error instanceof ApiError && storable(error.status)) {
-        const answer = errorAnswer(error);
-        await ctx.store.write(() => keyed.writeAnswer(answer)).catch(() => {});
+      try {
+        const value = await run(ctx, principal, params, copy, set, remember);
+        const given = await answerOf(value, set);
+        if (given && storable(given.status) && !sameAnswer(given, kept)) await ctx.store.write(() => keyed.writeAnswer(given));
+        return value;
+      } catch (error) {
+        if (error instanceof ApiError && storable(error.status)) {
+          const answer = errorAnswer(error);
+          await ctx.store.write(() => keyed.writeAnswer(answer)).catch(() => {});
+        }
+        throw error;
       }
-      throw error;
     } finally {
       keyed.end();
     }
