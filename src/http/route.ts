@@ -7,7 +7,7 @@
 //   3. the query, by its schema (400), then the body (400, 413, 415);
 //   4. the handler, with all of it read.
 // Two layers wrap it (C16, C20). Idempotency-Key on POST and PATCH: its format is checked after 429
-// and before 403; a stored answer is given again before step 2; a new key's answer is stored in the
+// and before 403; a stored answer is given again before `load`; a new key's answer is stored in the
 // units of work the handler's service makes (`remember`, called last in each), so that the answer
 // exists before the commit. Conditional requests on one record (`conditional`): If-Match is checked
 // after 404 and before step 3, and again first in each unit, so that of two writers holding one
@@ -258,7 +258,8 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
       try {
         const value = await run(ctx, principal, params, copy, set, remember);
         const given = await answerOf(value, set);
-        if (given && storable(given.status) && !sameAnswer(given, kept)) await ctx.store.write(() => keyed.writeAnswer(given));
+        // The effect is committed: a failure to store the answer must not turn it into an error.
+        if (given && storable(given.status) && !sameAnswer(given, kept)) await ctx.store.write(() => keyed.writeAnswer(given)).catch(() => {});
         return value;
       } catch (error) {
         if (error instanceof ApiError && storable(error.status)) {

@@ -1,5 +1,10 @@
 // Idempotency-Key (C16, C20): replays, reused keys, keys in use, what is stored and what is not.
+import { Type } from "@sinclair/typebox";
 import { describe, expect, test } from "bun:test";
+import { Elysia } from "elysia";
+import { guard } from "../../src/http/auth";
+import { one } from "../../src/http/request";
+import { defineRoute, mount } from "../../src/http/route";
 import { call, filesUnder, makeApp, makeKey, makeOrg, rowCounts } from "../helpers";
 
 const dossier = { type: "candidate", name: "Ada Lovelace", email: "ada@example.com" };
@@ -213,5 +218,47 @@ describe("C16: Idempotency-Key", () => {
     const replay = await call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey("r") });
     expect(replay.headers.get("x-ratelimit-remaining")).toBe("0");
     expect((await call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey("r") })).status).toBe(429);
+  });
+});
+
+describe("C20: where Idempotency-Key is ignored", () => {
+  test("C20: a route whose answer carries a secret shown once ignores the key: a retry gets a new secret, nothing is stored", async () => {
+    const app = makeApp();
+    const org = makeOrg(app);
+    const routes = [
+      defineRoute({
+        id: "makeSecret",
+        method: "POST",
+        path: "/secrets",
+        summary: "A secret shown once",
+        tag: "Test",
+        scopes: [],
+        secret: true,
+        responses: { 201: { schema: Type.Object({ secret: Type.String() }), description: "A new secret" } },
+        handler: () => one({ secret: crypto.randomUUID() }),
+      }),
+    ];
+    const api = new Elysia({ prefix: "/api/v1" }).use(mount(app.dossier, guard(app.dossier), routes));
+    const post = async () => {
+      const response = await api.handle(new Request("http://localhost/api/v1/secrets", { method: "POST", headers: { authorization: `Bearer ${org.key}`, "idempotency-key": "once" } }));
+      return { status: response.status, replayed: response.headers.get("idempotent-replayed"), json: (await response.json()) as { data: { secret: string } } };
+    };
+    const first = await post();
+    const again = await post();
+    expect([first.status, again.status, again.replayed]).toEqual([201, 201, null]);
+    expect(again.json.data.secret).not.toBe(first.json.data.secret);
+    expect(app.dossier.store.sqlite.query(`SELECT count(*) AS n FROM idempotency_keys`).get()).toEqual({ n: 0 });
+  });
+
+  test("C16: a link's replay gives the first answer's status and body (the handler's own, stored after the commit)", async () => {
+    const app = makeApp();
+    const org = makeOrg(app);
+    const created = await call(app, "POST", "/dossiers", { key: org.key, body: dossier });
+    const contact = await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "Grace" } });
+    const link = { contact_id: contact.json.data.id, role_on_dossier: "other" };
+    const first = await call(app, "POST", `/dossiers/${created.json.data.id}/contacts`, { key: org.key, body: link, headers: withKey("link") });
+    expect(first.status).toBe(201);
+    const again = await call(app, "POST", `/dossiers/${created.json.data.id}/contacts`, { key: org.key, body: link, headers: withKey("link") });
+    expect([again.status, again.headers.get("idempotent-replayed"), again.text]).toEqual([201, "true", first.text]);
   });
 });
