@@ -184,18 +184,19 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
   /** A request's context whose units check If-Match first and store the answer last. */
   const withUnits = (ctx: Context, before?: () => void, after?: (value: unknown) => void): Context => {
     if (!before && !after) return ctx;
-    const store = Object.create(ctx.store, {
-      write: {
-        value: <T>(unit: () => T) =>
-          ctx.store.write(() => {
-            before?.();
-            const value = unit();
-            after?.(value);
-            return value;
-          }),
-      },
+    const write = <T>(unit: () => T) =>
+      ctx.store.write(() => {
+        before?.();
+        const value = unit();
+        after?.(value);
+        return value;
+      });
+    // Copies with their own properties (getters stay getters): a service may spread a context.
+    const store = { ...Object.getOwnPropertyDescriptors(ctx.store), write: { value: write, enumerable: true } };
+    return Object.defineProperties({} as Context, {
+      ...Object.getOwnPropertyDescriptors(ctx),
+      store: { value: Object.defineProperties({}, store), enumerable: true },
     });
-    return Object.create(ctx, { store: { value: store } });
   };
 
   // Synchronous up to the body, so that a route that reads none answers without a promise.
