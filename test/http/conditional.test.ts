@@ -38,6 +38,9 @@ describe("C16: ETag", () => {
     const after = await call(app, "GET", `/contacts/${contactId}`, { key: org.key });
     expect(after.json.data.dossier_count).toBe(2);
     expect(after.headers.get("etag")).not.toBe(before);
+    const patched = await call(app, "PATCH", `/contacts/${contactId}`, { key: org.key, body: { company: "Analytical Engines" }, headers: { "if-match": after.headers.get("etag")! } });
+    expect(patched.status).toBe(200);
+    expect((await call(app, "GET", `/contacts/${contactId}`, { key: org.key })).headers.get("etag")).toBe(patched.headers.get("etag"));
   });
 });
 
