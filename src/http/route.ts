@@ -81,10 +81,6 @@ export interface RouteSpec<P extends string, L, Q extends TObject, S extends TSc
   /** Error codes the route can answer beyond those its declaration implies (`implied`). */
   errors?: ErrorCode[];
   handler: (call: Call<NoInfer<P>, L, Static<Q>, B>) => unknown;
-  /** The answer's body made from what a unit of the handler's service returns (default: `{data}`),
-   * stored with an Idempotency-Key inside that unit. When the handler answers otherwise, the
-   * answer it gives is stored after the commit instead, and is lost to a crash in between. */
-  answer?: (value: never) => unknown;
   /** The answer carries a secret shown once (a key, a setup link): Idempotency-Key is ignored,
    * since a replay would show it again (C20). */
   secret?: true;
@@ -179,8 +175,6 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
     ...(readsBody ? { parse: "none" as const } : {}),
   };
 
-  const toAnswer = (spec.answer ?? one) as (value: unknown) => unknown;
-
   /** A request's context whose units check If-Match first and store the answer last. */
   const withUnits = (ctx: Context, before?: () => void, after?: (value: unknown) => void): Context => {
     if (!before && !after) return ctx;
@@ -250,9 +244,12 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
         if (tagged && stored.status < 300) set.headers.etag = etagOf((JSON.parse(stored.body) as { data: unknown }).data);
         return replay(stored, set.headers);
       }
+      // In each unit, the answer a route that answers `{data: <the unit's value>}` gives; a route
+      // that answers otherwise (a status chosen by the handler) has its answer stored after the
+      // commit instead, which a crash in between loses.
       let kept: StoredAnswer | null = null;
       const remember = (value: unknown) => {
-        kept = { status: Number(only ?? 200), content_type: JSON_TYPE, location: null, body: JSON.stringify(toAnswer(value)) };
+        kept = { status: Number(only ?? 200), content_type: JSON_TYPE, location: null, body: JSON.stringify(one(value)) };
         keyed.writeAnswer(kept);
       };
       const copy = new Request(request.url, { method: request.method, headers: request.headers, body: bytes.byteLength > 0 ? bytes : null });
