@@ -10,6 +10,7 @@ import m0005 from "../../drizzle/0005_generations.sql" with { type: "text" };
 import m0006 from "../../drizzle/0006_members.sql" with { type: "text" };
 import m0007 from "../../drizzle/0007_intake.sql" with { type: "text" };
 import m0008 from "../../drizzle/0008_history.sql" with { type: "text" };
+import m0009 from "../../drizzle/0009_idempotency.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -21,6 +22,7 @@ export const migrationSql: Record<string, string> = {
   "0006_members": m0006,
   "0007_intake": m0007,
   "0008_history": m0008,
+  "0009_idempotency": m0009,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

@@ -13,6 +13,7 @@ import { flowQueries } from "./flows";
 import type { Generations } from "./generations";
 import { healthQueries } from "./health";
 import { historyQueries } from "./history";
+import { idempotencyQueries } from "./idempotency";
 import { intakeQueries } from "./intake";
 import { keyQueries } from "./keys";
 import { linkQueries } from "./links";
@@ -45,6 +46,7 @@ export function storeQueries(deps: QueryDeps) {
     flows: flowQueries(deps),
     health: healthQueries(deps),
     history: historyQueries(deps),
+    idempotency: idempotencyQueries(deps),
     intake: intakeQueries(deps),
     keys: keyQueries(deps),
     links: linkQueries(deps),

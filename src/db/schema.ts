@@ -420,6 +420,27 @@ export const dossierOutcomes = sqliteTable(
   (t) => [index("dossier_outcomes_flow_at").on(t.organizationId, t.flowId, t.at)],
 );
 
+// The first answer to each Idempotency-Key (C16, C20), written in the unit that made the request's
+// effect, so that a retry after a crash between the commit and the answer gets that answer. A key
+// belongs to the principal (API key or member) within the organization; rows go after 24 hours.
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    principalId: text("principal_id").notNull(),
+    key: text("key").notNull(),
+    method: text("method").notNull(),
+    path: text("path").notNull(),
+    bodyHash: text("body_hash").notNull(),
+    status: integer("status").notNull(),
+    contentType: text("content_type"),
+    location: text("location"),
+    body: text("body").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.principalId, t.key] }), index("idempotency_keys_created").on(t.createdAt)],
+);
+
 export type Organization = typeof organizations.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type FlowRow = typeof flows.$inferSelect;

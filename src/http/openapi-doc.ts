@@ -183,6 +183,12 @@ export interface OperationDoc {
    * `errors`. `none`: the way in (signing in, C12): likewise, with no principal at all. Default:
    * an API key or a session (the cookie). */
   auth?: "key" | "path-token" | "none";
+  /** Takes an Idempotency-Key (C16). */
+  idempotent?: boolean;
+  /** One record's representation (C16): `read` answers ETag and takes If-None-Match (304);
+   * `write` takes If-Match (412), and with `tagged` answers the record's new ETag. */
+  conditional?: "read" | "write";
+  tagged?: boolean;
 }
 
 /** `components.securitySchemes`: an API key (the way for programs), or the session cookie of a
@@ -200,6 +206,43 @@ export const SECURITY_SCHEMES = {
 
 /** Who may call an operation: a key or a session. */
 export const SECURITY = [{ bearerAuth: [] }, { cookieAuth: [] }];
+
+const ETAG: Header = {
+  description: "The record's strong ETag, over its whole representation: send it back in If-Match to change the record only if nobody changed it since (C16)",
+  required: true,
+  schema: { type: "string", pattern: '^"[A-Za-z0-9_-]+"$' },
+};
+const REPLAYED: Header = {
+  description: "`true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16)",
+  required: false,
+  schema: { type: "string", const: "true" },
+};
+
+const IDEMPOTENCY_KEY: Parameter = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. " +
+    "The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and " +
+    "body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 " +
+    "idempotency_key_reused; while the first is running: 409 idempotency_key_in_use.",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
+};
+const IF_MATCH: Parameter = {
+  name: "If-Match",
+  in: "header",
+  required: false,
+  description: "The ETag the change is based on (or `*`): when the record's current ETag differs, 412 precondition_failed and nothing changes",
+  schema: { type: "string" },
+};
+const IF_NONE_MATCH: Parameter = {
+  name: "If-None-Match",
+  in: "header",
+  required: false,
+  description: "The ETag of the copy the client holds: when it is still the current one, 304 with no body",
+  schema: { type: "string" },
+};
 
 const example = (schema: TSchema) => (Array.isArray(schema.examples) ? schema.examples[0] : undefined);
 
@@ -224,11 +267,15 @@ export function operation(doc: OperationDoc): DocumentDecoration {
   const byKey = doc.auth === undefined || doc.auth === "key";
   const headersOf = byKey ? headersFor : tokenHeadersFor;
   const responses: Record<string, unknown> = {};
+  const successHeaders = {
+    ...(doc.conditional === "read" || doc.tagged ? { ETag: ETAG } : {}),
+    ...(doc.idempotent ? { "Idempotent-Replayed": REPLAYED } : {}),
+  };
   for (const [status, answer] of Object.entries(doc.responses)) {
     if (answer.mediaType) {
       responses[status] = {
         description: answer.description,
-        headers: { ...headersOf(Number(status)), ...answer.headers },
+        headers: { ...headersOf(Number(status)), ...answer.headers, ...successHeaders },
         content: { [answer.mediaType]: { schema: documentSchema(answer.schema) } },
       };
       continue;
@@ -238,14 +285,21 @@ export function operation(doc: OperationDoc): DocumentDecoration {
     const sample = "$ref" in schema ? undefined : example(answer.schema);
     responses[status] = {
       description: answer.description,
-      headers: headersOf(Number(status)),
+      headers: { ...headersOf(Number(status)), ...successHeaders },
       content: { "application/json": { schema, ...(sample === undefined ? {} : { example: sample }) } },
     };
   }
+  if (doc.conditional === "read") {
+    responses["304"] = { description: "Not Modified: If-None-Match holds the current ETag; no body", headers: { ...headersOf(304), ETag: ETAG } };
+  }
+  const conditionErrors: ErrorCode[] = [
+    ...(doc.conditional === "write" ? (["precondition_failed"] as const) : []),
+    ...(doc.idempotent ? (["invalid_body", "idempotency_key_in_use", "idempotency_key_reused"] as const) : []),
+  ];
   const byStatus = new Map<number, ErrorCode[]>();
   // Every operation that reads a body can find it stalled (C20).
   const bodyErrors: ErrorCode[] = doc.body || doc.bodies ? ["request_timeout"] : [];
-  for (const code of [...(byKey ? AUTH_ERRORS : (["internal"] as ErrorCode[])), ...(doc.errors ?? []), ...bodyErrors]) {
+  for (const code of [...(byKey ? AUTH_ERRORS : (["internal"] as ErrorCode[])), ...(doc.errors ?? []), ...bodyErrors, ...conditionErrors]) {
     const codes = byStatus.get(STATUS_OF[code]) ?? [];
     if (!codes.includes(code)) codes.push(code);
     byStatus.set(STATUS_OF[code], codes);
@@ -276,7 +330,12 @@ export function operation(doc: OperationDoc): DocumentDecoration {
   const declared = Object.entries(doc.params ?? {}).map(([name, description]) =>
     byKey ? pathParameter(name, description, doc.idPattern) : tokenParameter(name, description),
   );
-  const parameters = [...declared, ...query];
+  const headers = [
+    ...(doc.idempotent ? [IDEMPOTENCY_KEY] : []),
+    ...(doc.conditional === "write" ? [IF_MATCH] : []),
+    ...(doc.conditional === "read" ? [IF_NONE_MATCH] : []),
+  ];
+  const parameters = [...declared, ...query, ...headers];
 
   const detail: Record<string, unknown> = {
     operationId: doc.id,
@@ -299,7 +358,7 @@ export function operation(doc: OperationDoc): DocumentDecoration {
     const { toJSON: _, ...rest } = this;
     const given = ((rest.parameters as Parameter[] | undefined) ?? []).filter((p) => p.in === "path");
     const path = given.map((p) => declared.find((d) => d.name === p.name) ?? pathParameter(p.name));
-    const all = [...path, ...query];
+    const all = [...path, ...query, ...headers];
     return { ...rest, ...(all.length > 0 ? { parameters: all } : {}) };
   };
   return detail as DocumentDecoration;

@@ -6,17 +6,25 @@
 //   2. the path ids (a non-uuid names nothing: 404), then `load`, the path's resource (404);
 //   3. the query, by its schema (400), then the body (400, 413, 415);
 //   4. the handler, with all of it read.
+// Two layers wrap it (C16, C20). Idempotency-Key on POST and PATCH: its format is checked after 429
+// and before 403; a stored answer is given again before `load`; a new key's answer is stored in the
+// units of work the handler's service makes (`remember`, called last in each), so that the answer
+// exists before the commit. Conditional requests on one record (`conditional`): If-Match is checked
+// after 404 and before step 3, and again first in each unit, so that of two writers holding one
+// ETag only one wins; If-None-Match on GET answers 304.
 // Elysia validates nothing itself (no Elysia `params`, `query` or `body` schema), since it would do
 // so before step 1.
 import type { Static, TObject, TSchema, TUndefined } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { asActor, type Actor } from "../actor";
 import type { Context } from "../context";
-import { notFound, type ErrorCode } from "../errors";
+import { ApiError, notFound, type ErrorCode } from "../errors";
 import type { Scope } from "../services/keys";
 import type { Guard, Principal } from "./auth";
+import { etagOf, ifMatchHolds, ifNoneMatchHits, preconditionFailed } from "./etag";
+import { errorAnswer, fingerprint, Idempotency, idempotencyKey, malformedKey, replay, storable, type Answer as StoredAnswer } from "./idempotency";
 import { operation, type Answer } from "./openapi-doc";
-import { parseQuery, pathId, readJson, searchParams } from "./request";
+import { one, parseQuery, pathId, readBytes, readJson, searchParams } from "./request";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -73,6 +81,11 @@ export interface RouteSpec<P extends string, L, Q extends TObject, S extends TSc
   /** Error codes the route can answer beyond those its declaration implies (`implied`). */
   errors?: ErrorCode[];
   handler: (call: Call<NoInfer<P>, L, Static<Q>, B>) => unknown;
+  /** The answer carries a secret shown once (a key, a setup link): Idempotency-Key is ignored,
+   * since a replay would show it again (C20). */
+  secret?: true;
+  /** `load` is one record's representation (a dossier, a contact): ETag, If-Match, If-None-Match. */
+  conditional?: true;
 }
 
 export interface Route {
@@ -85,6 +98,30 @@ export interface Route {
 }
 
 const PATH_PARAM = /:([A-Za-z_]+)/g;
+
+/** The largest body any route takes: a multipart POST /dossiers (C10). */
+const BODY_LIMIT = 11_534_336;
+const fileTooLarge = () => new ApiError("file_too_large", "the multipart body is larger than 11 MB");
+const payloadTooLarge = () => new ApiError("payload_too_large", "the JSON body is larger than 1 MB");
+/** The type Elysia gives an answer that is an object. */
+const JSON_TYPE = "application/json;charset=utf-8";
+
+const stringHeaders = (headers: Reply["headers"]) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)]));
+
+/** The answer a handler's value becomes, as stored with an Idempotency-Key. */
+async function answerOf(value: unknown, set: Reply): Promise<StoredAnswer | null> {
+  if (value instanceof Response) {
+    return { status: value.status, content_type: value.headers.get("content-type"), location: value.headers.get("location"), body: await value.clone().text() };
+  }
+  const header = (name: string) => (set.headers[name] === undefined ? null : String(set.headers[name]));
+  const status = Number(set.status ?? 200);
+  if (typeof value === "string") return { status, content_type: header("content-type") ?? "text/plain;charset=utf-8", location: header("location"), body: value };
+  if (value === undefined) return null;
+  return { status, content_type: header("content-type") ?? JSON_TYPE, location: header("location"), body: JSON.stringify(value) };
+}
+
+const sameAnswer = (a: StoredAnswer, b: StoredAnswer | null) =>
+  b !== null && a.status === b.status && a.body === b.body && a.content_type === b.content_type && a.location === b.location;
 
 /** The failures that come with what a route declares: an id in the path may name nothing (404), a
  * query or a JSON body may be malformed (400), a JSON body too large (413), and a change may find
@@ -113,6 +150,9 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
   const successes = Object.keys(spec.responses).map(Number);
   const only = successes.length === 1 ? successes[0] : undefined;
   const readsBody = spec.body !== undefined || spec.bodies !== undefined;
+  const idempotent = (spec.method === "POST" || spec.method === "PATCH") && !spec.secret && !spec.path.startsWith("/session");
+  /** Its answer is the record: it carries the record's ETag (C16). */
+  const tagged = spec.conditional === true && spec.method !== "DELETE";
 
   const hook = {
     detail: operation({
@@ -128,34 +168,128 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
       bodies: spec.bodies,
       responses: spec.responses,
       errors: [...implied(spec), ...(spec.errors ?? [])],
+      idempotent,
+      conditional: spec.conditional ? (spec.method === "GET" ? "read" : "write") : undefined,
+      tagged: tagged && spec.method !== "GET",
     }),
     ...(readsBody ? { parse: "none" as const } : {}),
   };
 
-  // Synchronous up to the body, so that a route that reads none answers without a promise.
-  const handle = (ctx: Context, guard: Guard) => (request: Request, raw: Record<string, string>, set: Reply) => {
-    const principal = guard(spec.scopes, request, set.headers);
-    // Only a change has a history to record its actor in; reads go on without the context.
-    if (spec.method === "GET") return afterGuard(ctx, request, raw, set, principal);
-    return asActor(actorOf(principal), () => afterGuard(ctx, request, raw, set, principal));
+  /** A request's context whose units check If-Match first and store the answer last. */
+  const withUnits = (ctx: Context, before?: () => void, after?: (value: unknown) => void): Context => {
+    if (!before && !after) return ctx;
+    const write = <T>(unit: () => T) =>
+      ctx.store.write(() => {
+        before?.();
+        const value = unit();
+        after?.(value);
+        return value;
+      });
+    // Copies with their own properties (getters stay getters): a service may spread a context.
+    const store = { ...Object.getOwnPropertyDescriptors(ctx.store), write: { value: write, enumerable: true } };
+    return Object.defineProperties({} as Context, {
+      ...Object.getOwnPropertyDescriptors(ctx),
+      store: { value: Object.defineProperties({}, store), enumerable: true },
+    });
   };
-  const afterGuard = (ctx: Context, request: Request, raw: Record<string, string>, set: Reply, principal: Principal) => {
-    const params = {} as Record<P, string>;
-    for (const name of declared) params[name] = spec.idPattern ? matchingId(spec.idPattern, raw[name]) : pathId(raw[name]);
+
+  // Synchronous up to the body, so that a route that reads none answers without a promise.
+  const run = (ctx: Context, principal: Principal, params: Record<P, string>, request: Request, set: Reply, remember?: (value: unknown) => void) => {
     const asked = { ctx, principal, params };
     const resource = spec.load ? spec.load(asked) : (undefined as L);
+    let before: (() => void) | undefined;
+    if (spec.conditional) {
+      const current = etagOf(resource);
+      if (spec.method === "GET") {
+        set.headers.etag = current;
+        const none = request.headers.get("if-none-match");
+        if (none !== null && ifNoneMatchHits(none, current)) return new Response(null, { status: 304, headers: stringHeaders(set.headers) });
+      }
+      const match = request.headers.get("if-match");
+      if (match !== null && spec.method !== "GET") {
+        if (!ifMatchHolds(match, current)) throw preconditionFailed();
+        before = () => {
+          if (!ifMatchHolds(match, etagOf(spec.load!(asked)))) throw preconditionFailed();
+        };
+      }
+    }
     const query = (spec.query ? parseQuery(spec.query, searchParams(request)) : {}) as Static<Q>;
+    const inUnits = withUnits(ctx, before, remember);
     const answer = (body: B) => {
-      const value = spec.handler({ ...asked, resource, query, body, request, set });
+      const value = spec.handler({ ...asked, ctx: inUnits, resource, query, body, request, set });
       return value instanceof Promise ? value.then(withStatus) : withStatus(value);
     };
     const withStatus = (value: unknown) => {
       if (only !== undefined && (set.status === undefined || set.status === 200)) set.status = only;
+      if (tagged && value !== null && typeof value === "object" && "data" in value) set.headers.etag = etagOf(value.data);
       return value;
     };
     if (!readsBody) return answer(undefined as B);
     const json = () => readJson(request, spec.body!);
     return (spec.read ? spec.read(request, json) : (json() as Promise<B>)).then(answer);
+  };
+
+  /** A request with an Idempotency-Key: replayed, refused (422, 409), or run with its answer stored. */
+  const once = async (ctx: Context, principal: Principal, params: Record<P, string>, request: Request, set: Reply, key: string) => {
+    const keyed = new Idempotency(ctx, { organizationId: principal.organizationId, principalId: principalIdOf(principal), key });
+    // Held from before the body is read: a retry sent while the first is still uploading is 409.
+    keyed.begin();
+    try {
+      // Compared byte for byte (C20), so read as bytes before anything else reads them; each
+      // route's own limit applies when it reads the copy. A route that reads no body ignores one.
+      const bytes = readsBody ? await readBytes(request, BODY_LIMIT, spec.bodies ? fileTooLarge : payloadTooLarge) : new Uint8Array();
+      const stored = keyed.stored(fingerprint(request, bytes));
+      if (stored) {
+        // The ETag of the record the stored answer shows, as the first answer had.
+        if (tagged && stored.status < 300) set.headers.etag = etagOf((JSON.parse(stored.body) as { data: unknown }).data);
+        return replay(stored, set.headers);
+      }
+      // In each unit, the answer a route that answers `{data: <the unit's value>}` gives; a route
+      // that answers otherwise (a status chosen by the handler) has its answer stored after the
+      // commit instead, which a crash in between loses.
+      let kept: StoredAnswer | null = null;
+      const remember = (value: unknown) => {
+        kept = { status: Number(only ?? 200), content_type: JSON_TYPE, location: null, body: JSON.stringify(one(value)) };
+        keyed.writeAnswer(kept);
+      };
+      const copy = new Request(request.url, { method: request.method, headers: request.headers, body: bytes.byteLength > 0 ? bytes : null });
+      try {
+        const value = await run(ctx, principal, params, copy, set, remember);
+        const given = await answerOf(value, set);
+        // The effect is committed: a failure to store the answer must not turn it into an error.
+        if (given && storable(given.status) && !sameAnswer(given, kept)) await ctx.store.write(() => keyed.writeAnswer(given)).catch(() => {});
+        return value;
+      } catch (error) {
+        if (error instanceof ApiError && storable(error.status)) {
+          const answer = errorAnswer(error);
+          await ctx.store.write(() => keyed.writeAnswer(answer)).catch(() => {});
+        }
+        throw error;
+      }
+    } finally {
+      keyed.end();
+    }
+  };
+
+  const handle = (ctx: Context, guard: Guard) => (request: Request, raw: Record<string, string>, set: Reply) => {
+    const key = idempotent ? idempotencyKey(request) : null;
+    let principal: Principal;
+    try {
+      principal = guard(spec.scopes, request, set.headers);
+    } catch (error) {
+      // A malformed key's 400 comes after 429 and before 403 (C20).
+      if (key === "malformed" && error instanceof ApiError && error.status === 403) throw malformedKey();
+      throw error;
+    }
+    if (key === "malformed") throw malformedKey();
+    // Only a change has a history to record its actor in; reads go on without the context.
+    if (spec.method === "GET") return afterGuard(ctx, request, raw, set, principal, key);
+    return asActor(actorOf(principal), () => afterGuard(ctx, request, raw, set, principal, key));
+  };
+  const afterGuard = (ctx: Context, request: Request, raw: Record<string, string>, set: Reply, principal: Principal, key: string | null) => {
+    const params = {} as Record<P, string>;
+    for (const name of declared) params[name] = spec.idPattern ? matchingId(spec.idPattern, raw[name]) : pathId(raw[name]);
+    return key === null ? run(ctx, principal, params, request, set) : once(ctx, principal, params, request, set, key);
   };
 
   return { id: spec.id, method: spec.method, path: spec.path, hook, handle };
@@ -164,6 +298,11 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
 function matchingId(pattern: RegExp, id: string): string {
   if (!pattern.test(id)) throw notFound();
   return id;
+}
+
+/** Whose an Idempotency-Key is (C20): the signed-in member's, else the key's. */
+function principalIdOf(principal: Principal): string {
+  return principal.kind === "member" ? `member:${principal.memberId}` : principal.keyId;
 }
 
 /** Who the principal is, for the history of what the request changes (C18): the signed-in

@@ -56,6 +56,7 @@ interface SettingsIds {
 const HOOK = "http://127.0.0.1:9/hook";
 /** An id that names nothing. */
 const NOBODY = "00000000-0000-4000-8000-000000000000";
+const OTHER_NOBODY = "00000000-0000-4000-8000-000000000001";
 /** An event id that names nothing. */
 const NO_EVENT = "evt_99999999999999999999999999";
 const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n");
@@ -270,6 +271,89 @@ function everyWrite(api: Api, dossierId: string, contactId: string, flowId: stri
     api.DELETE("/api/v1/contacts/{id}", { params: { path: { id: contactId } } }),
     api.POST("/api/v1/flows/{id}/intake/rotate", { params: { path: { id: flowId } } }),
   ];
+}
+
+/** Every route that takes an Idempotency-Key, sent with `key`; `variant` changes each body, so
+ * that the same key with another variant is another request (C16). The ids name nothing or hold
+ * the request back (a 400 or 404 that is stored too), so that no call changes anything. */
+function everyKeyed(api: Api, key: string, variant: string, dossierId: string) {
+  const header = { header: { "Idempotency-Key": key } };
+  const nobody = { ...header, path: { id: NOBODY } };
+  return [
+    api.POST("/api/v1/dossiers", { params: header, body: { type: "candidate", name: "", email: variant } }),
+    api.PATCH("/api/v1/dossiers/{id}", { params: nobody, body: { name: variant } }),
+    api.POST("/api/v1/dossiers/{id}/cv", { params: nobody, ...rawPdf(variant) }),
+    api.POST("/api/v1/dossiers/{id}/notes", { params: nobody, body: { content: variant } }),
+    api.POST("/api/v1/dossiers/{id}/contacts", { params: { ...header, path: { id: dossierId } }, body: { contact_id: NOBODY, role_on_dossier: "other", padding: variant } as never }),
+    api.POST("/api/v1/contacts", { params: header, body: { full_name: "", email: variant } }),
+    api.PATCH("/api/v1/contacts/{id}", { params: nobody, body: { city: variant } }),
+    api.POST("/api/v1/flows", { params: header, body: { type: "sales", name: variant, stages: [] } }),
+    api.PATCH("/api/v1/flows/{id}", { params: nobody, body: { name: variant } }),
+    api.POST("/api/v1/flows/{id}/stages", { params: nobody, body: { name: variant } }),
+    api.PATCH("/api/v1/stages/{id}", { params: nobody, body: { name: variant } }),
+    api.PATCH("/api/v1/members/{id}", { params: nobody, body: { name: variant } }),
+    // No body: another variant is another path (its id, or its query string).
+    ...keyedWithoutBody(api, key, variant === "second" ? OTHER_NOBODY : NOBODY).map((call) => call()),
+  ];
+}
+
+/** The keyed routes that read no body, on ids (or a query) that name nothing. */
+function keyedWithoutBody(api: Api, key: string, id: string): (() => Promise<Answer>)[] {
+  const header = { header: { "Idempotency-Key": key } };
+  const eventId = `evt_${id.replace(/-/g, "").slice(0, 26).padStart(26, "0")}`;
+  return [
+    () => api.POST("/api/v1/flows/{id}/intake/rotate", { params: { ...header, path: { id } } }),
+    () => api.POST("/api/v1/webhook-deliveries/{event_id}/retry", { params: { ...header, path: { event_id: eventId } } }),
+  ];
+}
+
+/** Each keyed route's 409 idempotency_key_in_use: a first request whose body stalls holds its key
+ * while a second with the same key comes. The first must have reached the server before the
+ * second: tried again, with a new key and a longer head start, until it has (bounded). */
+async function everyKeyInUse(api: Api, dossierId: string): Promise<void> {
+  const stalling = { bodySerializer: stalled, headers: { "Content-Type": "application/json" } };
+  const held = (key: string) => {
+    const header = { header: { "Idempotency-Key": key } };
+    const nobody = { ...header, path: { id: NOBODY } };
+    return [
+      () => api.POST("/api/v1/dossiers", { params: header, body: { type: "candidate", name: "Held" }, ...stalling }),
+      () => api.PATCH("/api/v1/dossiers/{id}", { params: nobody, body: { name: "Held" }, ...stalling }),
+      () => api.POST("/api/v1/dossiers/{id}/cv", { params: nobody, ...rawPdf(""), bodySerializer: stalled }),
+      () => api.POST("/api/v1/dossiers/{id}/notes", { params: nobody, body: { content: "Held" }, ...stalling }),
+      () => api.POST("/api/v1/dossiers/{id}/contacts", { params: { ...header, path: { id: dossierId } }, body: { contact_id: NOBODY, role_on_dossier: "other" }, ...stalling }),
+      () => api.POST("/api/v1/contacts", { params: header, body: { full_name: "Held" }, ...stalling }),
+      () => api.PATCH("/api/v1/contacts/{id}", { params: nobody, body: { city: "Held" }, ...stalling }),
+      () => api.POST("/api/v1/flows", { params: header, body: { type: "sales", name: "Held", stages: [{ name: "One" }] }, ...stalling }),
+      () => api.PATCH("/api/v1/flows/{id}", { params: nobody, body: { name: "Held" }, ...stalling }),
+      () => api.POST("/api/v1/flows/{id}/stages", { params: nobody, body: { name: "Held" }, ...stalling }),
+      () => api.PATCH("/api/v1/stages/{id}", { params: nobody, body: { name: "Held" }, ...stalling }),
+    ];
+  };
+  // A route without a body cannot be held by one: its key is in use while its first runs, so
+  // requests sent at once find it so (tried again, bounded, until one has).
+  for (const [n, route] of keyedWithoutBody(api, "", NOBODY).entries()) {
+    let inUse = false;
+    for (let attempt = 1; attempt <= 10 && !inUse; attempt++) {
+      const key = `no-body-${attempt}-${crypto.randomUUID()}`;
+      const answers = await Promise.all(Array.from({ length: 8 }, () => keyedWithoutBody(api, key, NOBODY)[n]()));
+      inUse = answers.some((r) => r.response.status === 409);
+    }
+    check(inUse, `409 idempotency_key_in_use on the keyed route without a body #${n} (${route.name})`);
+  }
+  const waiting: Promise<Answer>[] = [];
+  let pending = held("").map((_, i) => i);
+  for (let attempt = 1; attempt <= 5 && pending.length > 0; attempt++) {
+    const key = `in-use-${attempt}-${crypto.randomUUID()}`;
+    const first = held(key);
+    waiting.push(...pending.map((i) => first[i]()));
+    await Bun.sleep(100 * attempt);
+    const second = everyKeyed(api, key, "second", dossierId);
+    const answers = await Promise.all(pending.map((i) => second[i]));
+    pending = pending.filter((_, n) => answers[n].response.status !== 409);
+  }
+  check(pending.length === 0, `409 idempotency_key_in_use on every keyed route (missing: ${pending.join(", ")})`);
+  // A held request ends with 408; one that came after its second (which then held the key), 409.
+  for (const r of await Promise.all(waiting)) check([408, 409].includes(r.response.status), `a held request: ${await describe(r)}`);
 }
 
 async function expectEvery(calls: Promise<Answer>[], status: number, code: string): Promise<void> {
@@ -502,6 +586,38 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   const deleted = (await ok(api.DELETE("/api/v1/contacts/{id}", { params: { path: { id: bob.id } } }), 200)).data;
   check(deleted.deleted === true, "deleted contact");
   await fails(api.DELETE("/api/v1/contacts/{id}", { params: { path: { id: bob.id } } }), 404, "not_found");
+
+  // Idempotency-Key (C16): a replay, the same key for another request (422), a key in use (409).
+  const keyed = (key: string) => ({ params: { header: { "Idempotency-Key": key }, path: { id: deal.id } } });
+  const renamed = await api.PATCH("/api/v1/dossiers/{id}", { ...keyed("rename-1"), body: { name: "Acme renewal 2027" } });
+  const replayed = await api.PATCH("/api/v1/dossiers/{id}", { ...keyed("rename-1"), body: { name: "Acme renewal 2027" } });
+  check(renamed.response.status === 200 && replayed.response.headers.get("idempotent-replayed") === "true", "a replayed PATCH");
+  await Promise.all(everyKeyed(api, "reused-1", "first", deal.id));
+  await expectEvery(everyKeyed(api, "reused-1", "second", deal.id), 422, "idempotency_key_reused");
+  await fails(api.POST("/api/v1/contacts", { params: { header: { "Idempotency-Key": "é" } }, body: { full_name: "Bad key" } }), 400, "invalid_body");
+  for (const call of keyedWithoutBody(api, "", NOBODY)) await expectEvery([call()], 400, "invalid_body");
+  for (const [n, call] of everyKeyed(api, "\t", "bad key", deal.id).entries()) {
+    const r = await call;
+    check(r.response.status === 400, `a malformed Idempotency-Key on keyed route #${n}: ${await describe(r)}`);
+  }
+  await everyKeyInUse(api, deal.id);
+
+  // Conditional requests (C16): 304 on a GET whose copy is current, 412 on a change from a stale one.
+  const current = await api.GET("/api/v1/dossiers/{id}", onDeal);
+  const dossierTag = current.response.headers.get("etag")!;
+  const notModified = await api.GET("/api/v1/dossiers/{id}", { params: { path: { id: deal.id }, header: { "If-None-Match": dossierTag } } });
+  check(notModified.response.status === 304, `304 on a current dossier: ${await describe(notModified)}`);
+  const contactTag = (await api.GET("/api/v1/contacts/{id}", { params: { path: { id: jane.id } } })).response.headers.get("etag")!;
+  const contactNotModified = await api.GET("/api/v1/contacts/{id}", { params: { path: { id: jane.id }, header: { "If-None-Match": contactTag } } });
+  check(contactNotModified.response.status === 304, `304 on a current contact: ${await describe(contactNotModified)}`);
+  const stale = { "If-Match": '"stale"' };
+  const onDealStale = { params: { path: { id: deal.id }, header: stale } };
+  const onJaneStale = { params: { path: { id: jane.id }, header: stale } };
+  await fails(api.PATCH("/api/v1/dossiers/{id}", { ...onDealStale, body: { name: "Lost update" } }), 412, "precondition_failed");
+  await fails(api.DELETE("/api/v1/dossiers/{id}", onDealStale), 412, "precondition_failed");
+  await fails(api.POST("/api/v1/dossiers/{id}/cv", { ...onDealStale, ...rawPdf(PDF) }), 412, "precondition_failed");
+  await fails(api.PATCH("/api/v1/contacts/{id}", { ...onJaneStale, body: { city: "Lost" } }), 412, "precondition_failed");
+  await fails(api.DELETE("/api/v1/contacts/{id}", onJaneStale), 412, "precondition_failed");
 
   const settings = await settingsScenario(api, fixtures);
 

@@ -56,6 +56,7 @@ export const contactRoutes = [
   }),
   defineRoute({
     id: "getContact",
+    conditional: true,
     method: "GET",
     path: "/contacts/:id",
     summary: "Retrieve a contact",
@@ -68,6 +69,7 @@ export const contactRoutes = [
   }),
   defineRoute({
     id: "updateContact",
+    conditional: true,
     method: "PATCH",
     path: "/contacts/:id",
     summary: "Update a contact",
@@ -89,6 +91,7 @@ export const contactRoutes = [
   }),
   defineRoute({
     id: "deleteContact",
+    conditional: true,
     method: "DELETE",
     path: "/contacts/:id",
     summary: "Delete a contact",
@@ -96,6 +99,7 @@ export const contactRoutes = [
     description: "Hard delete. Its links are removed; the dossiers stay, and one whose primary it was gets contact_id null. No event.",
     scopes: ["contacts:write"],
     params: ofContact,
+    load: contact,
     responses: { 200: { schema: One(DeletedContact), description: "The contact is deleted for good; its links are removed and the linked dossiers kept" } },
     handler: async ({ ctx, principal, params }) => {
       if (!(await deleteContact(ctx, principal.organizationId, params.id))) throw notFound("contact not found");

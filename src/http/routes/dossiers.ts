@@ -187,6 +187,7 @@ export const dossierRoutes = [
   }),
   defineRoute({
     id: "getDossier",
+    conditional: true,
     method: "GET",
     path: "/dossiers/:id",
     summary: "Retrieve a dossier",
@@ -199,6 +200,7 @@ export const dossierRoutes = [
   }),
   defineRoute({
     id: "updateDossier",
+    conditional: true,
     method: "PATCH",
     path: "/dossiers/:id",
     summary: "Update a dossier",
@@ -216,6 +218,7 @@ export const dossierRoutes = [
   }),
   defineRoute({
     id: "archiveDossier",
+    conditional: true,
     method: "DELETE",
     path: "/dossiers/:id",
     summary: "Archive a dossier",
@@ -229,6 +232,7 @@ export const dossierRoutes = [
   }),
   defineRoute({
     id: "attachCv",
+    conditional: true,
     method: "POST",
     path: "/dossiers/:id/cv",
     summary: "Attach a CV",

@@ -22,6 +22,8 @@ export const keyRoutes = [
   }),
   defineRoute({
     id: "createKey",
+    // The answer shows a secret once: never stored for a replay (C20), so Idempotency-Key is ignored.
+    secret: true,
     method: "POST",
     path: "/keys",
     summary: "Create an API key",

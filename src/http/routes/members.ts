@@ -37,6 +37,8 @@ export const memberRoutes = (site: Site) => [
   }),
   defineRoute({
     id: "createMember",
+    // The answer shows a secret once: never stored for a replay (C20), so Idempotency-Key is ignored.
+    secret: true,
     method: "POST",
     path: "/members",
     summary: "Add a member",
@@ -79,6 +81,8 @@ export const memberRoutes = (site: Site) => [
   }),
   defineRoute({
     id: "createSetupLink",
+    // The answer shows a secret once: never stored for a replay (C20), so Idempotency-Key is ignored.
+    secret: true,
     method: "POST",
     path: "/members/:id/setup-link",
     summary: "Give a member a new setup link",

@@ -24,6 +24,8 @@ export const webhookEndpointRoutes = [
   }),
   defineRoute({
     id: "setWebhookEndpoint",
+    // The answer shows a secret once: never stored for a replay (C20), so Idempotency-Key is ignored.
+    secret: true,
     method: "PUT",
     path: "/webhook-endpoint",
     summary: "Set the webhook endpoint",
@@ -48,6 +50,8 @@ export const webhookEndpointRoutes = [
   }),
   defineRoute({
     id: "rotateWebhookSecret",
+    // The answer shows a secret once: never stored for a replay (C20), so Idempotency-Key is ignored.
+    secret: true,
     method: "POST",
     path: "/webhook-endpoint/rotate-secret",
     summary: "Rotate the webhook secret",
