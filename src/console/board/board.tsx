@@ -38,7 +38,9 @@ function FlowBoard({ flow }: { flow: Flow }) {
   const move = useMoveCard(flow.id);
   const [dragged, setDragged] = useState<Dossier | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [focusAfterMove, setFocusAfterMove] = useState<string | null>(null);
+  // The card to give the focus to once it shows in that stage's column: the moved card in its new
+  // column, or back in its old one when the move was undone.
+  const [focusAfterMove, setFocusAfterMove] = useState<{ id: string; stage: string } | null>(null);
   // A small distance before a drag starts, so that a click on the card's button stays a click.
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }));
   const stageName = (id: string) => flow.stages.find((s) => s.id === id)?.name ?? "another stage";
@@ -52,11 +54,11 @@ function FlowBoard({ flow }: { flow: Flow }) {
         onSuccess: () => setOutcome({ ok: true, text: `${dossier.name} moved to ${stageName(to)}.` }),
         onError: (error) => {
           setOutcome({ ok: false, text: `${dossier.name} could not move to ${stageName(to)}: ${messageOf(error)}` });
-          setFocusAfterMove(dossier.id);
+          setFocusAfterMove({ id: dossier.id, stage: dossier.current_stage_id ?? "" });
         },
       },
     );
-    setFocusAfterMove(dossier.id);
+    setFocusAfterMove({ id: dossier.id, stage: to });
   };
 
   const onDragStart = (event: DragStartEvent) => setDragged((event.active.data.current?.dossier as Dossier | undefined) ?? null);
@@ -108,7 +110,7 @@ interface ColumnProps {
   canMove: boolean;
   names: Map<string, string> | undefined;
   onMove: (move: Move) => void;
-  focusAfterMove: string | null;
+  focusAfterMove: { id: string; stage: string } | null;
   onFocused: () => void;
 }
 
@@ -147,7 +149,7 @@ function Column({ flow, stage, canMove, names, onMove, focusAfterMove, onFocused
               names={names}
               canMove={canMove}
               onMove={(to) => onMove({ dossier, to })}
-              focus={focusAfterMove === dossier.id}
+              focus={focusAfterMove?.id === dossier.id && focusAfterMove.stage === stage.id}
               onFocused={onFocused}
             />
           </li>
