@@ -161,3 +161,24 @@ describe("C14: the board", () => {
     expect(await seriousFindings(page)).toEqual([]);
   });
 });
+
+test("C14: a column shows 50 cards and loads more on demand; a sales column sums deal_size per currency", async () => {
+  const sales = ((await at.api("GET", "/flows?type=sales")).json.data as typeof at.flow[])[0];
+  const stage = sales.stages[0];
+  for (let i = 0; i < 51; i++) {
+    const made = await at.api("POST", "/dossiers", { type: "sales", name: `Deal ${i}`, flow_id: sales.id, deal_size: 1000, deal_currency: i < 49 ? "EUR" : "USD" });
+    expect(made.status).toBe(201);
+  }
+  const { page } = await signedIn(at, "member");
+  await page.goto(`${at.server.url}/console/board/${sales.id}`);
+  const shown = column(page, stage.name);
+  await shown.getByText("51 dossiers").waitFor({ timeout: LOAD_MS });
+  expect(await shown.getByRole("article").count()).toBe(50);
+  expect(await shown.locator(".sums").innerText()).toContain("of the 50 shown");
+  await shown.getByRole("button", { name: "Show more (1 left)" }).click();
+  await shown.getByRole("article").nth(50).waitFor({ timeout: LOAD_MS });
+  expect(await shown.getByRole("article").count()).toBe(51);
+  expect(await shown.getByRole("button", { name: /Show more/ }).count()).toBe(0);
+  expect(await shown.locator(".sums").innerText()).toBe("€49,000 · $2,000");
+  expect(await seriousFindings(page)).toEqual([]);
+});
