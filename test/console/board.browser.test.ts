@@ -182,3 +182,15 @@ test("C14: a column shows 50 cards and loads more on demand; a sales column sums
   expect(await shown.locator(".sums").innerText()).toBe("€49,000 · $2,000");
   expect(await seriousFindings(page)).toEqual([]);
 });
+
+test("C12, C14: a session ended elsewhere (the member disabled) sends the page to signing in at its next call", async () => {
+  const { page, id } = await signedIn(at, "member");
+  const name = `Disabled ${crypto.randomUUID().slice(0, 8)}`;
+  const dossier = await newDossier(name);
+  await openBoard(page, at);
+  expect((await at.api("DELETE", `/members/${id}`)).status).toBe(200);
+  await card(page, first.name, name).getByRole("button", { name: "Move to…" }).click();
+  await card(page, first.name, name).getByRole("button", { name: second.name, exact: true }).click();
+  await page.getByRole("heading", { name: "Sign in to Dossier" }).waitFor({ timeout: LOAD_MS });
+  expect(await stageOf(dossier.id)).toBe(first.id);
+});
