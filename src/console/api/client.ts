@@ -14,7 +14,7 @@ export type Role = Member["role"];
 let csrfToken: string | null = null;
 
 /** The token GET /session and the sign-in answers give; null once signed out. */
-export function useCsrfToken(token: string | null) {
+export function setCsrfToken(token: string | null) {
   csrfToken = token;
 }
 

@@ -1,7 +1,7 @@
 // The signed-in member (GET /session) as a query: null when nobody is signed in. Signing in, setting
 // a password from a setup link and signing out replace it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, ApiFailure, unwrap, useCsrfToken, type Member, type Session } from "./client";
+import { api, ApiFailure, unwrap, setCsrfToken, type Member, type Session } from "./client";
 
 const SESSION = ["session"] as const;
 
@@ -16,7 +16,7 @@ export function useSession() {
     queryKey: SESSION,
     queryFn: async () => {
       const session = await currentSession();
-      useCsrfToken(session?.csrf_token ?? null);
+      setCsrfToken(session?.csrf_token ?? null);
       return session;
     },
     staleTime: Infinity,
@@ -37,7 +37,7 @@ export const canWriteDossiers = (member: Member) => member.role !== "viewer";
 function useSignedIn() {
   const client = useQueryClient();
   return (session: Session) => {
-    useCsrfToken(session.csrf_token);
+    setCsrfToken(session.csrf_token);
     client.setQueryData(SESSION, session);
   };
 }
@@ -64,7 +64,7 @@ export function useSignOut() {
   return useMutation({
     mutationFn: async () => unwrap(await api.DELETE("/api/v1/session")),
     onSuccess: () => {
-      useCsrfToken(null);
+      setCsrfToken(null);
       client.clear();
       client.setQueryData(SESSION, null);
     },
