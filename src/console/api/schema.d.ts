@@ -406,7 +406,7 @@ export interface paths {
         };
         /**
          * The flow's intake address
-         * @description Mail sent to this address becomes a dossier of the flow (docs/email-intake.md). Made on first look; the same until rotated.
+         * @description Mail sent to this address becomes a dossier of the flow (docs/email-intake.md). Every flow has one from its creation; the same until rotated.
          *
          *     Required scopes: `flows:write`.
          */
