@@ -194,3 +194,17 @@ test("C12, C14: a session ended elsewhere (the member disabled) sends the page t
   await page.getByRole("heading", { name: "Sign in to Dossier" }).waitFor({ timeout: LOAD_MS });
   expect(await stageOf(dossier.id)).toBe(first.id);
 });
+
+test("C5, C14: a card in a stage whose deadline has passed shows the overdue badge; one without a deadline does not", async () => {
+  const made = await at.api("POST", "/flows", { type: "candidate", name: "Due at once", stages: [{ name: "Due on entry", deadline_days: 0 }, { name: "No deadline" }] });
+  expect(made.status).toBe(201);
+  const flow = made.json.data as { id: string; name: string; stages: { id: string; name: string }[] };
+  const late = await at.api("POST", "/dossiers", { type: "candidate", name: "Late Lena", flow_id: flow.id });
+  const easy = await at.api("POST", "/dossiers", { type: "candidate", name: "Easy Ed", flow_id: flow.id });
+  expect((await at.api("PATCH", `/dossiers/${easy.json.data.id}`, { current_stage_id: flow.stages[1].id })).status).toBe(200);
+  expect(late.json.data.stage_due_at).not.toBeNull();
+  const { page } = await signedIn(at, "viewer");
+  await openBoard(page, at, flow);
+  expect(await card(page, "Due on entry", "Late Lena").getByText("Overdue").count()).toBe(1);
+  expect(await card(page, "No deadline", "Easy Ed").getByText("Overdue").count()).toBe(0);
+});

@@ -58,9 +58,9 @@ export async function signedIn(at: ConsoleServer, role: "viewer" | "member" | "a
 }
 
 /** The board of `flowId`, once every column has its count. */
-export async function openBoard(page: Page, at: ConsoleServer, flowId = at.flow.id) {
-  await page.goto(`${at.server.url}/console/board/${flowId}`);
-  await page.getByRole("heading", { level: 1, name: at.flow.name }).waitFor({ timeout: LOAD_MS });
+export async function openBoard(page: Page, at: ConsoleServer, flow: { id: string; name: string } = at.flow) {
+  await page.goto(`${at.server.url}/console/board/${flow.id}`);
+  await page.getByRole("heading", { level: 1, name: flow.name }).waitFor({ timeout: LOAD_MS });
   // A function, not a string: the page's policy allows no eval (this file has no DOM types).
   await page.waitForFunction(() => ![...(globalThis as any).document.querySelectorAll(".count")].some((count: any) => count.textContent === "…"), undefined, { timeout: LOAD_MS });
 }
