@@ -4,6 +4,7 @@ import { rmSync } from "node:fs";
 import { Elysia } from "elysia";
 import { openContext, type Context, type ContextOptions } from "./context";
 import { guard } from "./http/auth";
+import { consoleRoutes } from "./http/console";
 import { docs } from "./http/docs";
 import { errors } from "./http/errors";
 import { health } from "./http/health";
@@ -48,6 +49,7 @@ function buildApp(ctx: Context, intake: IntakeDesk, site: Site) {
     .use(errors(ctx))
     .use(health(ctx))
     .use(docs(VERSION))
+    .use(consoleRoutes())
     .use(api);
 }
 

@@ -96,8 +96,8 @@ describe("the real app: the answers outside /api/v1 stay as they were", () => {
   });
 
   test.each([
-    ["GET", "/"],
-    ["GET", "/console/"],
+    ["GET", "/index.html"],
+    ["POST", "/console/"],
     ["GET", "/docs/"],
     ["POST", "/healthz"],
     ["DELETE", "/openapi.json"],

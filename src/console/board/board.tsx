@@ -1,0 +1,165 @@
+// Screen 2 (C14): one flow's stages as columns of dossier cards. A card moves to another stage by
+// dragging it onto a column, or by keyboard with its "Move to…" button; the move shows at once and
+// is undone, with the API's message, if the API refuses it. A viewer gets neither.
+import { DndContext, DragOverlay, PointerSensor, useDroppable, useSensor, useSensors, type DragEndEvent, type DragStartEvent } from "@dnd-kit/core";
+import { useState } from "react";
+import { messageOf, type Dossier, type Flow, type Stage } from "../api/client";
+import { canWriteDossiers, useMember } from "../api/session";
+import { Card } from "./card";
+import { columnCards, useColumn, useFlows, useMemberNames, useMoveCard, type Move } from "./queries";
+import { dealSums, money } from "./sums";
+
+export function Board({ flowId }: { flowId: string }) {
+  const flows = useFlows();
+  if (flows.isPending) return <p role="status">Loading the board…</p>;
+  if (flows.isError) return <p role="alert">{messageOf(flows.error)}</p>;
+  const flow = flows.data.find((f) => f.id === flowId);
+  if (!flow) {
+    return (
+      <>
+        <h1>No such flow</h1>
+        <p>This board's flow does not exist, or is not your organization's.</p>
+      </>
+    );
+  }
+  return <FlowBoard flow={flow} key={flow.id} />;
+}
+
+/** What the page says after a move: done, or refused in the API's words. */
+interface Outcome {
+  ok: boolean;
+  text: string;
+}
+
+function FlowBoard({ flow }: { flow: Flow }) {
+  const member = useMember();
+  const canMove = canWriteDossiers(member);
+  const names = useMemberNames();
+  const move = useMoveCard(flow.id);
+  const [dragged, setDragged] = useState<Dossier | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  // The card to give the focus to once it shows in that stage's column: the moved card in its new
+  // column, or back in its old one when the move was undone.
+  const [focusAfterMove, setFocusAfterMove] = useState<{ id: string; stage: string } | null>(null);
+  // A small distance before a drag starts, so that a click on the card's button stays a click.
+  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }));
+  const stageName = (id: string) => flow.stages.find((s) => s.id === id)?.name ?? "another stage";
+
+  const moveCard = ({ dossier, to }: Move) => {
+    if (dossier.current_stage_id === to) return;
+    setOutcome(null);
+    move.mutate(
+      { dossier, to },
+      {
+        onSuccess: () => setOutcome({ ok: true, text: `${dossier.name} moved to ${stageName(to)}.` }),
+        onError: (error) => {
+          setOutcome({ ok: false, text: `${dossier.name} could not move to ${stageName(to)}: ${messageOf(error)}` });
+          setFocusAfterMove({ id: dossier.id, stage: dossier.current_stage_id ?? "" });
+        },
+      },
+    );
+    setFocusAfterMove({ id: dossier.id, stage: to });
+  };
+
+  const onDragStart = (event: DragStartEvent) => setDragged((event.active.data.current?.dossier as Dossier | undefined) ?? null);
+  const onDragEnd = (event: DragEndEvent) => {
+    setDragged(null);
+    const dossier = event.active.data.current?.dossier as Dossier | undefined;
+    if (dossier && event.over) moveCard({ dossier, to: String(event.over.id) });
+  };
+
+  return (
+    <>
+      <h1>{flow.name}</h1>
+      <p className="sr-only" id="board-help">
+        {canMove ? "Drag a card to another column, or use its Move to… button." : "You can look at this board; your role cannot move cards."}
+      </p>
+      <div className={outcome && !outcome.ok ? "outcome error" : "outcome"} role={outcome && !outcome.ok ? "alert" : "status"}>
+        {outcome?.text}
+      </div>
+      <DndContext
+        sensors={sensors}
+        onDragStart={onDragStart}
+        onDragEnd={onDragEnd}
+        onDragCancel={() => setDragged(null)}
+        accessibility={{ screenReaderInstructions: { draggable: "Use the card's Move to… button to move it with the keyboard." } }}
+      >
+        <div className="board" aria-describedby="board-help">
+          {flow.stages.map((stage) => (
+            <Column
+              key={stage.id}
+              flow={flow}
+              stage={stage}
+              canMove={canMove}
+              names={names.data}
+              onMove={moveCard}
+              focusAfterMove={focusAfterMove}
+              onFocused={() => setFocusAfterMove(null)}
+            />
+          ))}
+        </div>
+        <DragOverlay>{dragged ? <Card dossier={dragged} stages={flow.stages} names={names.data} overlay /> : null}</DragOverlay>
+      </DndContext>
+    </>
+  );
+}
+
+interface ColumnProps {
+  flow: Flow;
+  stage: Stage;
+  canMove: boolean;
+  names: Map<string, string> | undefined;
+  onMove: (move: Move) => void;
+  focusAfterMove: { id: string; stage: string } | null;
+  onFocused: () => void;
+}
+
+function Column({ flow, stage, canMove, names, onMove, focusAfterMove, onFocused }: ColumnProps) {
+  const column = useColumn(flow.id, stage.id);
+  const { setNodeRef, isOver } = useDroppable({ id: stage.id, disabled: !canMove });
+  const { cards, total } = columnCards(column.data);
+  const headingId = `stage-${stage.id}`;
+  const sums = flow.type === "sales" ? dealSums(cards) : [];
+  return (
+    <section ref={setNodeRef} className={isOver ? "column over" : "column"} aria-labelledby={headingId} data-stage={stage.name}>
+      <header>
+        <h2 id={headingId}>
+          <span className="swatch" style={{ backgroundColor: stage.color }} aria-hidden="true" />
+          {stage.name}
+        </h2>
+        <p className="count">{column.isPending ? "…" : `${total} ${total === 1 ? "dossier" : "dossiers"}`}</p>
+        {sums.length > 0 && (
+          <p className="sums">
+            {sums.map(({ currency, sum }) => money(sum, currency)).join(" · ")}
+            {cards.length < total && <span className="hint"> (of the {cards.length} shown)</span>}
+          </p>
+        )}
+      </header>
+      {column.isError && (
+        <p role="alert" className="error">
+          {messageOf(column.error)}
+        </p>
+      )}
+      <ul aria-labelledby={headingId}>
+        {cards.map((dossier) => (
+          <li key={dossier.id}>
+            <Card
+              dossier={dossier}
+              stages={flow.stages}
+              names={names}
+              canMove={canMove}
+              onMove={(to) => onMove({ dossier, to })}
+              focus={focusAfterMove?.id === dossier.id && focusAfterMove.stage === stage.id}
+              onFocused={onFocused}
+            />
+          </li>
+        ))}
+      </ul>
+      {column.hasNextPage && (
+        <button type="button" className="more" onClick={() => void column.fetchNextPage()} disabled={column.isFetchingNextPage} aria-describedby={headingId}>
+          {column.isFetchingNextPage ? "Loading…" : `Show more (${total - cards.length} left)`}
+        </button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,105 @@
+// A dossier's card on the board: name, company, assignee, deal value, overdue badge, CV mark, and
+// for those who may move it, the drag handle (the whole card) and the "Move to…" menu.
+import { useDraggable } from "@dnd-kit/core";
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import type { Dossier, Stage } from "../api/client";
+import { isOverdue, money } from "./sums";
+
+interface CardProps {
+  dossier: Dossier;
+  stages: Stage[];
+  names: Map<string, string> | undefined;
+  canMove?: boolean;
+  onMove?: (stageId: string) => void;
+  /** Take the focus once shown (the card just moved, or its move was undone). */
+  focus?: boolean;
+  onFocused?: () => void;
+  /** The copy that follows the pointer while dragging. */
+  overlay?: boolean;
+}
+
+export function Card({ dossier, stages, names, canMove = false, onMove, focus = false, onFocused, overlay = false }: CardProps) {
+  const { setNodeRef, listeners, isDragging } = useDraggable({ id: dossier.id, data: { dossier }, disabled: !canMove || overlay });
+  const nameId = useId();
+  const trigger = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (focus && trigger.current) {
+      trigger.current.focus();
+      onFocused?.();
+    }
+  }, [focus, onFocused]);
+  const assignee = dossier.assigned_to ? (names?.get(dossier.assigned_to) ?? "someone else") : null;
+  const className = ["card", isDragging ? "dragging" : "", overlay ? "overlay" : ""].filter(Boolean).join(" ");
+  return (
+    <article ref={overlay ? undefined : setNodeRef} className={className} aria-labelledby={nameId} data-dossier={dossier.id} {...(overlay ? {} : listeners)}>
+      <h3 id={nameId}>{dossier.name}</h3>
+      {dossier.company && <p className="company">{dossier.company}</p>}
+      <p className="assignee">{assignee ? `Assigned to ${assignee}` : "Unassigned"}</p>
+      {dossier.deal_size !== null && dossier.deal_currency !== null && <p className="deal">{money(dossier.deal_size, dossier.deal_currency)}</p>}
+      <p className="marks">
+        {isOverdue(dossier, Date.now()) && <span className="badge overdue">Overdue</span>}
+        {dossier.cv_url !== null && (
+          <span className="badge cv">
+            CV<span className="sr-only"> attached</span>
+          </span>
+        )}
+      </p>
+      {canMove && onMove && !overlay && <MoveMenu stages={stages} current={dossier.current_stage_id} describedBy={nameId} trigger={trigger} onMove={onMove} />}
+    </article>
+  );
+}
+
+interface MoveMenuProps {
+  stages: Stage[];
+  current: string | null;
+  describedBy: string;
+  trigger: React.RefObject<HTMLButtonElement | null>;
+  onMove: (stageId: string) => void;
+}
+
+/** "Move to…": a button that opens the list of the other stages (C14's keyboard way). Escape closes
+ * it and gives the focus back to the button. */
+function MoveMenu({ stages, current, describedBy, trigger, onMove }: MoveMenuProps) {
+  const [open, setOpen] = useState(false);
+  const listId = useId();
+  const list = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    if (open) list.current?.querySelector("button")?.focus();
+  }, [open]);
+  const close = () => {
+    setOpen(false);
+    trigger.current?.focus();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === "Escape") {
+      event.stopPropagation();
+      close();
+    }
+  };
+  return (
+    <div className="move" onKeyDown={onKeyDown} onPointerDown={(event) => event.stopPropagation()}>
+      <button ref={trigger} type="button" aria-expanded={open} aria-controls={listId} aria-describedby={describedBy} onClick={() => setOpen(!open)}>
+        Move to…
+      </button>
+      {open && (
+        <ul id={listId} ref={list} className="stages" aria-label="Stages">
+          {stages
+            .filter((stage) => stage.id !== current)
+            .map((stage) => (
+              <li key={stage.id}>
+                <button
+                  type="button"
+                  onClick={() => {
+                    setOpen(false);
+                    onMove(stage.id);
+                  }}
+                >
+                  {stage.name}
+                </button>
+              </li>
+            ))}
+        </ul>
+      )}
+    </div>
+  );
+}

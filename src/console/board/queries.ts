@@ -1,0 +1,96 @@
+// The board's data: the flows, the members (assignees' names), each column's dossiers 50 at a time,
+// and the move of a card, shown at once and undone if the API refuses it.
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryKey } from "@tanstack/react-query";
+import { api, unwrap, type Dossier } from "../api/client";
+
+export const COLUMN_PAGE = 50;
+
+export function useFlows() {
+  return useQuery({
+    queryKey: ["flows"],
+    queryFn: async () => unwrap(await api.GET("/api/v1/flows", { params: { query: { per_page: 100 } } })).data,
+    staleTime: 60_000,
+  });
+}
+
+/** Member names by id, for assignees; an id that is no member's shows as it is. */
+export function useMemberNames() {
+  return useQuery({
+    queryKey: ["members"],
+    queryFn: async () => new Map(unwrap(await api.GET("/api/v1/members")).data.map((member) => [member.id, member.name])),
+    staleTime: 60_000,
+  });
+}
+
+interface ColumnPage {
+  data: Dossier[];
+  total: number;
+  page: number;
+}
+type Column = InfiniteData<ColumnPage, unknown>;
+
+const columnKey = (flowId: string, stageId: string): QueryKey => ["board", flowId, stageId];
+
+export function useColumn(flowId: string, stageId: string) {
+  return useInfiniteQuery({
+    queryKey: columnKey(flowId, stageId),
+    initialPageParam: 1,
+    queryFn: async ({ pageParam }): Promise<ColumnPage> => {
+      const answer = unwrap(
+        await api.GET("/api/v1/dossiers", { params: { query: { flow_id: flowId, stage_id: stageId, page: pageParam, per_page: COLUMN_PAGE } } }),
+      );
+      return { data: answer.data, total: answer.meta.total, page: answer.meta.page };
+    },
+    getNextPageParam: (last, pages) => (pages.reduce((sum, page) => sum + page.data.length, 0) < last.total && last.data.length > 0 ? last.page + 1 : undefined),
+  });
+}
+
+/** The cards a column holds now, and how many dossiers are in its stage. */
+export function columnCards(column: Column | undefined): { cards: Dossier[]; total: number } {
+  if (!column) return { cards: [], total: 0 };
+  return { cards: column.pages.flatMap((page) => page.data), total: column.pages.at(-1)?.total ?? 0 };
+}
+
+/** A column with `dossier` taken out (its count one less). */
+function without(column: Column, id: string): Column {
+  return { ...column, pages: column.pages.map((page) => ({ ...page, data: page.data.filter((d) => d.id !== id), total: page.total - 1 })) };
+}
+
+/** A column with `dossier` first (its count one more). */
+function withFirst(column: Column, dossier: Dossier): Column {
+  return { ...column, pages: column.pages.map((page, i) => ({ ...page, data: i === 0 ? [dossier, ...page.data] : page.data, total: page.total + 1 })) };
+}
+
+export interface Move {
+  dossier: Dossier;
+  to: string;
+}
+
+/** Moves a card: both columns change at once; a refusal puts them back as they were and the
+ * mutation's error carries the API's message. */
+export function useMoveCard(flowId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ dossier, to }: Move) =>
+      unwrap(await api.PATCH("/api/v1/dossiers/{id}", { params: { path: { id: dossier.id } }, body: { current_stage_id: to } })).data,
+    onMutate: async ({ dossier, to }) => {
+      const from = columnKey(flowId, dossier.current_stage_id ?? "");
+      const into = columnKey(flowId, to);
+      await Promise.all([client.cancelQueries({ queryKey: from }), client.cancelQueries({ queryKey: into })]);
+      const before = { from: client.getQueryData<Column>(from), into: client.getQueryData<Column>(into) };
+      if (before.from) client.setQueryData(from, without(before.from, dossier.id));
+      if (before.into) client.setQueryData(into, withFirst(before.into, { ...dossier, current_stage_id: to }));
+      return { from, into, before };
+    },
+    onError: (_error, _move, saved) => {
+      if (!saved) return;
+      client.setQueryData(saved.from, saved.before.from);
+      client.setQueryData(saved.into, saved.before.into);
+    },
+    onSuccess: (moved, _move, saved) => {
+      // The server's record (its stage_entered_at, stage_due_at) replaces the guess.
+      const column = client.getQueryData<Column>(saved.into);
+      if (column) client.setQueryData(saved.into, { ...column, pages: column.pages.map((page) => ({ ...page, data: page.data.map((d) => (d.id === moved.id ? moved : d)) })) });
+    },
+  });
+}

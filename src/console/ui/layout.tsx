@@ -1,0 +1,49 @@
+// The frame of every signed-in screen: the product's name, the flows' boards, who is signed in,
+// and signing out.
+import type { ReactNode } from "react";
+import { Link, useLocation } from "wouter";
+import { messageOf } from "../api/client";
+import { useMember, useSignOut } from "../api/session";
+import { useFlows } from "../board/queries";
+
+export function Layout({ children }: { children: ReactNode }) {
+  const member = useMember();
+  const signOut = useSignOut();
+  const flows = useFlows();
+  const [location, navigate] = useLocation();
+  return (
+    <>
+      <a className="skip" href="#content">
+        Skip to content
+      </a>
+      <header className="top">
+        <Link href="/" className="brand">
+          Dossier
+        </Link>
+        <nav aria-label="Boards">
+          <ul>
+            {flows.data?.map((flow) => (
+              <li key={flow.id}>
+                <Link href={`/board/${flow.id}`} aria-current={location === `/board/${flow.id}` ? "page" : undefined}>
+                  {flow.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="who">
+          <span>
+            {member.name} <span className="role">({member.role})</span>
+          </span>
+          <button type="button" onClick={() => signOut.mutate(undefined, { onSuccess: () => navigate("/sign-in") })} disabled={signOut.isPending}>
+            Sign out
+          </button>
+          {signOut.isError && <span role="alert">{messageOf(signOut.error)}</span>}
+        </div>
+      </header>
+      <main id="content" tabIndex={-1}>
+        {children}
+      </main>
+    </>
+  );
+}
