@@ -14,10 +14,14 @@ export interface Route {
 /** `METHOD /pattern`, the key of a route in hit counts. */
 export const routeKey = (route: Route) => `${route.method.toUpperCase()} ${route.path}`;
 
-/** The routes that fuzzing must reach: the whole route table but HEAD and the /docs assets. */
+/** The web app's routes (C14): `/`, which redirects there, and everything under /console. */
+export const isConsole = (path: string) => path === "/" || path === "/console" || path.startsWith("/console/");
+
+/** The routes that fuzzing must reach: the whole route table but HEAD, the /docs assets and the
+ * console's pages (served as files: test/console/serving.test.ts). */
 export function fuzzedRoutes(app: DossierApp): Route[] {
   return app.routes
-    .filter((r) => r.method.toUpperCase() !== "HEAD" && !r.path.startsWith("/docs/"))
+    .filter((r) => r.method.toUpperCase() !== "HEAD" && !r.path.startsWith("/docs/") && !isConsole(r.path))
     .map((r) => ({ method: r.method.toUpperCase(), path: r.path }));
 }
 

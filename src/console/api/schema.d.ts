@@ -2275,7 +2275,10 @@ export interface operations {
     createDossier: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2314,6 +2317,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2431,6 +2436,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_in_use";
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
             413: {
                 headers: {
@@ -2445,6 +2469,25 @@ export interface operations {
                         error: {
                             /** @enum {unknown} */
                             code: "payload_too_large" | "file_too_large";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_reused";
                             message: string;
                         };
                     };
@@ -2535,7 +2578,10 @@ export interface operations {
     getDossier: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the copy the client holds: when it is still the current one, 304 with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The dossier's id (archived dossiers too). A malformed or unknown id answers 404 not_found. */
                 id: string;
@@ -2551,11 +2597,26 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The record's strong ETag, over its whole representation: send it back in If-Match to change the record only if nobody changed it since (C16) */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DossierEnvelope"];
                 };
+            };
+            /** @description Not Modified: If-None-Match holds the current ETag; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The record's strong ETag, over its whole representation: send it back in If-Match to change the record only if nobody changed it since (C16) */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
@@ -2677,7 +2738,10 @@ export interface operations {
     archiveDossier: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag the change is based on (or `*`): when the record's current ETag differs, 412 precondition_failed and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The dossier's id. A malformed or unknown id answers 404 not_found. */
                 id: string;
@@ -2772,6 +2836,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed`: If-Match does not match the record's current ETag: someone changed it first; nothing was changed. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "precondition_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -2838,7 +2921,12 @@ export interface operations {
     updateDossier: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+                /** @description The ETag the change is based on (or `*`): when the record's current ETag differs, 412 precondition_failed and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The dossier's id (archived dossiers too). A malformed or unknown id answers 404 not_found. */
                 id: string;
@@ -2865,6 +2953,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The record's strong ETag, over its whole representation: send it back in If-Match to change the record only if nobody changed it since (C16) */
+                    ETag: string;
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2982,6 +3074,44 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_in_use";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed`: If-Match does not match the record's current ETag: someone changed it first; nothing was changed. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "precondition_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
@@ -2996,6 +3126,25 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "payload_too_large";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_reused";
                             message: string;
                         };
                     };
@@ -3213,7 +3362,12 @@ export interface operations {
     attachCv: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+                /** @description The ETag the change is based on (or `*`): when the record's current ETag differs, 412 precondition_failed and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The dossier's id (archived dossiers too). A malformed or unknown id answers 404 not_found. */
                 id: string;
@@ -3240,6 +3394,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The record's strong ETag, over its whole representation: send it back in If-Match to change the record only if nobody changed it since (C16) */
+                    ETag: string;
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3357,6 +3515,44 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_in_use";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed`: If-Match does not match the record's current ETag: someone changed it first; nothing was changed. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "precondition_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
             413: {
                 headers: {
@@ -3390,6 +3586,25 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "unsupported_media_type";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_reused";
                             message: string;
                         };
                     };
@@ -3858,7 +4073,10 @@ export interface operations {
     createNote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The dossier's id (archived dossiers too). A malformed or unknown id answers 404 not_found. */
                 id: string;
@@ -3892,6 +4110,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4009,6 +4229,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_in_use";
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
@@ -4023,6 +4262,25 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "payload_too_large";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_reused";
                             message: string;
                         };
                     };
@@ -4236,7 +4494,10 @@ export interface operations {
     linkContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The dossier's id. A malformed or unknown id answers 404 not_found. */
                 id: string;
@@ -4263,6 +4524,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4276,6 +4539,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4393,6 +4658,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_in_use";
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
@@ -4407,6 +4691,25 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "payload_too_large";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_reused";
                             message: string;
                         };
                     };
@@ -4793,7 +5096,10 @@ export interface operations {
     createContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4821,6 +5127,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4919,7 +5227,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `duplicate_contact`: Another contact of the organization has this email (compared case-insensitively). */
+            /** @description Conflict: `duplicate_contact`: Another contact of the organization has this email (compared case-insensitively). `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4931,8 +5239,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "duplicate_contact";
+                            /** @enum {unknown} */
+                            code: "duplicate_contact" | "idempotency_key_in_use";
                             message: string;
                         };
                     };
@@ -4952,6 +5260,25 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "payload_too_large";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_reused";
                             message: string;
                         };
                     };
@@ -5023,7 +5350,10 @@ export interface operations {
     getContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the copy the client holds: when it is still the current one, 304 with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The contact's id. A malformed or unknown id answers 404 not_found. */
                 id: string;
@@ -5039,11 +5369,26 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The record's strong ETag, over its whole representation: send it back in If-Match to change the record only if nobody changed it since (C16) */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ContactEnvelope"];
                 };
+            };
+            /** @description Not Modified: If-None-Match holds the current ETag; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The record's strong ETag, over its whole representation: send it back in If-Match to change the record only if nobody changed it since (C16) */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
@@ -5165,7 +5510,10 @@ export interface operations {
     deleteContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag the change is based on (or `*`): when the record's current ETag differs, 412 precondition_failed and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The contact's id. A malformed or unknown id answers 404 not_found. */
                 id: string;
@@ -5260,6 +5608,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition Failed: `precondition_failed`: If-Match does not match the record's current ETag: someone changed it first; nothing was changed. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "precondition_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -5326,7 +5693,12 @@ export interface operations {
     updateContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+                /** @description The ETag the change is based on (or `*`): when the record's current ETag differs, 412 precondition_failed and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The contact's id. A malformed or unknown id answers 404 not_found. */
                 id: string;
@@ -5355,6 +5727,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The record's strong ETag, over its whole representation: send it back in If-Match to change the record only if nobody changed it since (C16) */
+                    ETag: string;
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5472,7 +5848,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `duplicate_contact`: Another contact of the organization has this email (compared case-insensitively). */
+            /** @description Conflict: `duplicate_contact`: Another contact of the organization has this email (compared case-insensitively). `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5484,8 +5860,27 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
+                            /** @enum {unknown} */
+                            code: "duplicate_contact" | "idempotency_key_in_use";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Precondition Failed: `precondition_failed`: If-Match does not match the record's current ETag: someone changed it first; nothing was changed. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
                             /** @constant */
-                            code: "duplicate_contact";
+                            code: "precondition_failed";
                             message: string;
                         };
                     };
@@ -5505,6 +5900,25 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "payload_too_large";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_reused";
                             message: string;
                         };
                     };
@@ -5722,7 +6136,10 @@ export interface operations {
     createFlow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5773,6 +6190,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5895,6 +6314,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_in_use";
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
@@ -5909,6 +6347,25 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "payload_too_large";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_reused";
                             message: string;
                         };
                     };
@@ -5980,7 +6437,10 @@ export interface operations {
     patchFlow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The flow's id. A malformed or unknown id answers 404 not_found. */
                 id: string;
@@ -6011,6 +6471,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6152,6 +6614,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_in_use";
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
@@ -6166,6 +6647,25 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "payload_too_large";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_reused";
                             message: string;
                         };
                     };
@@ -6379,7 +6879,10 @@ export interface operations {
     createStage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The flow's id. A malformed or unknown id answers 404 not_found. */
                 id: string;
@@ -6418,6 +6921,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6550,6 +7055,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_in_use";
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
@@ -6564,6 +7088,25 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "payload_too_large";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_reused";
                             message: string;
                         };
                     };
@@ -7084,7 +7627,10 @@ export interface operations {
     patchStage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The stage's id. A malformed or unknown id answers 404 not_found. */
                 id: string;
@@ -7120,6 +7666,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7252,6 +7800,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_in_use";
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
@@ -7266,6 +7833,25 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "payload_too_large";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_reused";
                             message: string;
                         };
                     };
@@ -7496,7 +8082,10 @@ export interface operations {
     rotateFlowIntake: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The flow's id. A malformed or unknown id answers 404 not_found. */
                 id: string;
@@ -7512,6 +8101,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7531,6 +8122,25 @@ export interface operations {
                         data: {
                             /** @description Mail to this address becomes a dossier of the flow: a random token of 26 lower-case letters and digits at DOSSIER_INTAKE_DOMAIN */
                             address: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            message: string;
                         };
                     };
                 };
@@ -7603,6 +8213,44 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "not_found";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_in_use";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_reused";
                             message: string;
                         };
                     };
@@ -9728,7 +10376,10 @@ export interface operations {
     retryWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The event's id (evt_...). A malformed or unknown id answers 404 not_found. */
                 event_id: string;
@@ -9744,6 +10395,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9813,6 +10466,25 @@ export interface operations {
                                 duration_ms: number;
                                 response_snippet: string | null;
                             }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "invalid_body";
+                            message: string;
                         };
                     };
                 };
@@ -9890,7 +10562,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `delivery_not_failed`: Only a failed delivery can be retried. */
+            /** @description Conflict: `delivery_not_failed`: Only a failed delivery can be retried. `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9902,8 +10574,27 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
+                            /** @enum {unknown} */
+                            code: "delivery_not_failed" | "idempotency_key_in_use";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
                             /** @constant */
-                            code: "delivery_not_failed";
+                            code: "idempotency_key_reused";
                             message: string;
                         };
                     };
@@ -10501,7 +11192,10 @@ export interface operations {
     updateMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The member's id (another organization's is unknown: 404). A malformed or unknown id answers 404 not_found. */
                 id: string;
@@ -10526,6 +11220,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10643,7 +11339,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `last_owner`: The change would leave the organization without an owner. */
+            /** @description Conflict: `last_owner`: The change would leave the organization without an owner. `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10655,8 +11351,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "last_owner";
+                            /** @enum {unknown} */
+                            code: "last_owner" | "idempotency_key_in_use";
                             message: string;
                         };
                     };
@@ -10676,6 +11372,25 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "payload_too_large";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_reused";
                             message: string;
                         };
                     };
