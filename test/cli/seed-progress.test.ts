@@ -27,13 +27,13 @@ function onTerminal(json: boolean): string {
   return out;
 }
 
-test.skipIf(!script)("issue 8: bench/seed.ts shows its progress on a terminal", () => {
+test.skipIf(!script)("bench/seed.ts shows its progress on a terminal", () => {
   const out = onTerminal(false);
   expect(out).toContain(`${REDRAW}organization and key (CLI)`);
   expect(out).toMatch(/seed: dossiers, contacts, primary links \d/);
 });
 
-test.skipIf(!script)("issue 8: bench/seed.ts --json shows no progress, even on a terminal", () => {
+test.skipIf(!script)("bench/seed.ts --json shows no progress, even on a terminal", () => {
   const out = onTerminal(true);
   expect(out).not.toContain("\x1b[2K");
   expect(out).toContain("seed: N=200"); // the plain log lines stay

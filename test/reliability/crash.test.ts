@@ -83,7 +83,7 @@ function check(data: string, ledger: Ledger, round: number) {
 }
 
 test(
-  `issue 7 crash safety: kill -9 under concurrent writes, ${ROUNDS} times; nothing acknowledged is lost (C1, C5, C7)`,
+  `crash safety: kill -9 under concurrent writes, ${ROUNDS} times; nothing acknowledged is lost (C1, C5, C7)`,
   async () => {
     const data = tempDir();
     let server = await startServerProcess(data, [], ENV);
