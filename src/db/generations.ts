@@ -68,13 +68,19 @@ export class GenerationCache<V> {
   ) {}
 
   /** The value remembered under `key` if its organization's generations are unchanged; else what
-   * `load` reads (undefined: nothing to remember), remembered unless a write unit is running.
-   * Call it inside one read snapshot (store.read) with the reads `load` makes, or it opens one. */
+   * `load` reads (undefined: nothing to remember), remembered unless a write unit is running. A hit
+   * costs one statement; a miss reads the value and its generation in one snapshot (store.read, or
+   * the transaction the caller is in). */
   get(key: string, load: () => { organizationId: string; value: V } | undefined): V | undefined {
-    if (this.sqlite.inTransaction) return this.lookup(key, load);
+    const entry = this.entries.get(key);
+    if (entry) {
+      if (this.generations.of(entry.organizationId, this.tables) === entry.generation) return entry.value;
+      this.entries.delete(key);
+    }
+    if (this.sqlite.inTransaction) return this.fill(key, load);
     this.sqlite.query("BEGIN").run();
     try {
-      return this.lookup(key, load);
+      return this.fill(key, load);
     } finally {
       this.sqlite.query("COMMIT").run();
     }
@@ -84,10 +90,7 @@ export class GenerationCache<V> {
     return this.entries.size;
   }
 
-  private lookup(key: string, load: () => { organizationId: string; value: V } | undefined): V | undefined {
-    const entry = this.entries.get(key);
-    if (entry && this.generations.of(entry.organizationId, this.tables) === entry.generation) return entry.value;
-    if (entry) this.entries.delete(key);
+  private fill(key: string, load: () => { organizationId: string; value: V } | undefined): V | undefined {
     const loaded = load();
     if (!loaded || this.generations.inWriteUnit()) return loaded?.value;
     const generation = this.generations.of(loaded.organizationId, this.tables);
