@@ -2,6 +2,8 @@
 // a running server picks the retry up within 5 s): a real server process delivers to a real
 // receiver on 127.0.0.1 that fails, the CLI reads the log and re-queues the delivery, and the
 // server sends it again; the server's log has one line per attempt (issue 8).
+import { openContext } from "../../src/context";
+import { createDossier } from "../../src/services/dossiers";
 import { afterAll, describe, expect, test } from "bun:test";
 import { tempDir, until } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
@@ -130,10 +132,15 @@ describe("C2 webhook deliveries | retry", () => {
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
   });
 
-  test("--event of another organization's event: exit 1", () => {
-    const orgs = dossier(data, "org", "list", "--json").json.data;
+  test("--event of another organization's event: exit 1", async () => {
+    // Its own organization with one delivery, whatever ran before.
+    const mine = dossier(data, "org", "create", "--name", "Mine", "--json").json;
+    expect(dossier(data, "webhook", "set", "--org", mine.id, "--url", "http://127.0.0.1:9/hook", "--json").code).toBe(0);
+    const ctx = openContext({ dataDir: data, config: { log: "off" } });
+    await createDossier(ctx, mine.id, { type: "candidate", name: "Event maker" });
+    await ctx.store.close();
     const other = dossier(data, "org", "create", "--name", "Other", "--json").json;
-    const event = dossier(data, "webhook", "deliveries", "--org", orgs[0].id, "--json").json.data[0];
+    const event = dossier(data, "webhook", "deliveries", "--org", mine.id, "--json").json.data[0];
     expect(event).toBeDefined();
     expect(dossier(data, "webhook", "deliveries", "--org", other.id, "--event", event.event_id).code).toBe(1);
   });

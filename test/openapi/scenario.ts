@@ -95,8 +95,12 @@ function check(condition: boolean, what: string): void {
   if (!condition) throw new Error(`scenario: ${what}`);
 }
 
+/** A fresh connection for each request: the server under test closes a connection idle for its
+ * short body timeout (3 s), and a pooled one reused at that moment would be reset under load. */
+const freshFetch = (request: Request) => fetch(request, { keepalive: false });
+
 export function client(fixtures: Fixtures, key: string | null): Api {
-  const api = createClient<paths>({ baseUrl: fixtures.baseUrl, headers: key ? { Authorization: `Bearer ${key}` } : {} });
+  const api = createClient<paths>({ baseUrl: fixtures.baseUrl, headers: key ? { Authorization: `Bearer ${key}` } : {}, fetch: freshFetch });
   api.use(fixtures.middleware);
   return api;
 }
