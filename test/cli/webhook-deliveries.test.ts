@@ -133,15 +133,16 @@ describe("C2 webhook deliveries | retry", () => {
   });
 
   test("--event of another organization's event: exit 1", async () => {
-    // Its own organization with one delivery, whatever ran before.
-    const mine = dossier(data, "org", "create", "--name", "Mine", "--json").json;
-    expect(dossier(data, "webhook", "set", "--org", mine.id, "--url", "http://127.0.0.1:9/hook", "--json").code).toBe(0);
-    const ctx = openContext({ dataDir: data, config: { log: "off" } });
+    // Its own data folder, organization and delivery, so that no other test's server sends it.
+    const own = tempDir();
+    const mine = dossier(own, "org", "create", "--name", "Mine", "--json").json;
+    expect(dossier(own, "webhook", "set", "--org", mine.id, "--url", "http://127.0.0.1:9/hook", "--json").code).toBe(0);
+    const ctx = openContext({ dataDir: own, config: { log: "off" } });
     await createDossier(ctx, mine.id, { type: "candidate", name: "Event maker" });
     await ctx.store.close();
-    const other = dossier(data, "org", "create", "--name", "Other", "--json").json;
-    const event = dossier(data, "webhook", "deliveries", "--org", mine.id, "--json").json.data[0];
+    const other = dossier(own, "org", "create", "--name", "Other", "--json").json;
+    const event = dossier(own, "webhook", "deliveries", "--org", mine.id, "--json").json.data[0];
     expect(event).toBeDefined();
-    expect(dossier(data, "webhook", "deliveries", "--org", other.id, "--event", event.event_id).code).toBe(1);
+    expect(dossier(own, "webhook", "deliveries", "--org", other.id, "--event", event.event_id).code).toBe(1);
   });
 });
