@@ -289,7 +289,8 @@ afterAll(() => {
   }
 });
 
-const ALLOWED_STATUS = new Set([200, 201, 400, 401, 402, 403, 404, 409, 413, 415, 429]);
+// 304: an If-None-Match that matches (C16); 412 and 422: a failed If-Match, a reused Idempotency-Key.
+const ALLOWED_STATUS = new Set([200, 201, 304, 400, 401, 402, 403, 404, 409, 412, 413, 415, 422, 429]);
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
 /** Throws if an answer (body or headers) carries any of the API keys in play. */
@@ -362,7 +363,9 @@ async function exchange(sent: Sent, loose = false) {
     return;
   }
   if (!ALLOWED_STATUS.has(status)) throw new Error(`${label}: status ${status} (${body.slice(0, 300)})`);
-  if (status >= 300) {
+  if (status === 304) {
+    if (body !== "") throw new Error(`${label}: a 304 with a body`);
+  } else if (status >= 300) {
     checkEnvelope(status, body);
     const diff = fingerprintDiff(before, appFingerprint(app));
     if (diff.length > 0) throw new Error(`${label}: a rejected request (${status}) changed:\n${diff.join("\n")}`);
