@@ -4,7 +4,7 @@
 // per resource (`Dossier`, `Contact`, ...) rather than the same shape inline in every operation.
 import type { TSchema } from "@sinclair/typebox";
 import { ErrorBody, List, Meta, One } from "../schemas/common";
-import { CreateMember, Member, MemberRole, NewMember, PatchMember, Session, SetupLink, SetupPassword, SignedOut, SignIn } from "./account-schemas";
+import { CreateMember, Member, MemberRole, NewMember, PatchMember, Session, SetupLink, SetupPassword, SignedOut, SignIn } from "../schemas/members";
 import {
   Contact,
   ContactKind,

@@ -1,11 +1,13 @@
 // Members: the people of an organization who sign in, their roles and setup links (C12, C20).
 // The rules of who may do what live here; src/db/members.ts only reads and writes rows.
+import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
 import type { Role } from "../db/members";
 import type { MemberRow } from "../db/schema";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { isEmailAddress } from "../schemas/contacts";
+import type { Member as MemberSchema } from "../schemas/members";
 import { SCOPES } from "./keys";
 import { hashToken, randomToken } from "./passwords";
 
@@ -41,16 +43,8 @@ const scopesOf = (actor: Actor): ReadonlySet<string> =>
   actor.kind === "key" ? actor.scopes : actor.kind === "member" ? ROLE_SCOPES[actor.role] : new Set(ALL_SCOPES);
 
 /** C12's member record. No schema in src/schemas describes it yet: this is its one shape. */
-export interface Member {
-  id: string;
-  organization_id: string;
-  email: string;
-  name: string;
-  role: Role;
-  created_at: string;
-  last_sign_in_at: string | null;
-  disabled_at: string | null;
-}
+/** C12's member record (src/schemas/members.ts). */
+export type Member = Static<typeof MemberSchema>;
 
 export const memberView = (row: MemberRow): Member => ({
   id: row.id,

@@ -7,7 +7,7 @@
 // Who may give which role is the service's rule (src/services/members.ts).
 import { List, One } from "../../schemas/common";
 import { createMember, disableMember, listMembers, newSetupLink, requireMember, updateMember } from "../../services/members";
-import { CreateMember, Member, NewMember, PatchMember, SetupLink } from "../account-schemas";
+import { CreateMember, Member, NewMember, PatchMember, SetupLink } from "../../schemas/members";
 import { all, one } from "../request";
 import { defineRoute, type Reply } from "../route";
 import type { Site } from "../site";

@@ -10,7 +10,7 @@ import type { Context } from "../../context";
 import { ApiError } from "../../errors";
 import { One } from "../../schemas/common";
 import { currentSession, redeemSetupLink, signIn, signOut, type SignedIn } from "../../services/sessions";
-import { Session, SetupPassword, SignedOut, SignIn } from "../account-schemas";
+import { Session, SetupPassword, SignedOut, SignIn } from "../../schemas/members";
 import { cookieOf, SESSION_COOKIE, type Principal } from "../auth";
 import { operation } from "../openapi-doc";
 import { one, readJson } from "../request";

@@ -1,8 +1,7 @@
-// The shapes of members and sessions (C12, C20): their records, bodies and answers. No schema in
-// src/schemas describes them yet; they stay here, apart from the routes, so that the document's
-// named components (openapi-components.ts) can list them without loading the routes.
+// Members and sessions (C12, C20): their records, bodies and answers. The services' types come from
+// them (src/services/members.ts: `Member`).
 import { Type as t } from "@sinclair/typebox";
-import { closed, DateTime, Nullable, Uuid } from "../schemas/common";
+import { closed, DateTime, Nullable, Uuid } from "./common";
 
 export const MemberRole = t.Union([t.Literal("viewer"), t.Literal("member"), t.Literal("admin"), t.Literal("owner")], {
   description: "viewer: read; member: + write dossiers, contacts, notes; admin: + flows, members, keys, webhooks, events; owner: admin's, and only an owner makes, demotes or removes an owner",
