@@ -1,7 +1,9 @@
 // A dossier's history (C18, C20 "History items per change", "History kinds"): one item per kind
 // of change per request, written in the unit of the change, with its actor (src/actor.ts).
+import type { Static } from "@sinclair/typebox";
 import { currentActor, type Actor } from "../actor";
 import type { Context } from "../context";
+import type { HistoryItem as HistoryItemSchema, StageStay } from "../schemas/history";
 
 export type HistoryKind =
   | "created" | "updated" | "stage_changed" | "cv_attached" | "note_added" | "archived" | "contact_linked" | "contact_unlinked";
@@ -9,21 +11,8 @@ export type HistoryKind =
 /** field → [old, new] */
 export type Changes = Record<string, [unknown, unknown]>;
 
-export interface HistoryItem {
-  at: string;
-  kind: HistoryKind;
-  /** Null only for a change made with nobody named (a service called directly, as tests do). */
-  actor: Actor | null;
-  changes: Changes;
-}
-
-export interface StageTime {
-  stage_id: string;
-  entered_at: string;
-  left_at: string | null;
-  /** Decimal days, up to now while the dossier is still there. */
-  days: number;
-}
+export type HistoryItem = Static<typeof HistoryItemSchema>;
+export type StageTime = Static<typeof StageStay>;
 
 const DAY_MS = 86_400_000;
 

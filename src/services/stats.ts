@@ -1,33 +1,13 @@
 // A flow's figures over a period (C18 GET /flows/{id}/stats, C20 "Stats definitions", "Stats edge
 // cases", "Stats left, active"). Each figure is defined in docs/figures.md as computed here.
+import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
 import type { PipelineRow } from "../db/stats";
 import { invalidBody } from "../errors";
+import type { FlowStats as FlowStatsSchema, StageFigures as StageFiguresSchema } from "../schemas/stats";
 
-export interface StageFigures {
-  stage_id: string;
-  name: string;
-  position: number;
-  active: number;
-  overdue: number;
-  entered: number;
-  left: number;
-  median_days: number | null;
-  went_on: number;
-  went_on_share: number | null;
-}
-
-export interface FlowStats {
-  flow_id: string;
-  from: string;
-  to: string;
-  stages: StageFigures[];
-  won: number;
-  lost: number;
-  win_rate: number | null;
-  /** Sales flows only (null for a candidate flow): per currency, by currency code. */
-  pipeline: PipelineRow[] | null;
-}
+export type StageFigures = Static<typeof StageFiguresSchema>;
+export type FlowStats = Static<typeof FlowStatsSchema>;
 
 const DEFAULT_DAYS = 90;
 const DAY_MS = 86_400_000;
