@@ -6,6 +6,12 @@ import { SetUpPassword } from "./auth/setup";
 import { SignIn } from "./auth/sign-in";
 import { Board } from "./board/board";
 import { Home } from "./board/home";
+import { ContactPage } from "./contacts/contact";
+import { Contacts } from "./contacts/contacts";
+import { NewDossier } from "./dossier/new";
+import { DossierPage } from "./dossier/page";
+import { DossierList } from "./list/list";
+import { Settings } from "./settings/settings";
 import { Layout } from "./ui/layout";
 import { Status } from "./ui/status";
 
@@ -23,6 +29,20 @@ function SignedIn() {
           <Home />
         </Route>
         <Route path="/board/:flowId">{({ flowId }) => <Board flowId={flowId} />}</Route>
+        <Route path="/dossiers">
+          <DossierList />
+        </Route>
+        <Route path="/dossiers/new">
+          <NewDossier />
+        </Route>
+        <Route path="/dossiers/:id">{({ id }) => <DossierPage id={id} key={id} />}</Route>
+        <Route path="/contacts">
+          <Contacts />
+        </Route>
+        <Route path="/contacts/:id">{({ id }) => <ContactPage id={id} key={id} />}</Route>
+        <Route path="/settings" nest>
+          <Settings />
+        </Route>
         <Route>
           <h1>No such page</h1>
           <p>This address shows nothing in the console.</p>

@@ -3,6 +3,7 @@
 // API, pages signed in by their setup links, and axe's serious and critical findings.
 import AxeBuilder from "@axe-core/playwright";
 import { afterAll } from "bun:test";
+import { mkdirSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { startServer } from "../../src/server";
 import { bootstrap } from "../../src/services/bootstrap";
@@ -80,3 +81,13 @@ export const refusedByPolicy = (page: Page) => page.evaluate(() => (globalThis a
 
 /** Whether the element a locator finds has the focus. */
 export const focused = (locator: import("playwright-core").Locator) => locator.evaluate((element: any) => element === element.ownerDocument.activeElement);
+
+/** With DOSSIER_SCREENSHOTS=1, the page as it is now in docs/console/NAME.png, for docs/console.md
+ * (`DOSSIER_SCREENSHOTS=1 npm test -- test/console` remakes them all); else nothing. */
+export async function screenshot(page: Page, name: string) {
+  if (process.env.DOSSIER_SCREENSHOTS !== "1") return;
+  const folder = new URL("../../docs/console/", import.meta.url).pathname;
+  mkdirSync(folder, { recursive: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: `${folder}${name}.png`, fullPage: false });
+}

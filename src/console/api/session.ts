@@ -34,6 +34,9 @@ export function useMember(): Member {
 /** Whether the member's role may change dossiers (C12: a viewer only reads). */
 export const canWriteDossiers = (member: Member) => member.role !== "viewer";
 
+/** Whether the member's role may open settings (C12: owners and admins). */
+export const canManageSettings = (member: Member) => member.role === "owner" || member.role === "admin";
+
 function useSignedIn() {
   const client = useQueryClient();
   return (session: Session) => {

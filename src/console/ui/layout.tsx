@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { messageOf } from "../api/client";
-import { useMember, useSignOut } from "../api/session";
+import { canManageSettings, useMember, useSignOut } from "../api/session";
 import { useFlows } from "../board/queries";
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -20,6 +20,27 @@ export function Layout({ children }: { children: ReactNode }) {
         <Link href="/" className="brand">
           Dossier
         </Link>
+        <nav aria-label="Sections">
+          <ul>
+            <li>
+              <Link href="/dossiers" aria-current={location === "/dossiers" ? "page" : undefined}>
+                Dossiers
+              </Link>
+            </li>
+            <li>
+              <Link href="/contacts" aria-current={location === "/contacts" ? "page" : undefined}>
+                Contacts
+              </Link>
+            </li>
+            {canManageSettings(member) && (
+              <li>
+                <Link href="/settings" aria-current={location.startsWith("/settings") ? "page" : undefined}>
+                  Settings
+                </Link>
+              </li>
+            )}
+          </ul>
+        </nav>
         <nav aria-label="Boards">
           <ul>
             {flows.data?.map((flow) => (

@@ -1,0 +1,52 @@
+// A labelled control with the API's refusal shown beside it (C14: "every error answer of the API
+// is shown in words in the page, next to what caused it"). The API names the field first in its
+// message ("email must be an email address", "name is required"), which is how a refusal finds
+// its field.
+import { useId, type ReactNode } from "react";
+import { ApiFailure, messageOf } from "../api/client";
+
+/** The field of `fields` that an API refusal is about, or null when it names none of them. */
+export function fieldOf(error: unknown, fields: readonly string[]): string | null {
+  if (!(error instanceof ApiFailure) || error.status !== 400) return null;
+  const first = error.message.split(/[\s:.[]/, 1)[0];
+  return fields.find((field) => field === first) ?? null;
+}
+
+/** The refusal's words for `field` when it is about that field. */
+export const errorFor = (error: unknown, field: string, fields: readonly string[]) => (fieldOf(error, fields) === field ? messageOf(error) : null);
+
+/** The props a control needs to be named by its label and described by its error. */
+export interface ControlProps {
+  id: string;
+  "aria-invalid": boolean | undefined;
+  "aria-describedby": string | undefined;
+}
+
+interface FieldProps {
+  label: string;
+  error?: string | null;
+  hint?: string;
+  children: (control: ControlProps) => ReactNode;
+}
+
+/** A label, the control the children render with `control`'s props, a hint and the error. */
+export function Field({ label, error, hint, children }: FieldProps) {
+  const id = useId();
+  const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children({ id, "aria-invalid": error ? true : undefined, "aria-describedby": described })}
+      {hint && (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
