@@ -5,7 +5,8 @@
 // status the document lists: an expected error code that the document does not list for that route
 // does not compile (see `fails`).
 import createClient, { type Client, type Middleware } from "openapi-fetch";
-import type { paths } from "./generated/api";
+// The console's client types: one file generated from the served document for both (test/console/serving.test.ts fails when it is stale).
+import type { paths } from "../../src/console/api/schema";
 
 export type Api = Client<paths>;
 
@@ -132,7 +133,7 @@ function sessionClient(fixtures: Fixtures, session: SignedIn, origin?: string): 
 
 const tokenOf = (setupUrl: string) => setupUrl.split("#token=")[1];
 /** openapi-fetch's body serializer for the CV's typed bodies: a form (multipart/form-data) becomes
- * FormData, each member a part and a Blob (the CV, typed Blob by test/openapi/typegen.ts) a file
+ * FormData, each member a part and a Blob (the CV, typed Blob by src/console/api/generate.ts) a file
  * part; a raw Blob (application/pdf) is sent as it is. No cast: the bodies are the document's types. */
 function multipart(body: object): FormData | Blob {
   if (body instanceof Blob) return body;
