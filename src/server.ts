@@ -3,6 +3,7 @@ import { createApp, type AppOptions, type DossierApp } from "./app";
 import { contextConfig } from "./context";
 import { lockDataFolder } from "./data-lock";
 import { sweepFiles } from "./files/cv";
+import { compressed } from "./http/compress";
 import { carriesBody } from "./http/request";
 import { giveFlowsAddresses } from "./services/intake";
 import { startEventSweep } from "./services/events";
@@ -84,7 +85,7 @@ export function startServer(options: AppOptions & { host?: string; port?: number
         const withBody = carriesBody(request);
         if (withBody) srv.timeout(request, 0);
         try {
-          return await app.handle(request, srv.requestIP(request)?.address);
+          return await compressed(request, await app.handle(request, srv.requestIP(request)?.address));
         } finally {
           if (withBody) srv.timeout(request, idle);
         }

@@ -10,6 +10,7 @@ import { brotliCompressSync, constants as zlib } from "node:zlib";
 import { basename } from "node:path";
 import { Elysia } from "elysia";
 import page from "../console/index.html";
+import { acceptedEncodings } from "./encoding";
 
 const ASSETS = "/console/assets/";
 
@@ -97,12 +98,7 @@ const ready = () => (built ??= bundle().catch((error) => ((built = null), Promis
 
 /** The encoding to send: brotli, else gzip, as the Accept-Encoding header allows (a q of 0 refuses). */
 export function chooseEncoding(accept: string | null): keyof Encoded {
-  const allowed = new Set<string>();
-  for (const part of (accept ?? "").toLowerCase().split(",")) {
-    const [token, ...params] = part.split(";").map((piece) => piece.trim());
-    const q = params.find((param) => param.startsWith("q="));
-    if (token && !(q && Number(q.slice(2)) === 0)) allowed.add(token);
-  }
+  const allowed = acceptedEncodings(accept);
   if (allowed.has("br")) return "br";
   if (allowed.has("gzip") || allowed.has("*")) return "gzip";
   return "identity";
