@@ -37,11 +37,15 @@ const detail = (page: Page, label: string) => page.locator(".details div").filte
 describe("C14 screen 6: contacts", () => {
   test("C14: a contact is created by the form, found by search, edited and deleted after a confirmation", async () => {
     const { page } = await signedIn(at, "member");
-    const company = tag("Contactco");
+    const company = tag("Initech ");
+    const domain = company.replace(" ", "").toLowerCase();
+    await newContact({ full_name: "Peter Gibbons", email: `peter@${domain}.example`, company, role: "Engineer", kind: ["candidate"] });
+    await newContact({ full_name: "Joanna Lee", email: `joanna@${domain}.example`, company, role: "Head of people", kind: ["client"] });
+    await newContact({ full_name: "Bill Lumbergh", company, role: "Vice president", kind: ["prospect", "client"] });
     await openContacts(page);
     await page.getByRole("button", { name: "New contact" }).click();
     await field(page, "Full name").fill("Nora Newcontact");
-    await field(page, "Email").fill(`nora@${company}.example`);
+    await field(page, "Email").fill(`nora@${domain}.example`);
     await field(page, "Company").fill(company);
     await page.getByRole("checkbox", { name: "Prospect" }).check();
     expect(await seriousFindings(page)).toEqual([]);
@@ -49,16 +53,17 @@ describe("C14 screen 6: contacts", () => {
     await page.getByRole("heading", { level: 1, name: "Nora Newcontact" }).waitFor({ timeout: LOAD_MS });
     const id = new URL(page.url()).pathname.split("/").at(-1)!;
     const made = (await at.api("GET", `/contacts/${id}`)).json.data;
-    expect([made.email, made.company, made.kind]).toEqual([`nora@${company}.example`, company, ["prospect"]]);
+    expect([made.email, made.company, made.kind]).toEqual([`nora@${domain}.example`, company, ["prospect"]]);
     expect(await detail(page, "Kind").innerText()).toBe("Prospect");
 
     await openContacts(page);
     await page.getByLabel("Name, email, company or role").fill(company.toUpperCase());
     await page.getByRole("button", { name: "Search" }).click();
-    await page.getByRole("status").filter({ hasText: "1 contact found" }).waitFor({ timeout: LOAD_MS });
+    await page.getByRole("status").filter({ hasText: "4 contacts found" }).waitFor({ timeout: LOAD_MS });
     expect(new URL(page.url()).searchParams.get("search")).toBe(company.toUpperCase());
+    await screenshot(page, "contacts");
     const row = page.getByRole("row", { name: /Nora Newcontact/ });
-    expect(await row.innerText()).toContain(`nora@${company}.example`);
+    expect(await row.innerText()).toContain(`nora@${domain}.example`);
     expect(await seriousFindings(page)).toEqual([]);
     await row.getByRole("link", { name: "Nora Newcontact" }).click();
     await page.getByRole("heading", { level: 1, name: "Nora Newcontact" }).waitFor({ timeout: LOAD_MS });
@@ -90,7 +95,8 @@ describe("C14 screen 6: contacts", () => {
     expect((await at.api("GET", `/contacts/${id}`)).status).toBe(404);
     await page.getByLabel("Name, email, company or role").fill(company);
     await page.getByRole("button", { name: "Search" }).click();
-    await page.getByRole("status").filter({ hasText: "0 contacts found" }).waitFor({ timeout: LOAD_MS });
+    await page.getByRole("status").filter({ hasText: "3 contacts found" }).waitFor({ timeout: LOAD_MS });
+    expect(await page.getByRole("link", { name: "Nora Newcontact" }).count()).toBe(0);
     expect(await refusedByPolicy(page)).toEqual([]);
   });
 
@@ -132,6 +138,33 @@ describe("C14 screen 6: contacts", () => {
     expect(await field(page, "Full name").inputValue()).toBe("Bad Mail");
   });
 
+  test("C6, C14: the talent-pool window: a window that ends before it starts is refused beside its end; a contact in the pool is found by the pool filter", async () => {
+    const { page } = await signedIn(at, "member");
+    const name = tag("Pooled ");
+    await openContacts(page);
+    await page.getByRole("button", { name: "New contact" }).click();
+    await field(page, "Full name").fill(name);
+    await field(page, "In the talent pool from").fill("2020-01-10");
+    await field(page, "In the talent pool until").fill("2020-01-05");
+    await page.getByRole("button", { name: "Create contact" }).click();
+    const until = page.locator(".field").filter({ has: field(page, "In the talent pool until") });
+    await until.getByRole("alert").filter({ hasText: "later than pool_added_at" }).waitFor({ timeout: LOAD_MS });
+    await field(page, "In the talent pool until").fill("2099-01-01");
+    await page.getByRole("button", { name: "Create contact" }).click();
+    await page.getByRole("heading", { level: 1, name }).waitFor({ timeout: LOAD_MS });
+    const id = new URL(page.url()).pathname.split("/").at(-1)!;
+    const made = (await at.api("GET", `/contacts/${id}`)).json.data;
+    expect([made.pool_added_at, made.pool_expires_at]).toEqual(["2020-01-10T00:00:00.000Z", "2099-01-01T00:00:00.000Z"]);
+
+    await openContacts(page, `?search=${encodeURIComponent(name)}`);
+    await page.getByRole("status").filter({ hasText: "1 contact found" }).waitFor({ timeout: LOAD_MS });
+    await page.getByLabel("Talent pool").selectOption("expired");
+    await page.getByRole("status").filter({ hasText: "0 contacts found" }).waitFor({ timeout: LOAD_MS });
+    await page.getByLabel("Talent pool").selectOption("in_pool");
+    await page.getByRole("status").filter({ hasText: "1 contact found" }).waitFor({ timeout: LOAD_MS });
+    expect(new URL(page.url()).searchParams.get("pool")).toBe("in_pool");
+  });
+
   test("C16, C14: an edit after someone else changed the contact is refused with words (412); the typed text stays; saving again wins", async () => {
     const { page } = await signedIn(at, "member");
     const contact = await newContact({ full_name: tag("Stale "), city: "Paris" });
@@ -156,18 +189,27 @@ describe("C14 screen 6: contacts", () => {
   });
 
   test("C6, C14: a contact's page lists the dossiers it is the primary contact of, each a link to its page", async () => {
-    const { page } = await signedIn(at, "viewer");
-    const contact = await newContact({ full_name: tag("Linked "), email: `${tag("linked")}@example.com` });
-    const made = await at.api("POST", "/dossiers", { type: "candidate", name: "Dossier Of Linked", contact_id: contact.id });
+    const { page } = await signedIn(at, "member");
+    const contact = await newContact({
+      full_name: "Jane Doe",
+      email: `${tag("jane.doe.")}@acme.example`,
+      phone: "+33 1 23 45 67 89",
+      company: "Acme",
+      role: "Head of procurement",
+      city: "Lyon",
+      kind: ["prospect", "client"],
+      notes: "Met at the Lyon trade fair; prefers email.",
+    });
+    const made = await at.api("POST", "/dossiers", { type: "sales", name: "Acme framework deal", contact_id: contact.id, deal_size: 48000, deal_currency: "EUR" });
     expect(made.status).toBe(201);
     expect((await at.api("POST", "/dossiers", { type: "candidate", name: "Someone Else" })).status).toBe(201);
     await openContact(page, contact);
     const linked = page.getByRole("region", { name: "Linked dossiers" });
-    await linked.getByRole("link", { name: "Dossier Of Linked" }).waitFor({ timeout: LOAD_MS });
+    await linked.getByRole("link", { name: "Acme framework deal" }).waitFor({ timeout: LOAD_MS });
     expect(await linked.getByText("Linked to 1 dossier").count()).toBe(1);
     expect(await linked.getByRole("link", { name: "Someone Else" }).count()).toBe(0);
     await screenshot(page, "contact");
-    await linked.getByRole("link", { name: "Dossier Of Linked" }).click();
+    await linked.getByRole("link", { name: "Acme framework deal" }).click();
     await page.waitForURL(`${at.server.url}/console/dossiers/${made.json.data.id}`, { timeout: LOAD_MS });
   });
 
@@ -180,7 +222,6 @@ describe("C14 screen 6: contacts", () => {
     const pager = page.getByRole("navigation", { name: "Pages of contacts" });
     expect(await pager.getByText("Page 1 of 2").count()).toBe(1);
     expect(await page.locator("table.list tbody tr").count()).toBe(25);
-    await screenshot(page, "contacts");
     await pager.getByRole("link", { name: "Next page" }).click();
     await pager.getByText("Page 2 of 2").waitFor({ timeout: LOAD_MS });
     await page.waitForFunction(() => (globalThis as any).document.querySelectorAll("table.list tbody tr").length === 2, undefined, { timeout: LOAD_MS });

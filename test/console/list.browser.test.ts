@@ -52,12 +52,12 @@ async function search(page: Page, text: string) {
 describe("C14 screen 3: the list", () => {
   test("C14: type, stage, assignee, deadline and text filters narrow the table and its total; they stand in the address; axe finds nothing serious", async () => {
     const { page, id: me } = await signedIn(at, "member");
-    const company = tag("Listco");
+    const company = tag("Globex ");
     const sales = ((await at.api("GET", "/flows?type=sales")).json.data as { id: string }[])[0];
-    const ada = await newDossier("Ada Filter", { company, flow_id: at.flow.id, assigned_to: me });
-    const bob = await newDossier("Bob Filter", { company, flow_id: at.flow.id });
-    await newDossier("Cyd Filter", { company, flow_id: at.flow.id });
-    await newDossier("Deal Filter", { type: "sales", company, flow_id: sales.id, deal_size: 1200, deal_currency: "EUR" });
+    const ada = await newDossier("Ada Moreau", { company, flow_id: at.flow.id, assigned_to: me });
+    const bob = await newDossier("Bruno Keller", { company, flow_id: at.flow.id });
+    await newDossier("Chloé Martin", { company, flow_id: at.flow.id });
+    await newDossier("Northwind renewal", { type: "sales", company, flow_id: sales.id, deal_size: 1200, deal_currency: "EUR" });
     expect((await at.api("PATCH", `/dossiers/${bob.id}`, { current_stage_id: second.id })).status).toBe(200);
 
     await openList(page);
@@ -66,36 +66,37 @@ describe("C14 screen 3: the list", () => {
 
     await search(page, company);
     await total(page, "4 dossiers match these filters");
-    expect((await rows(page, ["Ada Filter", "Bob Filter", "Cyd Filter", "Deal Filter"])).sort()).toEqual(["Ada Filter", "Bob Filter", "Cyd Filter", "Deal Filter"]);
+    await screenshot(page, "list");
+    expect((await rows(page, ["Ada Moreau", "Bruno Keller", "Chloé Martin", "Northwind renewal"])).sort()).toEqual(["Ada Moreau", "Bruno Keller", "Chloé Martin", "Northwind renewal"]);
     expect(new URL(page.url()).searchParams.get("q")).toBe(company);
 
     await page.getByLabel("Type", { exact: true }).selectOption("candidate");
     await total(page, "3 dossiers match these filters");
-    expect((await rows(page, ["Ada Filter", "Bob Filter", "Cyd Filter"])).sort()).toEqual(["Ada Filter", "Bob Filter", "Cyd Filter"]);
+    expect((await rows(page, ["Ada Moreau", "Bruno Keller", "Chloé Martin"])).sort()).toEqual(["Ada Moreau", "Bruno Keller", "Chloé Martin"]);
 
     await page.getByLabel("Stage", { exact: true }).selectOption({ label: second.name });
     await total(page, "1 dossier matches these filters");
-    expect(await rows(page, ["Bob Filter"])).toEqual(["Bob Filter"]);
+    expect(await rows(page, ["Bruno Keller"])).toEqual(["Bruno Keller"]);
     const address = new URL(page.url()).searchParams;
     expect([address.get("type"), address.get("stage_id"), address.get("q")]).toEqual(["candidate", second.id, company]);
 
     // A reload shows the same list: the filters live in the address.
     await page.reload();
     await total(page, "1 dossier matches these filters");
-    expect(await rows(page, ["Bob Filter"])).toEqual(["Bob Filter"]);
+    expect(await rows(page, ["Bruno Keller"])).toEqual(["Bruno Keller"]);
     expect(await page.getByLabel("Stage", { exact: true }).inputValue()).toBe(second.id);
     expect(await page.getByLabel("Name, email or company").inputValue()).toBe(company);
 
     await page.getByLabel("Stage", { exact: true }).selectOption("");
     await page.getByLabel("Assigned to").selectOption({ label: "Me" });
     await total(page, "1 dossier matches these filters");
-    expect(await rows(page, ["Ada Filter"])).toEqual(["Ada Filter"]);
-    const row = page.getByRole("row", { name: /Ada Filter/ });
+    expect(await rows(page, ["Ada Moreau"])).toEqual(["Ada Moreau"]);
+    const row = page.getByRole("row", { name: /Ada Moreau/ });
     expect(await row.innerText()).toContain(first.name);
     expect(await row.innerText()).toContain("Member");
-    expect(await row.getByRole("link", { name: "Ada Filter" }).getAttribute("href")).toBe(`/console/dossiers/${ada.id}`);
+    expect(await row.getByRole("link", { name: "Ada Moreau" }).getAttribute("href")).toBe(`/console/dossiers/${ada.id}`);
     // The table's total agrees with the API's.
-    expect((await at.api("GET", `/dossiers?q=${company}&type=candidate&assigned_to=${me}`)).json.meta.total).toBe(1);
+    expect((await at.api("GET", `/dossiers?q=${encodeURIComponent(company)}&type=candidate&assigned_to=${me}`)).json.meta.total).toBe(1);
     expect(await seriousFindings(page)).toEqual([]);
 
     await page.getByLabel("Assigned to").selectOption("");
@@ -169,7 +170,6 @@ describe("C14 screen 3: the list", () => {
     await openList(page, `?q=${encodeURIComponent(name)}`);
     await total(page, "1 dossier matches these filters");
     expect(await page.getByRole("link", { name: "New dossier" }).getAttribute("href")).toBe("/console/dossiers/new");
-    await screenshot(page, "list");
     await page.getByRole("link", { name }).click();
     await page.waitForURL(`${at.server.url}/console/dossiers/${dossier.id}`, { timeout: LOAD_MS });
   });

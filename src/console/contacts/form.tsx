@@ -16,14 +16,34 @@ export interface Typed {
   city: string;
   linkedin_url: string;
   notes: string;
+  /** The talent-pool window's days (YYYY-MM-DD), or "". */
+  pool_added_at: string;
+  pool_expires_at: string;
   kind: ContactKind[];
 }
 
 export type TextField = Exclude<keyof Typed, "kind">;
-const TEXT_FIELDS: TextField[] = ["full_name", "email", "phone", "company", "role", "city", "linkedin_url", "notes"];
+const TEXT_FIELDS: TextField[] = ["full_name", "email", "phone", "company", "role", "city", "linkedin_url", "notes", "pool_added_at", "pool_expires_at"];
+const POOL_FIELDS: TextField[] = ["pool_added_at", "pool_expires_at"];
 const FIELDS: readonly string[] = [...TEXT_FIELDS, "kind"];
 
-export const EMPTY: Typed = { full_name: "", email: "", phone: "", company: "", role: "", city: "", linkedin_url: "", notes: "", kind: [] };
+export const EMPTY: Typed = {
+  full_name: "",
+  email: "",
+  phone: "",
+  company: "",
+  role: "",
+  city: "",
+  linkedin_url: "",
+  notes: "",
+  pool_added_at: "",
+  pool_expires_at: "",
+  kind: [],
+};
+
+/** A pool date is a day: the API's date-time at its start (UTC), and back. */
+const dayOf = (iso: string | null) => iso?.slice(0, 10) ?? "";
+const valueOf = (field: TextField, text: string) => (POOL_FIELDS.includes(field) ? `${text}T00:00:00.000Z` : text);
 
 export const typedOf = (contact: Contact): Typed => ({
   full_name: contact.full_name,
@@ -34,13 +54,15 @@ export const typedOf = (contact: Contact): Typed => ({
   city: contact.city ?? "",
   linkedin_url: contact.linkedin_url ?? "",
   notes: contact.notes ?? "",
+  pool_added_at: dayOf(contact.pool_added_at),
+  pool_expires_at: dayOf(contact.pool_expires_at),
   kind: contact.kind,
 });
 
 /** The body of a create: the fields filled in. */
 export function createBody(typed: Typed) {
   const body: Partial<Record<TextField, string>> & { full_name: string; kind?: ContactKind[] } = { full_name: typed.full_name };
-  for (const field of TEXT_FIELDS) if (typed[field].trim() !== "") body[field] = typed[field];
+  for (const field of TEXT_FIELDS) if (typed[field].trim() !== "") body[field] = valueOf(field, typed[field]);
   if (typed.kind.length > 0) body.kind = typed.kind;
   return body;
 }
@@ -50,7 +72,7 @@ export function patchBody(base: Typed, typed: Typed) {
   const body: Partial<Record<TextField, string | null>> & { kind?: ContactKind[] } = {};
   for (const field of TEXT_FIELDS) {
     if (typed[field] === base[field]) continue;
-    body[field] = typed[field].trim() === "" && field !== "full_name" ? null : typed[field];
+    body[field] = typed[field].trim() === "" && field !== "full_name" ? null : valueOf(field, typed[field]);
   }
   if (typed.kind.join() !== base.kind.join()) body.kind = typed.kind;
   return body as { full_name?: string } & typeof body;
@@ -71,9 +93,11 @@ const LABELS: Record<TextField, string> = {
   city: "City",
   linkedin_url: "LinkedIn profile",
   notes: "Notes",
+  pool_added_at: "In the talent pool from",
+  pool_expires_at: "In the talent pool until",
 };
 
-const INPUT_TYPES: Partial<Record<TextField, string>> = { email: "email", phone: "tel", linkedin_url: "url" };
+const INPUT_TYPES: Partial<Record<TextField, string>> = { email: "email", phone: "tel", linkedin_url: "url", pool_added_at: "date", pool_expires_at: "date" };
 
 interface ContactFormProps {
   initial: Typed;
@@ -106,7 +130,7 @@ export function ContactForm({ initial, submitLabel, pending, error, notice, onSu
         </p>
       )}
       <div className="contact-fields">
-        {TEXT_FIELDS.filter((field) => field !== "notes").map((field) => (
+        {TEXT_FIELDS.filter((field) => field !== "notes" && !POOL_FIELDS.includes(field)).map((field) => (
           <Field key={field} label={LABELS[field]} error={errorOf(field)} hint={field === "full_name" ? "Required" : undefined}>
             {(control) => (
               <input
@@ -134,6 +158,13 @@ export function ContactForm({ initial, submitLabel, pending, error, notice, onSu
           </p>
         )}
       </fieldset>
+      <div className="contact-fields">
+        {POOL_FIELDS.map((field) => (
+          <Field key={field} label={LABELS[field]} error={errorOf(field)} hint={field === "pool_expires_at" ? "Later than the first day; either may stay empty" : undefined}>
+            {(control) => <input {...control} type="date" value={typed[field]} onChange={(event) => set(field)(event.target.value)} />}
+          </Field>
+        ))}
+      </div>
       <Field label={LABELS.notes} error={errorOf("notes")}>
         {(control) => <textarea {...control} rows={4} value={typed.notes} onChange={(event) => set("notes")(event.target.value)} />}
       </Field>

@@ -97,6 +97,8 @@ export function useDeleteContact(id: string) {
     onSuccess: () => {
       client.removeQueries({ queryKey: contactKey(id) });
       void client.invalidateQueries({ queryKey: [...CONTACTS, "list"] });
+      // The dossiers whose primary contact it was have none now.
+      void client.invalidateQueries({ queryKey: ["dossiers"] });
     },
   });
 }
