@@ -5,7 +5,7 @@
 // finds no write control; axe finds no serious or critical violation on either screen.
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { consoleServer, LOAD_MS, refusedByPolicy, screenshot, seriousFindings, signedIn } from "./console";
+import { consoleServer, focused, LOAD_MS, refusedByPolicy, screenshot, seriousFindings, signedIn } from "./console";
 
 const at = await consoleServer();
 
@@ -69,6 +69,7 @@ describe("C14 screen 6: contacts", () => {
     await page.getByRole("heading", { level: 1, name: "Nora Newcontact" }).waitFor({ timeout: LOAD_MS });
 
     await page.getByRole("button", { name: "Edit" }).click();
+    expect(await focused(field(page, "Full name"))).toBe(true);
     expect(await field(page, "Company").inputValue()).toBe(company);
     await field(page, "Role").fill("Head of buying");
     await field(page, "Phone").fill("+33 1 23 45 67 89");
@@ -76,6 +77,8 @@ describe("C14 screen 6: contacts", () => {
     expect(await seriousFindings(page)).toEqual([]);
     await page.getByRole("button", { name: "Save changes" }).click();
     await detail(page, "Role").filter({ hasText: "Head of buying" }).waitFor({ timeout: LOAD_MS });
+    // The focus goes back to the button that opened the form.
+    expect(await focused(page.getByRole("button", { name: "Edit" }))).toBe(true);
     const edited = (await at.api("GET", `/contacts/${id}`)).json.data;
     expect([edited.role, edited.phone, edited.kind, edited.company]).toEqual(["Head of buying", "+33 1 23 45 67 89", ["prospect", "client"], company]);
 
@@ -87,6 +90,7 @@ describe("C14 screen 6: contacts", () => {
     expect(await seriousFindings(page)).toEqual([]);
     await confirm.getByRole("button", { name: "Cancel" }).click();
     expect(await confirm.count()).toBe(0);
+    expect(await focused(page.getByRole("button", { name: "Delete" }))).toBe(true);
     expect((await at.api("GET", `/contacts/${id}`)).status).toBe(200);
 
     await page.getByRole("button", { name: "Delete" }).click();

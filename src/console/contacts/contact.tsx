@@ -1,7 +1,7 @@
 // Screen 6 (C14): one contact: its fields, the dossiers it is linked to, editing it and deleting it.
 // An edit is saved only if nobody changed the contact since it was read (If-Match, C16); when
 // someone did, the page says so, keeps what was typed and shows the contact as it is now.
-import { useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { ApiFailure, messageOf } from "../api/client";
 import { useMember } from "../api/session";
@@ -17,6 +17,15 @@ export function ContactPage({ id }: { id: string }) {
   const found = useContact(id);
   const [editing, setEditing] = useState<Typed | null>(null);
   const [deleting, setDeleting] = useState(false);
+  // Closing the form or the confirmation gives the focus back to the button that opened it.
+  const [refocus, setRefocus] = useState<"edit" | "delete" | null>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!refocus) return;
+    (refocus === "edit" ? editButton : deleteButton).current?.focus();
+    setRefocus(null);
+  }, [refocus]);
   if (found.isPending) return <p role="status">Loading the contact…</p>;
   if (found.isError) {
     const gone = found.error instanceof ApiFailure && found.error.status === 404;
@@ -43,18 +52,35 @@ export function ContactPage({ id }: { id: string }) {
         <h1>{contact.full_name}</h1>
         {mayWrite && !editing && !deleting && (
           <div className="actions">
-            <button type="button" onClick={() => setEditing(typedOf(contact))}>
+            <button type="button" ref={editButton} onClick={() => setEditing(typedOf(contact))}>
               Edit
             </button>
-            <button type="button" className="danger" onClick={() => setDeleting(true)}>
+            <button type="button" ref={deleteButton} className="danger" onClick={() => setDeleting(true)}>
               Delete
             </button>
           </div>
         )}
       </div>
-      {deleting && <ConfirmDelete contact={contact} onCancel={() => setDeleting(false)} />}
+      {deleting && (
+        <ConfirmDelete
+          contact={contact}
+          onCancel={() => {
+            setDeleting(false);
+            setRefocus("delete");
+          }}
+        />
+      )}
       {editing ? (
-        <EditContact key={contact.id} contact={contact} etag={etag} base={editing} onDone={() => setEditing(null)} />
+        <EditContact
+          key={contact.id}
+          contact={contact}
+          etag={etag}
+          base={editing}
+          onDone={() => {
+            setEditing(null);
+            setRefocus("edit");
+          }}
+        />
       ) : (
         <Details contact={contact} />
       )}

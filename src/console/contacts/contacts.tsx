@@ -84,7 +84,7 @@ export function Contacts() {
         </p>
       )}
       <p role="status" className="total">
-        {list.isPending ? "Loading the contacts…" : `${total} ${total === 1 ? "contact" : "contacts"}${searching ? " found" : ""}`}
+        {list.isError && !list.data ? "" : list.isPending ? "Loading the contacts…" : `${total} ${total === 1 ? "contact" : "contacts"}${searching ? " found" : ""}`}
       </p>
       {list.data && (
         <>

@@ -139,6 +139,8 @@ export function ContactForm({ initial, submitLabel, pending, error, notice, onSu
                 value={typed[field]}
                 onChange={(event) => set(field)(event.target.value)}
                 required={field === "full_name"}
+                // The form opens on a click of New contact or Edit: typing starts at once.
+                autoFocus={field === "full_name"}
                 autoComplete="off"
               />
             )}

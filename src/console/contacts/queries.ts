@@ -60,6 +60,8 @@ export function usePrimaryDossiers(contactId: string) {
       }
       return { dossiers: found, partial };
     },
+    // The scan is many requests: a page opened again soon after shows what it found.
+    staleTime: 30_000,
   });
 }
 

@@ -39,7 +39,7 @@ export function DossierList() {
         </p>
       )}
       <p role="status" className="total">
-        {list.isPending ? "Loading the dossiers…" : filtered(params) ? `${total} ${total === 1 ? "dossier matches" : "dossiers match"} these filters` : `${total} ${total === 1 ? "dossier" : "dossiers"}`}
+        {list.isError && !list.data ? "" : list.isPending ? "Loading the dossiers…" : filtered(params) ? `${total} ${total === 1 ? "dossier matches" : "dossiers match"} these filters` : `${total} ${total === 1 ? "dossier" : "dossiers"}`}
       </p>
       {list.data && (
         <>
