@@ -2,7 +2,7 @@
 // own parameter names, so that the address reads like the API call it makes. A value the page does
 // not know (a misspelt status) is left out rather than sent.
 import type { components, operations } from "../api/schema";
-import { whole } from "./pager";
+import { whole } from "./paging";
 
 export type DossierQuery = NonNullable<operations["listDossiers"]["parameters"]["query"]>;
 export type DossierType = components["schemas"]["DossierType"];

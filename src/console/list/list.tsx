@@ -7,7 +7,8 @@ import { canWriteDossiers, useMember } from "../api/session";
 import { useFlows, useMemberNames } from "../board/queries";
 import { DEFAULT_PAGE_SIZE, filtered, PAGE_SIZES, queryOf, STATUSES, TYPES, withFilters } from "./filters";
 import { capitalized, day, money } from "./format";
-import { pageCount, Pager } from "./pager";
+import { Pager } from "./pager";
+import { pageCount } from "./paging";
 import { SearchText } from "./search";
 import { useDossierPage } from "./queries";
 
