@@ -50,7 +50,7 @@ async function search(page: Page, text: string) {
 }
 
 describe("C14 screen 3: the list", () => {
-  test("C14: type, stage, assignee, deadline and text filters narrow the table and its total; they stand in the address; axe finds nothing serious", async () => {
+  test("C14: type, stage, assignee, deadline, changed-since and text filters narrow the table and its total; they stand in the address; axe finds nothing serious", async () => {
     const { page, id: me } = await signedIn(at, "member");
     const company = tag("Globex ");
     const sales = ((await at.api("GET", "/flows?type=sales")).json.data as { id: string }[])[0];
@@ -103,6 +103,14 @@ describe("C14 screen 3: the list", () => {
     await page.getByLabel("Deadline").selectOption({ label: "Overdue" });
     await total(page, "0 dossiers match these filters");
     expect(await page.getByRole("cell", { name: "No dossier matches these filters." }).count()).toBe(1);
+
+    await page.getByLabel("Deadline").selectOption("");
+    await total(page, "3 dossiers match these filters");
+    await page.getByLabel("Changed since").fill("2999-01-01");
+    await total(page, "0 dossiers match these filters");
+    expect(new URL(page.url()).searchParams.get("updated_since")).toBe("2999-01-01");
+    await page.getByLabel("Changed since").fill("2000-01-01");
+    await total(page, "3 dossiers match these filters");
 
     await page.getByRole("link", { name: "Clear filters" }).click();
     await page.waitForURL((url) => url.search === "", { timeout: LOAD_MS });

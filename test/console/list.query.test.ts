@@ -9,9 +9,11 @@ const params = (query: string) => new URLSearchParams(query);
 describe("C14: the list's query string", () => {
   test("C14: every filter of GET /dossiers is read under its API name; page 1 and 25 a page by default", () => {
     expect(queryOf(params("type=sales&status=won&flow_id=f&stage_id=s&assigned_to=m&overdue=true&q=acme"))).toEqual({
-      type: "sales", status: "won", flow_id: "f", stage_id: "s", assigned_to: "m", overdue: true, q: "acme", page: 1, per_page: 25,
+      type: "sales", status: "won", flow_id: "f", stage_id: "s", assigned_to: "m", overdue: true, q: "acme", updated_since: undefined, page: 1, per_page: 25,
     });
     expect(queryOf(params("overdue=false&page=3&per_page=10"))).toMatchObject({ overdue: false, page: 3, per_page: 10 });
+    // The address holds a day; the API gets that day's start in UTC.
+    expect(queryOf(params("updated_since=2026-11-01")).updated_since).toBe("2026-11-01T00:00:00.000Z");
   });
 
   test.each([
@@ -24,6 +26,7 @@ describe("C14: the list's query string", () => {
     ["page=1.5", { page: 1 }],
     ["page=abc", { page: 1 }],
     ["per_page=1000", { per_page: 100 }],
+    ["updated_since=yesterday", { updated_since: undefined }],
   ])("C14: %s is not sent as it is", (query, expected) => {
     expect(queryOf(params(query))).toMatchObject(expected);
   });

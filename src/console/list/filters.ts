@@ -14,10 +14,13 @@ export const PAGE_SIZES = [10, 25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 25;
 
 /** The names the filters take in the query string; `page` and `per_page` are the pages'. */
-export const FILTER_NAMES = ["type", "status", "flow_id", "stage_id", "assigned_to", "overdue", "q"] as const;
+export const FILTER_NAMES = ["type", "status", "flow_id", "stage_id", "assigned_to", "overdue", "q", "updated_since"] as const;
 
 const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined =>
   allowed.includes(value as T) ? (value as T) : undefined;
+
+/** `updated_since` stands in the address as a day (YYYY-MM-DD), sent as that day's start in UTC. */
+const dayStart = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00.000Z` : undefined);
 
 const text = (value: string | null) => (value && value.trim() !== "" ? value : undefined);
 
@@ -32,6 +35,7 @@ export function queryOf(params: URLSearchParams): DossierQuery & { page: number;
     assigned_to: text(params.get("assigned_to")),
     overdue: overdue === "true" ? true : overdue === "false" ? false : undefined,
     q: text(params.get("q")),
+    updated_since: dayStart(params.get("updated_since")),
     page: whole(params.get("page"), 1),
     per_page: whole(params.get("per_page"), DEFAULT_PAGE_SIZE, 100),
   };

@@ -161,6 +161,19 @@ function Filters({ params, flows, names, me, onChange }: FiltersProps) {
           ["false", "Not overdue"],
         ]}
       />
+      <div className="filter">
+        <label htmlFor="filter-updated_since">Changed since</label>
+        <input
+          id="filter-updated_since"
+          type="date"
+          value={params.get("updated_since") ?? ""}
+          onChange={(event) => onChange({ updated_since: event.target.value })}
+          aria-describedby="filter-updated_since-hint"
+        />
+        <span id="filter-updated_since-hint" className="sr-only">
+          From the start of that day, UTC
+        </span>
+      </div>
       <SearchText id="filter-q" label="Name, email or company" value={params.get("q") ?? ""} onSearch={(q) => onChange({ q })} key={params.get("q") ?? ""} />
       <Choice
         name="per_page"
