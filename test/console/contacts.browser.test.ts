@@ -217,6 +217,35 @@ describe("C14 screen 6: contacts", () => {
     await page.waitForURL(`${at.server.url}/console/dossiers/${made.json.data.id}`, { timeout: LOAD_MS });
   });
 
+  test("C6, C14: deleting a linked contact says its links go and the dossiers stay; the dossier keeps no primary contact", async () => {
+    const { page } = await signedIn(at, "member");
+    const contact = await newContact({ full_name: tag("Leaving ") });
+    const dossier = await at.api("POST", "/dossiers", { type: "candidate", name: tag("Kept "), contact_id: contact.id });
+    expect(dossier.status).toBe(201);
+    await openContact(page, contact);
+    await page.getByRole("button", { name: "Delete" }).click();
+    const confirm = page.getByRole("region", { name: `Delete ${contact.full_name}?` });
+    expect(await confirm.innerText()).toContain("Its link to dossiers is removed; the dossiers stay.");
+    // The focus starts on Cancel, the choice that loses nothing.
+    expect(await focused(confirm.getByRole("button", { name: "Cancel" }))).toBe(true);
+    await confirm.getByRole("button", { name: `Yes, delete ${contact.full_name}` }).click();
+    await page.getByRole("heading", { level: 1, name: "Contacts" }).waitFor({ timeout: LOAD_MS });
+    const kept = await at.api("GET", `/dossiers/${dossier.json.data.id}`);
+    expect([kept.status, kept.json.data.contact_id]).toEqual([200, null]);
+  });
+
+  test("C12, C14: a delete the API refuses (the member became a viewer meanwhile) is shown in its words; the contact stays", async () => {
+    const { page, id } = await signedIn(at, "member");
+    const contact = await newContact({ full_name: tag("Refused ") });
+    await openContact(page, contact);
+    expect((await at.api("PATCH", `/members/${id}`, { role: "viewer" })).status).toBe(200);
+    await page.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("button", { name: `Yes, delete ${contact.full_name}` }).click();
+    await page.getByRole("alert").filter({ hasText: "contacts:write" }).waitFor({ timeout: LOAD_MS });
+    expect((await at.api("GET", `/contacts/${contact.id}`)).status).toBe(200);
+    expect(await page.getByRole("heading", { level: 1, name: contact.full_name }).count()).toBe(1);
+  });
+
   test("C14: pages of contacts: page n of m, next and previous", async () => {
     const { page } = await signedIn(at, "member");
     const company = tag("Pagedco");
