@@ -1,0 +1,12 @@
+// How the list shows amounts and dates: in the reader's locale.
+export const money = (amount: number, currency: string) => {
+  try {
+    return new Intl.NumberFormat(undefined, { style: "currency", currency, maximumFractionDigits: 2 }).format(amount);
+  } catch {
+    return `${amount} ${currency}`;
+  }
+};
+
+export const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
+
+export const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
