@@ -16,8 +16,8 @@
 // again before the organization's dossiers changed (a dashboard refreshing, a client paging back)
 // costs one generation read. Both follow the caches' one rule (src/db/generations.ts): an entry
 // holds while the generation of its organization's dossiers is unchanged; the totals' counts
-// (dossier_counts) move only with the dossiers. Answers that depend on the clock (`overdue`) are
-// never remembered.
+// (dossier_counts) move only with the dossiers. Answers that depend on the clock (`overdue`), and
+// those filtered by a contact's links (which change without the dossiers), are never remembered.
 import type { Static } from "@sinclair/typebox";
 import type { Database } from "bun:sqlite";
 import type { DossierStatus, DossierType } from "../schemas/dossiers";
@@ -32,6 +32,8 @@ export interface DossierFilters {
   assignedTo?: string;
   flowId?: string;
   q?: string;
+  /** Only dossiers linked to this contact (any link, primary or not). */
+  contactId?: string;
   /** C17: only rows with updated_at at or after this ISO time (as stored: toISOString). */
   updatedSince?: string;
 }
@@ -60,6 +62,10 @@ function hasCoverIndex(sqlite: Database): boolean {
 
 /** The WHERE of GET /dossiers, assembled from a fixed set of clauses chosen by which filters are
  * present; every value is a bound parameter. `now` is only read by `overdue`. */
+/** Whether a list's answer and page boundaries may be remembered under the dossiers' generation:
+ * not when they depend on the clock (`overdue`) or on the links (`contactId`). */
+export const rememberable = (query: DossierFilters) => query.overdue === undefined && query.contactId === undefined;
+
 export function dossierListWhere(query: DossierFilters, organizationId: string, now: string) {
   const clauses = ["organization_id = ?"];
   const params: (string | number)[] = [organizationId];
@@ -82,6 +88,7 @@ export function dossierListWhere(query: DossierFilters, organizationId: string, 
     add(`(instr(js_lower(name), ?${n}) > 0 OR instr(js_lower(email), ?${n}) > 0 OR instr(js_lower(company), ?${n}) > 0)`, query.q.toLowerCase());
   }
   if (query.updatedSince !== undefined) add("updated_at >= ?", query.updatedSince);
+  if (query.contactId !== undefined) add("id IN (SELECT dossier_id FROM dossier_contacts WHERE organization_id = ? AND contact_id = ?)", organizationId, query.contactId);
   return { where: clauses.join(" AND "), params };
 }
 
@@ -145,12 +152,12 @@ function deepPage<T extends Boundary>(page: DeepPage, known: GenerationCache<Bou
 const isUnfiltered = (query: DossierFilters) =>
   query.type === undefined && query.status === undefined && query.stageId === undefined && query.flowId === undefined &&
   query.assignedTo === undefined && query.overdue === undefined && (query.q === undefined || query.q === "") &&
-  query.updatedSince === undefined;
+  query.updatedSince === undefined && query.contactId === undefined;
 
 /** The exact total: from the counts the triggers of migration 0003 keep when the filters are
  * among the counts' key (type, status, flow, stage), else a COUNT over the same WHERE. */
 function countDossiers(sqlite: Database, organizationId: string, query: DossierFilters, where: string, params: (string | number)[]): number {
-  if (query.overdue !== undefined || query.assignedTo !== undefined || (query.q !== undefined && query.q !== "") || query.updatedSince !== undefined) {
+  if (query.overdue !== undefined || query.assignedTo !== undefined || (query.q !== undefined && query.q !== "") || query.updatedSince !== undefined || query.contactId !== undefined) {
     return sqlite.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM dossiers WHERE ${where}`).get(...params)!.n;
   }
   const clauses = ["organization_id = ?", query.status === undefined ? "status <> 'archived'" : "status = ?"];

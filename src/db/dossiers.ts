@@ -2,7 +2,7 @@
 // events and errors are the services'). Each method reads or writes rows of one organization.
 import type { Static } from "@sinclair/typebox";
 import type { Dossier as DossierRecord, DossierType } from "../schemas/dossiers";
-import { listCaches, listRows, rememberedAnswer, type Answer, type Boundary, type ListDossiersQuery } from "./dossier-page";
+import { listCaches, listRows, rememberable, rememberedAnswer, type Answer, type Boundary, type ListDossiersQuery } from "./dossier-page";
 import type { QueryDeps } from "./queries";
 
 type Dossier = Static<typeof DossierRecord>;
@@ -117,7 +117,7 @@ export function dossierQueries({ sqlite, generations }: QueryDeps) {
      * `remember`: page boundaries may be kept while the organization's dossiers are unchanged
      * (src/db/dossier-page.ts). Call it inside one read snapshot (store.read). */
     page(organizationId: string, query: ListDossiersQuery, now: string, options: { remember: boolean }): { data: Dossier[]; total: number } {
-      const { rows, total } = listRows<Dossier>(sqlite, organizationId, query, COLUMNS, now, options.remember ? caches.boundaries : null);
+      const { rows, total } = listRows<Dossier>(sqlite, organizationId, query, COLUMNS, now, options.remember && rememberable(query) ? caches.boundaries : null);
       return { data: rows, total };
     },
 
@@ -125,15 +125,15 @@ export function dossierQueries({ sqlite, generations }: QueryDeps) {
      * The same page as `page`, with the array as JSON text (the same text as JSON.stringify of
      * page(...).data), made without building the rows as objects. `remember`: the answer and the
      * page boundaries may be kept while the organization's dossiers are unchanged; an answer with
-     * `overdue` never is, since it changes with the clock and no write. Call it inside one read
+     * `overdue` or `contactId` never is, since it changes with the clock or the links, not the dossiers. Call it inside one read
      * snapshot (store.read).
      */
     pageJson(organizationId: string, query: ListDossiersQuery, now: string, options: { remember: boolean }): Answer {
       const answer = () => {
-        const { rows, total } = listRows<JsonRow>(sqlite, organizationId, query, JSON_COLUMNS, now, options.remember ? caches.boundaries : null);
+        const { rows, total } = listRows<JsonRow>(sqlite, organizationId, query, JSON_COLUMNS, now, options.remember && rememberable(query) ? caches.boundaries : null);
         return { json: `[${rows.map(rowJson).join(",")}]`, total };
       };
-      if (!options.remember || query.overdue !== undefined) return answer();
+      if (!options.remember || !rememberable(query)) return answer();
       return rememberedAnswer(caches.answers, organizationId, JSON.stringify([organizationId, query]), answer);
     },
   };

@@ -168,6 +168,7 @@ export const DossierQuery = t.Object({
   assigned_to: t.Optional(t.String({ format: "uuid", description: "Only dossiers assigned to this user; a non-uuid is 400" })),
   flow_id: t.Optional(t.String({ format: "uuid", description: "Only dossiers in this flow; a non-uuid is 400" })),
   q: t.Optional(t.String({ description: "Case-insensitive substring of name, email or company" })),
+  contact_id: t.Optional(t.String({ format: "uuid", description: "Only dossiers linked to this contact, as primary or not; a non-uuid is 400" })),
   updated_since: t.Optional(UpdatedSince),
   ...PagingQuery,
 });

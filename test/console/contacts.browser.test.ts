@@ -192,7 +192,7 @@ describe("C14 screen 6: contacts", () => {
     expect([saved.role, saved.city]).toEqual(["Typed by me", "Nantes"]);
   });
 
-  test("C6, C14: a contact's page lists the dossiers it is the primary contact of, each a link to its page", async () => {
+  test("C6, C14: a contact's page lists the dossiers linked to it, primary or not, each a link to its page", async () => {
     const { page } = await signedIn(at, "member");
     const contact = await newContact({
       full_name: "Jane Doe",
@@ -207,10 +207,15 @@ describe("C14 screen 6: contacts", () => {
     const made = await at.api("POST", "/dossiers", { type: "sales", name: "Acme framework deal", contact_id: contact.id, deal_size: 48000, deal_currency: "EUR" });
     expect(made.status).toBe(201);
     expect((await at.api("POST", "/dossiers", { type: "candidate", name: "Someone Else" })).status).toBe(201);
+    const second = await at.api("POST", "/dossiers", { type: "sales", name: "Acme support renewal" });
+    expect(second.status).toBe(201);
+    const link = await at.api("POST", `/dossiers/${second.json.data.id}/contacts`, { contact_id: contact.id, role_on_dossier: "decision_maker" });
+    expect(link.status).toBeOneOf([200, 201]);
     await openContact(page, contact);
     const linked = page.getByRole("region", { name: "Linked dossiers" });
     await linked.getByRole("link", { name: "Acme framework deal" }).waitFor({ timeout: LOAD_MS });
-    expect(await linked.getByText("Linked to 1 dossier").count()).toBe(1);
+    expect(await linked.getByText("Linked to 2 dossiers").count()).toBe(1);
+    expect(await linked.getByRole("link", { name: "Acme support renewal" }).count()).toBe(1);
     expect(await linked.getByRole("link", { name: "Someone Else" }).count()).toBe(0);
     await screenshot(page, "contact");
     await linked.getByRole("link", { name: "Acme framework deal" }).click();

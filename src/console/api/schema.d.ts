@@ -2129,6 +2129,8 @@ export interface operations {
                 flow_id?: string;
                 /** @description Case-insensitive substring of name, email or company */
                 q?: string;
+                /** @description Only dossiers linked to this contact, as primary or not; a non-uuid is 400 */
+                contact_id?: string;
                 /** @description Only rows whose updated_at is at or after this ISO 8601 timestamp (e.g. 2026-11-22T04:21:26.123Z; an offset's `+` is sent as %2B); anything else is 400 */
                 updated_since?: string;
                 /** @description 1-based page number; a page past the end answers data: [] with the right total */

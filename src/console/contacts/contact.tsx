@@ -8,7 +8,7 @@ import { useMember } from "../api/session";
 import { capitalized, day } from "../list/format";
 import { patchBody, typedOf, type Typed } from "./body";
 import { ContactForm } from "./form";
-import { usePrimaryDossiers, useContact, useDeleteContact, useUpdateContact } from "./queries";
+import { useLinkedDossiers, useContact, useDeleteContact, useUpdateContact } from "./queries";
 import { canWriteContacts } from "./roles";
 import type { Contact } from "./types";
 import { capitalizedKind } from "./words";
@@ -187,39 +187,36 @@ function ConfirmDelete({ contact, onCancel }: { contact: Contact; onCancel: () =
 }
 
 function LinkedDossiers({ contact }: { contact: Contact }) {
-  const primary = usePrimaryDossiers(contact.id);
+  const linked = useLinkedDossiers(contact.id);
   const count = contact.dossier_count;
   return (
     <section aria-labelledby="linked-heading" className="linked">
       <h2 id="linked-heading">Linked dossiers</h2>
-      <p>
-        {count === 0
-          ? "Linked to no dossier."
-          : `Linked to ${count} ${count === 1 ? "dossier" : "dossiers"}, archived ones included. Those where ${contact.full_name} is the primary contact:`}
-      </p>
-      {count > 0 && primary.isPending && <p role="status">Loading the dossiers…</p>}
-      {primary.isError && (
+      <p>{count === 0 ? "Linked to no dossier." : `Linked to ${count} ${count === 1 ? "dossier" : "dossiers"}, archived ones included.`}</p>
+      {count > 0 && linked.isPending && <p role="status">Loading the dossiers…</p>}
+      {linked.isError && (
         <p role="alert" className="error">
-          {messageOf(primary.error)}
+          {messageOf(linked.error)}
         </p>
       )}
-      {count > 0 && primary.data && (
+      {count > 0 && linked.data && (
         <>
-          {primary.data.dossiers.length === 0 ? (
-            <p>None: {contact.full_name} is linked to them in another role.</p>
-          ) : (
-            <ul>
-              {primary.data.dossiers.map((dossier) => (
-                <li key={dossier.id}>
-                  <Link href={`/dossiers/${dossier.id}`}>{dossier.name}</Link>{" "}
-                  <span className="muted">
-                    ({capitalized(dossier.type)}, {dossier.status})
-                  </span>
-                </li>
-              ))}
-            </ul>
+          <ul>
+            {linked.data.dossiers.map((dossier) => (
+              <li key={dossier.id}>
+                <Link href={`/dossiers/${dossier.id}`}>{dossier.name}</Link>{" "}
+                <span className="muted">
+                  ({capitalized(dossier.type)}, {dossier.status}
+                  {dossier.contact_id === contact.id ? ", primary contact" : ""})
+                </span>
+              </li>
+            ))}
+          </ul>
+          {linked.data.total > linked.data.dossiers.length && (
+            <p className="hint">
+              The first {linked.data.dossiers.length} of {linked.data.total}: the list of dossiers finds the others.
+            </p>
           )}
-          {primary.data.partial && <p className="hint">Only the first dossiers were looked through; there may be more.</p>}
         </>
       )}
     </section>

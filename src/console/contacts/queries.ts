@@ -31,37 +31,27 @@ export function useContact(id: string) {
   });
 }
 
-// GET /dossiers has no filter by contact: the dossiers are read 100 at a time (archived ones too)
-// and those whose primary contact this is are kept, up to SCAN_PAGES pages of each kind.
-const SCAN_PAGES = 10;
+// A contact's dossiers, linked as primary or not: GET /dossiers?contact_id, once for those in work
+// and once for the archived ones (which the list leaves out unless asked), 100 of each at most.
+const LINKED_PAGE = 100;
 
 export interface LinkedDossiers {
   dossiers: Dossier[];
-  /** Whether some dossiers were left unread (more than SCAN_PAGES pages). */
-  partial: boolean;
+  /** How many are linked in all (more than `dossiers` holds when over LINKED_PAGE of a kind). */
+  total: number;
 }
 
-export function usePrimaryDossiers(contactId: string) {
+export function useLinkedDossiers(contactId: string) {
   return useQuery({
-    queryKey: ["dossiers", "primary-of", contactId],
+    queryKey: ["dossiers", "linked-to", contactId],
     queryFn: async (): Promise<LinkedDossiers> => {
-      const found: Dossier[] = [];
-      let partial = false;
-      for (const status of [undefined, "archived" as const]) {
-        for (let page = 1; ; page++) {
-          const answer = unwrap(await api.GET("/api/v1/dossiers", { params: { query: { status, page, per_page: 100 } } }));
-          found.push(...answer.data.filter((dossier) => dossier.contact_id === contactId));
-          if (page * 100 >= answer.meta.total || answer.data.length === 0) break;
-          if (page === SCAN_PAGES) {
-            partial = true;
-            break;
-          }
-        }
-      }
-      return { dossiers: found, partial };
+      const pages = await Promise.all(
+        [undefined, "archived" as const].map(async (status) =>
+          unwrap(await api.GET("/api/v1/dossiers", { params: { query: { contact_id: contactId, status, per_page: LINKED_PAGE } } })),
+        ),
+      );
+      return { dossiers: pages.flatMap((page) => page.data), total: pages.reduce((sum, page) => sum + page.meta.total, 0) };
     },
-    // The scan is many requests: a page opened again soon after shows what it found.
-    staleTime: 30_000,
   });
 }
 

@@ -1,13 +1,13 @@
 // A labelled control with the API's refusal shown beside it (C14: "every error answer of the API
 // is shown in words in the page, next to what caused it"). The API names the field first in its
 // message ("email must be an email address", "name is required"), which is how a refusal finds
-// its field.
+// its field; a 404 that names one (C5: "flow_id: flow not found") is placed the same way.
 import { useId, type ReactNode } from "react";
 import { ApiFailure, messageOf } from "../api/client";
 
 /** The field of `fields` that an API refusal is about, or null when it names none of them. */
 export function fieldOf(error: unknown, fields: readonly string[]): string | null {
-  if (!(error instanceof ApiFailure) || error.status !== 400) return null;
+  if (!(error instanceof ApiFailure) || (error.status !== 400 && error.status !== 404)) return null;
   const first = error.message.split(/[\s:.[]/, 1)[0];
   return fields.find((field) => field === first) ?? null;
 }

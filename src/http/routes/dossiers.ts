@@ -149,6 +149,7 @@ export const dossierRoutes = [
         assignedTo: query.assigned_to,
         flowId: query.flow_id,
         q: query.q,
+        contactId: query.contact_id?.toLowerCase(),
         updatedSince: query.updated_since,
         ...paged,
       });
