@@ -119,7 +119,7 @@ describe("C14 screen 4: a dossier", () => {
     expect(await details(page).getByLabel("Phone").inputValue()).toBe("+44 20 7946 0000");
     expect(await read(id)).toMatchObject({ company: "Umbrella", phone: null });
     await page.getByRole("button", { name: "Reload the dossier" }).click();
-    await page.getByRole("status").filter({ hasText: "what you typed is still here" }).waitFor({ timeout: LOAD_MS });
+    await page.getByRole("status").filter({ hasText: "(they changed company); what you typed is still here" }).waitFor({ timeout: LOAD_MS });
     expect(await details(page).getByLabel("Company").inputValue()).toBe("Umbrella");
     expect(await details(page).getByLabel("Phone").inputValue()).toBe("+44 20 7946 0000");
     await page.getByRole("button", { name: "Save changes" }).click();

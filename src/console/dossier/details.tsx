@@ -41,6 +41,9 @@ export const STATUSES: { value: DossierStatus; label: string }[] = [
 
 const ALL_FIELDS: readonly string[] = [...TEXT_FIELDS.map((field) => field.name), "current_stage_id", "status", "assigned_to"];
 
+const labelOf = (name: string) =>
+  ({ current_stage_id: "stage", status: "status", assigned_to: "assignee" })[name] ?? TEXT_FIELDS.find((field) => field.name === name)?.label.toLowerCase() ?? name;
+
 const fieldsOf = (dossier: Dossier) => TEXT_FIELDS.filter((field) => !field.salesOnly || dossier.type === "sales");
 
 /** A field's value as the page shows it in a control. */
@@ -66,7 +69,8 @@ function changesOf(dossier: Dossier, drafts: Partial<Record<Editable, string>>):
 interface Props {
   shown: Shown;
   flow: Flow | undefined;
-  onReload: () => Promise<unknown>;
+  /** Reads the dossier again; the version now shown. */
+  onReload: () => Promise<Shown | undefined>;
 }
 
 export function DetailsForm({ shown, flow, onReload }: Props) {
@@ -99,9 +103,11 @@ export function DetailsForm({ shown, flow, onReload }: Props) {
   };
   const reload = async () => {
     setReloading(true);
-    await onReload().finally(() => setReloading(false));
+    const after = await onReload().finally(() => setReloading(false));
     save.reset();
-    setOutcome("This page now shows their version; what you typed is still here. Save again to apply it.");
+    const theirs = after ? ALL_FIELDS.filter((name) => textOf(after.dossier, name as Editable) !== textOf(dossier, name as Editable)).map(labelOf) : [];
+    const what = theirs.length ? ` (they changed ${theirs.join(", ")})` : "";
+    setOutcome(`This page now shows their version${what}; what you typed is still here. Save again to apply it.`);
   };
 
   const text = (field: TextField) => (control: ControlProps) =>

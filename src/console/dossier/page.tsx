@@ -62,7 +62,7 @@ export function DossierPage({ id }: { id: string }) {
           <section aria-labelledby="details-heading">
             <h2 id="details-heading">Details</h2>
             {canWrite ? (
-              <DetailsForm shown={shown.data} flow={flow} onReload={() => shown.refetch()} />
+              <DetailsForm shown={shown.data} flow={flow} onReload={async () => (await shown.refetch()).data} />
             ) : (
               <DetailsText shown={shown.data} flow={flow} memberName={memberName} />
             )}

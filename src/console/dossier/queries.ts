@@ -40,7 +40,7 @@ function useRefresh(id: string) {
   const client = useQueryClient();
   return {
     shown: (answer: Shown) => client.setQueryData(dossierKey(id), answer),
-    all: () => client.invalidateQueries({ queryKey: dossierKey(id) }),
+    record: () => client.invalidateQueries({ queryKey: dossierKey(id), exact: true }),
     history: () => client.invalidateQueries({ queryKey: historyKey(id) }),
   };
 }
@@ -165,7 +165,8 @@ export function useLinks(id: string) {
   const refresh = useRefresh(id);
   const done = () => {
     void client.invalidateQueries({ queryKey: linksKey(id) });
-    void refresh.all();
+    void refresh.record();
+    void refresh.history();
   };
   const link = useMutation({
     mutationFn: async (body: { contact_id: string; role_on_dossier: LinkRole; is_primary?: boolean }) =>
