@@ -5,7 +5,7 @@
 import { useState, type FormEvent } from "react";
 import { messageOf } from "../api/client";
 import { errorFor, Field, fieldOf, type ControlProps } from "../ui/field";
-import { changedMeanwhile, useActiveMembers, useSaveDossier, type Shown } from "./queries";
+import { assignable, changedMeanwhile, useMembers, useSaveDossier, type Shown } from "./queries";
 import type { Dossier, DossierStatus, Flow, PatchDossier } from "./types";
 
 type Editable = keyof PatchDossier;
@@ -66,6 +66,12 @@ function changesOf(dossier: Dossier, drafts: Partial<Record<Editable, string>>):
   return changes as PatchDossier;
 }
 
+/** An assignee who can no longer sign in, by name when the members list still holds them. */
+const formerName = (members: { id: string; name: string }[] | undefined, id: string) => {
+  const name = members?.find((member) => member.id === id)?.name;
+  return name ? `${name} (disabled)` : "A member no longer here";
+};
+
 interface Props {
   shown: Shown;
   flow: Flow | undefined;
@@ -76,7 +82,8 @@ interface Props {
 export function DetailsForm({ shown, flow, onReload }: Props) {
   const { dossier } = shown;
   const save = useSaveDossier(dossier.id);
-  const members = useActiveMembers();
+  const members = useMembers();
+  const choices = assignable(members.data);
   const [drafts, setDrafts] = useState<Partial<Record<Editable, string>>>({});
   const [outcome, setOutcome] = useState<string | null>(null);
   const [reloading, setReloading] = useState(false);
@@ -125,7 +132,7 @@ export function DetailsForm({ shown, flow, onReload }: Props) {
     );
 
   const assignee = dossier.assigned_to;
-  const unknownAssignee = assignee !== null && !members.data?.some((member) => member.id === assignee);
+  const unknownAssignee = assignee !== null && !choices.some((member) => member.id === assignee);
   const stageKnown = flow?.stages.some((stage) => stage.id === dossier.current_stage_id) ?? false;
 
   return (
@@ -158,8 +165,8 @@ export function DetailsForm({ shown, flow, onReload }: Props) {
           {(control) => (
             <select {...control} value={value("assigned_to")} onChange={set("assigned_to")}>
               <option value="">Nobody</option>
-              {unknownAssignee && <option value={assignee}>A member no longer here</option>}
-              {members.data?.map((member) => (
+              {unknownAssignee && <option value={assignee}>{formerName(members.data, assignee)}</option>}
+              {choices.map((member) => (
                 <option key={member.id} value={member.id}>
                   {member.name}
                 </option>

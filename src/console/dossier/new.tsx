@@ -8,7 +8,7 @@ import { canWriteDossiers, useMember } from "../api/session";
 import { useFlows } from "../board/queries";
 import { errorFor, Field, fieldOf, type ControlProps } from "../ui/field";
 import { refusalOf } from "./cv";
-import { useActiveMembers, useCreateDossier } from "./queries";
+import { assignable, useCreateDossier, useMembers } from "./queries";
 import type { CreateDossierForm, DossierType, Flow } from "./types";
 
 type TextName = "name" | "email" | "phone" | "company" | "role" | "contact_person" | "deal_size" | "deal_currency" | "intake_notes";
@@ -67,7 +67,7 @@ const flowFor = (flows: Flow[], type: DossierType, chosen?: Flow) =>
 function NewDossierForm({ flows, chosen }: { flows: Flow[]; chosen: Flow | undefined }) {
   const [, navigate] = useLocation();
   const create = useCreateDossier();
-  const members = useActiveMembers();
+  const members = useMembers();
   const [type, setType] = useState<DossierType>(chosen?.type ?? "candidate");
   const [flowId, setFlowId] = useState(() => flowFor(flows, chosen?.type ?? "candidate", chosen));
   const [assignee, setAssignee] = useState("");
@@ -153,7 +153,7 @@ function NewDossierForm({ flows, chosen }: { flows: Flow[]; chosen: Flow | undef
           {(control) => (
             <select {...control} value={assignee} onChange={(event) => setAssignee(event.target.value)}>
               <option value="">Nobody</option>
-              {members.data?.map((member) => (
+              {assignable(members.data).map((member) => (
                 <option key={member.id} value={member.id}>
                   {member.name}
                 </option>

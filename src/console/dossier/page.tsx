@@ -4,20 +4,20 @@
 import { Link } from "wouter";
 import { ApiFailure, messageOf } from "../api/client";
 import { canWriteDossiers, useMember } from "../api/session";
-import { useFlows, useMemberNames } from "../board/queries";
+import { useFlows } from "../board/queries";
 import { ContactsSection } from "./contacts";
 import { CvSection } from "./cv";
 import { DetailsForm, DetailsText, STATUSES } from "./details";
 import { HistorySection } from "./history";
 import { NotesSection } from "./notes";
-import { useDossier } from "./queries";
+import { useDossier, useMembers } from "./queries";
 
 export function DossierPage({ id }: { id: string }) {
   const member = useMember();
   const canWrite = canWriteDossiers(member);
   const shown = useDossier(id);
   const flows = useFlows();
-  const names = useMemberNames();
+  const members = useMembers();
   if (shown.isPending) return <p role="status">Loading the dossier…</p>;
   if (shown.isError) {
     if (shown.error instanceof ApiFailure && shown.error.status === 404) {
@@ -39,7 +39,7 @@ export function DossierPage({ id }: { id: string }) {
   }
   const { dossier } = shown.data;
   const flow = flows.data?.find((f) => f.id === dossier.flow_id);
-  const memberName = (memberId: string) => names.data?.get(memberId);
+  const memberName = (memberId: string) => members.data?.find((m) => m.id === memberId)?.name;
   const stage = flow?.stages.find((s) => s.id === dossier.current_stage_id);
   const status = STATUSES.find((s) => s.value === dossier.status)?.label ?? dossier.status;
   return (

@@ -189,14 +189,17 @@ export function useHistory(id: string) {
   });
 }
 
-/** The organization's members who can still sign in, for the assignee picker. */
-export function useActiveMembers() {
+/** The organization's members, disabled ones too (an assignee's name outlives their access). */
+export function useMembers() {
   return useQuery({
-    queryKey: ["members", "active"],
-    queryFn: async (): Promise<Member[]> => unwrap(await api.GET("/api/v1/members")).data.filter((member) => member.disabled_at === null),
+    queryKey: ["members", "list"],
+    queryFn: async (): Promise<Member[]> => unwrap(await api.GET("/api/v1/members")).data,
     staleTime: 60_000,
   });
 }
+
+/** Those who may be given a dossier: members who can still sign in. */
+export const assignable = (members: Member[] | undefined) => members?.filter((member) => member.disabled_at === null) ?? [];
 
 /** POST /dossiers as a form: the fields and the CV in one request, so that a refused CV leaves no
  * dossier behind (C5: nothing is persisted when any part is refused). */

@@ -1,7 +1,10 @@
-// The API's shapes this folder uses, named once.
+// The API's shapes this folder uses, named once (from the generated schema only, so that tests
+// may import them outside the browser's types).
 import type { components, operations } from "../api/schema";
 
-export type { Dossier, Flow, Member, Stage } from "../api/client";
+export type Dossier = components["schemas"]["Dossier"];
+export type Flow = components["schemas"]["Flow"];
+export type Member = components["schemas"]["Member"];
 export type Note = components["schemas"]["Note"];
 export type Contact = components["schemas"]["Contact"];
 export type LinkedContact = components["schemas"]["LinkedContact"];
