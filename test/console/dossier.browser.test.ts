@@ -64,6 +64,7 @@ describe("C14 screen 5: a new dossier", () => {
     await page.getByRole("button", { name: "Create dossier" }).click();
     await page.getByRole("heading", { level: 1, name }).waitFor({ timeout: LOAD_MS });
     const id = page.url().split("/").at(-1)!;
+    expect(await page.title()).toBe(`${name} · Dossier`);
     const made = await read(id);
     expect(made).toMatchObject({ name, email: "ada@example.org", role: "Engineer", flow_id: at.flow.id, current_stage_id: first.id });
     expect(made.cv_url).not.toBeNull();
@@ -249,7 +250,21 @@ describe("C14 screen 4: a dossier", () => {
     expect(await page.getByTitle(`CV of ${name}`).getAttribute("src")).toStartWith("blob:");
     expect((await read(id)).cv_url).not.toBeNull();
     expect(await page.getByLabel("Replace the CV (PDF)").count()).toBe(1);
-    await page.getByRole("list", { name: "What happened, oldest first" }).getByText("attached a CV").waitFor({ timeout: LOAD_MS });
+    // A PDF dropped on the CV box replaces it.
+    const before = (await read(id)).cv_url;
+    const blobBefore = await page.getByTitle(`CV of ${name}`).getAttribute("src");
+    const bytes = [...(await cvPdf())];
+    const dropped = await page.evaluateHandle((content: number[]) => {
+      const transfer = new (globalThis as any).DataTransfer();
+      transfer.items.add(new (globalThis as any).File([new Uint8Array(content)], "dropped.pdf", { type: "application/pdf" }));
+      return transfer;
+    }, bytes);
+    await page.locator(".drop").dispatchEvent("drop", { dataTransfer: dropped });
+    await page.getByRole("status").filter({ hasText: "dropped.pdf attached." }).waitFor({ timeout: LOAD_MS });
+    await page.waitForFunction((old) => (globalThis as any).document.querySelector("iframe.cv-view")?.getAttribute("src") !== old, blobBefore, { timeout: LOAD_MS });
+    expect((await read(id)).cv_url).toBe(before);
+    await page.getByRole("list", { name: "What happened, oldest first" }).getByText("replaced the CV").waitFor({ timeout: LOAD_MS });
+    expect(await page.getByRole("list", { name: "What happened, oldest first" }).innerText()).toContain("attached a CV");
     expect(await refusedByPolicy(page)).toEqual([]);
   });
 

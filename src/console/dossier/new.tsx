@@ -106,6 +106,7 @@ function NewDossierForm({ flows, chosen }: { flows: Flow[]; chosen: Flow | undef
 
   return (
     <>
+      <title>New dossier · Dossier</title>
       <h1>New dossier</h1>
       <form className="new-dossier" onSubmit={(event) => void submit(event)} noValidate aria-label="New dossier">
         <fieldset className="type">

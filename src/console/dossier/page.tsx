@@ -10,12 +10,13 @@ import { CvSection } from "./cv";
 import { DetailsForm, DetailsText, STATUSES } from "./details";
 import { HistorySection } from "./history";
 import { NotesSection } from "./notes";
-import { useDossier, useMembers } from "./queries";
+import { useDossier, useMembers, useReload } from "./queries";
 
 export function DossierPage({ id }: { id: string }) {
   const member = useMember();
   const canWrite = canWriteDossiers(member);
   const shown = useDossier(id);
+  const reload = useReload(id);
   const flows = useFlows();
   const members = useMembers();
   if (shown.isPending) return <p role="status">Loading the dossier…</p>;
@@ -23,6 +24,7 @@ export function DossierPage({ id }: { id: string }) {
     if (shown.error instanceof ApiFailure && shown.error.status === 404) {
       return (
         <>
+          <title>No such dossier · Dossier</title>
           <h1>No such dossier</h1>
           <p>This dossier does not exist, or is not your organization's.</p>
           <p>
@@ -44,6 +46,7 @@ export function DossierPage({ id }: { id: string }) {
   const status = STATUSES.find((s) => s.value === dossier.status)?.label ?? dossier.status;
   return (
     <article className="dossier" aria-labelledby="dossier-name">
+      <title>{`${dossier.name} · Dossier`}</title>
       <header className="dossier-head">
         <h1 id="dossier-name">{dossier.name}</h1>
         <p className="hint">
@@ -62,7 +65,7 @@ export function DossierPage({ id }: { id: string }) {
           <section aria-labelledby="details-heading">
             <h2 id="details-heading">Details</h2>
             {canWrite ? (
-              <DetailsForm shown={shown.data} flow={flow} onReload={async () => (await shown.refetch()).data} />
+              <DetailsForm shown={shown.data} flow={flow} onReload={reload} />
             ) : (
               <DetailsText shown={shown.data} flow={flow} memberName={memberName} />
             )}

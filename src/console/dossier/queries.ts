@@ -32,6 +32,16 @@ export function useDossier(id: string) {
   });
 }
 
+/** Reads the dossier and all that hangs on it again (its CV too: a new one has the same cv_url);
+ * the version now shown. */
+export function useReload(id: string) {
+  const client = useQueryClient();
+  return async () => {
+    await client.invalidateQueries({ queryKey: dossierKey(id) });
+    return client.getQueryData<Shown>(dossierKey(id));
+  };
+}
+
 /** Whether a failure is the API's 412: someone else changed the dossier after this page read it. */
 export const changedMeanwhile = (error: unknown) => error instanceof ApiFailure && error.status === 412;
 
@@ -84,14 +94,14 @@ export function useAttachCv(id: string) {
     onSuccess: (answer) => {
       refresh.shown(answer);
       void refresh.history();
+      void client.invalidateQueries({ queryKey: ["dossier", id, "cv"] });
       void client.invalidateQueries({ queryKey: ["board"] });
     },
   });
 }
 
 /** The CV's bytes, fetched with the session, as a blob: URL the page can show in a frame (C20:
- * the console's policy allows frames of blob: URLs only). Keyed by cv_url, so a new CV is fetched
- * again. */
+ * the console's policy allows frames of blob: URLs only). */
 export function useCvBlob(id: string, cvUrl: string | null) {
   return useQuery({
     queryKey: cvKey(id, cvUrl),
