@@ -272,8 +272,11 @@ describe("C14 screen 4: a dossier", () => {
     const { page, id: memberId } = await signedIn(at, "member");
     const name = unique("Full");
     const sales = ((await at.api("GET", "/flows?type=sales")).json.data as { id: string }[])[0];
+    const jane = await at.api("POST", "/contacts", { full_name: "Jane Doe", email: `jane.${name.split(" ")[1]}@acme.example`, company: "Acme", role: "Head of procurement" });
+    expect(jane.status).toBe(201);
     const made = await at.api("POST", "/dossiers", {
       type: "sales",
+      contact_id: jane.json.data.id,
       name: `Acme renewal ${name.split(" ")[1]}`,
       flow_id: sales.id,
       email: "jane.doe@acme.example",

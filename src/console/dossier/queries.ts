@@ -27,7 +27,11 @@ export function useDossier(id: string) {
       const answer = await api.GET("/api/v1/dossiers/{id}", { params: { path: { id } } });
       return { dossier: unwrap(answer).data, etag: answer.response.headers.get("etag") };
     },
+    // Read afresh each time the page opens (the board may have moved it meanwhile), then only as
+    // said above.
     staleTime: Infinity,
+    refetchOnMount: "always",
+    refetchOnReconnect: false,
     retry,
   });
 }
