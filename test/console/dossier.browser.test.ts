@@ -77,9 +77,12 @@ describe("C14 screen 5: a new dossier", () => {
   test("C14: a refused field shows the API's message beside it, everything typed stays, and nothing is made", async () => {
     const { page } = await signedIn(at, "member");
     const name = unique("Refused");
-    await page.goto(`${at.server.url}/console/dossiers/new`);
+    // ?flow= chooses the flow, and with it the type.
+    const sales = ((await at.api("GET", "/flows?type=sales")).json.data as { id: string }[])[0];
+    await page.goto(`${at.server.url}/console/dossiers/new?flow=${sales.id}`);
     await page.getByLabel("Name").waitFor({ timeout: LOAD_MS });
-    await page.getByLabel("Sales (a deal or an account)").check();
+    expect(await page.getByLabel("Sales (a deal or an account)").isChecked()).toBe(true);
+    expect(await page.getByLabel("Flow").inputValue()).toBe(sales.id);
     await page.getByLabel("Name").fill(name);
     await page.getByLabel("Email").fill("not an email");
     await page.getByLabel("Deal size").fill("1200");
