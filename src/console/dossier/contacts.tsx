@@ -78,7 +78,7 @@ function LinkedRow({ contact, canWrite, busy, error, onPrimary, onUnlink }: RowP
   const details = [contact.email, contact.company, `role: ${LINK_ROLES[contact.role_on_dossier] ?? contact.role_on_dossier}`].filter(Boolean).join(" · ");
   return (
     <li>
-      <p className="who">
+      <p className="contact-name">
         <Link href={`/contacts/${contact.contact_id}`}>{contact.full_name}</Link>
         {contact.is_primary && <span className="badge primary">Primary</span>}
       </p>
