@@ -101,9 +101,11 @@ export function DetailsForm({ shown, flow, onReload }: Props) {
     event.preventDefault();
     if (!changed) return;
     setOutcome(null);
+    const sent = drafts;
     save.mutate(changes, {
       onSuccess: () => {
-        setDrafts({});
+        // What was typed while the save was on its way stays a draft.
+        setDrafts((now) => Object.fromEntries(Object.entries(now).filter(([name, draft]) => sent[name as Editable] !== draft)));
         setOutcome("Saved.");
       },
     });
