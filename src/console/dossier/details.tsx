@@ -138,7 +138,7 @@ export function DetailsForm({ shown, flow, onReload }: Props) {
   const stageKnown = flow?.stages.some((stage) => stage.id === dossier.current_stage_id) ?? false;
 
   return (
-    <form className="details" onSubmit={submit} noValidate aria-label="Dossier details">
+    <form className="edit-details" onSubmit={submit} noValidate aria-label="Dossier details">
       <div className="pipeline">
         <Field label="Stage" error={error("current_stage_id")}>
           {(control) => (
@@ -234,7 +234,7 @@ export function DetailsText({ shown, flow, memberName }: { shown: Shown; flow: F
     ...fieldsOf(dossier).map((field): [string, string] => [field.label, textOf(dossier, field.name) || "—"]),
   ];
   return (
-    <dl className="details read-only">
+    <dl className="read-details">
       {rows.map(([label, text]) => (
         <div key={label}>
           <dt>{label}</dt>
