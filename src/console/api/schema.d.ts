@@ -12028,7 +12028,10 @@ export interface operations {
     receiveIntakeMessage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The intake address's local part. An unknown token answers 404 not_found. */
                 token: string;
@@ -12052,6 +12055,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12082,6 +12087,8 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12172,6 +12179,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_in_use";
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
             413: {
                 headers: {
@@ -12199,6 +12222,22 @@ export interface operations {
                         error: {
                             /** @constant */
                             code: "unsupported_media_type";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error: {
+                            /** @constant */
+                            code: "idempotency_key_reused";
                             message: string;
                         };
                     };
