@@ -84,6 +84,26 @@ function unlessEmailTaken(write: () => void): boolean {
   }
 }
 
+/** The WHERE (over contacts `c`) of a page without search: kinds, pool, updated_since; every value
+ * bound. Exported for the test of its query plan. */
+export function scanWhere(q: Pick<ContactPageQuery, "organizationId" | "mask" | "pool" | "updatedSince">): { clause: string; params: Params } {
+  const where: string[] = ["c.organization_id = $org"];
+  const params: Params = { org: q.organizationId };
+  if (q.mask !== 0) {
+    where.push("(c.kind_mask & $mask) != 0");
+    params.mask = q.mask;
+  }
+  if (q.pool) {
+    where.push(q.pool.filter === "in_pool" ? IN_POOL : EXPIRED);
+    params.now = q.pool.now;
+  }
+  if (q.updatedSince !== null) {
+    where.push("c.updated_at >= $since");
+    params.since = q.updatedSince;
+  }
+  return { clause: where.join(" AND "), params };
+}
+
 export function contactQueries({ sqlite, orm }: QueryDeps) {
   /** A page's rows from their contact_search rowids, in the given order (one JSON array parameter,
    * whatever the page size). */
@@ -123,21 +143,7 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
   /** A pool filter or updated_since without search: no count is kept for these, so the page and
    * its total come from the rows. */
   function byScan(q: ContactPageQuery) {
-    const where: string[] = ["c.organization_id = $org"];
-    const params: Params = { org: q.organizationId };
-    if (q.mask !== 0) {
-      where.push("(c.kind_mask & $mask) != 0");
-      params.mask = q.mask;
-    }
-    if (q.pool) {
-      where.push(q.pool.filter === "in_pool" ? IN_POOL : EXPIRED);
-      params.now = q.pool.now;
-    }
-    if (q.updatedSince !== null) {
-      where.push("c.updated_at >= $since");
-      params.since = q.updatedSince;
-    }
-    const clause = where.join(" AND ");
+    const { clause, params } = scanWhere(q);
     const total = sqlite.query<{ n: number }, [Params]>(`SELECT count(*) AS n FROM contacts c WHERE ${clause}`).get(params)!.n;
     const rows = sqlite
       .query<CountedRow, [Params]>(

@@ -102,6 +102,8 @@ export const dossiers = sqliteTable(
     // so that `SELECT id ... INDEXED BY dossiers_org_created_cover ... LIMIT ? OFFSET ?` skips the
     // archived rows and steps over the offset without reading a single table row.
     index("dossiers_org_created_cover").on(t.organizationId, sql`${t.createdAt} desc`, sql`${t.id} desc`, t.status),
+    // C17's updated_since: a client catching up asks for the few rows changed lately.
+    index("dossiers_org_updated").on(t.organizationId, t.updatedAt),
   ],
 );
 
@@ -150,6 +152,8 @@ export const contacts = sqliteTable(
     // GET /contacts?kind=: the list's order with kind_mask beside it, so that the kind test of a
     // page skips non-matching contacts in the index, reading table rows only for the page's own.
     index("contacts_org_created_kind").on(t.organizationId, sql`${t.createdAt} desc`, sql`${t.id} desc`, t.kindMask),
+    // C17's updated_since, as on dossiers.
+    index("contacts_org_updated").on(t.organizationId, t.updatedAt),
   ],
 );
 
@@ -261,6 +265,9 @@ export const events = sqliteTable(
     uniqueIndex("events_id").on(t.id),
     index("events_pending_due").on(t.status, t.nextAttemptAt),
     index("events_org_seq").on(t.organizationId, t.seq),
+    // GET /events?dossier_id= (C20): the dossier an event is about, as the feed's query writes it
+    // (src/db/events.ts, DOSSIER_OF), so that the filter seeks instead of reading every body.
+    index("events_org_dossier_seq").on(t.organizationId, sql`(CASE WHEN ${t.type} = 'note.created' THEN ${t.body} ->> '$.data.dossier_id' ELSE ${t.body} ->> '$.data.id' END)`, t.seq),
   ],
 );
 

@@ -4,7 +4,7 @@
 import type { Context } from "../context";
 import { ApiError, notFound } from "../errors";
 import { RateLimiter } from "../http/rate-limiter";
-import { intakeTarget, takeIn, type IntakeTarget } from "../services/intake";
+import { intakeTarget, takeIn, type IntakeTarget, type Taken } from "../services/intake";
 import { MessageParser } from "./parser";
 
 export interface Admitted {
@@ -36,10 +36,11 @@ export class IntakeDesk {
   }
 
   /** Parses `raw` once (off this thread) and makes a dossier of it for each target; resolves once
-   * all are durable. Rejects with UnreadableMessage for a message that cannot be read. */
-  async receive(targets: IntakeTarget[], raw: Uint8Array): Promise<{ id: string; created: boolean }[]> {
+   * all are durable. Rejects with UnreadableMessage for a message that cannot be read. `remember`
+   * runs last in each target's unit of work (takeIn). */
+  async receive(targets: IntakeTarget[], raw: Uint8Array, remember?: (taken: Taken) => void): Promise<Taken[]> {
     const application = await this.parser.parse(raw);
-    return Promise.all(targets.map((target) => takeIn(this.ctx, target, application)));
+    return Promise.all(targets.map((target) => takeIn(this.ctx, target, application, remember)));
   }
 
   close() {

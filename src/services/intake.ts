@@ -87,34 +87,31 @@ export function intakeTarget(ctx: Context, token: string): IntakeTarget | null {
   return ctx.store.intake.target(hashKey(token.toLowerCase()));
 }
 
+/** What became of a message: its dossier, and whether this delivery made it. */
+export interface Taken {
+  id: string;
+  created: boolean;
+}
+
+/** Whose an Idempotency-Key sent to POST /intake/{token} is (C20): the token's, named by its hash
+ * as the token is stored, so that the secret is written nowhere in clear. */
+export const intakePrincipal = (token: string) => `intake:${hashKey(token.toLowerCase())}`;
+
 /** The application becomes a dossier of the flow's type in its first stage, linked to a contact as
  * POST /dossiers does, with its CV; `dossier.created` is recorded. The same Message-ID within 7
- * days gives the first dossier's id and creates nothing (`created: false`). Resolves once durable. */
-export async function takeIn(ctx: Context, target: IntakeTarget, application: Application): Promise<{ id: string; created: boolean }> {
+ * days gives the first dossier's id and creates nothing (`created: false`). Resolves once durable.
+ * `remember` runs last in the unit, with its outcome: what must be durable with it (the answer to
+ * an Idempotency-Key) is written there. */
+export async function takeIn(ctx: Context, target: IntakeTarget, application: Application, remember?: (taken: Taken) => void): Promise<Taken> {
   const id = newId();
   const staged: StagedCv | null = application.cv ? await stageCv(ctx, target.organization_id, id, application.cv) : null;
-  let result: { id: string; created: boolean };
+  let result: Taken;
   try {
     const sender = { type: "email" as const, id: application.from, name: application.name };
     result = await asActor(sender, () => ctx.store.write(() => {
-      const now = ctx.now();
-      const messageId = application.messageId;
-      if (messageId) {
-        const since = new Date(now.getTime() - DEDUPE_MS).toISOString();
-        const previous = ctx.store.intake.previous(target.organization_id, target.flow_id, messageId, since);
-        if (previous) return { id: previous, created: false };
-      }
-      writeNewDossier(
-        ctx,
-        target.organization_id,
-        { type: target.flow_type, flow_id: target.flow_id, name: application.name, email: application.email, intake_notes: application.intake_notes || null },
-        id,
-        staged,
-      );
-      if (messageId) {
-        ctx.store.intake.record({ organization_id: target.organization_id, flow_id: target.flow_id, message_id: messageId, dossier_id: id, received_at: now.toISOString() });
-      }
-      return { id, created: true };
+      const taken = writeTakeIn(ctx, target, application, id, staged);
+      remember?.(taken);
+      return taken;
     }));
   } catch (error) {
     staged?.discard();
@@ -123,4 +120,26 @@ export async function takeIn(ctx: Context, target: IntakeTarget, application: Ap
   if (result.created) staged?.committed();
   else staged?.discard();
   return result;
+}
+
+/** The unit of takeIn: the dossier, or the one this Message-ID already made. */
+function writeTakeIn(ctx: Context, target: IntakeTarget, application: Application, id: string, staged: StagedCv | null): Taken {
+  const now = ctx.now();
+  const messageId = application.messageId;
+  if (messageId) {
+    const since = new Date(now.getTime() - DEDUPE_MS).toISOString();
+    const previous = ctx.store.intake.previous(target.organization_id, target.flow_id, messageId, since);
+    if (previous) return { id: previous, created: false };
+  }
+  writeNewDossier(
+    ctx,
+    target.organization_id,
+    { type: target.flow_type, flow_id: target.flow_id, name: application.name, email: application.email, intake_notes: application.intake_notes || null },
+    id,
+    staged,
+  );
+  if (messageId) {
+    ctx.store.intake.record({ organization_id: target.organization_id, flow_id: target.flow_id, message_id: messageId, dossier_id: id, received_at: now.toISOString() });
+  }
+  return { id, created: true };
 }

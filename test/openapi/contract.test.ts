@@ -91,7 +91,7 @@ describe("the OpenAPI document cannot lie", () => {
         // C15: the token in the path is the principal; no key, no scopes, no rate-limit headers.
         expect(op.security, where).toEqual([]);
         expect(op["x-scopes"], where).toBeUndefined();
-        expect(Object.keys(op.responses).sort(), where).toEqual(["200", "201", "400", "402", "404", "408", "413", "415", "429", "500", "503"]);
+        expect(Object.keys(op.responses).sort(), where).toEqual(["200", "201", "400", "402", "404", "408", "409", "413", "415", "422", "429", "500", "503"]);
         expect(op.responses["429"].headers?.["Retry-After"]?.required, where).toBe(true);
         expect(op.responses["201"].headers?.["X-RateLimit-Limit"], where).toBeUndefined();
         continue;

@@ -407,6 +407,27 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   await fails(postman.POST("/api/v1/intake/{token}", { ...onToken, ...mail("From: a@example.com\r\n\r\nx", "text/plain") }), 415, "unsupported_media_type");
   await fails(postman.POST("/api/v1/intake/{token}", { ...onToken, ...mail(new Uint8Array(26_214_401)) }), 413, "payload_too_large");
   await fails(postman.POST("/api/v1/intake/{token}", { params: { path: { token: fixtures.intakeTokens.pro } }, ...message() }), 402, "plan_required");
+  // Idempotency-Key on intake (C16, C20: the token is the principal): a replay, the key for another
+  // message (422), the key while its first still runs (409: a first whose body stalls holds it).
+  const keyedMail = (key: string, body: string | ReadableStream<Uint8Array>) => ({
+    params: { path: { token: fixtures.intakeTokens.spare }, header: { "Idempotency-Key": key } },
+    ...mail(body),
+  });
+  const keyedMessage = "From: Keyed Sender <keyed@example.com>\r\nSubject: Keyed\r\n\r\nOnce.\r\n";
+  const keptMail = (await ok(postman.POST("/api/v1/intake/{token}", keyedMail("mail-1", keyedMessage)), 201)).data;
+  const replayedMail = await postman.POST("/api/v1/intake/{token}", keyedMail("mail-1", keyedMessage));
+  check(replayedMail.response.status === 201 && replayedMail.response.headers.get("idempotent-replayed") === "true" && replayedMail.data?.data.id === keptMail.id, "a replayed intake message");
+  await fails(postman.POST("/api/v1/intake/{token}", keyedMail("mail-1", `${keyedMessage}Twice.\r\n`)), 422, "idempotency_key_reused");
+  const heldMail: Promise<Answer>[] = [];
+  let mailInUse = false;
+  for (let attempt = 1; attempt <= 5 && !mailInUse; attempt++) {
+    const key = `held-mail-${attempt}`;
+    heldMail.push(postman.POST("/api/v1/intake/{token}", keyedMail(key, stalled())));
+    await Bun.sleep(100 * attempt);
+    mailInUse = (await postman.POST("/api/v1/intake/{token}", keyedMail(key, keyedMessage))).response.status === 409;
+  }
+  check(mailInUse, "409 idempotency_key_in_use on POST /intake/{token}");
+  for (const r of await Promise.all(heldMail)) check([408, 409].includes(r.response.status), `a held intake message: ${await describe(r)}`);
   // The token's own limit (20 a minute here): spent by unreadable messages, which count.
   const spare = { params: { path: { token: fixtures.intakeTokens.spare } } };
   for (let i = 0; i < 20; i++) await postman.POST("/api/v1/intake/{token}", { ...spare, ...mail("not mail") });

@@ -5,18 +5,20 @@
 // The last takes no API key: the token in the path is the principal. Its checks, in C20's order:
 // an unknown token 404 (before the body is read), the plan 402 (not counted), the token's own
 // limit 429 (apart from the organization's API budget: no X-RateLimit headers), then the body:
-// 415 for another type, 413 over 25 MB, 400 for a message that cannot be read.
+// 415 for another type, 413 over 25 MB, 400 for a message that cannot be read. Idempotency-Key as
+// on the other POSTs (C16), the token being the principal; a malformed key's 400 comes after 429.
 import { Elysia } from "elysia";
 import type { Context } from "../../context";
 import { ApiError, invalidBody, notFound } from "../../errors";
-import type { IntakeDesk } from "../../intake/desk";
+import type { Admitted, IntakeDesk } from "../../intake/desk";
 import { MESSAGE_LIMIT, UnreadableMessage } from "../../intake/message";
 import { One } from "../../schemas/common";
 import { IntakeAddress, IntakeReceipt, RawMessage } from "../../schemas/intake";
-import { intakeAddress, rotateIntakeAddress } from "../../services/intake";
+import { intakeAddress, intakePrincipal, rotateIntakeAddress, type IntakeTarget, type Taken } from "../../services/intake";
+import { errorAnswer, fingerprint, Idempotency, idempotencyKey, malformedKey, replay, storable, type Answer as StoredAnswer } from "../idempotency";
 import { operation } from "../openapi-doc";
 import { one, readBytes } from "../request";
-import { defineRoute } from "../route";
+import { defineRoute, type Reply } from "../route";
 
 export const flowIntakeRoutes = [
   defineRoute({
@@ -54,25 +56,69 @@ export const flowIntakeRoutes = [
 ];
 
 const tooLarge = () => new ApiError("payload_too_large", "the message is larger than 25 MB (26,214,400 bytes)");
+const JSON_TYPE = "application/json;charset=utf-8";
 
-export const intakeReceiver = (ctx: Context, desk: IntakeDesk) =>
-  new Elysia().post(
-    "/intake/:token",
-    async ({ request, params, set }) => {
-      const { target } = desk.admit(params.token);
-      const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
-      if (type !== "message/rfc822") throw new ApiError("unsupported_media_type", "send the raw message with Content-Type: message/rfc822");
-      const raw = await readBytes(request, MESSAGE_LIMIT, tooLarge);
-      let taken;
+/** The answer to a message taken in, as an Idempotency-Key stores it. */
+const answerOf = (taken: Taken): StoredAnswer => ({
+  status: taken.created ? 201 : 200,
+  content_type: JSON_TYPE,
+  location: null,
+  body: JSON.stringify(one({ id: taken.id })),
+});
+
+export const intakeReceiver = (ctx: Context, desk: IntakeDesk) => {
+  /** 415 for another type; then the message (`bytes`: 413 over 25 MB) becomes a dossier (400 when
+   * it cannot be read). `remember` runs in the unit that makes it. */
+  const take = async (request: Request, target: IntakeTarget, bytes: () => Promise<Uint8Array>, remember?: (taken: Taken) => void) => {
+    const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
+    if (type !== "message/rfc822") throw new ApiError("unsupported_media_type", "send the raw message with Content-Type: message/rfc822");
+    const raw = await bytes();
+    try {
+      const [taken] = await desk.receive([target], raw, remember);
+      return taken;
+    } catch (error) {
+      if (error instanceof UnreadableMessage) {
+        ctx.logger.log("warn", "an email could not be read and was refused", { error: error.message });
+        throw invalidBody(error.message);
+      }
+      throw error;
+    }
+  };
+
+  /** With an Idempotency-Key (C16, C20), the token being the principal: a repeat gets the stored
+   * answer, another request with the key 422, one while the first runs 409; the first answer is
+   * stored in the unit that makes the dossier. The path is kept without the token, a secret. */
+  const once = async (request: Request, admitted: Admitted, key: string, set: Reply): Promise<Taken | Response> => {
+    const keyed = new Idempotency(ctx, { organizationId: admitted.target.organization_id, principalId: intakePrincipal(admitted.token), key });
+    keyed.begin();
+    try {
+      const bytes = await readBytes(request, MESSAGE_LIMIT, tooLarge);
+      const asked = fingerprint(request, bytes);
+      const stored = keyed.stored({ ...asked, path: `/api/v1/intake/{token}${new URL(request.url).search}` });
+      if (stored) return replay(stored, set.headers);
       try {
-        [taken] = await desk.receive([target], raw);
+        return await take(request, admitted.target, async () => bytes, (taken) => keyed.writeAnswer(answerOf(taken)));
       } catch (error) {
-        if (error instanceof UnreadableMessage) {
-          ctx.logger.log("warn", "an email could not be read and was refused", { error: error.message });
-          throw invalidBody(error.message);
+        if (error instanceof ApiError && storable(error.status)) {
+          const answer = errorAnswer(error);
+          await ctx.store.write(() => keyed.writeAnswer(answer)).catch(() => {});
         }
         throw error;
       }
+    } finally {
+      keyed.end();
+    }
+  };
+
+  return new Elysia().post(
+    "/intake/:token",
+    async ({ request, params, set }) => {
+      const admitted = desk.admit(params.token);
+      // After the token's 404, 402 and 429 (C20).
+      const key = idempotencyKey(request);
+      if (key === "malformed") throw malformedKey();
+      const taken = key === null ? await take(request, admitted.target, () => readBytes(request, MESSAGE_LIMIT, tooLarge)) : await once(request, admitted, key, set as Reply);
+      if (taken instanceof Response) return taken;
       set.status = taken.created ? 201 : 200;
       return one({ id: taken.id });
     },
@@ -93,6 +139,8 @@ export const intakeReceiver = (ctx: Context, desk: IntakeDesk) =>
           200: { schema: One(IntakeReceipt), description: "The flow took this message in already (same Message-ID within 7 days): the first dossier's id, nothing new" },
         },
         errors: ["not_found", "plan_required", "rate_limited", "unsupported_media_type", "payload_too_large", "invalid_body", "storage_unavailable"],
+        idempotent: true,
       }),
     },
   );
+};
