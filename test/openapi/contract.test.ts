@@ -122,7 +122,7 @@ describe("the OpenAPI document cannot lie", () => {
     }
     for (const { path, method, op } of open) expect(op.responses["429"]?.headers?.["Retry-After"]?.required ?? true, `${method} ${path}`).toBe(true);
     const list = (p: string) => document.paths[p].get.parameters!.map((q) => q.name);
-    expect(list("/api/v1/dossiers")).toEqual(["type", "status", "stage_id", "overdue", "assigned_to", "flow_id", "q", "updated_since", "page", "per_page"]);
+    expect(list("/api/v1/dossiers")).toEqual(["type", "status", "stage_id", "overdue", "assigned_to", "flow_id", "q", "contact_id", "updated_since", "page", "per_page"]);
     expect(list("/api/v1/dossiers/{id}/notes")).toEqual(["id", "page", "per_page"]);
     expect(list("/api/v1/contacts")).toEqual(["kind", "pool", "search", "updated_since", "page", "per_page"]);
     expect(list("/api/v1/events")).toEqual(["after", "type", "dossier_id", "limit"]);
