@@ -96,7 +96,7 @@ function DeliveryLog() {
   return (
     <section aria-labelledby="log-heading">
       <h2 id="log-heading">Delivery log</h2>
-      <div className="settings-fields">
+      <div className="settings-fields narrow">
         <Field label="Show">
           {(control) => (
             <select {...control} value={status} onChange={(e) => setStatus(e.target.value as DeliveryStatus | "")}>
@@ -160,7 +160,7 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
     <Fragment>
       <tr>
         <th scope="row">
-          <code>{delivery.event_id.replace(/^evt_0*/, "evt_…")}</code>
+          <code className="event-id">{delivery.event_id}</code>
         </th>
         <td>{delivery.type}</td>
         <td>
