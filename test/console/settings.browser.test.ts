@@ -216,11 +216,17 @@ describe("C13, C14: settings → API keys", () => {
     await row.waitFor({ timeout: LOAD_MS });
     expect(await page.content()).not.toContain(key);
 
-    // Revoking asks first; Cancel leaves the key as it was.
-    await row.getByRole("button", { name: `Revoke key ${name}` }).click();
+    // Revoking asks first; Cancel, or Escape, leaves the key as it was and the focus on the button.
+    const revoke = row.getByRole("button", { name: `Revoke key ${name}` });
+    await revoke.click();
     await row.getByRole("button", { name: "Cancel" }).click();
+    await until(() => focused(revoke), "the focus back on Revoke");
+    await page.keyboard.press("Enter");
+    await row.getByRole("button", { name: "Yes, revoke" }).waitFor({ timeout: LOAD_MS });
+    await page.keyboard.press("Escape");
+    await until(() => focused(revoke), "the focus back on Revoke after Escape");
     expect(await asKey("/flows")).toBe(200);
-    await row.getByRole("button", { name: `Revoke key ${name}` }).click();
+    await revoke.click();
     await row.getByRole("button", { name: "Yes, revoke" }).click();
     await row.getByText(/^Revoked/).waitFor({ timeout: LOAD_MS });
     expect(await asKey("/flows")).toBe(401);

@@ -90,6 +90,8 @@ function FlowSection({ flow }: { flow: Flow }) {
   // The stage just moved, and by which button: that button keeps the focus in its new place.
   const [moved, setMoved] = useState<{ id: string; up: boolean } | null>(null);
   const headingId = useId();
+  const patchRefusal = otherRefusal(patch.error, NAME);
+  const addRefusal = otherRefusal(add.error, NAME);
   const rename = (event: FormEvent) => {
     event.preventDefault();
     patch.mutate({ id: flow.id, name });
@@ -118,9 +120,9 @@ function FlowSection({ flow }: { flow: Flow }) {
           </button>
         )}
       </div>
-      {otherRefusal(patch.error, NAME) && (
+      {patchRefusal && (
         <p className="error" role="alert">
-          {otherRefusal(patch.error, NAME)}
+          {patchRefusal}
         </p>
       )}
       <h3>Stages</h3>
@@ -137,9 +139,9 @@ function FlowSection({ flow }: { flow: Flow }) {
           Add stage
         </button>
       </form>
-      {otherRefusal(add.error, NAME) && (
+      {addRefusal && (
         <p className="error" role="alert">
-          {otherRefusal(add.error, NAME)}
+          {addRefusal}
         </p>
       )}
     </section>

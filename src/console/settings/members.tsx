@@ -1,7 +1,7 @@
 // Settings → Members (C12): who is in the organization, inviting someone (their setup link shown
 // once, to send them), changing a role, disabling, and a new setup link for a forgotten password.
 // Only an owner acts on an owner (C20), so an admin sees an owner's row without controls.
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useState, type FormEvent } from "react";
 import { messageOf } from "../api/client";
 import { useMember } from "../api/session";
 import { Field } from "../ui/field";
@@ -123,6 +123,7 @@ function MemberRow({ member, me, roles, onLink }: RowProps) {
   const disable = useDisableMember();
   const setupLink = useNewSetupLink();
   const [role, setRole] = useState<Role>(member.role);
+  useEffect(() => setRole(member.role), [member.role]);
   const roleId = useId();
   const disabled = member.disabled_at !== null;
   const self = member.id === me.id;

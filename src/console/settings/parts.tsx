@@ -82,8 +82,8 @@ interface ConfirmProps {
   onConfirm: () => void;
 }
 
-/** A destructive action in two steps: the button opens the question; Cancel closes it and gives
- * the focus back to the button. */
+/** A destructive action in two steps: the button opens the question; answering it (Escape is
+ * Cancel) gives the focus back to the button. */
 export function Confirm({ action, subject, question, pending, onConfirm }: ConfirmProps) {
   const [open, setOpen] = useState(false);
   const opener = useRef<HTMLButtonElement>(null);
@@ -99,12 +99,19 @@ export function Confirm({ action, subject, question, pending, onConfirm }: Confi
       </button>
     );
   }
-  const cancel = () => {
+  const close = () => {
     setOpen(false);
     requestAnimationFrame(() => opener.current?.focus());
   };
   return (
-    <span className="confirm" role="group" aria-labelledby={id}>
+    <span
+      className="confirm"
+      role="group"
+      aria-labelledby={id}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") close();
+      }}
+    >
       <span id={id}>{question}</span>
       <button
         ref={yes}
@@ -112,13 +119,13 @@ export function Confirm({ action, subject, question, pending, onConfirm }: Confi
         className="danger"
         disabled={pending}
         onClick={() => {
-          setOpen(false);
+          close();
           onConfirm();
         }}
       >
         Yes, {action.toLowerCase()}
       </button>
-      <button type="button" className="quiet" onClick={cancel}>
+      <button type="button" className="quiet" onClick={close}>
         Cancel
       </button>
     </span>

@@ -11,6 +11,8 @@ const DELIVERIES = ["settings", "deliveries"] as const;
 // The board's queries (board/queries.ts) of the same data: they follow every change made here.
 const BOARD_MEMBERS = ["members"] as const;
 const FLOWS = ["flows"] as const;
+// The signed-in member (api/session.ts): changing one's own role changes what the console shows.
+const SESSION = ["session"] as const;
 
 /** A mutation that refreshes `keys` once it succeeded. */
 function useChange<In, Out>(keys: QueryKey[], run: (input: In) => Promise<Out>) {
@@ -31,7 +33,7 @@ export const useInvite = () =>
   useChange([MEMBERS, BOARD_MEMBERS], async (body: { email: string; name: string; role: Role }) => unwrap(await api.POST("/api/v1/members", { body })).data);
 
 export const useChangeRole = () =>
-  useChange([MEMBERS], async ({ id, role }: { id: string; role: Role }) =>
+  useChange([MEMBERS, SESSION], async ({ id, role }: { id: string; role: Role }) =>
     unwrap(await api.PATCH("/api/v1/members/{id}", { params: { path: { id } }, body: { role } })).data,
   );
 

@@ -1,7 +1,7 @@
 // Settings → Webhook (C7, C13): where events are sent, its signing secret (shown once, when set and
 // when rotated), and the delivery log, each delivery with its attempts and, once it has failed, a
 // Retry button.
-import { Fragment, useEffect, useState, type FormEvent } from "react";
+import { Fragment, useState, type FormEvent } from "react";
 import { messageOf } from "../api/client";
 import { Field } from "../ui/field";
 import { Confirm, otherRefusal, refusalFor, ShownOnce, when } from "./parts";
@@ -92,14 +92,20 @@ function DeliveryLog() {
   const log = useDeliveries(page, status || undefined);
   const total = log.data?.meta.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / DELIVERY_PAGE));
-  useEffect(() => setPage(1), [status]);
   return (
     <section aria-labelledby="log-heading">
       <h2 id="log-heading">Delivery log</h2>
       <div className="settings-fields narrow">
         <Field label="Show">
           {(control) => (
-            <select {...control} value={status} onChange={(e) => setStatus(e.target.value as DeliveryStatus | "")}>
+            <select
+              {...control}
+              value={status}
+              onChange={(e) => {
+                setStatus(e.target.value as DeliveryStatus | "");
+                setPage(1);
+              }}
+            >
               <option value="">every delivery</option>
               {STATUSES.map((s) => (
                 <option key={s} value={s}>
