@@ -5,32 +5,11 @@
 import { useState, type FormEvent } from "react";
 import { messageOf } from "../api/client";
 import { errorFor, Field, fieldOf, type ControlProps } from "../ui/field";
+import { TEXT_FIELDS, type TextField } from "./fields";
 import { assignable, changedMeanwhile, useMembers, useSaveDossier, type Shown } from "./queries";
 import type { Dossier, DossierStatus, Flow, PatchDossier } from "./types";
 
 type Editable = keyof PatchDossier;
-
-interface TextField {
-  name: Editable;
-  label: string;
-  type?: "email" | "tel";
-  multiline?: boolean;
-  numeric?: boolean;
-  hint?: string;
-  salesOnly?: boolean;
-}
-
-const TEXT_FIELDS: TextField[] = [
-  { name: "name", label: "Name" },
-  { name: "email", label: "Email", type: "email" },
-  { name: "phone", label: "Phone", type: "tel" },
-  { name: "company", label: "Company" },
-  { name: "role", label: "Role" },
-  { name: "contact_person", label: "Contact person", salesOnly: true },
-  { name: "deal_size", label: "Deal size", numeric: true, hint: "In the main unit of the currency, e.g. 12500.50", salesOnly: true },
-  { name: "deal_currency", label: "Currency", hint: "ISO 4217 code, e.g. EUR", salesOnly: true },
-  { name: "intake_notes", label: "Intake notes", multiline: true },
-];
 
 export const STATUSES: { value: DossierStatus; label: string }[] = [
   { value: "active", label: "Active" },

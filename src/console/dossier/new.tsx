@@ -8,32 +8,9 @@ import { canWriteDossiers, useMember } from "../api/session";
 import { useFlows } from "../board/queries";
 import { errorFor, Field, fieldOf, type ControlProps } from "../ui/field";
 import { refusalOf } from "./cv";
+import { TEXT_FIELDS, type TextField, type TextName } from "./fields";
 import { assignable, useCreateDossier, useMembers } from "./queries";
 import type { CreateDossierForm, DossierType, Flow } from "./types";
-
-type TextName = "name" | "email" | "phone" | "company" | "role" | "contact_person" | "deal_size" | "deal_currency" | "intake_notes";
-
-interface TextField {
-  name: TextName;
-  label: string;
-  type?: "email" | "tel";
-  multiline?: boolean;
-  numeric?: boolean;
-  hint?: string;
-  salesOnly?: boolean;
-}
-
-const TEXT_FIELDS: TextField[] = [
-  { name: "name", label: "Name", hint: "The person's name, or for sales the deal's or account's." },
-  { name: "email", label: "Email", type: "email" },
-  { name: "phone", label: "Phone", type: "tel" },
-  { name: "company", label: "Company" },
-  { name: "role", label: "Role" },
-  { name: "contact_person", label: "Contact person", salesOnly: true },
-  { name: "deal_size", label: "Deal size", numeric: true, hint: "In the main unit of the currency, e.g. 12500.50", salesOnly: true },
-  { name: "deal_currency", label: "Currency", hint: "ISO 4217 code, e.g. EUR", salesOnly: true },
-  { name: "intake_notes", label: "Intake notes", multiline: true },
-];
 
 const FIELDS: readonly string[] = ["type", "flow_id", "assigned_to", "cv", ...TEXT_FIELDS.map((field) => field.name)];
 
