@@ -1,6 +1,6 @@
-// The board's data: the flows, the members (assignees' names), each column's dossiers 50 at a time,
-// and the move of a card, shown at once and undone if the API refuses it.
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryKey } from "@tanstack/react-query";
+// The board's data: the flows, the members (assignees' names), each column's dossiers 50 at a time
+// under the board's filters, and the move of a card, shown at once and undone if the API refuses it.
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryKey } from "@tanstack/react-query";
 import { api, unwrap, type Dossier } from "../api/client";
 
 export const COLUMN_PAGE = 50;
@@ -29,19 +29,24 @@ interface ColumnPage {
 }
 type Column = InfiniteData<ColumnPage, unknown>;
 
-const columnKey = (flowId: string, stageId: string): QueryKey => ["board", flowId, stageId];
+/** GET /dossiers's filters a column adds to its flow and stage (filters.ts's `apiFilter`). */
+export type ColumnFilter = { assigned_to?: string; overdue?: boolean; q?: string };
 
-export function useColumn(flowId: string, stageId: string) {
+const columnKey = (flowId: string, stageId: string, filter: ColumnFilter): QueryKey => ["board", flowId, stageId, filter];
+
+export function useColumn(flowId: string, stageId: string, filter: ColumnFilter) {
   return useInfiniteQuery({
-    queryKey: columnKey(flowId, stageId),
+    queryKey: columnKey(flowId, stageId, filter),
     initialPageParam: 1,
     queryFn: async ({ pageParam }): Promise<ColumnPage> => {
       const answer = unwrap(
-        await api.GET("/api/v1/dossiers", { params: { query: { flow_id: flowId, stage_id: stageId, page: pageParam, per_page: COLUMN_PAGE } } }),
+        await api.GET("/api/v1/dossiers", { params: { query: { ...filter, flow_id: flowId, stage_id: stageId, page: pageParam, per_page: COLUMN_PAGE } } }),
       );
       return { data: answer.data, total: answer.meta.total, page: answer.meta.page };
     },
     getNextPageParam: (last, pages) => (pages.reduce((sum, page) => sum + page.data.length, 0) < last.total && last.data.length > 0 ? last.page + 1 : undefined),
+    // While another filter's cards load, the column keeps the cards it shows.
+    placeholderData: keepPreviousData,
   });
 }
 
@@ -68,14 +73,14 @@ export interface Move {
 
 /** Moves a card: both columns change at once; a refusal puts them back as they were and the
  * mutation's error carries the API's message. */
-export function useMoveCard(flowId: string) {
+export function useMoveCard(flowId: string, filter: ColumnFilter) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async ({ dossier, to }: Move) =>
       unwrap(await api.PATCH("/api/v1/dossiers/{id}", { params: { path: { id: dossier.id } }, body: { current_stage_id: to } })).data,
     onMutate: async ({ dossier, to }) => {
-      const from = columnKey(flowId, dossier.current_stage_id ?? "");
-      const into = columnKey(flowId, to);
+      const from = columnKey(flowId, dossier.current_stage_id ?? "", filter);
+      const into = columnKey(flowId, to, filter);
       await Promise.all([client.cancelQueries({ queryKey: from }), client.cancelQueries({ queryKey: into })]);
       const before = { from: client.getQueryData<Column>(from), into: client.getQueryData<Column>(into) };
       if (before.from) client.setQueryData(from, without(before.from, dossier.id));
@@ -91,6 +96,8 @@ export function useMoveCard(flowId: string) {
       // The server's record (its stage_entered_at, stage_due_at) replaces the guess.
       const column = client.getQueryData<Column>(saved.into);
       if (column) client.setQueryData(saved.into, { ...column, pages: column.pages.map((page) => ({ ...page, data: page.data.map((d) => (d.id === moved.id ? moved : d)) })) });
+      // A new stage has a new deadline: whether the card is still overdue is the API's to say.
+      if (filter.overdue) void client.invalidateQueries({ queryKey: saved.into });
     },
   });
 }
