@@ -58,6 +58,10 @@ async function shows(page: Page, counts: Record<string, string>): Promise<Record
   return names;
 }
 
+/** Waits until the board says `text` of the filters' matches (a status, read out when it changes). */
+const saysMatching = (page: Page, text: string) =>
+  page.waitForFunction((expected: string) => (globalThis as any).document.querySelector("p.matches[role=status]")?.textContent === expected, text, { timeout: LOAD_MS });
+
 const query = (page: Page) => Object.fromEntries(new URL(page.url()).searchParams);
 
 describe("C14: the board's filters", () => {
@@ -82,6 +86,7 @@ describe("C14: the board's filters", () => {
     await page.getByLabel("Overdue only").check();
     expect(await shows(page, { Due: "1 dossier", Open: "0 dossiers", Done: "0 dossiers" })).toEqual({ Due: ["Ada Alpha"], Open: [], Done: [] });
     expect(query(page)).toEqual({ assignee: "me", overdue: "1" });
+    await saysMatching(page, "1 dossier matches the filters.");
     expect(await seriousFindings(page)).toEqual([]);
 
     await page.reload();
@@ -92,6 +97,7 @@ describe("C14: the board's filters", () => {
     await page.getByRole("button", { name: "Clear filters" }).click();
     await shows(page, { Due: "2 dossiers", Open: "2 dossiers", Done: "0 dossiers" });
     expect(query(page)).toEqual({});
+    await saysMatching(page, "");
 
     await page.getByLabel("Assigned to").selectOption({ label: "Oscar Other" });
     expect(await shows(page, { Due: "1 dossier", Open: "0 dossiers", Done: "0 dossiers" })).toEqual({ Due: ["Bob Beta"], Open: [], Done: [] });
@@ -107,6 +113,7 @@ describe("C14: the board's filters", () => {
     expect(await page.getByLabel("Search").inputValue()).toBe("zeta");
     await page.getByLabel("Search").fill("nobody has this");
     await shows(page, { Due: "0 dossiers", Open: "0 dossiers", Done: "0 dossiers" });
+    await saysMatching(page, "0 dossiers match the filters.");
     expect(await seriousFindings(page)).toEqual([]);
   });
 

@@ -41,7 +41,7 @@ export function FilterBar({ filter, onChange, member, names }: FilterBarProps) {
                 {name}
               </option>
             ))}
-            {unknown && <option value={unknown}>A former member</option>}
+            {unknown && <option value={unknown}>{names ? "Someone no longer a member" : "Loading the members…"}</option>}
           </select>
         )}
       </Field>
