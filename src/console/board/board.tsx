@@ -9,8 +9,8 @@ import { messageOf, type Dossier, type Flow, type Stage } from "../api/client";
 import { canWriteDossiers, useMember } from "../api/session";
 import { Card } from "./card";
 import { FilterBar } from "./filter-bar";
-import { apiFilter, isFiltered, useBoardFilter } from "./filters";
-import { columnCards, useColumn, useFlows, useMemberNames, useMoveCard, type ColumnFilter, type Move } from "./queries";
+import { apiFilter, isFiltered, useBoardFilter, type DossierFilter } from "./filters";
+import { columnCards, useColumn, useFlows, useMemberNames, useMoveCard, type Move } from "./queries";
 import { dealSums, money } from "./sums";
 
 export function Board({ flowId }: { flowId: string }) {
@@ -131,7 +131,7 @@ function FlowBoard({ flow }: { flow: Flow }) {
 interface ColumnProps {
   flow: Flow;
   stage: Stage;
-  filter: ColumnFilter;
+  filter: DossierFilter;
   onTotal: (stageId: string, total: number | null) => void;
   canMove: boolean;
   names: Map<string, string> | undefined;

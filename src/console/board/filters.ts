@@ -2,6 +2,10 @@
 // reload or a shared link shows the same board: `?assignee=me|<member id>&overdue=1&q=text`. Each
 // becomes one of GET /dossiers's own filters, so a column's count is the API's total under it.
 import { useSearchParams } from "wouter";
+import type { operations } from "../api/schema";
+
+/** The part of GET /dossiers's query that the filters set. */
+export type DossierFilter = Pick<NonNullable<operations["listDossiers"]["parameters"]["query"]>, "assigned_to" | "overdue" | "q">;
 
 export interface BoardFilter {
   /** "me", a member's id, or null for anyone. */
@@ -37,7 +41,7 @@ export function writeFilter(params: URLSearchParams, filter: BoardFilter): URLSe
 export const isFiltered = (filter: BoardFilter) => filter.assignee !== null || filter.overdue || filter.q.trim() !== "";
 
 /** GET /dossiers's query for the filter, "me" being the signed-in member. */
-export function apiFilter(filter: BoardFilter, memberId: string): { assigned_to?: string; overdue?: boolean; q?: string } {
+export function apiFilter(filter: BoardFilter, memberId: string): DossierFilter {
   return {
     ...(filter.assignee ? { assigned_to: filter.assignee === "me" ? memberId : filter.assignee } : {}),
     ...(filter.overdue ? { overdue: true } : {}),

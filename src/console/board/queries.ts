@@ -2,6 +2,7 @@
 // under the board's filters, and the move of a card, shown at once and undone if the API refuses it.
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryKey } from "@tanstack/react-query";
 import { api, unwrap, type Dossier } from "../api/client";
+import type { DossierFilter } from "./filters";
 
 export const COLUMN_PAGE = 50;
 
@@ -29,12 +30,9 @@ interface ColumnPage {
 }
 type Column = InfiniteData<ColumnPage, unknown>;
 
-/** GET /dossiers's filters a column adds to its flow and stage (filters.ts's `apiFilter`). */
-export type ColumnFilter = { assigned_to?: string; overdue?: boolean; q?: string };
+const columnKey = (flowId: string, stageId: string, filter: DossierFilter): QueryKey => ["board", flowId, stageId, filter];
 
-const columnKey = (flowId: string, stageId: string, filter: ColumnFilter): QueryKey => ["board", flowId, stageId, filter];
-
-export function useColumn(flowId: string, stageId: string, filter: ColumnFilter) {
+export function useColumn(flowId: string, stageId: string, filter: DossierFilter) {
   return useInfiniteQuery({
     queryKey: columnKey(flowId, stageId, filter),
     initialPageParam: 1,
@@ -73,7 +71,7 @@ export interface Move {
 
 /** Moves a card: both columns change at once; a refusal puts them back as they were and the
  * mutation's error carries the API's message. */
-export function useMoveCard(flowId: string, filter: ColumnFilter) {
+export function useMoveCard(flowId: string, filter: DossierFilter) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async ({ dossier, to }: Move) =>
