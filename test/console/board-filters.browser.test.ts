@@ -117,7 +117,7 @@ describe("C14: the board's filters", () => {
     expect(await seriousFindings(page)).toEqual([]);
   });
 
-  test("C14: a card moved under a filter keeps the columns' filtered counts", async () => {
+  test("C14: a card moved under a filter keeps the columns' filtered counts; back from its page, the filter holds", async () => {
     const { page, id: me } = await signedIn(at, "member");
     const flow = await newFlow([{ name: "First" }, { name: "Second" }]);
     await newDossier(flow, { name: "Mine", assigned_to: me });
@@ -130,6 +130,12 @@ describe("C14: the board's filters", () => {
     expect(await shows(page, { First: "0 dossiers", Second: "1 dossier" })).toEqual({ First: [], Second: ["Mine"] });
     await page.reload();
     expect(await shows(page, { First: "0 dossiers", Second: "1 dossier" })).toEqual({ First: [], Second: ["Mine"] });
+    // To the dossier's page and back: the board as it was left, filters included.
+    await card(page, "Second", "Mine").getByRole("link", { name: "Mine" }).click();
+    await page.waitForURL("**/console/dossiers/**", { timeout: LOAD_MS });
+    await page.goBack();
+    expect(await shows(page, { First: "0 dossiers", Second: "1 dossier" })).toEqual({ First: [], Second: ["Mine"] });
+    expect(query(page)).toEqual({ assignee: "me" });
   });
 });
 
