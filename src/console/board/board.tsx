@@ -3,14 +3,14 @@
 // button; the move shows at once and is undone, with the API's message, if the API refuses it. A
 // viewer gets neither, nor the "New dossier" link.
 import { DndContext, DragOverlay, PointerSensor, useDroppable, useSensor, useSensors, type DragEndEvent, type DragStartEvent } from "@dnd-kit/core";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { Link } from "wouter";
 import { messageOf, type Dossier, type Flow, type Stage } from "../api/client";
 import { canWriteDossiers, useMember } from "../api/session";
 import { Card } from "./card";
 import { FilterBar } from "./filter-bar";
 import { apiFilter, isFiltered, useBoardFilter, type DossierFilter } from "./filters";
-import { columnCards, useColumn, useFlows, useMemberNames, useMoveCard, type Move } from "./queries";
+import { columnCards, useColumn, useFlows, useMemberNames, useMatching, useMoveCard, type Move } from "./queries";
 import { dealSums, money } from "./sums";
 
 export function Board({ flowId }: { flowId: string }) {
@@ -42,11 +42,6 @@ function FlowBoard({ flow }: { flow: Flow }) {
   const [filter, setFilter] = useBoardFilter();
   const query = apiFilter(filter, member.id);
   const move = useMoveCard(flow.id, query);
-  // Each column's count under the filter, null while it loads: their sum says how many match.
-  const [totals, setTotals] = useState<Record<string, number | null>>({});
-  const onTotal = useCallback((stageId: string, total: number | null) => setTotals((all) => (all[stageId] === total ? all : { ...all, [stageId]: total })), []);
-  const counted = flow.stages.map((stage) => totals[stage.id]);
-  const matching = counted.every((total) => typeof total === "number") ? counted.reduce<number>((sum, total) => sum + (total ?? 0), 0) : null;
   const [dragged, setDragged] = useState<Dossier | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   // The card to give the focus to once it shows in that stage's column: the moved card in its new
@@ -90,9 +85,7 @@ function FlowBoard({ flow }: { flow: Flow }) {
         )}
       </div>
       <FilterBar filter={filter} onChange={setFilter} member={member} names={names.data} />
-      <p className="matches" role="status">
-        {isFiltered(filter) && matching !== null ? `${matching} ${matching === 1 ? "dossier matches" : "dossiers match"} the filters.` : ""}
-      </p>
+      <Matching flow={flow} filter={query} shown={isFiltered(filter)} />
       <p className="sr-only" id="board-help">
         {canMove ? "Drag a card to another column, or use its Move to… button." : "You can look at this board; your role cannot move cards."}
       </p>
@@ -113,7 +106,6 @@ function FlowBoard({ flow }: { flow: Flow }) {
               flow={flow}
               stage={stage}
               filter={query}
-              onTotal={onTotal}
               canMove={canMove}
               names={names.data}
               onMove={moveCard}
@@ -128,11 +120,24 @@ function FlowBoard({ flow }: { flow: Flow }) {
   );
 }
 
+/** How many dossiers match the filters, said when it changes; nothing without filters. */
+function Matching({ flow, filter, shown }: { flow: Flow; filter: DossierFilter; shown: boolean }) {
+  const matching = useMatching(
+    flow.id,
+    flow.stages.map((stage) => stage.id),
+    filter,
+  );
+  return (
+    <p className="matches" role="status">
+      {shown && matching !== null ? `${matching} ${matching === 1 ? "dossier matches" : "dossiers match"} the filters.` : ""}
+    </p>
+  );
+}
+
 interface ColumnProps {
   flow: Flow;
   stage: Stage;
   filter: DossierFilter;
-  onTotal: (stageId: string, total: number | null) => void;
   canMove: boolean;
   names: Map<string, string> | undefined;
   onMove: (move: Move) => void;
@@ -140,12 +145,10 @@ interface ColumnProps {
   onFocused: () => void;
 }
 
-function Column({ flow, stage, filter, onTotal, canMove, names, onMove, focusAfterMove, onFocused }: ColumnProps) {
+function Column({ flow, stage, filter, canMove, names, onMove, focusAfterMove, onFocused }: ColumnProps) {
   const column = useColumn(flow.id, stage.id, filter);
   const { setNodeRef, isOver } = useDroppable({ id: stage.id, disabled: !canMove });
   const { cards, total } = columnCards(column.data);
-  const counted = column.isPending || column.isPlaceholderData ? null : total;
-  useEffect(() => onTotal(stage.id, counted), [onTotal, stage.id, counted]);
   const headingId = `stage-${stage.id}`;
   const sums = flow.type === "sales" ? dealSums(cards) : [];
   return (

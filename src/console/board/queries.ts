@@ -1,6 +1,7 @@
 // The board's data: the flows, the members (assignees' names), each column's dossiers 50 at a time
 // under the board's filters, and the move of a card, shown at once and undone if the API refuses it.
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryKey } from "@tanstack/react-query";
+import { useCallback, useSyncExternalStore } from "react";
 import { api, unwrap, type Dossier } from "../api/client";
 import type { DossierFilter } from "./filters";
 
@@ -46,6 +47,23 @@ export function useColumn(flowId: string, stageId: string, filter: DossierFilter
     // While another filter's cards load, the column keeps the cards it shows.
     placeholderData: keepPreviousData,
   });
+}
+
+/** How many dossiers of the flow match the filter, the sum of its columns' counts; null until every
+ * column has its answer. Read from the cache, so that only the reader draws again as columns load. */
+export function useMatching(flowId: string, stageIds: string[], filter: DossierFilter): number | null {
+  const client = useQueryClient();
+  const subscribe = useCallback((changed: () => void) => client.getQueryCache().subscribe(changed), [client]);
+  const snapshot = () => {
+    let sum = 0;
+    for (const stageId of stageIds) {
+      const column = client.getQueryData<Column>(columnKey(flowId, stageId, filter));
+      if (!column) return null;
+      sum += columnCards(column).total;
+    }
+    return sum;
+  };
+  return useSyncExternalStore(subscribe, snapshot);
 }
 
 /** The cards a column holds now, and how many dossiers are in its stage. */
