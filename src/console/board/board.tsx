@@ -79,7 +79,7 @@ function FlowBoard({ flow }: { flow: Flow }) {
       <div className="board-head">
         <h1>{flow.name}</h1>
         {canMove && (
-          <Link href={`/dossiers/new?flow=${flow.id}`} className="new-dossier">
+          <Link href={`/dossiers/new?flow=${flow.id}`} className="board-new">
             New dossier
           </Link>
         )}
@@ -128,7 +128,7 @@ function Matching({ flow, filter, shown }: { flow: Flow; filter: DossierFilter; 
     filter,
   );
   return (
-    <p className="matches" role="status">
+    <p className="board-matches" role="status">
       {shown && matching !== null ? `${matching} ${matching === 1 ? "dossier matches" : "dossiers match"} the filters.` : ""}
     </p>
   );

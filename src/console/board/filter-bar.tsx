@@ -30,7 +30,7 @@ export function FilterBar({ filter, onChange, member, names }: FilterBarProps) {
   // A member id from the address that the list does not hold (yet) stays selectable.
   const unknown = filter.assignee && filter.assignee !== "me" && !names?.has(filter.assignee) ? filter.assignee : null;
   return (
-    <form className="filters" role="search" aria-label="Filter the board" onSubmit={(event) => event.preventDefault()}>
+    <form className="filters board-filters" role="search" aria-label="Filter the board" onSubmit={(event) => event.preventDefault()}>
       <Field label="Assigned to">
         {(control) => (
           <select {...control} value={filter.assignee ?? ""} onChange={(event) => onChange({ ...filter, assignee: event.target.value || null })}>
