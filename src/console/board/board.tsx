@@ -1,12 +1,16 @@
-// Screen 2 (C14): one flow's stages as columns of dossier cards. A card moves to another stage by
-// dragging it onto a column, or by keyboard with its "Move to…" button; the move shows at once and
-// is undone, with the API's message, if the API refuses it. A viewer gets neither.
+// Screen 2 (C14): one flow's stages as columns of dossier cards, under the filters of the address.
+// A card moves to another stage by dragging it onto a column, or by keyboard with its "Move to…"
+// button; the move shows at once and is undone, with the API's message, if the API refuses it. A
+// viewer gets neither, nor the "New dossier" link.
 import { DndContext, DragOverlay, PointerSensor, useDroppable, useSensor, useSensors, type DragEndEvent, type DragStartEvent } from "@dnd-kit/core";
 import { useState } from "react";
+import { Link } from "wouter";
 import { messageOf, type Dossier, type Flow, type Stage } from "../api/client";
 import { canWriteDossiers, useMember } from "../api/session";
 import { Card } from "./card";
-import { columnCards, useColumn, useFlows, useMemberNames, useMoveCard, type Move } from "./queries";
+import { FilterBar } from "./filter-bar";
+import { apiFilter, isFiltered, useBoardFilter, type DossierFilter } from "./filters";
+import { columnCards, useColumn, useFlows, useMemberNames, useMatching, useMoveCard, type Move } from "./queries";
 import { dealSums, money } from "./sums";
 
 export function Board({ flowId }: { flowId: string }) {
@@ -35,7 +39,9 @@ function FlowBoard({ flow }: { flow: Flow }) {
   const member = useMember();
   const canMove = canWriteDossiers(member);
   const names = useMemberNames();
-  const move = useMoveCard(flow.id);
+  const [filter, setFilter] = useBoardFilter();
+  const query = apiFilter(filter, member.id);
+  const move = useMoveCard(flow.id, query);
   const [dragged, setDragged] = useState<Dossier | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   // The card to give the focus to once it shows in that stage's column: the moved card in its new
@@ -70,7 +76,16 @@ function FlowBoard({ flow }: { flow: Flow }) {
 
   return (
     <>
-      <h1>{flow.name}</h1>
+      <div className="board-head">
+        <h1>{flow.name}</h1>
+        {canMove && (
+          <Link href={`/dossiers/new?flow=${flow.id}`} className="board-new">
+            New dossier
+          </Link>
+        )}
+      </div>
+      <FilterBar filter={filter} onChange={setFilter} member={member} names={names.data} />
+      <Matching flow={flow} filter={query} shown={isFiltered(filter)} />
       <p className="sr-only" id="board-help">
         {canMove ? "Drag a card to another column, or use its Move to… button." : "You can look at this board; your role cannot move cards."}
       </p>
@@ -90,6 +105,7 @@ function FlowBoard({ flow }: { flow: Flow }) {
               key={stage.id}
               flow={flow}
               stage={stage}
+              filter={query}
               canMove={canMove}
               names={names.data}
               onMove={moveCard}
@@ -104,9 +120,24 @@ function FlowBoard({ flow }: { flow: Flow }) {
   );
 }
 
+/** How many dossiers match the filters, said when it changes; nothing without filters. */
+function Matching({ flow, filter, shown }: { flow: Flow; filter: DossierFilter; shown: boolean }) {
+  const matching = useMatching(
+    flow.id,
+    flow.stages.map((stage) => stage.id),
+    filter,
+  );
+  return (
+    <p className="board-matches" role="status">
+      {shown && matching !== null ? `${matching} ${matching === 1 ? "dossier matches" : "dossiers match"} the filters.` : ""}
+    </p>
+  );
+}
+
 interface ColumnProps {
   flow: Flow;
   stage: Stage;
+  filter: DossierFilter;
   canMove: boolean;
   names: Map<string, string> | undefined;
   onMove: (move: Move) => void;
@@ -114,14 +145,20 @@ interface ColumnProps {
   onFocused: () => void;
 }
 
-function Column({ flow, stage, canMove, names, onMove, focusAfterMove, onFocused }: ColumnProps) {
-  const column = useColumn(flow.id, stage.id);
+function Column({ flow, stage, filter, canMove, names, onMove, focusAfterMove, onFocused }: ColumnProps) {
+  const column = useColumn(flow.id, stage.id, filter);
   const { setNodeRef, isOver } = useDroppable({ id: stage.id, disabled: !canMove });
   const { cards, total } = columnCards(column.data);
   const headingId = `stage-${stage.id}`;
   const sums = flow.type === "sales" ? dealSums(cards) : [];
   return (
-    <section ref={setNodeRef} className={isOver ? "column over" : "column"} aria-labelledby={headingId} data-stage={stage.name}>
+    <section
+      ref={setNodeRef}
+      className={isOver ? "column over" : "column"}
+      aria-labelledby={headingId}
+      aria-busy={column.isPlaceholderData || undefined}
+      data-stage={stage.name}
+    >
       <header>
         <h2 id={headingId}>
           <span className="swatch" style={{ backgroundColor: stage.color }} aria-hidden="true" />

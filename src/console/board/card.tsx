@@ -1,7 +1,9 @@
-// A dossier's card on the board: name, company, assignee, deal value, overdue badge, CV mark, and
-// for those who may move it, the drag handle (the whole card) and the "Move to…" menu.
+// A dossier's card on the board: name (the link to its page), company, assignee, deal value,
+// overdue badge, CV mark, and for those who may move it, the drag handle (the whole card) and the
+// "Move to…" menu.
 import { useDraggable } from "@dnd-kit/core";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { Link } from "wouter";
 import type { Dossier, Stage } from "../api/client";
 import { isOverdue, money } from "./sums";
 
@@ -32,7 +34,16 @@ export function Card({ dossier, stages, names, canMove = false, onMove, focus = 
   const className = ["card", isDragging ? "dragging" : "", overlay ? "overlay" : ""].filter(Boolean).join(" ");
   return (
     <article ref={overlay ? undefined : setNodeRef} className={className} aria-labelledby={nameId} data-dossier={dossier.id} {...(overlay ? {} : listeners)}>
-      <h3 id={nameId}>{dossier.name}</h3>
+      <h3 id={nameId}>
+        {overlay ? (
+          dossier.name
+        ) : (
+          // Not the browser's own drag of a link: the card's drag starts here too.
+          <Link href={`/dossiers/${dossier.id}`} draggable={false}>
+            {dossier.name}
+          </Link>
+        )}
+      </h3>
       {dossier.company && <p className="company">{dossier.company}</p>}
       <p className="assignee">{assignee ? `Assigned to ${assignee}` : "Unassigned"}</p>
       {dossier.deal_size !== null && dossier.deal_currency !== null && <p className="deal">{money(dossier.deal_size, dossier.deal_currency)}</p>}

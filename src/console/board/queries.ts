@@ -1,7 +1,9 @@
-// The board's data: the flows, the members (assignees' names), each column's dossiers 50 at a time,
-// and the move of a card, shown at once and undone if the API refuses it.
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryKey } from "@tanstack/react-query";
+// The board's data: the flows, the members (assignees' names), each column's dossiers 50 at a time
+// under the board's filters, and the move of a card, shown at once and undone if the API refuses it.
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryKey } from "@tanstack/react-query";
+import { useCallback, useSyncExternalStore } from "react";
 import { api, unwrap, type Dossier } from "../api/client";
+import type { DossierFilter } from "./filters";
 
 export const COLUMN_PAGE = 50;
 
@@ -29,20 +31,39 @@ interface ColumnPage {
 }
 type Column = InfiniteData<ColumnPage, unknown>;
 
-const columnKey = (flowId: string, stageId: string): QueryKey => ["board", flowId, stageId];
+const columnKey = (flowId: string, stageId: string, filter: DossierFilter): QueryKey => ["board", flowId, stageId, filter];
 
-export function useColumn(flowId: string, stageId: string) {
+export function useColumn(flowId: string, stageId: string, filter: DossierFilter) {
   return useInfiniteQuery({
-    queryKey: columnKey(flowId, stageId),
+    queryKey: columnKey(flowId, stageId, filter),
     initialPageParam: 1,
     queryFn: async ({ pageParam }): Promise<ColumnPage> => {
       const answer = unwrap(
-        await api.GET("/api/v1/dossiers", { params: { query: { flow_id: flowId, stage_id: stageId, page: pageParam, per_page: COLUMN_PAGE } } }),
+        await api.GET("/api/v1/dossiers", { params: { query: { ...filter, flow_id: flowId, stage_id: stageId, page: pageParam, per_page: COLUMN_PAGE } } }),
       );
       return { data: answer.data, total: answer.meta.total, page: answer.meta.page };
     },
     getNextPageParam: (last, pages) => (pages.reduce((sum, page) => sum + page.data.length, 0) < last.total && last.data.length > 0 ? last.page + 1 : undefined),
+    // While another filter's cards load, the column keeps the cards it shows.
+    placeholderData: keepPreviousData,
   });
+}
+
+/** How many dossiers of the flow match the filter, the sum of its columns' counts; null until every
+ * column has its answer. Read from the cache, so that only the reader draws again as columns load. */
+export function useMatching(flowId: string, stageIds: string[], filter: DossierFilter): number | null {
+  const client = useQueryClient();
+  const subscribe = useCallback((changed: () => void) => client.getQueryCache().subscribe(changed), [client]);
+  const snapshot = () => {
+    let sum = 0;
+    for (const stageId of stageIds) {
+      const column = client.getQueryData<Column>(columnKey(flowId, stageId, filter));
+      if (!column) return null;
+      sum += columnCards(column).total;
+    }
+    return sum;
+  };
+  return useSyncExternalStore(subscribe, snapshot);
 }
 
 /** The cards a column holds now, and how many dossiers are in its stage. */
@@ -68,14 +89,14 @@ export interface Move {
 
 /** Moves a card: both columns change at once; a refusal puts them back as they were and the
  * mutation's error carries the API's message. */
-export function useMoveCard(flowId: string) {
+export function useMoveCard(flowId: string, filter: DossierFilter) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async ({ dossier, to }: Move) =>
       unwrap(await api.PATCH("/api/v1/dossiers/{id}", { params: { path: { id: dossier.id } }, body: { current_stage_id: to } })).data,
     onMutate: async ({ dossier, to }) => {
-      const from = columnKey(flowId, dossier.current_stage_id ?? "");
-      const into = columnKey(flowId, to);
+      const from = columnKey(flowId, dossier.current_stage_id ?? "", filter);
+      const into = columnKey(flowId, to, filter);
       await Promise.all([client.cancelQueries({ queryKey: from }), client.cancelQueries({ queryKey: into })]);
       const before = { from: client.getQueryData<Column>(from), into: client.getQueryData<Column>(into) };
       if (before.from) client.setQueryData(from, without(before.from, dossier.id));
@@ -91,6 +112,8 @@ export function useMoveCard(flowId: string) {
       // The server's record (its stage_entered_at, stage_due_at) replaces the guess.
       const column = client.getQueryData<Column>(saved.into);
       if (column) client.setQueryData(saved.into, { ...column, pages: column.pages.map((page) => ({ ...page, data: page.data.map((d) => (d.id === moved.id ? moved : d)) })) });
+      // A new stage has a new deadline: whether the card is still overdue is the API's to say.
+      if (filter.overdue) void client.invalidateQueries({ queryKey: saved.into });
     },
   });
 }

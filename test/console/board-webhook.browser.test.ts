@@ -1,0 +1,108 @@
+// Issue 23's scenario, end to end (C7, C14): a member drags a card to the next stage in a real
+// headless Chromium, and the `dossier.stage_changed` webhook arrives, signed, at a receiver on
+// 127.0.0.1 set through PUT /webhook-endpoint. The signature is checked with node:crypto, not with
+// our signing code. This file's server runs the webhook dispatcher (console.ts's does not).
+import { afterAll, expect, test } from "bun:test";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { startServer } from "../../src/server";
+import { bootstrap } from "../../src/services/bootstrap";
+import { tempDir } from "../helpers";
+import { column, LOAD_MS, openBoard, seriousFindings, signedIn } from "./console";
+
+/** console.ts's consoleServer, with webhooks delivered. */
+async function consoleServerWithWebhooks() {
+  const server = startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: true, config: { log: "off" } });
+  afterAll(() => server.stop());
+  const first = (await bootstrap(server.app.dossier, server.app.site.base))!;
+  const api = async (method: string, path: string, body?: unknown) => {
+    const answer = await fetch(`${server.url}/api/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${first.key}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: answer.status, json: (await answer.json()) as any };
+  };
+  const flows = (await api("GET", "/flows?type=candidate")).json.data as { id: string; name: string; stages: { id: string; name: string }[] }[];
+  return { server, first, api, flow: flows[0] };
+}
+
+interface Received {
+  headers: Headers;
+  body: string;
+}
+
+/** A webhook receiver on 127.0.0.1 that answers 200 to everything and keeps what it got. */
+function receiver() {
+  const received: Received[] = [];
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      received.push({ headers: request.headers, body: await request.text() });
+      return new Response("ok");
+    },
+  });
+  afterAll(() => server.stop(true));
+  return {
+    url: `http://127.0.0.1:${server.port}/hook`,
+    /** The first delivery of an event of `type` about `dossierId`. */
+    async event(type: string, dossierId: string, timeoutMs = LOAD_MS) {
+      const deadline = performance.now() + timeoutMs;
+      for (;;) {
+        const found = received.find((r) => {
+          const body = JSON.parse(r.body);
+          return body.type === type && body.data.id === dossierId;
+        });
+        if (found) return found;
+        if (performance.now() > deadline) throw new Error(`no ${type} for ${dossierId} within ${timeoutMs} ms (got ${received.length} deliveries)`);
+        await Bun.sleep(20);
+      }
+    },
+  };
+}
+
+/** C7's signature: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`, t within 5 minutes. */
+function verify(header: string, rawBody: string, secret: string): boolean {
+  const parts = Object.groupBy(header.split(","), (part) => part.slice(0, part.indexOf("=")));
+  const t = parts.t?.[0]?.slice(2);
+  if (!t || Math.abs(Date.now() / 1000 - Number(t)) > 300) return false;
+  const expected = createHmac("sha256", secret).update(`${t}.${rawBody}`).digest();
+  return (parts.v1 ?? []).some((part) => {
+    const given = Buffer.from(part.slice(3), "hex");
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
+const at = await consoleServerWithWebhooks();
+const [first, second] = at.flow.stages;
+
+test("C7, C14: a card dragged to the next stage sends dossier.stage_changed, signed, to the organization's endpoint", async () => {
+  const hook = receiver();
+  const endpoint = await at.api("PUT", "/webhook-endpoint", { url: hook.url });
+  expect(endpoint.status).toBe(200);
+  const secret = endpoint.json.data.secret as string;
+
+  const { page } = await signedIn(at, "member");
+  const name = `Hooked ${crypto.randomUUID().slice(0, 8)}`;
+  const made = await at.api("POST", "/dossiers", { type: "candidate", name, flow_id: at.flow.id });
+  expect(made.status).toBe(201);
+  const id = made.json.data.id as string;
+  await openBoard(page, at);
+
+  const card = column(page, first.name).getByRole("article", { name });
+  const from = (await card.boundingBox())!;
+  const to = (await column(page, second.name).boundingBox())!;
+  await page.mouse.move(from.x + 20, from.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 40, from.y + 20, { steps: 5 });
+  await page.mouse.move(to.x + to.width / 2, to.y + 40, { steps: 10 });
+  await page.mouse.up();
+  await page.getByRole("status").filter({ hasText: `${name} moved to ${second.name}` }).waitFor({ timeout: LOAD_MS });
+
+  const delivery = await hook.event("dossier.stage_changed", id);
+  expect(verify(delivery.headers.get("x-service-signature")!, delivery.body, secret)).toBe(true);
+  const event = JSON.parse(delivery.body);
+  expect(event.organization_id).toBe(at.first.organizationId);
+  expect(event.data).toEqual({ id, previous_stage_id: first.id, current_stage_id: second.id, status: "active" });
+  expect(await seriousFindings(page)).toEqual([]);
+});
