@@ -12,6 +12,7 @@ import m0007 from "../../drizzle/0007_intake.sql" with { type: "text" };
 import m0008 from "../../drizzle/0008_history.sql" with { type: "text" };
 import m0009 from "../../drizzle/0009_idempotency.sql" with { type: "text" };
 import m0010 from "../../drizzle/0010_events_dossier_updated_since.sql" with { type: "text" };
+import m0011 from "../../drizzle/0011_stats_read_paths.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -25,6 +26,7 @@ export const migrationSql: Record<string, string> = {
   "0008_history": m0008,
   "0009_idempotency": m0009,
   "0010_events_dossier_updated_since": m0010,
+  "0011_stats_read_paths": m0011,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

@@ -1,6 +1,8 @@
 // The figures of a flow (C18 GET /flows/{id}/stats), each read from the rows that define it
-// (docs/figures.md): dossiers for `active`, `overdue` and the pipeline (one pass), stage_visits (migration 0008) for `entered`, `left`, the median and `went_on`, and
-// dossier_outcomes for won and lost. Periods are inclusive at both ends: from <= at <= to.
+// (docs/figures.md): dossiers for `active`, `overdue` and the pipeline (one pass over an index of
+// the active ones), stage_visits (migration 0008) for `entered`, `left`, the median and `went_on`,
+// and dossier_outcomes for won and lost. Every statement reads an index alone (migration 0011;
+// test/db/stats-read-paths.test.ts). Periods are inclusive at both ends: from <= at <= to.
 import type { QueryDeps } from "./queries";
 
 export interface FlowStage {
@@ -59,7 +61,7 @@ export function statsQueries({ sqlite }: QueryDeps) {
         .query<ActiveGroup, [string, string, string]>(
           `SELECT d.current_stage_id AS stage_id, d.deal_currency AS currency, count(*) AS active, coalesce(sum(d.stage_due_at <= ?), 0) AS overdue,
                   sum(d.deal_size) AS open_value, sum(d.deal_size * coalesce(s.win_probability, 0) / 100.0) AS weighted_value
-             FROM dossiers d LEFT JOIN stages s ON s.id = d.current_stage_id
+             FROM dossiers d INDEXED BY dossiers_flow_active_figures LEFT JOIN stages s ON s.id = d.current_stage_id
             WHERE d.organization_id = ? AND d.flow_id = ? AND d.status = 'active'
             GROUP BY d.current_stage_id, d.deal_currency`,
         )
@@ -98,15 +100,15 @@ export function statsQueries({ sqlite }: QueryDeps) {
         .map((row) => row.days);
     },
 
-    /** Dossiers of the flow whose status is now won (or lost) and last became so in the period. */
+    /** Dossiers of the flow whose status is now won (or lost) and last became so in the period:
+     * dossier_outcomes holds only the outcomes that still stand (migration 0011). */
     outcomes(organizationId: string, flowId: string, from: string, to: string): { won: number; lost: number } {
-      const rows = sqlite
-        .query<{ status: "won" | "lost"; n: number }, [string, string, string, string]>(
-          `SELECT o.status, count(*) AS n FROM dossier_outcomes o JOIN dossiers d ON d.id = o.dossier_id AND d.status = o.status
-            WHERE o.organization_id = ? AND o.flow_id = ? AND o.at >= ? AND o.at <= ? GROUP BY o.status`,
+      return sqlite
+        .query<{ won: number; lost: number }, [string, string, string, string]>(
+          `SELECT (SELECT count(*) FROM dossier_outcomes WHERE organization_id = ?1 AND flow_id = ?2 AND status = 'won' AND at >= ?3 AND at <= ?4) AS won,
+                  (SELECT count(*) FROM dossier_outcomes WHERE organization_id = ?1 AND flow_id = ?2 AND status = 'lost' AND at >= ?3 AND at <= ?4) AS lost`,
         )
-        .all(organizationId, flowId, from, to);
-      return { won: rows.find((r) => r.status === "won")?.n ?? 0, lost: rows.find((r) => r.status === "lost")?.n ?? 0 };
+        .get(organizationId, flowId, from, to)!;
     },
   };
 }
