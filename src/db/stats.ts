@@ -76,16 +76,18 @@ export function statsQueries({ sqlite }: QueryDeps) {
         .get(organizationId, stageId, from, to)!.n;
     },
 
-    /** Stays that ended in the period by a move to another stage; `went_on`: to one of a higher
-     * position than `position`. */
-    left(organizationId: string, stageId: string, position: number, from: string, to: string): LeftFigures {
+    /** Stays that ended in the period by a move to another stage; `went_on`: to one of the flow's
+     * stages of a higher position than `position` (a dossier moves only within its flow). The
+     * stages after it are listed once, not looked up per stay. */
+    left(organizationId: string, flowId: string, stageId: string, position: number, from: string, to: string): LeftFigures {
       return sqlite
-        .query<LeftFigures, [number, string, string, string, string]>(
-          `SELECT count(*) AS "left", coalesce(sum(s.position > ?), 0) AS went_on
-             FROM stage_visits v LEFT JOIN stages s ON s.id = v.next_stage_id
-            WHERE v.organization_id = ? AND v.stage_id = ? AND v.left_at >= ? AND v.left_at <= ? AND v.next_stage_id IS NOT NULL`,
+        .query<LeftFigures, [string, string, number, string, string, string, string]>(
+          `SELECT count(*) AS "left",
+                  coalesce(sum(next_stage_id IN (SELECT id FROM stages WHERE organization_id = ? AND flow_id = ? AND position > ?)), 0) AS went_on
+             FROM stage_visits
+            WHERE organization_id = ? AND stage_id = ? AND left_at >= ? AND left_at <= ? AND next_stage_id IS NOT NULL`,
         )
-        .get(position, organizationId, stageId, from, to)!;
+        .get(organizationId, flowId, position, organizationId, stageId, from, to)!;
     },
 
     /** The `count`-th to (`count`+1)-th shortest stays (in days) of those `left` counts, from `offset`. */

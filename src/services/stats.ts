@@ -53,7 +53,7 @@ export function flowStats(ctx: Context, organizationId: string, flowId: string, 
       pipeline.set(group.currency, sum);
     }
     const stages = q.stages(organizationId, flowId).map((stage): StageFigures => {
-      const { left, went_on } = q.left(organizationId, stage.id, stage.position, from, to);
+      const { left, went_on } = q.left(organizationId, flowId, stage.id, stage.position, from, to);
       return {
         stage_id: stage.id,
         name: stage.name,

@@ -35,7 +35,7 @@ let time = Date.parse("2026-03-01T08:00:00.000Z");
 const app = makeApp({ now: () => new Date(time) });
 const sql = app.dossier.store.sqlite;
 
-describe("C18, C20 'Stats edge cases': dossier_outcomes against a recount after moves, archiving, status changes and a stage deleted", async () => {
+describe("C18, C20 'Stats edge cases': the figures' rows against a recount after moves, archiving, status changes and a stage deleted", async () => {
   const org = makeOrg(app, { rateLimit: 1_000_000 });
   const flows = (await ok(call(app, "GET", "/flows?type=sales", { key: org.key }))) as { id: string; is_default: boolean }[];
   const flow = flows.find((f) => f.is_default)!;
@@ -109,6 +109,23 @@ describe("C18, C20 'Stats edge cases': dossier_outcomes against a recount after 
     }
   });
 
+  test("left and went_on, with stays that went to the deleted stage, equal the definition's COUNT over the visits joined to the stages as they are now", () => {
+    const from = "2026-03-01T00:00:00.000Z";
+    const to = new Date(time).toISOString();
+    const stats = flowStats(app.dossier, org.id, flow.id, { from, to })!;
+    const toDeleted = sql.query<{ n: number }, [string, string]>(`SELECT count(*) AS n FROM stage_visits WHERE organization_id = ? AND next_stage_id = ?`).get(org.id, doomed.id)!.n;
+    expect(toDeleted).toBeGreaterThan(0);
+    for (const s of stats.stages) {
+      const counted = sql
+        .query<{ left: number; went_on: number }, [number, string, string, string, string]>(
+          `SELECT count(*) AS "left", coalesce(sum(s.position > ?), 0) AS went_on FROM stage_visits v LEFT JOIN stages s ON s.id = v.next_stage_id
+            WHERE v.organization_id = ? AND v.stage_id = ? AND v.left_at BETWEEN ? AND ? AND v.next_stage_id IS NOT NULL`,
+        )
+        .get(s.position, org.id, s.stage_id, from, to)!;
+      expect([s.stage_id, s.left, s.went_on]).toEqual([s.stage_id, counted.left, counted.went_on]);
+    }
+  });
+
   test("the pipeline's active dossiers, read from the partial index, equal a COUNT/SUM over every dossier of the flow", () => {
     const stats = flowStats(app.dossier, org.id, flow.id, { from: "2026-03-01T00:00:00.000Z", to: new Date(time).toISOString() })!;
     const counted = sql
@@ -142,7 +159,7 @@ test("C18: every statement of the figures reads an index alone (no scan of a tab
   const [from, to] = ["2026-01-01T00:00:00.000Z", "2026-12-31T00:00:00.000Z"];
   q.activeByStage(org.id, flow.id, to);
   q.entered(org.id, first.id, from, to);
-  q.left(org.id, first.id, first.position, from, to);
+  q.left(org.id, flow.id, first.id, first.position, from, to);
   q.staysInOrder(org.id, first.id, from, to, 0, 1);
   q.outcomes(org.id, flow.id, from, to);
   expect(seen.length).toBe(6);
