@@ -53,7 +53,8 @@ export function flowStats(ctx: Context, organizationId: string, flowId: string, 
       pipeline.set(group.currency, sum);
     }
     const stages = q.stages(organizationId, flowId).map((stage): StageFigures => {
-      const { left, went_on } = q.left(organizationId, flowId, stage.id, stage.position, from, to);
+      const { days, went_on } = q.staysLeft(organizationId, flowId, stage.id, stage.position, from, to);
+      const left = days.length;
       return {
         stage_id: stage.id,
         name: stage.name,
@@ -62,7 +63,7 @@ export function flowStats(ctx: Context, organizationId: string, flowId: string, 
         overdue: overdue.get(stage.id) ?? 0,
         entered: q.entered(organizationId, stage.id, from, to),
         left,
-        median_days: left === 0 ? null : median(q.staysInOrder(organizationId, stage.id, from, to, Math.floor((left - 1) / 2), 2 - (left % 2))),
+        median_days: left === 0 ? null : median(days),
         went_on,
         went_on_share: left === 0 ? null : went_on / left,
       };
@@ -81,5 +82,9 @@ export function flowStats(ctx: Context, organizationId: string, flowId: string, 
   });
 }
 
-/** The middle one of an odd count, the mean of the middle two of an even one. */
-const median = (middle: number[]) => middle.reduce((a, b) => a + b, 0) / middle.length;
+/** The middle one of an odd count, the mean of the middle two of an even one (sorts `values`). */
+function median(values: Float64Array): number {
+  values.sort();
+  const mid = Math.floor((values.length - 1) / 2);
+  return values.length % 2 ? values[mid] : (values[mid] + values[mid + 1]) / 2;
+}
