@@ -2,7 +2,7 @@
 // issue 22: under 200 ms for a flow of 100,000 dossiers), measured in-process on a real data
 // folder: the service's read, not HTTP (the other endpoints' runs measure that layer).
 //
-//   bun bench/stats.ts [--n 100000] [--rounds 20] [--data DIR] [--json]
+//   bun bench/stats.ts [--n 100000] [--rounds 20] [--data DIR] [--json] [--profile]
 //   npm run bench -- --only stats [--stats-n 100000]     (the same, from bench/run.ts)
 //
 // The folder gets one organization (real migrations, default flows) and N dossiers in its default
@@ -10,6 +10,8 @@
 // back, a few to no stage) and 30 % of them won or lost, all through UPDATEs of dossiers, so that
 // the triggers of migration 0008 fill stage_visits and dossier_outcomes as the app's writes do.
 // Then `rounds` reads of the default period (the last 90 days) after one unmeasured read.
+// `--profile` also prints where a read's time goes: the mean ms per read spent in each method of
+// the stats query module (src/db/stats.ts), i.e. in each kind of statement.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,6 +30,8 @@ export interface StatsBenchResult {
   maxMs: number;
   targetMs: number;
   stats: FlowStats;
+  /** With `profile`: mean ms per read in each method of the stats query module. */
+  profile?: Record<string, number>;
 }
 
 /** A small deterministic generator (mulberry32): every run seeds the same folder. */
@@ -40,7 +44,7 @@ function random(seed: number) {
   };
 }
 
-export function benchStats(options: { n: number; rounds: number; dataDir: string }): StatsBenchResult {
+export function benchStats(options: { n: number; rounds: number; dataDir: string; profile?: boolean }): StatsBenchResult {
   const now = Date.now();
   const ctx = openContext({ dataDir: options.dataDir, env: { DOSSIER_LOG: "off" } });
   try {
@@ -92,6 +96,7 @@ export function benchStats(options: { n: number; rounds: number; dataDir: string
 
     const asked = period(ctx, {});
     let stats = flowStats(ctx, org.id, flow.id, asked)!; // unmeasured: the pages come into the cache
+    const profile = options.profile ? timeEachMethod(ctx.store.stats) : undefined;
     const times: number[] = [];
     for (let r = 0; r < options.rounds; r++) {
       const started = performance.now();
@@ -101,18 +106,37 @@ export function benchStats(options: { n: number; rounds: number; dataDir: string
     times.sort((a, b) => a - b);
     const mid = Math.floor(times.length / 2);
     const medianMs = times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
-    return { n: options.n, rounds: options.rounds, seedSeconds, medianMs, maxMs: times[times.length - 1], targetMs: STATS_TARGET_MS, stats };
+    const perRead = profile && Object.fromEntries(Object.entries(profile).map(([name, ms]) => [name, ms / options.rounds]));
+    return { n: options.n, rounds: options.rounds, seedSeconds, medianMs, maxMs: times[times.length - 1], targetMs: STATS_TARGET_MS, stats, profile: perRead };
   } finally {
     ctx.store.close();
   }
 }
 
+/** Wraps each method of a query module to add up the ms spent in it; returns the running totals. */
+function timeEachMethod(queries: Record<string, unknown>): Record<string, number> {
+  const totals: Record<string, number> = {};
+  for (const [name, method] of Object.entries(queries)) {
+    if (typeof method !== "function") continue;
+    totals[name] = 0;
+    queries[name] = (...args: unknown[]) => {
+      const started = performance.now();
+      try {
+        return method(...args);
+      } finally {
+        totals[name] += performance.now() - started;
+      }
+    };
+  }
+  return totals;
+}
+
 /** Seeds a folder (a temporary one unless `data` is given), measures, and prints one line for a
  * person or the result as JSON. */
-export function runStatsBench(options: { n: number; rounds: number; data?: string; json?: boolean }): StatsBenchResult {
+export function runStatsBench(options: { n: number; rounds: number; data?: string; json?: boolean; profile?: boolean }): StatsBenchResult {
   const dataDir = options.data ?? mkdtempSync(join(tmpdir(), "dossier-bench-stats-"));
   try {
-    const result = benchStats({ n: options.n, rounds: options.rounds, dataDir });
+    const result = benchStats({ n: options.n, rounds: options.rounds, dataDir, profile: options.profile });
     if (options.json) console.log(JSON.stringify({ ...result, stats: undefined }));
     else {
       const verdict = result.medianMs < STATS_TARGET_MS ? "meets" : "MISSES";
@@ -120,6 +144,10 @@ export function runStatsBench(options: { n: number; rounds: number; data?: strin
         `stats: GET /flows/{id}/stats work for a flow of ${options.n} dossiers: median ${result.medianMs.toFixed(1)} ms, ` +
           `max ${result.maxMs.toFixed(1)} ms over ${options.rounds} rounds (${verdict} the target of < ${STATS_TARGET_MS} ms; seeded in ${result.seedSeconds.toFixed(1)} s)`,
       );
+      if (result.profile) {
+        const parts = Object.entries(result.profile).map(([name, ms]) => `${name} ${ms.toFixed(1)} ms`);
+        console.log(`  per read, in the statements of src/db/stats.ts: ${parts.join(", ")}`);
+      }
     }
     return result;
   } finally {
@@ -133,5 +161,11 @@ if (import.meta.main) {
     const i = argv.indexOf(`--${name}`);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  runStatsBench({ n: Number(opt("n") ?? "100000"), rounds: Number(opt("rounds") ?? "20"), data: opt("data"), json: argv.includes("--json") });
+  runStatsBench({
+    n: Number(opt("n") ?? "100000"),
+    rounds: Number(opt("rounds") ?? "20"),
+    data: opt("data"),
+    json: argv.includes("--json"),
+    profile: argv.includes("--profile"),
+  });
 }

@@ -23,3 +23,9 @@ test("bench/stats.ts seeds a sales flow with moves and outcomes and times its fi
     db.close();
   }
 });
+
+test("bench/stats.ts --profile tells the time of a read spent in each statement of the stats query module", () => {
+  const { profile } = benchStats({ n: 50, rounds: 2, dataDir: tempDir(), profile: true });
+  expect(Object.keys(profile!).sort()).toEqual(["activeByStage", "entered", "flow", "outcomes", "stages", "staysLeft"]);
+  expect(Object.values(profile!).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+});
