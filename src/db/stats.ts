@@ -79,22 +79,23 @@ export function statsQueries({ sqlite }: QueryDeps) {
     /** The stays that ended in the period by a move to another stage, in one pass: each one's
      * length in days, and how many went on to one of the flow's stages of a higher position than
      * `position` (those stages listed once, not looked up per stay; a dossier moves only within
-     * its flow). The lengths come back unsorted: a sort in JavaScript beats SQLite's sorter. */
+     * its flow). The lengths come back unsorted (a sort in JavaScript beats SQLite's sorter) and
+     * are streamed, so that a read holds a number per stay, not a row object. */
     staysLeft(organizationId: string, flowId: string, stageId: string, position: number, from: string, to: string): StaysLeft {
-      const rows = sqlite
-        .query<[number, number], [string, string, string, string, string, number]>(
-          `SELECT ${DAYS}, next_stage_id IN (SELECT id FROM stages WHERE organization_id = ?1 AND flow_id = ?5 AND position > ?6)
+      const stays = sqlite
+        .query<{ days: number; went_on: number }, [string, string, string, string, string, number]>(
+          `SELECT ${DAYS} AS days, next_stage_id IN (SELECT id FROM stages WHERE organization_id = ?1 AND flow_id = ?5 AND position > ?6) AS went_on
              FROM stage_visits
             WHERE organization_id = ?1 AND stage_id = ?2 AND left_at >= ?3 AND left_at <= ?4 AND next_stage_id IS NOT NULL`,
         )
-        .values(organizationId, stageId, from, to, flowId, position) as [number, number][];
-      const days = new Float64Array(rows.length);
+        .iterate(organizationId, stageId, from, to, flowId, position);
+      const days: number[] = [];
       let wentOn = 0;
-      for (let i = 0; i < rows.length; i++) {
-        days[i] = rows[i][0];
-        wentOn += rows[i][1];
+      for (const stay of stays) {
+        days.push(stay.days);
+        wentOn += stay.went_on;
       }
-      return { days, went_on: wentOn };
+      return { days: Float64Array.from(days), went_on: wentOn };
     },
 
     /** Dossiers of the flow whose status is now won (or lost) and last became so in the period:

@@ -151,7 +151,7 @@ test("C18: every statement of the figures reads an index alone (no scan of a tab
     query(text: string) {
       const statement = sql.query(text);
       const note = (run: (...params: any[]) => unknown) => (...params: unknown[]) => (seen.push({ sql: text, params }), run.apply(statement, params));
-      return { get: note(statement.get), all: note(statement.all), values: note(statement.values) };
+      return { get: note(statement.get), all: note(statement.all), iterate: note(statement.iterate) };
     },
   };
   const q = statsQueries({ ...app.dossier.store, sqlite: noting } as unknown as Parameters<typeof statsQueries>[0]);
