@@ -104,6 +104,10 @@ export const dossiers = sqliteTable(
     index("dossiers_org_created_cover").on(t.organizationId, sql`${t.createdAt} desc`, sql`${t.id} desc`, t.status),
     // C17's updated_since: a client catching up asks for the few rows changed lately.
     index("dossiers_org_updated").on(t.organizationId, t.updatedAt),
+    // GET /flows/{id}/stats: a flow's active dossiers in (stage, currency) order, read alone (0011).
+    index("dossiers_flow_active_figures")
+      .on(t.organizationId, t.flowId, t.currentStageId, t.dealCurrency, t.stageDueAt, t.dealSize)
+      .where(sql`${t.status} = 'active'`),
   ],
 );
 
@@ -413,8 +417,8 @@ export const stageVisits = sqliteTable(
   ],
 );
 
-// When each dossier last became `won` or `lost` (C20 "Stats edge cases"), kept by a trigger on
-// dossiers.status (migration 0008).
+// When each dossier now `won` or `lost` last became so (C20 "Stats edge cases"), kept by triggers on
+// dossiers.status (migration 0008; a dossier reopened loses its row, 0011).
 export const dossierOutcomes = sqliteTable(
   "dossier_outcomes",
   {
@@ -424,7 +428,7 @@ export const dossierOutcomes = sqliteTable(
     status: text("status").notNull(),
     at: text("at").notNull(),
   },
-  (t) => [index("dossier_outcomes_flow_at").on(t.organizationId, t.flowId, t.at)],
+  (t) => [index("dossier_outcomes_flow_status_at").on(t.organizationId, t.flowId, t.status, t.at)],
 );
 
 // The first answer to each Idempotency-Key (C16, C20), written in the unit that made the request's
