@@ -37,7 +37,7 @@ interface Figures {
 
 const folder = mkdtempSync(join(tmpdir(), "console-bench-"));
 try {
-  const run = Bun.spawnSync([process.execPath, "test", TEST], { cwd: ROOT, env: { ...process.env, TMPDIR: folder }, stdout: "inherit", stderr: "inherit" });
+  const run = Bun.spawnSync([process.execPath, "test", TEST], { cwd: ROOT, env: { ...process.env, TMPDIR: folder, DOSSIER_CONSOLE_FIGURES: join(folder, "console-board-speed.json") }, stdout: "inherit", stderr: "inherit" });
   if (run.exitCode !== 0) throw new Error(`${TEST} failed (exit ${run.exitCode})`);
   const figures = JSON.parse(readFileSync(join(folder, "console-board-speed.json"), "utf8")) as Figures;
   const body = report(figures, Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: ROOT }).stdout.toString().trim());

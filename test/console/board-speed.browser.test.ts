@@ -2,13 +2,13 @@
 // with an empty cache. The test records, and does not assert on, how long until the board is
 // interactive (every column's count shown, its first cards drawn, a card's "Move to…" focusable)
 // and how many bytes the first load transfers (Chromium's encodedDataLength of every response:
-// compressed bodies and headers). The figures go to the output and to
-// $TMPDIR/console-board-speed.json; docs/performance.md's "Console" section holds them (bench/console.ts
-// runs this file and prints the section).
+// compressed bodies and headers). C14's bound on the bytes (under 250 KB) is asserted: a size, not a
+// time. The figures go to the output and, when DOSSIER_CONSOLE_FIGURES names a file, to it as JSON;
+// docs/performance.md's "Console" section holds them (bench/console.ts runs this file and writes
+// the section).
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { availableParallelism, loadavg } from "node:os";
 import type { Page } from "playwright-core";
 import { writeDossierPatch, writeNewDossier } from "../../src/services/dossiers";
 import { consoleServer, LOAD_MS, signedIn } from "./console";
@@ -156,5 +156,6 @@ test(`C14, issue 23: the board of a flow holding ${DOSSIERS.toLocaleString("en")
     transferred_bytes_median: median(loads.map((load) => load.transferred_bytes)),
   };
   console.log(JSON.stringify(figures, null, 2));
-  writeFileSync(join(tmpdir(), "console-board-speed.json"), JSON.stringify(figures, null, 2));
+  if (process.env.DOSSIER_CONSOLE_FIGURES) writeFileSync(process.env.DOSSIER_CONSOLE_FIGURES, JSON.stringify(figures, null, 2));
+  for (const load of loads) expect(load.transferred_bytes).toBeLessThan(250_000);
 });
