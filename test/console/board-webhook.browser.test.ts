@@ -4,27 +4,7 @@
 // our signing code. This file's server runs the webhook dispatcher (console.ts's does not).
 import { afterAll, expect, test } from "bun:test";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { startServer } from "../../src/server";
-import { bootstrap } from "../../src/services/bootstrap";
-import { tempDir } from "../helpers";
-import { column, LOAD_MS, openBoard, seriousFindings, signedIn } from "./console";
-
-/** console.ts's consoleServer, with webhooks delivered. */
-async function consoleServerWithWebhooks() {
-  const server = startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: true, config: { log: "off" } });
-  afterAll(() => server.stop());
-  const first = (await bootstrap(server.app.dossier, server.app.site.base))!;
-  const api = async (method: string, path: string, body?: unknown) => {
-    const answer = await fetch(`${server.url}/api/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${first.key}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: answer.status, json: (await answer.json()) as any };
-  };
-  const flows = (await api("GET", "/flows?type=candidate")).json.data as { id: string; name: string; stages: { id: string; name: string }[] }[];
-  return { server, first, api, flow: flows[0] };
-}
+import { column, consoleServer, LOAD_MS, openBoard, seriousFindings, signedIn } from "./console";
 
 interface Received {
   headers: Headers;
@@ -73,7 +53,7 @@ function verify(header: string, rawBody: string, secret: string): boolean {
   });
 }
 
-const at = await consoleServerWithWebhooks();
+const at = await consoleServer({ webhooks: true });
 const [first, second] = at.flow.stages;
 
 test("C7, C14: a card dragged to the next stage sends dossier.stage_changed, signed, to the organization's endpoint", async () => {

@@ -5,6 +5,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { afterAll } from "bun:test";
 import { mkdirSync } from "node:fs";
 import type { Page } from "playwright-core";
+import type { Config } from "../../src/config";
 import { startServer } from "../../src/server";
 import { bootstrap } from "../../src/services/bootstrap";
 import { newContext } from "../helpers/browser";
@@ -13,8 +14,9 @@ import { tempDir } from "../helpers";
 export const PASSWORD = "a long enough password";
 export const LOAD_MS = 60_000;
 
-export async function consoleServer() {
-  const server = startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: false, config: { log: "off" } });
+/** `webhooks`: run the webhook dispatcher (off by default); `config`: settings over the defaults. */
+export async function consoleServer(options: { webhooks?: boolean; config?: Partial<Config> } = {}) {
+  const server = startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: options.webhooks ?? false, config: { log: "off", ...options.config } });
   afterAll(() => server.stop());
   const first = (await bootstrap(server.app.dossier, server.app.site.base))!;
   const api = async (method: string, path: string, body?: unknown) => {

@@ -7,36 +7,11 @@
 import chromium from "@sparticuz/chromium";
 import { afterAll, describe, expect, test } from "bun:test";
 import { chromium as playwright, type Browser, type Page } from "playwright-core";
-import { startServer } from "../../src/server";
-import { bootstrap } from "../../src/services/bootstrap";
-import { tempDir } from "../helpers";
-import { focused, LOAD_MS, newPage, PASSWORD, refusedByPolicy, screenshot, seriousFindings, signedIn, type ConsoleServer } from "./console";
+import { consoleServer, focused, LOAD_MS, newPage, PASSWORD, refusedByPolicy, screenshot, seriousFindings, signedIn } from "./console";
 
-/** consoleServer's world with the webhook dispatcher running: no retries (a failed first attempt
- * is `failed` at once, C7's schedule replaced as DOSSIER_WEBHOOK_RETRY_SCHEDULE allows). */
-async function settingsServer(): Promise<ConsoleServer> {
-  const server = startServer({
-    host: "127.0.0.1",
-    port: 0,
-    dataDir: tempDir(),
-    webhooks: true,
-    config: { log: "off", webhookRetrySchedule: [], webhookTimeoutMs: 2000 },
-  });
-  afterAll(() => server.stop());
-  const first = (await bootstrap(server.app.dossier, server.app.site.base))!;
-  const api = async (method: string, path: string, body?: unknown) => {
-    const answer = await fetch(`${server.url}/api/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${first.key}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: answer.status, json: (await answer.json()) as any };
-  };
-  const flows = (await api("GET", "/flows?type=candidate")).json.data as ConsoleServer["flow"][];
-  return { server, first, api, flow: flows[0] };
-}
-
-const at = await settingsServer();
+// The webhook dispatcher runs, with no retries (a failed first attempt is `failed` at once, C7's
+// schedule replaced as DOSSIER_WEBHOOK_RETRY_SCHEDULE allows).
+const at = await consoleServer({ webhooks: true, config: { webhookRetrySchedule: [], webhookTimeoutMs: 2000 } });
 
 // @sparticuz/chromium runs as one process whose contexts share their cookies (console.ts): a
 // second browser is a second process, with a cookie store of its own, so the invited member's
