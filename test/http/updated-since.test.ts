@@ -28,7 +28,9 @@ for (const list of ["dossiers", "contacts"] as const) {
 
 const at = (day: number) => new Date(Date.UTC(2026, 0, day, 12)).toISOString();
 
-describe("C17 updated_since on GET /dossiers: rows with updated_at at or after it", () => {
+/** An app on a clock the test sets to a day of January 2026, an organization, and `get`: a list's
+ * names (or full names) and total. */
+function world() {
   let clock = new Date(at(1));
   const app = makeApp({ now: () => clock });
   const org = makeOrg(app, { rateLimit: 1_000_000 });
@@ -37,10 +39,15 @@ describe("C17 updated_since on GET /dossiers: rows with updated_at at or after i
     expect(answer.status).toBe(200);
     return { names: answer.json.data.map((row: { name?: string; full_name?: string }) => row.name ?? row.full_name), total: answer.json.meta.total };
   };
+  return { app, org, get, setDay: (day: number) => (clock = new Date(at(day))) };
+}
+
+describe("C17 updated_since on GET /dossiers: rows with updated_at at or after it", () => {
+  const { app, org, get, setDay } = world();
 
   test("GET /dossiers: first page, deep page, counts, filters, and a change seen at once through the remembered answers", async () => {
     for (let day = 1; day <= 6; day++) {
-      clock = new Date(at(day));
+      setDay(day);
       expect((await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: `d${day}`, company: day % 2 ? "Odd" : "Even" } })).status).toBe(201);
     }
     const since = encodeURIComponent(at(4));
@@ -54,7 +61,7 @@ describe("C17 updated_since on GET /dossiers: rows with updated_at at or after i
     expect(await get(`/dossiers?updated_since=${encodeURIComponent("2026-01-04T14:00:00+02:00")}`)).toEqual({ names: ["d6", "d5", "d4"], total: 3 });
 
     // d1 changes: it joins the same query at once (the remembered answer is not served).
-    clock = new Date(at(7));
+    setDay(7);
     const d1 = (await call(app, "GET", "/dossiers?q=d1", { key: org.key })).json.data[0];
     expect((await call(app, "PATCH", `/dossiers/${d1.id}`, { key: org.key, body: { role: "Lead" } })).status).toBe(200);
     expect(await get(`/dossiers?updated_since=${since}`)).toEqual({ names: ["d6", "d5", "d4", "d1"], total: 4 });
@@ -67,18 +74,11 @@ describe("C17 updated_since on GET /dossiers: rows with updated_at at or after i
 });
 
 describe("C17 updated_since on GET /contacts: rows with updated_at at or after it", () => {
-  let clock = new Date(at(1));
-  const app = makeApp({ now: () => clock });
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
-  const get = async (path: string) => {
-    const answer = await call(app, "GET", path, { key: org.key });
-    expect(answer.status).toBe(200);
-    return { names: answer.json.data.map((row: { name?: string; full_name?: string }) => row.name ?? row.full_name), total: answer.json.meta.total };
-  };
+  const { app, org, get, setDay } = world();
 
   test("GET /contacts: with and without search (short and long terms), kinds and the pool; a change seen at once", async () => {
     for (let day = 1; day <= 5; day++) {
-      clock = new Date(at(day));
+      setDay(day);
       const body = { full_name: `c${day} Person`, kind: [day % 2 ? "candidate" : "client"], pool_added_at: at(1) };
       expect((await call(app, "POST", "/contacts", { key: org.key, body })).status).toBe(201);
     }
@@ -92,7 +92,7 @@ describe("C17 updated_since on GET /contacts: rows with updated_at at or after i
 
     // Ask once so that the answers are remembered, then change c1 (its notes: not searched text).
     expect((await get(`/contacts?updated_since=${since}&search=person`)).total).toBe(3);
-    clock = new Date(at(8));
+    setDay(8);
     const c1 = (await call(app, "GET", "/contacts?search=c1%20person", { key: org.key })).json.data[0];
     expect((await call(app, "PATCH", `/contacts/${c1.id}`, { key: org.key, body: { notes: "called back" } })).status).toBe(200);
     expect(await get(`/contacts?updated_since=${since}&search=person`)).toEqual({ names: ["c5 Person", "c4 Person", "c3 Person", "c1 Person"], total: 4 });
