@@ -6,6 +6,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { BoardFigures } from "./console-figures";
 
 const ROOT = resolve(import.meta.dir, "..");
 const TEST = "test/console/board-speed.browser.test.ts";
@@ -13,33 +14,11 @@ const TARGET = { interactiveMs: 1000, transferredBytes: 250_000 };
 const at = process.argv.indexOf("--out");
 const outFile = resolve(ROOT, at > 0 ? process.argv[at + 1] : "docs/performance.md");
 
-interface Load {
-  interactive_ms: number;
-  last_answer_ms: number;
-  main_thread_ms: { task: number; script: number; style: number; layout: number };
-  transferred_bytes: number;
-  requests: number;
-  assets_bytes: number;
-  api_bytes: number;
-  api_requests: number;
-}
-
-interface Figures {
-  measured_at: string;
-  dossiers: number;
-  columns: number;
-  cpus: number;
-  load_average: number;
-  loads: Load[];
-  interactive_ms_median: number;
-  transferred_bytes_median: number;
-}
-
 const folder = mkdtempSync(join(tmpdir(), "console-bench-"));
 try {
   const run = Bun.spawnSync([process.execPath, "test", TEST], { cwd: ROOT, env: { ...process.env, TMPDIR: folder, DOSSIER_CONSOLE_FIGURES: join(folder, "console-board-speed.json") }, stdout: "inherit", stderr: "inherit" });
   if (run.exitCode !== 0) throw new Error(`${TEST} failed (exit ${run.exitCode})`);
-  const figures = JSON.parse(readFileSync(join(folder, "console-board-speed.json"), "utf8")) as Figures;
+  const figures = JSON.parse(readFileSync(join(folder, "console-board-speed.json"), "utf8")) as BoardFigures;
   const body = report(figures, Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: ROOT }).stdout.toString().trim());
   writeReport(body);
   process.stdout.write(`\n${body}\n`);
@@ -47,7 +26,7 @@ try {
   rmSync(folder, { recursive: true, force: true });
 }
 
-function report(figures: Figures, commit: string): string {
+function report(figures: BoardFigures, commit: string): string {
   const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
   const verdict = (met: boolean) => (met ? "met" : "**not met**");
   const rows = figures.loads.map(

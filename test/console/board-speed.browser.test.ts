@@ -10,6 +10,7 @@ import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import type { Page } from "playwright-core";
+import type { BoardFigures, Load } from "../../bench/console-figures";
 import { writeDossierPatch, writeNewDossier } from "../../src/services/dossiers";
 import { consoleServer, LOAD_MS, signedIn } from "./console";
 
@@ -47,24 +48,6 @@ async function seededFlow(assignees: (string | null)[]) {
     });
   }
   return flow;
-}
-
-interface Load {
-  /** From the navigation's start to the board being interactive. */
-  interactive_ms: number;
-  /** From the navigation's start to the end of the last API answer: what is left of interactive_ms
-   * after it is the drawing of the columns. */
-  last_answer_ms: number;
-  /** The page's main thread's busy time in the load (Chromium's TaskDuration, CPU rather than wall
-   * time, so less swayed by the machine's other work), and its script, style and layout parts. */
-  main_thread_ms: { task: number; script: number; style: number; layout: number };
-  /** Every response of the load: compressed bodies and their headers. */
-  transferred_bytes: number;
-  requests: number;
-  /** The same, by kind: the page and its assets, and the API's answers. */
-  assets_bytes: number;
-  api_bytes: number;
-  api_requests: number;
 }
 
 /** The board opened with an empty cache, until interactive. */
@@ -145,7 +128,7 @@ test(`C14, issue 23: the board of a flow holding ${DOSSIERS.toLocaleString("en")
   expect(await page.locator("section.column").first().getByRole("article").count()).toBe(50);
 
   const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)];
-  const figures = {
+  const figures: BoardFigures = {
     measured_at: new Date().toISOString(),
     dossiers: DOSSIERS,
     columns: STAGES.length,
