@@ -39,7 +39,7 @@ export type Answer = Pick<StoredAnswer, "status" | "content_type" | "location" |
  * before the key is looked at (authentication, a 409 of a running key) never get here. */
 export const storable = (status: number) => status < 500 && ![401, 402, 403, 429].includes(status);
 
-export const errorAnswer = (error: ApiError): Answer => ({
+const errorAnswer = (error: ApiError): Answer => ({
   status: error.status,
   content_type: "application/json;charset=utf-8",
   location: null,
@@ -113,6 +113,14 @@ export class Idempotency {
       lastSweep.set(this.ctx, now.getTime());
       this.ctx.store.idempotency.sweep(this.since);
     }
+  }
+
+  /** After a refusal of a request that ran (a 4xx C20 stores), stores its error answer in a unit of
+   * its own; a failure to store it is not the request's error, which the caller rethrows. */
+  async writeRefusal(error: unknown): Promise<void> {
+    if (!(error instanceof ApiError) || !storable(error.status)) return;
+    const answer = errorAnswer(error);
+    await this.ctx.store.write(() => this.writeAnswer(answer)).catch(() => {});
   }
 }
 

@@ -22,7 +22,7 @@ import { ApiError, notFound, type ErrorCode } from "../errors";
 import type { Scope } from "../services/keys";
 import type { Guard, Principal } from "./auth";
 import { etagOf, ifMatchHolds, ifNoneMatchHits, preconditionFailed } from "./etag";
-import { errorAnswer, fingerprint, Idempotency, idempotencyKey, malformedKey, replay, storable, type Answer as StoredAnswer } from "./idempotency";
+import { fingerprint, Idempotency, idempotencyKey, malformedKey, replay, storable, type Answer as StoredAnswer } from "./idempotency";
 import { operation, type Answer } from "./openapi-doc";
 import { one, parseQuery, pathId, readBytes, readJson, searchParams } from "./request";
 
@@ -260,10 +260,7 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
         if (given && storable(given.status) && !sameAnswer(given, kept)) await ctx.store.write(() => keyed.writeAnswer(given)).catch(() => {});
         return value;
       } catch (error) {
-        if (error instanceof ApiError && storable(error.status)) {
-          const answer = errorAnswer(error);
-          await ctx.store.write(() => keyed.writeAnswer(answer)).catch(() => {});
-        }
+        await keyed.writeRefusal(error);
         throw error;
       }
     } finally {

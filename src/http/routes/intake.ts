@@ -15,7 +15,7 @@ import { MESSAGE_LIMIT, UnreadableMessage } from "../../intake/message";
 import { One } from "../../schemas/common";
 import { IntakeAddress, IntakeReceipt, RawMessage } from "../../schemas/intake";
 import { intakeAddress, intakePrincipal, rotateIntakeAddress, type IntakeTarget, type Taken } from "../../services/intake";
-import { errorAnswer, fingerprint, Idempotency, idempotencyKey, malformedKey, replay, storable, type Answer as StoredAnswer } from "../idempotency";
+import { fingerprint, Idempotency, idempotencyKey, malformedKey, replay, type Answer as StoredAnswer } from "../idempotency";
 import { operation } from "../openapi-doc";
 import { one, readBytes } from "../request";
 import { defineRoute, type Reply } from "../route";
@@ -99,10 +99,7 @@ export const intakeReceiver = (ctx: Context, desk: IntakeDesk) => {
       try {
         return await take(request, admitted.target, async () => bytes, (taken) => keyed.writeAnswer(answerOf(taken)));
       } catch (error) {
-        if (error instanceof ApiError && storable(error.status)) {
-          const answer = errorAnswer(error);
-          await ctx.store.write(() => keyed.writeAnswer(answer)).catch(() => {});
-        }
+        await keyed.writeRefusal(error);
         throw error;
       }
     } finally {
