@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { Logger } from "../log";
 import { Generations } from "./generations";
-import { GroupCommit } from "./group-commit";
+import { GroupCommit, type WriteOptions } from "./group-commit";
 import { migrate } from "./migrate";
 import { storeQueries, type StoreQueries } from "./queries";
 import * as schema from "./schema";
@@ -25,7 +25,7 @@ export interface Store extends StoreQueries {
   readonly generations: Generations;
   /** Runs `unit` (synchronous SQL) in the next group commit and resolves with its result once the
    * commit is durable (src/db/group-commit.ts, C11). Every change goes through here. */
-  write<T>(unit: () => T): Promise<T>;
+  write<T>(unit: () => T, options?: WriteOptions): Promise<T>;
   /** Calls `listener` after each group is durable (the webhook dispatcher's wake-up call). */
   onCommit(listener: () => void): () => void;
   /** Why a write failed, once one has (C11): from then on writes are refused (503) and /healthz
@@ -84,7 +84,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     sqlite,
     orm,
     read: (read) => readSnapshot(sqlite, read),
-    write: (unit) => commits.write(unit),
+    write: (unit, options) => commits.write(unit, options),
     onCommit: (listener) => commits.onCommit(listener),
     get failure() {
       return commits.failure;

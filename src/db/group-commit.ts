@@ -2,7 +2,11 @@
 // (bun:sqlite is synchronous); units that arrive while a flush is in flight wait, and the next
 // group commits them all in one transaction, each inside its own savepoint, so that a unit that
 // throws (404, 409, a constraint) is rolled back alone and gets its own error while the rest of
-// its group commits. A lone write on an idle store commits at once: no timer adds latency.
+// its group commits. A write on an idle store starts a group on the next turn of the event loop
+// (setImmediate, no timer), so that the writes of the requests Bun hands over in the same turn
+// join it: fewer commits and flushes per write under load (docs/decisions.md). A write nobody
+// waits for (`atOnce`: a key's last_used_at) commits in its call when the store is idle, so that
+// what its caller does next sees it.
 //
 // Durability: with a `flush` (the server's store), the connection commits with
 // synchronous=NORMAL, which writes the WAL without waiting for the disk, and `flush` then
@@ -20,6 +24,9 @@
 import type { Database } from "bun:sqlite";
 import { bindActor, withoutActor } from "../actor";
 import { ApiError } from "../errors";
+
+/** After the I/O callbacks of this turn of the event loop (the requests that arrived with this one). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export const storageUnavailable = () =>
   new ApiError("storage_unavailable", "the server cannot store changes right now; nothing was saved");
@@ -40,6 +47,12 @@ export interface GroupCommitOptions {
   betweenGroups?: () => Promise<void> | void;
   /** Told once, with the reason, when a write fails. */
   onFailure?: (reason: string) => void;
+}
+
+export interface WriteOptions {
+  /** When the store is idle, commit in this call rather than on the next turn: for a write its
+   * caller does not wait for, which what the caller does next must still see. */
+  atOnce?: boolean;
 }
 
 interface Waiting {
@@ -79,7 +92,7 @@ export class GroupCommit {
   }
 
   /** Runs `unit` in the next group; resolves with its result once its commit is durable. */
-  write<T>(unit: () => T): Promise<T> {
+  write<T>(unit: () => T, options: WriteOptions = {}): Promise<T> {
     // A unit is one synchronous piece of work: a write inside one would wait for its own group.
     if (this.inUnit) throw new Error("store.write called inside a unit of work");
     if (this.failure !== null) return Promise.reject(storageUnavailable());
@@ -89,7 +102,8 @@ export class GroupCommit {
       this.queue.push({ unit: work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.active) {
         this.active = true;
-        this.running = withoutActor(() => this.run());
+        const start = () => withoutActor(() => this.run());
+        this.running = options.atOnce ? start() : nextTurn().then(start);
       }
     });
   }

@@ -141,9 +141,10 @@ export function authenticate(ctx: Context, authorization: string | null): Princi
   // Once writes have failed, reads go on without it (C11).
   if (ctx.store.failure === null && now - (lastUsedWritten.get(keyId) ?? 0) >= LAST_USED_GRANULARITY_MS) {
     lastUsedWritten.set(keyId, now);
-    // Joins the next group; the request does not wait for it, and a failure is the store's (C11).
+    // The request does not wait for it, and a failure is the store's (C11). At once when the store
+    // is idle, so that the next request (GET /keys) sees it; else it joins the next group.
     const at = new Date(now).toISOString();
-    ctx.store.write(() => ctx.store.keys.setLastUsed(keyId, at)).catch(() => {});
+    ctx.store.write(() => ctx.store.keys.setLastUsed(keyId, at), { atOnce: true }).catch(() => {});
   }
   return entry.principal;
 }

@@ -180,9 +180,10 @@ export function sessionOf(ctx: Context, token: string | null | undefined): Sessi
   const lastUsed = Date.parse(found.lastUsedAt);
   if (now - lastUsed >= IDLE_MS || now - Date.parse(found.createdAt) >= LIFETIME_MS) return null;
   if (now - lastUsed >= TOUCH_MS && ctx.store.failure === null) {
-    // Joins the next group; the request does not wait for it, and a failure is the store's (C11).
+    // The request does not wait for it, and a failure is the store's (C11). At once when the store
+    // is idle, so that the next request sees the session's new last use; else it joins the next group.
     const at = new Date(now).toISOString();
-    ctx.store.write(() => ctx.store.sessions.touch(found.organizationId, found.id, at)).catch(() => {});
+    ctx.store.write(() => ctx.store.sessions.touch(found.organizationId, found.id, at), { atOnce: true }).catch(() => {});
   }
   return {
     kind: "member",

@@ -1,4 +1,4 @@
-// C18: a unit runs later, in the group's flush, not in the async context of whoever wrote it; the
+// C18: a unit runs later, in its group's commit, not in the async context of whoever wrote it; the
 // group commit makes the writer's actor (src/actor.ts) current again while that unit runs.
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
@@ -20,6 +20,7 @@ test("C18: each unit of one group runs as the actor that called write, one writt
   // The first write starts a group whose flush waits on the gate; the next three queue behind it
   // and commit together in the next group.
   const opening = asActor(first, () => store.write(() => currentActor()));
+  await new Promise<void>((resolve) => setImmediate(resolve)); // the first group commits on the next turn
   const queued = [
     asActor(second, () => store.write(() => currentActor())),
     store.write(() => currentActor()),

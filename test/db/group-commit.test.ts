@@ -35,18 +35,22 @@ function database() {
 
 const values = (sqlite: Database) => sqlite.query<{ v: string }, []>("SELECT v FROM t ORDER BY id").all().map((r) => r.v);
 const insert = (sqlite: Database, v: string) => () => sqlite.query("INSERT INTO t (v) VALUES (?)").run(v).lastInsertRowid;
+/** One turn of the event loop: a group started by a write runs before this resolves. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const settled = async (promise: Promise<unknown>) => {
   await Bun.sleep(0);
   return Bun.peek.status(promise);
 };
 
 describe("C11 group commit", () => {
-  test("a lone write on an idle store commits at once; it is answered only after its flush", async () => {
+  test("a lone write on an idle store commits on the next turn of the event loop (no timer); it is answered only after its flush", async () => {
     const sqlite = database();
     const disk = gatedFlush();
     const commits = new GroupCommit(sqlite, { flush: disk.flush });
     const written = commits.write(insert(sqlite, "a"));
-    // Committed in the call itself (no timer), so a read sees it while its flush is in flight.
+    expect(values(sqlite)).toEqual([]); // not in the call: the writes of this turn may still join
+    await nextTurn();
+    // Committed, so a read sees it while its flush is in flight.
     expect(values(sqlite)).toEqual(["a"]);
     expect(disk.calls()).toBe(1);
     expect(commits.settling).toBe(true);
@@ -56,11 +60,41 @@ describe("C11 group commit", () => {
     expect(commits.settling).toBe(false);
   });
 
+  test("writes made in the same turn commit together in one group, under one flush", async () => {
+    const sqlite = database();
+    const disk = gatedFlush();
+    const commits = new GroupCommit(sqlite, { flush: disk.flush });
+    const group = Array.from({ length: 16 }, (_, i) => commits.write(insert(sqlite, `s${i}`)));
+    await nextTurn();
+    expect(values(sqlite)).toHaveLength(16);
+    expect(disk.calls()).toBe(1);
+    disk.open(0);
+    expect(await Promise.all(group)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+    expect(disk.calls()).toBe(1);
+  });
+
+  test("a write nobody waits for (atOnce) commits in its call when the store is idle; when it is not, it joins the next group", async () => {
+    const sqlite = database();
+    const disk = gatedFlush();
+    const commits = new GroupCommit(sqlite, { flush: disk.flush });
+    const first = commits.write(insert(sqlite, "unawaited"), { atOnce: true });
+    expect(values(sqlite)).toEqual(["unawaited"]); // in the call: the caller's next read sees it
+    const queued = commits.write(insert(sqlite, "behind"), { atOnce: true });
+    expect(values(sqlite)).toEqual(["unawaited"]); // a flush is in flight: it waits for the next group
+    disk.open(0);
+    await first;
+    await until(() => disk.calls() === 2, 5_000, "the second flush");
+    expect(values(sqlite)).toEqual(["unawaited", "behind"]);
+    disk.open(1);
+    expect(await queued).toBe(2);
+  });
+
   test("writes that arrive during a flush commit together in the next group, under one flush", async () => {
     const sqlite = database();
     const disk = gatedFlush();
     const commits = new GroupCommit(sqlite, { flush: disk.flush });
     const first = commits.write(insert(sqlite, "first"));
+    await nextTurn(); // the first group committed; its flush is in flight
     const group = Array.from({ length: 16 }, (_, i) => commits.write(insert(sqlite, `g${i}`)));
     // Waiting: not committed yet (the first group's flush is in flight).
     expect(values(sqlite)).toEqual(["first"]);
@@ -79,6 +113,7 @@ describe("C11 group commit", () => {
     const disk = gatedFlush();
     const commits = new GroupCommit(sqlite, { flush: disk.flush });
     const first = commits.write(insert(sqlite, "taken"));
+    await nextTurn();
     const ok1 = commits.write(insert(sqlite, "one"));
     const clash = commits.write(() => {
       sqlite.query("INSERT INTO t (v) VALUES (?)").run("half of it");
@@ -107,6 +142,7 @@ describe("C11 group commit", () => {
     const seen: string[][] = [];
     commits.onCommit(() => seen.push(values(sqlite)));
     const first = commits.write(insert(sqlite, "a"));
+    await nextTurn();
     const second = commits.write(insert(sqlite, "b"));
     expect(seen).toEqual([]);
     disk.open(0);
@@ -124,6 +160,7 @@ describe("C11 group commit", () => {
     const reasons: string[] = [];
     const commits = new GroupCommit(sqlite, { flush: disk.flush, onFailure: (reason) => reasons.push(reason) });
     const first = commits.write(insert(sqlite, "a"));
+    await nextTurn();
     const group = [commits.write(insert(sqlite, "b")), commits.write(insert(sqlite, "c"))];
     disk.open(0);
     await first;
