@@ -2,56 +2,9 @@
 // headless Chromium, and the `dossier.stage_changed` webhook arrives, signed, at a receiver on
 // 127.0.0.1 set through PUT /webhook-endpoint. The signature is checked with node:crypto, not with
 // our signing code. This file's server runs the webhook dispatcher (console.ts's does not).
-import { afterAll, expect, test } from "bun:test";
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { expect, test } from "bun:test";
+import { verifySignature as verify, webhookReceiver as receiver } from "../helpers/webhooks";
 import { column, consoleServer, LOAD_MS, openBoard, seriousFindings, signedIn } from "./console";
-
-interface Received {
-  headers: Headers;
-  body: string;
-}
-
-/** A webhook receiver on 127.0.0.1 that answers 200 to everything and keeps what it got. */
-function receiver() {
-  const received: Received[] = [];
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(request) {
-      received.push({ headers: request.headers, body: await request.text() });
-      return new Response("ok");
-    },
-  });
-  afterAll(() => server.stop(true));
-  return {
-    url: `http://127.0.0.1:${server.port}/hook`,
-    /** The first delivery of an event of `type` about `dossierId`. */
-    async event(type: string, dossierId: string, timeoutMs = LOAD_MS) {
-      const deadline = performance.now() + timeoutMs;
-      for (;;) {
-        const found = received.find((r) => {
-          const body = JSON.parse(r.body);
-          return body.type === type && body.data.id === dossierId;
-        });
-        if (found) return found;
-        if (performance.now() > deadline) throw new Error(`no ${type} for ${dossierId} within ${timeoutMs} ms (got ${received.length} deliveries)`);
-        await Bun.sleep(20);
-      }
-    },
-  };
-}
-
-/** C7's signature: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`, t within 5 minutes. */
-function verify(header: string, rawBody: string, secret: string): boolean {
-  const parts = Object.groupBy(header.split(","), (part) => part.slice(0, part.indexOf("=")));
-  const t = parts.t?.[0]?.slice(2);
-  if (!t || Math.abs(Date.now() / 1000 - Number(t)) > 300) return false;
-  const expected = createHmac("sha256", secret).update(`${t}.${rawBody}`).digest();
-  return (parts.v1 ?? []).some((part) => {
-    const given = Buffer.from(part.slice(3), "hex");
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
-}
 
 const at = await consoleServer({ webhooks: true });
 const [first, second] = at.flow.stages;
@@ -79,7 +32,7 @@ test("C7, C14: a card dragged to the next stage sends dossier.stage_changed, sig
   await page.mouse.up();
   await page.getByRole("status").filter({ hasText: `${name} moved to ${second.name}` }).waitFor({ timeout: LOAD_MS });
 
-  const delivery = await hook.event("dossier.stage_changed", id);
+  const delivery = await hook.event("dossier.stage_changed", id, LOAD_MS);
   expect(verify(delivery.headers.get("x-service-signature")!, delivery.body, secret)).toBe(true);
   const event = JSON.parse(delivery.body);
   expect(event.organization_id).toBe(at.first.organizationId);

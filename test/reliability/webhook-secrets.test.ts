@@ -4,13 +4,13 @@
 // server's log or a backup; the sealed value opens only with the folder's master.key.
 import { afterAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadMasterKey, unseal } from "../../src/secrets";
 import { dossier } from "../cli/helpers";
 import { tempDir } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
+import { verifySignature } from "../helpers/webhooks";
 
 const running: ServerProcess[] = [];
 const receivers: { stop(force?: boolean): unknown }[] = [];
@@ -18,16 +18,6 @@ afterAll(() => {
   for (const server of running) if (server.proc.exitCode === null) server.proc.kill(9);
   for (const receiver of receivers) receiver.stop(true);
 });
-
-const verifies = (secret: string, header: string, body: string) => {
-  const parts = header.split(",");
-  const t = parts[0]!.slice(2);
-  const expected = createHmac("sha256", secret).update(`${t}.${body}`).digest();
-  return parts.slice(1).some((part) => {
-    const given = Buffer.from(part.slice(3), "hex");
-    return part.startsWith("v1=") && given.length === expected.length && timingSafeEqual(given, expected);
-  });
-};
 
 const readAll = (...paths: string[]) =>
   paths
@@ -72,8 +62,8 @@ test("webhook secrets sign every delivery yet are stored sealed: not in the data
   expect(received.length).toBe(1);
   // Signed with both: the dispatcher unsealed them.
   expect(received[0]!.header.split(",").length).toBe(3);
-  expect(verifies(current, received[0]!.header, received[0]!.body)).toBe(true);
-  expect(verifies(old, received[0]!.header, received[0]!.body)).toBe(true);
+  expect(verifySignature(received[0]!.header, received[0]!.body, current)).toBe(true);
+  expect(verifySignature(received[0]!.header, received[0]!.body, old)).toBe(true);
 
   const backup = join(tempDir(), "copy.db");
   expect(dossier(data, "backup", backup, "--json").code).toBe(0);

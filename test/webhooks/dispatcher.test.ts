@@ -1,12 +1,12 @@
 // C7 / C10 webhook delivery against a real receiver on 127.0.0.1: signing, retries, 410, redirects,
 // Retry-After, ordering, isolation between organizations, the outbox's rollback, restarts.
 import { afterAll, describe, expect, test } from "bun:test";
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { createApp, type AppOptions, type DossierApp } from "../../src/app";
 import { listDeliveries, retryDelivery, DeliveryError } from "../../src/services/deliveries";
 import { recordEvent, type EventType } from "../../src/services/outbox";
 import { rotateSecret, setEndpoint, unsetEndpoint } from "../../src/services/webhooks";
 import { makeApp, makeOrg, tempDir, until } from "../helpers";
+import { verifySignature as verify } from "../helpers/webhooks";
 
 // ---------------------------------------------------------------- helpers
 
@@ -76,23 +76,6 @@ const deliveryOf = (app: DossierApp, orgId: string, eventId: string) => listDeli
 async function settled(app: DossierApp, eventId: string, status?: string, timeoutMs = 3000) {
   await until(() => (status ? eventRow(app, eventId).status === status : eventRow(app, eventId).status !== "pending"), timeoutMs, `${eventId} settled`);
   return eventRow(app, eventId);
-}
-
-/** The verification a receiver would write, with node:crypto (not our signing code). */
-function verify(header: string, rawBody: string, secret: string, toleranceSeconds = 300): boolean {
-  const pairs = header.split(",").map((part) => {
-    const at = part.indexOf("=");
-    return [part.slice(0, at), part.slice(at + 1)] as const;
-  });
-  const t = pairs.find(([key]) => key === "t")?.[1];
-  if (!t || Math.abs(Date.now() / 1000 - Number(t)) > toleranceSeconds) return false;
-  const expected = createHmac("sha256", secret).update(`${t}.${rawBody}`, "utf8").digest();
-  return pairs
-    .filter(([key]) => key === "v1")
-    .some(([, hex]) => {
-      const given = Buffer.from(hex, "hex");
-      return given.length === expected.length && timingSafeEqual(given, expected);
-    });
 }
 
 const signatures = (header: string) => header.split(",").filter((part) => part.startsWith("v1="));

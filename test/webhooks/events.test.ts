@@ -1,56 +1,10 @@
 // api-v1 "Events" + C7 end to end: real API requests, the outbox, the dispatcher, a real receiver
 // on 127.0.0.1, and a signature check written with node:crypto (not our signing code).
-import { afterAll, describe, expect, test } from "bun:test";
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { describe, expect, test } from "bun:test";
 import { listDeliveries } from "../../src/services/deliveries";
 import { setEndpoint } from "../../src/services/webhooks";
 import { call, makeApp, makeOrg } from "../helpers";
-
-interface Received {
-  headers: Headers;
-  body: string;
-}
-
-const servers: { stop(force?: boolean): unknown }[] = [];
-afterAll(() => {
-  for (const server of servers.splice(0)) server.stop(true);
-});
-
-function receiver() {
-  const received: Received[] = [];
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(request) {
-      received.push({ headers: request.headers, body: await request.text() });
-      return new Response("ok");
-    },
-  });
-  servers.push(server);
-  return {
-    url: `http://127.0.0.1:${server.port}/hook`,
-    received,
-    async waitFor(count: number, timeoutMs = 3000) {
-      const deadline = performance.now() + timeoutMs;
-      while (received.length < count) {
-        if (performance.now() > deadline) throw new Error(`timed out waiting for ${count} deliveries (got ${received.length})`);
-        await Bun.sleep(5);
-      }
-      return received;
-    },
-  };
-}
-
-function verify(header: string, rawBody: string, secret: string): boolean {
-  const parts = Object.groupBy(header.split(","), (part) => part.slice(0, part.indexOf("=")));
-  const t = parts.t?.[0]?.slice(2);
-  if (!t || Math.abs(Date.now() / 1000 - Number(t)) > 300) return false;
-  const expected = createHmac("sha256", secret).update(`${t}.${rawBody}`).digest();
-  return (parts.v1 ?? []).some((part) => {
-    const given = Buffer.from(part.slice(3), "hex");
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
-}
+import { verifySignature as verify, webhookReceiver as receiver } from "../helpers/webhooks";
 
 // C7 body: exactly these members (previous_attributes only on dossier.updated).
 const BODY_KEYS = ["created_at", "data", "id", "organization_id", "type"];
