@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { Link } from "wouter";
 import { messageOf } from "../api/client";
+import { Alert } from "../ui/alert";
 import { Field } from "../ui/field";
 import { useContactSearch, useLinkedContacts, useLinks } from "./queries";
 import type { LinkedContact, LinkRole } from "./types";
@@ -95,11 +96,7 @@ function LinkedRow({ contact, canWrite, busy, error, onPrimary, onUnlink }: RowP
           </button>
         </p>
       )}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
     </li>
   );
 }

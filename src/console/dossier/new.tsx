@@ -6,6 +6,7 @@ import { useLocation, useSearch } from "wouter";
 import { messageOf } from "../api/client";
 import { canWriteDossiers, useMember } from "../api/session";
 import { useFlows } from "../board/queries";
+import { Alert } from "../ui/alert";
 import { errorFor, Field, fieldOf, type ControlProps } from "../ui/field";
 import { refusalOf } from "./cv";
 import { TEXT_FIELDS, type TextField, type TextName } from "./fields";
@@ -103,11 +104,7 @@ function NewDossierForm({ flows, chosen }: { flows: Flow[]; chosen: Flow | undef
               {option.label}
             </label>
           ))}
-          {error("type") && (
-            <p className="error" role="alert">
-              {error("type")}
-            </p>
-          )}
+          <Alert message={error("type")} />
         </fieldset>
         <Field label="Flow" error={error("flow_id")} hint={ofType.length === 0 ? "No flow of this type yet: the dossier gets none." : undefined}>
           {(control) => (

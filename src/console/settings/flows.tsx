@@ -4,6 +4,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { messageOf } from "../api/client";
 import { useFlows } from "../board/queries";
+import { Alert } from "../ui/alert";
 import { Field } from "../ui/field";
 import { Confirm, otherRefusal, refusalFor } from "./parts";
 import { useAddStage, useCreateFlow, useDeleteStage, usePatchFlow, usePatchStage } from "./queries";
@@ -70,11 +71,7 @@ function NewFlowForm() {
           {(control) => <textarea {...control} required rows={4} value={stages} onChange={(e) => setStages(e.target.value)} />}
         </Field>
       </div>
-      {other && (
-        <p className="error" role="alert">
-          {other}
-        </p>
-      )}
+      <Alert message={other} />
       <button type="submit" disabled={create.isPending}>
         Create flow
       </button>
@@ -120,11 +117,7 @@ function FlowSection({ flow }: { flow: Flow }) {
           </button>
         )}
       </div>
-      {patchRefusal && (
-        <p className="error" role="alert">
-          {patchRefusal}
-        </p>
-      )}
+      <Alert message={patchRefusal} />
       <h3>Stages</h3>
       <ol className="stages-list">
         {flow.stages.map((s) => (
@@ -139,11 +132,7 @@ function FlowSection({ flow }: { flow: Flow }) {
           Add stage
         </button>
       </form>
-      {addRefusal && (
-        <p className="error" role="alert">
-          {addRefusal}
-        </p>
-      )}
+      <Alert message={addRefusal} />
     </section>
   );
 }

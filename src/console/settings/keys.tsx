@@ -2,6 +2,7 @@
 // with the scopes ticked (shown once: only its hash is kept), and revoking one, in two steps.
 import { useState, type FormEvent } from "react";
 import { messageOf } from "../api/client";
+import { Alert } from "../ui/alert";
 import { Field } from "../ui/field";
 import { Confirm, otherRefusal, refusalFor, ShownOnce, when } from "./parts";
 import { useCreateKey, useKeys, useRevokeKey } from "./queries";
@@ -101,11 +102,7 @@ function NewKeyForm({ onMade }: { onMade: (key: NewKey) => void }) {
           {scopesError}
         </p>
       )}
-      {other && (
-        <p className="error" role="alert">
-          {other}
-        </p>
-      )}
+      <Alert message={other} />
       <button type="submit" disabled={create.isPending}>
         Create key
       </button>

@@ -4,6 +4,7 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { messageOf } from "../api/client";
 import { useMember } from "../api/session";
+import { Alert } from "../ui/alert";
 import { Field } from "../ui/field";
 import { Confirm, otherRefusal, refusalFor, ShownOnce, when } from "./parts";
 import { useChangeRole, useDisableMember, useInvite, useMembers, useNewSetupLink } from "./queries";
@@ -99,11 +100,7 @@ function InviteForm({ roles, onInvited }: { roles: Role[]; onInvited: (link: Lin
           )}
         </Field>
       </div>
-      {other && (
-        <p className="error" role="alert">
-          {other}
-        </p>
-      )}
+      <Alert message={other} />
       <button type="submit" disabled={invite.isPending}>
         Invite
       </button>

@@ -3,6 +3,7 @@
 // Retry button.
 import { Fragment, useState, type FormEvent } from "react";
 import { messageOf } from "../api/client";
+import { Alert } from "../ui/alert";
 import { Field } from "../ui/field";
 import { Confirm, otherRefusal, refusalFor, ShownOnce, when } from "./parts";
 import { DELIVERY_PAGE, useDeliveries, useDelivery, useEndpoint, useRemoveEndpoint, useRetryDelivery, useRotateSecret, useSetEndpoint } from "./queries";
@@ -54,11 +55,7 @@ function EndpointForm({ endpoint, onSecret }: { endpoint: Endpoint | null; onSec
       <Field label="URL" hint="http or https. Saving makes a new secret." error={refusalFor(set.error, "url", FIELDS)}>
         {(control) => <input {...control} type="url" required autoComplete="off" value={url} onChange={(e) => setUrl(e.target.value)} />}
       </Field>
-      {other && (
-        <p className="error" role="alert">
-          {other}
-        </p>
-      )}
+      <Alert message={other} />
       <div className="actions">
         <button type="submit" disabled={set.isPending}>
           {endpoint ? "Save and enable" : "Set endpoint"}
