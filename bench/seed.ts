@@ -19,6 +19,7 @@
 import { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { seededRandom } from "../src/random";
 
 // Must follow src/services/contacts.ts KINDS (kind_mask bit i = KINDS[i]); checked at import time
 // below when that module is importable.
@@ -57,16 +58,6 @@ export interface SeedResult {
 // ---------------------------------------------------------------------------------------------
 // Deterministic pseudo-random data (mulberry32), so that two runs seed the same shapes.
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FIRST = [
   "Anna", "Bruno", "Clara", "David", "Elena", "Felix", "Greta", "Hugo", "Ines", "Jonas", "Karin", "Lukas", "Maria",
@@ -344,7 +335,7 @@ export async function seed(options: {
     `INSERT INTO notes (id, organization_id, dossier_id, content, is_internal, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
   );
 
-  const random = rng(20_261_122);
+  const random = seededRandom(20_261_122);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
   const now = Date.now();
   const start = now - 730 * DAY; // two years of history, oldest first

@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { openContext } from "../src/context";
 import { writeOrg } from "../src/services/orgs";
 import { flowStats, period, type FlowStats } from "../src/services/stats";
+import { seededRandom as random } from "../src/random";
 
 const DAY = 86_400_000;
 export const STATS_TARGET_MS = 200;
@@ -34,15 +35,6 @@ export interface StatsBenchResult {
   profile?: Record<string, number>;
 }
 
-/** A small deterministic generator (mulberry32): every run seeds the same folder. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 export function benchStats(options: { n: number; rounds: number; dataDir: string; profile?: boolean }): StatsBenchResult {
   const now = Date.now();

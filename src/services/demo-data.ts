@@ -15,6 +15,7 @@ import { writeLink, type LinkRole } from "./links";
 import { checkedNote, writeNote } from "./notes";
 import { lastEventSeq, skipEventsAfter } from "./outbox";
 import * as words from "./demo-words";
+import { seededRandom } from "../random";
 
 export interface DemoOptions {
   dossiers: number;
@@ -279,14 +280,7 @@ interface Random {
 }
 
 function generator(seed: number): Random {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = state;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const next = seededRandom(seed);
   return {
     next,
     between: (min, max) => min + Math.floor(next() * (max - min + 1)),

@@ -11,19 +11,11 @@ import { statsQueries } from "../../src/db/stats";
 import { updateDossier } from "../../src/services/dossiers";
 import { flowStats } from "../../src/services/stats";
 import { call, makeApp, makeOrg, onCleanup, tempDir } from "../helpers";
+import { seededRandom as random } from "../../src/random";
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
-/** A small deterministic generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 async function ok(answer: Promise<{ status: number; json: any; text: string }>) {
   const got = await answer;

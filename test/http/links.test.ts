@@ -8,6 +8,7 @@ import { dossiers } from "../../src/db/schema";
 import { newId } from "../../src/ids";
 import { call, makeApp, makeOrg, rowCounts, type Org } from "../helpers";
 import { refused, scenarios, type Row, type World } from "../helpers/scenario";
+import { seededRandom } from "../../src/random";
 
 function clock(start = "2026-03-01T12:00:00.000Z") {
   let time = Date.parse(start);
@@ -294,14 +295,8 @@ describe("C6: at most one primary after any sequence of link calls (bounded rand
   const org = makeOrg(app, { rateLimit: 1_000_000 });
 
   test("300 random link, re-link and unlink calls over 2 dossiers and 5 contacts agree with a model", async () => {
-    // A small seeded generator (mulberry32), so a failure replays.
-    let seed = 0x5eed1234;
-    const random = () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    // Seeded, so a failure replays.
+    const random = seededRandom(0x5eed1234);
     const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
     const ds = [insertDossier(app, org.id), insertDossier(app, org.id)];
     const cs: string[] = [];

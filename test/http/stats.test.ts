@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { call, makeApp, makeOrg, setUp, type Org } from "../helpers";
 import { writeKey } from "../../src/services/keys";
+import { seededRandom as random } from "../../src/random";
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -14,15 +15,6 @@ function clock(start = "2026-05-01T08:00:00.000Z") {
   return { now: () => new Date(time), tick: (ms = HOUR) => void (time += ms) };
 }
 
-/** A small deterministic generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 interface Stay { dossier: string; stage: string; entered: string; left: string | null; next: string | null }
 
