@@ -58,7 +58,6 @@ export interface SeedResult {
 // ---------------------------------------------------------------------------------------------
 // Deterministic pseudo-random data (mulberry32), so that two runs seed the same shapes.
 
-
 const FIRST = [
   "Anna", "Bruno", "Clara", "David", "Elena", "Felix", "Greta", "Hugo", "Ines", "Jonas", "Karin", "Lukas", "Maria",
   "Nico", "Olga", "Paul", "Rosa", "Simon", "Tara", "Uwe", "Vera", "Walter", "Yara", "Zoe", "Amir", "Bea", "Chen",

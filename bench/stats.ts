@@ -35,7 +35,6 @@ export interface StatsBenchResult {
   profile?: Record<string, number>;
 }
 
-
 export function benchStats(options: { n: number; rounds: number; dataDir: string; profile?: boolean }): StatsBenchResult {
   const now = Date.now();
   const ctx = openContext({ dataDir: options.dataDir, env: { DOSSIER_LOG: "off" } });

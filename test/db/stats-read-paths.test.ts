@@ -16,7 +16,6 @@ import { seededRandom as random } from "../../src/random";
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
-
 async function ok(answer: Promise<{ status: number; json: any; text: string }>) {
   const got = await answer;
   if (got.status >= 300) throw new Error(`${got.status} ${got.text}`);

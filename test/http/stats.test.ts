@@ -15,7 +15,6 @@ function clock(start = "2026-05-01T08:00:00.000Z") {
   return { now: () => new Date(time), tick: (ms = HOUR) => void (time += ms) };
 }
 
-
 interface Stay { dossier: string; stage: string; entered: string; left: string | null; next: string | null }
 
 async function ok(answer: Promise<{ status: number; json: any; text: string }>) {
