@@ -3,8 +3,8 @@
 // The first start's owner link also sets the owner's email and name; other links ignore them.
 import { useState, type FormEvent } from "react";
 import { useLocation } from "wouter";
-import { messageOf } from "../api/client";
 import { useSetUpPassword } from "../api/session";
+import { Alert } from "../ui/alert";
 
 const tokenOf = (hash: string) => new URLSearchParams(hash.replace(/^#/, "")).get("token") ?? "";
 
@@ -34,11 +34,7 @@ export function SetUpPassword() {
     <main className="auth">
       <h1>Set your password</h1>
       <form onSubmit={submit}>
-        {setUp.isError && (
-          <p className="error" role="alert">
-            {messageOf(setUp.error)}
-          </p>
-        )}
+        <Alert error={setUp.error} />
         <label htmlFor="setup-email">Email</label>
         <input id="setup-email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} aria-describedby="setup-first" />
         <label htmlFor="setup-name">Your name</label>

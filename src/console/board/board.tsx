@@ -7,6 +7,7 @@ import { useState } from "react";
 import { Link } from "wouter";
 import { messageOf, type Dossier, type Flow, type Stage } from "../api/client";
 import { canWriteDossiers, useMember } from "../api/session";
+import { Alert } from "../ui/alert";
 import { Card } from "./card";
 import { FilterBar } from "./filter-bar";
 import { apiFilter, isFiltered, useBoardFilter, type DossierFilter } from "./filters";
@@ -172,11 +173,7 @@ function Column({ flow, stage, filter, canMove, names, onMove, focusAfterMove, o
           </p>
         )}
       </header>
-      {column.isError && (
-        <p role="alert" className="error">
-          {messageOf(column.error)}
-        </p>
-      )}
+      <Alert error={column.error} />
       <ul aria-labelledby={headingId}>
         {cards.map((dossier) => (
           <li key={dossier.id}>

@@ -6,6 +6,7 @@ import { Link, useLocation } from "wouter";
 import { ApiFailure, messageOf } from "../api/client";
 import { useMember } from "../api/session";
 import { capitalized, day } from "../list/format";
+import { Alert } from "../ui/alert";
 import { patchBody, typedOf, type Typed } from "./body";
 import { ContactForm } from "./form";
 import { useLinkedDossiers, useContact, useDeleteContact, useUpdateContact } from "./queries";
@@ -169,11 +170,7 @@ function ConfirmDelete({ contact, onCancel }: { contact: Contact; onCancel: () =
         The contact is deleted for good.{" "}
         {links > 0 ? `Its ${links === 1 ? "link" : `${links} links`} to dossiers ${links === 1 ? "is" : "are"} removed; the dossiers stay.` : "It is linked to no dossier."}
       </p>
-      {remove.isError && (
-        <p className="error" role="alert">
-          {messageOf(remove.error)}
-        </p>
-      )}
+      <Alert error={remove.error} />
       <div className="actions">
         <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate(undefined, { onSuccess: () => navigate("/contacts") })}>
           Yes, delete {contact.full_name}
@@ -194,11 +191,7 @@ function LinkedDossiers({ contact }: { contact: Contact }) {
       <h2 id="linked-heading">Linked dossiers</h2>
       <p>{count === 0 ? "Linked to no dossier." : `Linked to ${count} ${count === 1 ? "dossier" : "dossiers"}, archived ones included.`}</p>
       {count > 0 && linked.isPending && <p role="status">Loading the dossiers…</p>}
-      {linked.isError && (
-        <p role="alert" className="error">
-          {messageOf(linked.error)}
-        </p>
-      )}
+      <Alert error={linked.error} />
       {count > 0 && linked.data && (
         <>
           <ul>

@@ -2,11 +2,11 @@
 // the page live in the address's query string, as the dossiers list's filters do.
 import { useState } from "react";
 import { Link, useLocation, useSearchParams } from "wouter";
-import { messageOf } from "../api/client";
 import { useMember } from "../api/session";
 import { Pager } from "../list/pager";
 import { pageCount, whole } from "../list/paging";
 import { SearchText } from "../list/search";
+import { Alert } from "../ui/alert";
 import { createBody, EMPTY } from "./body";
 import { ContactForm } from "./form";
 import { canWriteContacts } from "./roles";
@@ -80,11 +80,7 @@ export function Contacts() {
           </p>
         )}
       </section>
-      {list.isError && (
-        <p role="alert" className="error">
-          {messageOf(list.error)}
-        </p>
-      )}
+      <Alert error={list.error} />
       <p role="status" className="total">
         {list.isError && !list.data ? "" : list.isPending ? "Loading the contacts…" : `${total} ${total === 1 ? "contact" : "contacts"}${searching ? " found" : ""}`}
       </p>

@@ -24,11 +24,7 @@ export function ContactsSection({ id, canWrite }: { id: string; canWrite: boolea
     <section className="links" aria-labelledby="contacts-heading">
       <h2 id="contacts-heading">Linked contacts</h2>
       {linked.isPending && <p role="status">Loading the contacts…</p>}
-      {linked.isError && (
-        <p className="error" role="alert">
-          {messageOf(linked.error)}
-        </p>
-      )}
+      <Alert error={linked.error} />
       {linked.data?.length === 0 && <p>No contact is linked.</p>}
       {linked.data && linked.data.length > 0 && (
         <ul className="link-list">

@@ -1,6 +1,7 @@
 // What happened to the dossier (C18), oldest first, in words, and the time it spent in each stage.
 import { useQueries } from "@tanstack/react-query";
-import { api, messageOf, unwrap } from "../api/client";
+import { api, unwrap } from "../api/client";
+import { Alert } from "../ui/alert";
 import { useHistory, useLinkedContacts } from "./queries";
 import type { Flow, HistoryEntry } from "./types";
 import { describe, duration, when, type Names } from "./words";
@@ -44,11 +45,7 @@ export function HistorySection({ id, flow, memberName }: Props) {
     <section className="history" aria-labelledby="history-heading">
       <h2 id="history-heading">History</h2>
       {history.isPending && <p role="status">Loading the history…</p>}
-      {history.isError && (
-        <p className="error" role="alert">
-          {messageOf(history.error)}
-        </p>
-      )}
+      <Alert error={history.error} />
       {history.data && (
         <>
           <ol className="events" aria-label="What happened, oldest first">

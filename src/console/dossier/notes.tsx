@@ -1,6 +1,7 @@
 // The dossier's notes, newest first, and adding one.
 import { useState, type FormEvent } from "react";
 import { messageOf } from "../api/client";
+import { Alert } from "../ui/alert";
 import { Field } from "../ui/field";
 import { useAddNote, useNotes } from "./queries";
 import { when } from "./words";
@@ -12,11 +13,7 @@ export function NotesSection({ id, canWrite }: { id: string; canWrite: boolean }
       <h2 id="notes-heading">Notes</h2>
       {canWrite && <AddNote id={id} />}
       {notes.isPending && <p role="status">Loading the notes…</p>}
-      {notes.isError && (
-        <p className="error" role="alert">
-          {messageOf(notes.error)}
-        </p>
-      )}
+      <Alert error={notes.error} />
       {notes.data && notes.data.total === 0 && <p>No notes yet.</p>}
       {notes.data && notes.data.notes.length < notes.data.total && (
         <p className="hint">

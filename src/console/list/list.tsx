@@ -2,9 +2,10 @@
 // The filters and the page live in the address's query string: the back button, a bookmark and a
 // shared link show the same list.
 import { Link, useSearchParams } from "wouter";
-import { messageOf, type Dossier, type Flow } from "../api/client";
+import type { Dossier, Flow } from "../api/client";
 import { canWriteDossiers, useMember } from "../api/session";
 import { useFlows, useMemberNames } from "../board/queries";
+import { Alert } from "../ui/alert";
 import { DEFAULT_PAGE_SIZE, filtered, PAGE_SIZES, queryOf, STATUSES, TYPES, withFilters } from "./filters";
 import { capitalized, day, money } from "./format";
 import { Pager } from "./pager";
@@ -34,11 +35,7 @@ export function DossierList() {
         )}
       </div>
       <Filters params={params} flows={flows.data ?? []} names={names.data} me={member.id} onChange={change} />
-      {list.isError && (
-        <p role="alert" className="error">
-          {messageOf(list.error)}
-        </p>
-      )}
+      <Alert error={list.error} />
       <p role="status" className="total">
         {list.isError && !list.data ? "" : list.isPending ? "Loading the dossiers…" : filtered(params) ? `${total} ${total === 1 ? "dossier matches" : "dossiers match"} these filters` : `${total} ${total === 1 ? "dossier" : "dossiers"}`}
       </p>

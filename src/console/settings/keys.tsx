@@ -134,11 +134,7 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
             onConfirm={() => revoke.mutate(apiKey.id)}
           />
         )}
-        {revoke.isError && (
-          <p className="error" role="alert">
-            {messageOf(revoke.error)}
-          </p>
-        )}
+        <Alert error={revoke.error} />
       </td>
     </tr>
   );

@@ -191,11 +191,7 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
               </button>
             )}
           </div>
-          {retry.isError && (
-            <p className="error" role="alert">
-              {messageOf(retry.error)}
-            </p>
-          )}
+          <Alert error={retry.error} />
         </td>
       </tr>
       {open && (

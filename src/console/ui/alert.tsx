@@ -1,9 +1,13 @@
-/** A refusal or failure in words, announced to screen readers; nothing when there is none. */
-export function Alert({ message }: { message: string | null | undefined }) {
-  if (!message) return null;
+import { messageOf } from "../api/client";
+
+/** A refusal or failure in words, announced to screen readers: `message`, or else the words of
+ * `error` (a query's or a mutation's, null while there is none); nothing when there is neither. */
+export function Alert({ message, error }: { message?: string | null; error?: unknown }) {
+  const words = message || (error ? messageOf(error) : null);
+  if (!words) return null;
   return (
     <p className="error" role="alert">
-      {message}
+      {words}
     </p>
   );
 }
