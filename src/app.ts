@@ -4,6 +4,7 @@ import { rmSync } from "node:fs";
 import { Elysia } from "elysia";
 import { openContext, type Context, type ContextOptions } from "./context";
 import { guard } from "./http/auth";
+import { BodyMemory } from "./http/body-memory";
 import { consoleRoutes } from "./http/console";
 import { docs } from "./http/docs";
 import { errors } from "./http/errors";
@@ -36,7 +37,7 @@ export interface AppOptions extends ContextOptions {
   webhooks?: boolean;
 }
 
-function buildApp(ctx: Context, intake: IntakeDesk, site: Site) {
+function buildApp(ctx: Context, intake: IntakeDesk, site: Site, bodies: BodyMemory) {
   const routes = mount(ctx, guard(ctx, new RateLimiter(), site), [
     ...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes, ...flowIntakeRoutes, ...eventRoutes,
     ...keyRoutes, ...webhookEndpointRoutes, ...deliveryRoutes,
@@ -47,6 +48,7 @@ function buildApp(ctx: Context, intake: IntakeDesk, site: Site) {
     .use(requestId)
     .use(requestLog(ctx))
     .use(errors(ctx))
+    .use(bodies.refusals())
     .use(health(ctx))
     .use(docs(VERSION))
     .use(consoleRoutes())
@@ -72,27 +74,33 @@ export function createApp(options: AppOptions = {}): DossierApp {
   if (webhooks) requireMasterKey(ctx);
   const intake = new IntakeDesk(ctx);
   const site = new Site(ctx.config);
-  const app = buildApp(ctx, intake, site);
+  const bodies = new BodyMemory(ctx.config.bodyMemoryBytes);
+  const app = buildApp(ctx, intake, site, bodies);
   const dispatcher = webhooks ? startDispatcher(ctx) : null;
   const handle = app.handle;
   return Object.assign(app, {
     handle: async (request: Request, clientAddress?: string) => {
-      const routed = routable(request);
-      site.arrived(routed, clientAddress);
-      noteArrival(routed, ctx.config.bodyTimeoutMs);
-      const response = await handle(routed);
-      // Browsers must take each answer as the type it declares (a CV as a PDF, an error as JSON).
-      response.headers.set("x-content-type-options", "nosniff");
-      // A stranger's body (401) and one given up on (408) are not waited for: the connection closes
-      // (C20), unless a stranger's small body is here already: then it is dropped and the connection
-      // stays open, since closing it over unread bytes would reset it and could lose the 401. Other
-      // answers given before the end of a body (413, 404, ...) leave Bun to read and drop the rest,
-      // so that a client still sending gets the answer rather than a reset; Bun's idle timer ends
-      // that if the body stalls.
-      if ((response.status === 401 || response.status === 408) && hasUnreadBody(routed) && !(response.status === 401 && (await dropArrivedBody(routed)))) {
-        response.headers.set("connection", "close");
+      // Its body counts toward the bodies held at once from now until its answer is ready.
+      const routed = bodies.admit(routable(request));
+      try {
+        site.arrived(routed, clientAddress);
+        noteArrival(routed, ctx.config.bodyTimeoutMs);
+        const response = await handle(routed);
+        // Browsers must take each answer as the type it declares (a CV as a PDF, an error as JSON).
+        response.headers.set("x-content-type-options", "nosniff");
+        // A stranger's body (401) and one given up on (408) are not waited for: the connection closes
+        // (C20), unless a stranger's small body is here already: then it is dropped and the connection
+        // stays open, since closing it over unread bytes would reset it and could lose the 401. Other
+        // answers given before the end of a body (413, 404, 503 server_busy, ...) leave Bun to read
+        // and drop the rest, so that a client still sending gets the answer rather than a reset;
+        // Bun's idle timer ends that if the body stalls.
+        if ((response.status === 401 || response.status === 408) && hasUnreadBody(routed) && !(response.status === 401 && (await dropArrivedBody(routed)))) {
+          response.headers.set("connection", "close");
+        }
+        return response;
+      } finally {
+        bodies.release(routed);
       }
-      return response;
     },
     dossier: ctx,
     site,

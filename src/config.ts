@@ -17,6 +17,10 @@ export interface Config {
   webhookScanMs: number;
   /** How long a request body may stall: from the headers, or from its last byte (C20). */
   bodyTimeoutMs: number;
+  /** DOSSIER_BODY_MEMORY: how many bytes of request bodies the server holds at once, counted by
+   * their Content-Length from their arrival (a chunked body as it arrives); a body beyond it is
+   * refused with 503 server_busy (src/http/body-memory.ts). */
+  bodyMemoryBytes: number;
   log: "json" | "pretty" | "off";
   logLevel: "debug" | "info" | "warn" | "error";
   /** DOSSIER_CACHE: whether reads may be answered from the in-memory answer caches (remembered
@@ -90,6 +94,17 @@ export function parseRetention(text: string): number {
   return ms;
 }
 
+const UNIT_BYTES: Record<string, number> = { B: 1, KB: 1024, MB: 1_048_576, GB: 1_073_741_824 };
+
+/** A size in env, `<number><unit>` with unit B, KB, MB or GB, each 1024 of the one before (C10:
+ * 1 MB = 1,048,576 bytes), more than 0 bytes; throws on anything else. */
+export function parseSize(text: string, name: string): number {
+  const match = /^(\d+(?:\.\d+)?)(B|KB|MB|GB)$/.exec(text.trim());
+  const bytes = match ? Math.floor(Number(match[1]) * UNIT_BYTES[match[2]]) : NaN;
+  if (!(bytes > 0)) throw new Error(`invalid ${name} "${text}": expected a size more than 0 with unit B, KB, MB or GB, e.g. 256MB`);
+  return bytes;
+}
+
 /** A 0/1 setting; empty or unset is the default. */
 function parseSwitch(text: string | undefined, name: string, fallback: boolean): boolean {
   if (text === undefined || text === "") return fallback;
@@ -150,6 +165,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webhookTimeoutMs: parseTimeout(env.DOSSIER_WEBHOOK_TIMEOUT || "10s"),
     webhookScanMs: 5000,
     bodyTimeoutMs: parseTimeout(env.DOSSIER_BODY_TIMEOUT || "30s", "DOSSIER_BODY_TIMEOUT"),
+    bodyMemoryBytes: parseSize(env.DOSSIER_BODY_MEMORY || "256MB", "DOSSIER_BODY_MEMORY"),
     log,
     logLevel: logLevel as Config["logLevel"],
     cache: cache === "on",

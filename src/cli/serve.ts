@@ -24,6 +24,7 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--smtp-port P] [
        DOSSIER_WEBHOOK_RETRY_SCHEDULE  the waits between webhook attempts, each ±20 % (default 5s,5m,30m,2h,5h,10h,14h,20h,24h)
        DOSSIER_WEBHOOK_TIMEOUT         how long a webhook receiver has to answer 2xx (default 10s)
        DOSSIER_BODY_TIMEOUT            a request body that stalls this long gets 408, as one slower than 10 KB/s after it (default 30s)
+       DOSSIER_BODY_MEMORY             the bytes of request bodies held at once; beyond, 503 server_busy (default 256MB)
        DOSSIER_LOG                     json, pretty or off (default json)
        DOSSIER_LOG_LEVEL               error: 500s; warn: + failed deliveries; info: + every request and webhook attempt; debug: as info (default info)
        DOSSIER_WEBHOOK_ALLOW_PRIVATE   1: webhook URLs may reach loopback and private addresses; 0: refused (default 1)
