@@ -130,6 +130,39 @@ async function serveAsset(request: Request, name: string): Promise<Response> {
   return send(request, asset, { "content-type": asset.type, "cache-control": "public, max-age=31536000, immutable" });
 }
 
+/** Whether the request is a browser's asking for a page: its Accept names text/html, not refused
+ * with q=0. Programs send application/json, or any type, and keep the API's JSON answers. */
+export function asksForPage(request: Request): boolean {
+  const accept = request.headers.get("accept");
+  if (!accept) return false;
+  return accept.split(",").some((range) => {
+    const [type, ...params] = range.split(";").map((part) => part.trim().toLowerCase());
+    return type === "text/html" && !params.some((param) => /^q=0(\.0*)?$/.test(param));
+  });
+}
+
+/** A page that does not exist, as a browser is answered outside /api/v1: a short page with the way
+ * to the console, under the console's policy (no script, no style, nothing of the request in it). */
+const NOT_FOUND_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Page not found · Dossier</title></head>
+<body>
+<h1>Page not found</h1>
+<p>There is no page at this address.</p>
+<p><a href="/">Go to the Dossier console</a></p>
+</body>
+</html>
+`;
+
+/** For the errors plugin (src/http/errors.ts): the 404 page's headers set, its HTML to answer. */
+export function notFoundPage(set: { headers: Record<string, string | number> }): string {
+  set.headers["content-type"] = "text/html; charset=utf-8";
+  set.headers["content-security-policy"] = CONSOLE_CSP;
+  set.headers["referrer-policy"] = "no-referrer";
+  set.headers["cache-control"] = "no-cache";
+  return NOT_FOUND_PAGE;
+}
+
 export const consoleRoutes = () =>
   new Elysia({ name: "console" })
     .get("/", () => redirect("/console/"), { detail: { hide: true } })

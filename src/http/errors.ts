@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { ApiError, type ErrorCode } from "../errors";
 import type { Context } from "../context";
+import { asksForPage, notFoundPage } from "./console";
 import { pathOf } from "./url";
 
 // A message may quote what the client sent (an unknown field's name, C3); an API key in it is
@@ -58,6 +59,8 @@ export const errors = (ctx: Context) =>
     }
     set.status = failure.status;
     if (error instanceof ApiError && error.retryAfter !== undefined) set.headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfter)));
+    // A browser that asks for a page that does not exist, outside the API, gets a page (issue 32).
+    if (code === "NOT_FOUND" && !isApiPath(path) && asksForPage(request)) return notFoundPage(set);
     // The type is set, not left to Elysia: a route may have set its own before it failed.
     if (isApiPath(path) || code === "NOT_FOUND") {
       set.headers["content-type"] = "application/json;charset=utf-8";
