@@ -23,6 +23,19 @@ export interface RunningServer {
   /** Stops accepting, lets requests in flight finish, stops the dispatcher, closes the database,
    * releases the data folder's lock. */
   stop(): Promise<void>;
+  /** Started with `held`: from now on requests are answered (those that came meanwhile too). */
+  open(): void;
+}
+
+export interface ServeOptions {
+  host?: string;
+  port?: number;
+  /** Listen, but answer no request until `open()`: `serve` holds them while the first start makes
+   * its organization and key and prints them (issue 32), so that a client that waits for /healthz
+   * and then reads the key finds it. Listening comes first all the same: a port in use fails
+   * before anything is created (a key made and never printed would be lost), and the port chosen
+   * for port 0 is in the owner's setup link. */
+  held?: boolean;
 }
 
 /** Listening failed: the port is taken (or not ours to take), or the host is no address of this
@@ -39,7 +52,7 @@ export class ListenError extends Error {
   }
 }
 
-export function startServer(options: AppOptions & { host?: string; port?: number }): RunningServer {
+export function startServer(options: AppOptions & ServeOptions): RunningServer {
   // C20: one server per data folder, locked before anything in it is touched (migrations, the
   // master key, the sweep): a second server stops here, having changed nothing.
   const lock = options.memory === true ? null : lockDataFolder(contextConfig(options).dataDir);
@@ -70,6 +83,8 @@ export function startServer(options: AppOptions & { host?: string; port?: number
   const hostname = options.host ?? "127.0.0.1";
   const port = options.port ?? 8080;
   const idle = idleSeconds(app.dossier.config.bodyTimeoutMs);
+  let open = () => {};
+  let held: Promise<void> | null = options.held === true ? new Promise<void>((resolve) => (open = resolve)) : null;
   let server: Bun.Server<undefined>;
   try {
     server = Bun.serve({
@@ -78,6 +93,7 @@ export function startServer(options: AppOptions & { host?: string; port?: number
       maxRequestBodySize: MAX_BODY,
       idleTimeout: idle,
       async fetch(request, srv) {
+        if (held !== null) await held;
         // Bun's idle timer does not restart while a body comes in, so it would cut a slow but
         // steady upload (C20 accepts 10 KB/s): while a request with a body is handled, readBytes'
         // deadline bounds it instead. The idle timer is back before the answer, for the rest of a
@@ -100,12 +116,19 @@ export function startServer(options: AppOptions & { host?: string; port?: number
   // An IPv6 host goes in brackets, as in any URL.
   app.site.serving(`http://${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`);
   let stopping: Promise<void> | null = null;
+  const answer = () => {
+    held = null;
+    open();
+  };
   return {
     app,
     url: `http://${server.hostname}:${server.port}`,
     port: server.port!,
+    open: answer,
     stop: () =>
       (stopping ??= (async () => {
+        // Requests held until now are let through, to finish as any other in flight.
+        answer();
         await server.stop(false);
         await stopSweep();
         await app.close();

@@ -6,7 +6,8 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--smtp-port P] [
   Runs the API (docs at /docs, the OpenAPI document at /openapi.json); logs go to stderr. SIGTERM
   or SIGINT stop it gracefully. On a data folder with no organization, the first start creates
   "Default" (Growth plan, default flows) and prints an API key of every scope and the owner's
-  console setup link (Console: <base>/console/setup#token=...) once on stderr.
+  console setup link (Console: <base>/console/setup#token=...) once on stderr; it answers no
+  request (/healthz included) before they are printed.
   One server per data folder: it is locked while a server runs, and a second serve on it exits 1.
   It exits 1 too when DIR/master.key is missing while the database holds webhook secrets sealed
   with it (restore FILE.key from the backup).
@@ -44,6 +45,8 @@ export async function serveCommand(argv: string[]) {
   const config = configOf(parsed);
   checkDataDir(config.dataDir);
 
+  // Listening, but answering nothing until the first start below is done and printed (issue 32):
+  // a script that waits for /healthz and then reads the key finds it.
   const server = await start(host, port, config);
   const ctx = server.app.dossier;
   const mail = smtp ? await listenForMail(server, smtp) : null;
@@ -61,6 +64,7 @@ export async function serveCommand(argv: string[]) {
       );
     }
   }
+  server.open();
   const shutdown = async (signal: string) => {
     log.log("info", "stopping", { signal });
     await mail?.stop();
@@ -110,7 +114,7 @@ async function start(host: string, port: number, config: Config) {
   // what a `dossier` process loads, and the other commands need none of it.
   const { ListenError, startServer } = await import("../server");
   try {
-    return startServer({ host, port, config });
+    return startServer({ host, port, config, held: true });
   } catch (error) {
     throw error instanceof ListenError ? new UsageError(error.message) : openFailure(error, config.dataDir);
   }
