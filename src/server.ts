@@ -2,6 +2,7 @@
 import { createApp, type AppOptions, type DossierApp } from "./app";
 import { contextConfig } from "./context";
 import { lockDataFolder } from "./data-lock";
+import { tightenDataFolder, type Tightened } from "./data-modes";
 import { sweepFiles } from "./files/cv";
 import { compressed } from "./http/compress";
 import { carriesBody } from "./http/request";
@@ -55,14 +56,20 @@ export class ListenError extends Error {
 export function startServer(options: AppOptions & ServeOptions): RunningServer {
   // C20: one server per data folder, locked before anything in it is touched (migrations, the
   // master key, the sweep): a second server stops here, having changed nothing.
-  const lock = options.memory === true ? null : lockDataFolder(contextConfig(options).dataDir);
+  const dataDir = contextConfig(options).dataDir;
+  const lock = options.memory === true ? null : lockDataFolder(dataDir);
   let app: DossierApp;
+  let tightened: Tightened | null = null;
   try {
+    // Private before anything in it is opened: SQLite keeps a database's mode, and gives it to
+    // the -wal and -shm it creates (issue 32; docs/security.md).
+    if (lock) tightened = tightenDataFolder(dataDir);
     app = createApp(options);
   } catch (error) {
     lock?.release();
     throw error;
   }
+  if (tightened) logTightened(app, dataDir, tightened);
   // Whatever fails from here leaves nothing running behind it: dispatcher, database, lock.
   const abandon = () => void app.close().finally(() => lock?.release());
   try {
@@ -135,4 +142,11 @@ export function startServer(options: AppOptions & ServeOptions): RunningServer {
         lock?.release();
       })()),
   };
+}
+
+/** What serve made private at start, or could not: at most 50 paths each, and their count. */
+function logTightened(app: DossierApp, dataDir: string, { changed, failed }: Tightened) {
+  const { logger } = app.dossier;
+  if (changed.length > 0) logger.log("warn", "tightened the modes of files others could read", { data: dataDir, count: changed.length, paths: changed.slice(0, 50) });
+  if (failed.length > 0) logger.log("warn", "could not tighten the modes of files others can read", { data: dataDir, count: failed.length, failures: failed.slice(0, 50) });
 }

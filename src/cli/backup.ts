@@ -1,5 +1,5 @@
 import {
-  accessSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync,
+  accessSync, chmodSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync,
   statSync, writeFileSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -17,8 +17,9 @@ dossier backup --verify FILE [--json]
   exist), the CV files to FILE.files/, the key that seals webhook secrets to FILE.key, and what
   they hold (counts, sizes, SHA-256) to FILE.manifest.json. All four are written under a
   FILE.incomplete-* folder first and appear only once the copy is whole; a backup that was cut
-  short leaves only that folder (remove it). Restore: stop the server, check the copy with
-  --verify, put FILE at DIR/dossier.db, FILE.files at DIR/files and FILE.key at DIR/master.key.
+  short leaves only that folder (remove it). All are private whatever the umask: files 0600,
+  folders 0700. Restore: stop the server, check the copy with --verify, put FILE at
+  DIR/dossier.db, FILE.files at DIR/files and FILE.key at DIR/master.key.
   On a terminal it shows its progress on stderr (not with --json).
   --verify    check the backup at FILE against its manifest instead (the data folder is not
               read): exit 0 when it is whole, else exit 1 naming what is missing or differs
@@ -46,9 +47,10 @@ export async function backupCommand(argv: string[]) {
   try {
     void ctx.masterKey; // C20: refuses when the key is missing while sealed secrets remain
     await vacuumInto(databasePath(ctx.config.dataDir), staged.database, progress);
+    chmodSync(staged.database, PRIVATE_FILE); // SQLite made it as the umask says
     syncPath(staged.database);
     const files = copyFiles(ctx.filesDir, staged.files, progress);
-    copyFileSync(join(ctx.config.dataDir, MASTER_KEY_FILE), staged.key);
+    copyPrivate(join(ctx.config.dataDir, MASTER_KEY_FILE), staged.key);
     syncPath(staged.key);
     const manifest: BackupManifest = {
       format: MANIFEST_FORMAT,
@@ -57,7 +59,7 @@ export async function backupCommand(argv: string[]) {
       files,
       key: { bytes: statSync(staged.key).size, sha256: sha256File(staged.key) },
     };
-    writeFileSync(staged.manifest, JSON.stringify(manifest, null, 2) + "\n");
+    writeFileSync(staged.manifest, JSON.stringify(manifest, null, 2) + "\n", { mode: PRIVATE_FILE });
     syncPath(staged.manifest);
     // The database last: the name the operator asked for appears only when the rest is in place.
     for (const part of ["key", "files", "manifest", "database"] as const) {
@@ -119,6 +121,17 @@ async function vacuumInto(source: string, target: string, progress: Progress) {
   }
 }
 
+// A backup holds what the data folder holds, so it is as private (docs/security.md), whatever the
+// umask: files 0600, folders 0700. A copied file would otherwise take its source's mode, and what
+// SQLite and mkdir create the umask's (issue 32).
+const PRIVATE_FILE = 0o600;
+const PRIVATE_FOLDER = 0o700;
+
+function copyPrivate(from: string, to: string) {
+  copyFileSync(from, to);
+  chmodSync(to, PRIVATE_FILE);
+}
+
 const TEMPORARY = /^\.cv\.pdf\.[A-Za-z0-9]+\.tmp$/;
 const gone = (error: unknown) => (error as NodeJS.ErrnoException).code === "ENOENT";
 
@@ -161,7 +174,8 @@ function copyFiles(from: string, to: string, progress: Progress): BackupManifest
 /** Copies the files folder while a server writes to it: a CV's temporary file (renamed into place or
  * removed at any moment) is not copied, and an entry that disappears during the copy is skipped. */
 function copyTree(from: string, to: string, onFile: (bytes: number) => void) {
-  mkdirSync(to, { recursive: true });
+  mkdirSync(to, { recursive: true, mode: PRIVATE_FOLDER });
+  chmodSync(to, PRIVATE_FOLDER);
   for (const entry of entriesOf(from)) {
     if (TEMPORARY.test(entry.name)) continue;
     const source = join(from, entry.name);
@@ -171,7 +185,7 @@ function copyTree(from: string, to: string, onFile: (bytes: number) => void) {
       continue;
     }
     try {
-      copyFileSync(source, target);
+      copyPrivate(source, target);
       onFile(statSync(target).size);
     } catch (error) {
       if (!gone(error)) throw error;

@@ -9,6 +9,8 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--smtp-port P] [
   console setup link (Console: <base>/console/setup#token=...) once on stderr; it answers no
   request (/healthz included) before they are printed.
   One server per data folder: it is locked while a server runs, and a second serve on it exits 1.
+  At start it takes group and others' permissions off the database, master.key and the CV files
+  (a restored or copied folder), and logs what it changed.
   It exits 1 too when DIR/master.key is missing while the database holds webhook secrets sealed
   with it (restore FILE.key from the backup).
   --host H        the address to listen on (default: env DOSSIER_HOST, else 127.0.0.1)
