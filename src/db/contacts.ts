@@ -10,7 +10,7 @@ import type { Contact as ContactSchema } from "../schemas/contacts";
 import { cachedPage, contactsGeneration, rememberPage, searchPage, type PoolFilter } from "./contact-search";
 import type { QueryDeps } from "./queries";
 import { contacts, type ContactRow } from "./schema";
-import { readSnapshot } from "./snapshot";
+import { inWriteTransaction, readSnapshot } from "./snapshot";
 
 export type { ContactRow } from "./schema";
 export type { PoolFilter } from "./contact-search";
@@ -223,7 +223,7 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
      * after which the same number would stand for other rows.
      */
     page(q: ContactPageQuery): { data: Contact[]; total: number } {
-      const cacheable = q.cache && !q.pool && !sqlite.inTransaction;
+      const cacheable = q.cache && !q.pool && !inWriteTransaction(sqlite);
       return readSnapshot(sqlite, () => {
         if (q.pool && q.search === null) {
           const { total, rows } = byScan(q);

@@ -197,6 +197,8 @@ const boundaryKey = (where: string, params: readonly (string | number)[], offset
 export interface Answer {
   json: string;
   total: number;
+  /** The route's whole answer, made once per remembered answer (src/http/routes/dossiers.ts). */
+  envelope?: string;
 }
 
 /** What a store remembers of GET /dossiers. */
@@ -207,11 +209,15 @@ export interface ListCaches {
   boundaries: GenerationCache<Boundary>;
 }
 
-// The caps bound the memory: answers of at most MAX_ANSWER_CHARS characters each (a page of 25
-// typical dossiers is about 17,000), so that all of them together stay under 4 million.
+// The caps bound the memory: the answers together hold at most ANSWERS_CHARS characters of JSON (a
+// page of 25 typical dossiers is about 19,000, of 100 about 77,000; their envelopes as much again),
+// the oldest going first. A single answer of more than MAX_ANSWER_CHARS (a page of long intake
+// notes) is not remembered.
 const MAX_BOUNDARIES = 1000;
 const MAX_ANSWERS = 128;
-const MAX_ANSWER_CHARS = 32_000;
+const ANSWERS_CHARS = 4_000_000;
+const MAX_ANSWER_CHARS = 256_000;
+const answerChars = (answer: Answer) => 2 * answer.json.length;
 const cachesOf = new WeakMap<Database, ListCaches>();
 
 /** The store's caches of GET /dossiers (made once per connection, by its query module). */
@@ -219,7 +225,7 @@ export function listCaches(sqlite: Database, generations: Generations): ListCach
   let caches = cachesOf.get(sqlite);
   if (!caches) {
     caches = {
-      answers: generations.cache<Answer>(["dossiers"], { maxEntries: MAX_ANSWERS }),
+      answers: generations.cache<Answer>(["dossiers"], { maxEntries: MAX_ANSWERS, weigh: answerChars, maxWeight: ANSWERS_CHARS }),
       boundaries: generations.cache<Boundary>(["dossiers"], { maxEntries: MAX_BOUNDARIES }),
     };
     cachesOf.set(sqlite, caches);

@@ -46,25 +46,35 @@ export class Generations {
   }
 
   /** A cache whose entries hold while the generations of `tables` in their organization hold. */
-  cache<V>(tables: readonly GenerationTable[], options: { maxEntries: number }): GenerationCache<V> {
-    return new GenerationCache<V>(this, this.sqlite, tables, options.maxEntries);
+  cache<V>(tables: readonly GenerationTable[], options: CacheLimits<V>): GenerationCache<V> {
+    return new GenerationCache<V>(this, this.sqlite, tables, options);
   }
+}
+
+/** How much a cache holds: at most `maxEntries`, and with `weigh`, at most `maxWeight` in all (the
+ * oldest entries go first). */
+export interface CacheLimits<V> {
+  maxEntries: number;
+  weigh?: (value: V) => number;
+  maxWeight?: number;
 }
 
 interface Entry<V> {
   organizationId: string;
   generation: string;
   value: V;
+  weight: number;
 }
 
 export class GenerationCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
+  private weight = 0;
 
   constructor(
     private readonly generations: Generations,
     private readonly sqlite: Database,
     private readonly tables: readonly GenerationTable[],
-    private readonly maxEntries: number,
+    private readonly limits: CacheLimits<V>,
   ) {}
 
   /** The value remembered under `key` if its organization's generations are unchanged; else what
@@ -75,7 +85,7 @@ export class GenerationCache<V> {
     const entry = this.entries.get(key);
     if (entry) {
       if (this.generations.of(entry.organizationId, this.tables) === entry.generation) return entry.value;
-      this.entries.delete(key);
+      this.drop(key, entry);
     }
     if (this.sqlite.inTransaction) return this.fill(key, load);
     this.sqlite.query("BEGIN").run();
@@ -94,8 +104,22 @@ export class GenerationCache<V> {
     const loaded = load();
     if (!loaded || this.generations.inWriteUnit()) return loaded?.value;
     const generation = this.generations.of(loaded.organizationId, this.tables);
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { organizationId: loaded.organizationId, generation, value: loaded.value });
+    const weight = this.limits.weigh?.(loaded.value) ?? 0;
+    const maxWeight = this.limits.maxWeight ?? Infinity;
+    if (weight > maxWeight) return loaded.value;
+    const known = this.entries.get(key);
+    if (known) this.drop(key, known);
+    for (const [oldest, entry] of this.entries) {
+      if (this.entries.size < this.limits.maxEntries && this.weight + weight <= maxWeight) break;
+      this.drop(oldest, entry);
+    }
+    this.entries.set(key, { organizationId: loaded.organizationId, generation, value: loaded.value, weight });
+    this.weight += weight;
     return loaded.value;
+  }
+
+  private drop(key: string, entry: Entry<V>) {
+    this.entries.delete(key);
+    this.weight -= entry.weight;
   }
 }

@@ -5,8 +5,8 @@
 // its group commits. A write on an idle store starts a group on the next turn of the event loop
 // (setImmediate, no timer), so that the writes of the requests Bun hands over in the same turn
 // join it: fewer commits and flushes per write under load (docs/decisions.md). A write nobody
-// waits for (`atOnce`: a key's last_used_at) commits in its call when the store is idle, so that
-// what its caller does next sees it.
+// waits for (`atOnce`: a key's last_used_at) commits in its call when the store is idle (inside a
+// read snapshot: right after it, before any await resumes), so that what its caller does next sees it.
 //
 // Durability: with a `flush` (the server's store), the connection commits with
 // synchronous=NORMAL, which writes the WAL without waiting for the disk, and `flush` then
@@ -103,7 +103,9 @@ export class GroupCommit {
       if (!this.active) {
         this.active = true;
         const start = () => withoutActor(() => this.run());
-        this.running = options.atOnce ? start() : nextTurn().then(start);
+        // An `atOnce` write asked for inside a read snapshot (a GET's key check) starts right after
+        // the snapshot's synchronous stretch, before its caller's next await resumes.
+        this.running = !options.atOnce ? nextTurn().then(start) : this.sqlite.inTransaction ? Promise.resolve().then(start) : start();
       }
     });
   }

@@ -10,9 +10,19 @@ import type { Database } from "bun:sqlite";
 export function readSnapshot<T>(sqlite: Database, read: () => T): T {
   if (sqlite.inTransaction) return read();
   sqlite.query("BEGIN").run();
+  reading.add(sqlite);
   try {
     return read();
   } finally {
+    reading.delete(sqlite);
     sqlite.query("COMMIT").run();
   }
 }
+
+/** The connections in a read snapshot of readSnapshot's (which writes nothing). */
+const reading = new WeakSet<Database>();
+
+/** Whether a transaction that may write is open on the connection (a unit of work, a migration):
+ * what is read there may still roll back, so it is neither remembered nor taken as committed. A
+ * read snapshot is not one. */
+export const inWriteTransaction = (sqlite: Database): boolean => sqlite.inTransaction && !reading.has(sqlite);

@@ -6,14 +6,42 @@ import { ApiError } from "../errors";
 /** The JSON of a value with every object's keys sorted: a GET and a PATCH's answer build the same
  * record along different paths, and must give it the same tag. */
 function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? "," : "") + canonical(value[i]);
+    return out + "]";
+  }
   if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+    const record = value as Record<string, unknown>;
+    const keys = sortedKeys(record);
+    // A record of plain values (most are): JSON.stringify writes the keys in the order given.
+    if (keys.every((key) => typeof record[key] !== "object" || record[key] === null)) return JSON.stringify(record, keys);
+    let out = "{";
+    for (const key of keys) {
+      const v = record[key];
+      if (v === undefined) continue;
+      out += (out.length > 1 ? "," : "") + JSON.stringify(key) + ":" + canonical(v);
+    }
+    return out + "}";
   }
   return JSON.stringify(value) ?? "null";
+}
+
+// A record's keys come in one of a few orders (the columns of a query, a service's object): each
+// order is sorted once. Bounded, since a value's keys may come from input (a history item's changes).
+const SORTED_LIMIT = 256;
+const sortedOrders = new Map<string, string[]>();
+
+function sortedKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  const order = keys.join("\u0000");
+  let sorted = sortedOrders.get(order);
+  if (!sorted) {
+    sorted = keys.sort();
+    if (sortedOrders.size >= SORTED_LIMIT) sortedOrders.clear();
+    sortedOrders.set(order, sorted);
+  }
+  return sorted;
 }
 
 /** The strong ETag of a record's representation. */

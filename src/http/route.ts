@@ -198,8 +198,9 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
     const asked = { ctx, principal, params };
     const resource = spec.load ? spec.load(asked) : (undefined as L);
     let before: (() => void) | undefined;
+    let current: string | undefined;
     if (spec.conditional) {
-      const current = etagOf(resource);
+      current = etagOf(resource);
       if (spec.method === "GET") {
         set.headers.etag = current;
         const none = request.headers.get("if-none-match");
@@ -221,7 +222,8 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
     };
     const withStatus = (value: unknown) => {
       if (only !== undefined && (set.status === undefined || set.status === 200)) set.status = only;
-      if (tagged && value !== null && typeof value === "object" && "data" in value) set.headers.etag = etagOf(value.data);
+      // A GET answers the loaded record itself, whose tag is known already.
+      if (tagged && value !== null && typeof value === "object" && "data" in value) set.headers.etag = value.data === resource && current !== undefined ? current : etagOf(value.data);
       return value;
     };
     if (!readsBody) return answer(undefined as B);
@@ -268,7 +270,13 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
     }
   };
 
-  const handle = (ctx: Context, guard: Guard) => (request: Request, raw: Record<string, string>, set: Reply) => {
+  const handle = (ctx: Context, guard: Guard) => (request: Request, raw: Record<string, string>, set: Reply) =>
+    // A read's key check, its resource and its answer see one snapshot, which takes the WAL read
+    // lock once (src/db/snapshot.ts): the key check alone, outside it, took and dropped the lock
+    // again, which cost more than the check itself. What a handler reads after an await is in a
+    // snapshot of its own.
+    spec.method === "GET" ? ctx.store.read(() => checked(ctx, guard, request, raw, set)) : checked(ctx, guard, request, raw, set);
+  const checked = (ctx: Context, guard: Guard, request: Request, raw: Record<string, string>, set: Reply) => {
     const key = idempotent ? idempotencyKey(request) : null;
     let principal: Principal;
     try {

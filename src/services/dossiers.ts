@@ -4,7 +4,7 @@
 import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
 import type { DossierChanges, StageDeadline } from "../db/dossiers";
-import type { ListDossiersQuery } from "../db/dossier-page";
+import type { Answer, ListDossiersQuery } from "../db/dossier-page";
 import { invalidBody, notFound } from "../errors";
 import { stageCv, type StagedCv } from "../files/cv";
 import { isEmailAddress } from "../schemas/contacts";
@@ -105,7 +105,7 @@ export function listDossiers(ctx: Context, organizationId: string, raw: ListDoss
 /** The same list as the route answers it: `json` is the page's array as JSON text, the same text
  * as JSON.stringify(listDossiers(...).data), remembered while the organization's dossiers are
  * unchanged (DOSSIER_CACHE). */
-export function listDossiersJson(ctx: Context, organizationId: string, raw: ListDossiersQuery): { json: string; total: number } {
+export function listDossiersJson(ctx: Context, organizationId: string, raw: ListDossiersQuery): Answer {
   const query = withSince(raw);
   const now = clockFor(ctx, query);
   return ctx.store.read(() => ctx.store.dossiers.pageJson(organizationId, query, now, { remember: ctx.config.cache }));

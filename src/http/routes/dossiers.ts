@@ -141,7 +141,7 @@ export const dossierRoutes = [
     },
     handler: ({ ctx, principal, query, set }) => {
       const paged = paging(query);
-      const { json, total } = listDossiersJson(ctx, principal.organizationId, {
+      const answer = listDossiersJson(ctx, principal.organizationId, {
         type: query.type,
         status: query.status,
         stageId: query.stage_id,
@@ -153,10 +153,11 @@ export const dossierRoutes = [
         updatedSince: query.updated_since,
         ...paged,
       });
-      // The rows come as JSON text from SQLite (services/dossier-json.ts); the envelope is the one
-      // `page` makes, with the content type Elysia gives an object.
+      // The rows come as JSON text; the envelope is the one `page` makes, with the content type
+      // Elysia gives an object. It is made once per remembered answer (its query, paging included,
+      // is the answer's key), so that a remembered answer is sent as one flat string.
       set.headers["content-type"] = "application/json;charset=utf-8";
-      return `{"data":${json},"meta":${JSON.stringify(page([], total, paged).meta)}}`;
+      return (answer.envelope ??= `{"data":${answer.json},"meta":${JSON.stringify(page([], answer.total, paged).meta)}}`);
     },
   }),
   defineRoute({
