@@ -11,7 +11,7 @@ import { errors } from "./http/errors";
 import { health } from "./http/health";
 import { requestId } from "./http/request-id";
 import { requestLog } from "./http/request-log";
-import { dropArrivedBody, hasUnreadBody, noteArrival } from "./http/request";
+import { carriesBody, dropArrivedBody, hasUnreadBody, noteArrival } from "./http/request";
 import { mount } from "./http/route";
 import { routable } from "./http/url";
 import { contactRoutes } from "./http/routes/contacts";
@@ -31,6 +31,10 @@ import { Site } from "./http/site";
 import { IntakeDesk } from "./intake/desk";
 import { startDispatcher } from "./webhooks/dispatcher";
 import { VERSION } from "./version";
+
+/** A request's client address, or how to ask for it (a server asks its socket only when needed). */
+export type ClientAddress = string | (() => string | undefined);
+const addressOf = (address: ClientAddress | undefined) => (typeof address === "function" ? address() : address);
 
 export interface AppOptions extends ContextOptions {
   /** Start the webhook dispatcher (default true). */
@@ -57,7 +61,7 @@ function buildApp(ctx: Context, intake: IntakeDesk, site: Site, bodies: BodyMemo
 
 export type DossierApp = Omit<ReturnType<typeof buildApp>, "handle"> & {
   /** Answers a request; `clientAddress` is its socket's, when a server passes it (the sign-in throttle's). */
-  handle(request: Request, clientAddress?: string): Promise<Response>;
+  handle(request: Request, clientAddress?: ClientAddress): Promise<Response>;
   dossier: Context;
   /** Where the app is reached: the server tells it its address. */
   site: Site;
@@ -78,29 +82,36 @@ export function createApp(options: AppOptions = {}): DossierApp {
   const app = buildApp(ctx, intake, site, bodies);
   const dispatcher = webhooks ? startDispatcher(ctx) : null;
   const handle = app.handle;
-  return Object.assign(app, {
-    handle: async (request: Request, clientAddress?: string) => {
-      // Its body counts toward the bodies held at once from now until its answer is ready.
-      const routed = bodies.admit(routable(request));
-      try {
-        site.arrived(routed, clientAddress);
-        noteArrival(routed, ctx.config.bodyTimeoutMs);
-        const response = await handle(routed);
-        // Browsers must take each answer as the type it declares (a CV as a PDF, an error as JSON).
-        response.headers.set("x-content-type-options", "nosniff");
-        // A stranger's body (401) and one given up on (408) are not waited for: the connection closes
-        // (C20), unless a stranger's small body is here already: then it is dropped and the connection
-        // stays open, since closing it over unread bytes would reset it and could lose the 401. Other
-        // answers given before the end of a body (413, 404, 503 server_busy, ...) leave Bun to read
-        // and drop the rest, so that a client still sending gets the answer rather than a reset;
-        // Bun's idle timer ends that if the body stalls.
-        if ((response.status === 401 || response.status === 408) && hasUnreadBody(routed) && !(response.status === 401 && (await dropArrivedBody(routed)))) {
-          response.headers.set("connection", "close");
-        }
-        return response;
-      } finally {
-        bodies.release(routed);
+  const withBody = async (request: Request, clientAddress: ClientAddress | undefined) => {
+    // Its body counts toward the bodies held at once from now until its answer is ready.
+    const routed = bodies.admit(request);
+    try {
+      site.arrived(routed, addressOf(clientAddress));
+      noteArrival(routed, ctx.config.bodyTimeoutMs);
+      const response = await handle(routed);
+      // A stranger's body (401) and one given up on (408) are not waited for: the connection closes
+      // (C20), unless a stranger's small body is here already: then it is dropped and the connection
+      // stays open, since closing it over unread bytes would reset it and could lose the 401. Other
+      // answers given before the end of a body (413, 404, 503 server_busy, ...) leave Bun to read
+      // and drop the rest, so that a client still sending gets the answer rather than a reset;
+      // Bun's idle timer ends that if the body stalls.
+      if ((response.status === 401 || response.status === 408) && hasUnreadBody(routed) && !(response.status === 401 && (await dropArrivedBody(routed)))) {
+        response.headers.set("connection", "close");
       }
+      return response;
+    } finally {
+      bodies.release(routed);
+    }
+  };
+  return Object.assign(app, {
+    handle: (request: Request, clientAddress?: ClientAddress) => {
+      const routed = routable(request);
+      // A request without a body (most reads) holds no body memory and needs no arrival time; only
+      // a change may need its client's address (the sign-in throttle's), which a server is asked
+      // for only then.
+      if (carriesBody(routed)) return withBody(routed, clientAddress);
+      if (routed.method !== "GET") site.arrived(routed, addressOf(clientAddress));
+      return handle(routed);
     },
     dossier: ctx,
     site,

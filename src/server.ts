@@ -92,6 +92,18 @@ export function startServer(options: AppOptions & ServeOptions): RunningServer {
   const idle = idleSeconds(app.dossier.config.bodyTimeoutMs);
   let open = () => {};
   let held: Promise<void> | null = options.held === true ? new Promise<void>((resolve) => (open = resolve)) : null;
+  const respond = (request: Request, srv: Bun.Server<undefined>): Promise<Response> => {
+    // The client's address is asked of the socket only by a request that needs it (a sign-in).
+    const address = () => srv.requestIP(request)?.address;
+    // A request without a body (most reads) answers with no await of its own.
+    if (!carriesBody(request)) return compressed(request, app.handle(request, address));
+    // Bun's idle timer does not restart while a body comes in, so it would cut a slow but steady
+    // upload (C20 accepts 10 KB/s): while a request with a body is handled, readBytes' deadline
+    // bounds it instead. The idle timer is back before the answer, for the rest of a body no route
+    // read (createApp closes at once after a 401 or 408) and the next request.
+    srv.timeout(request, 0);
+    return compressed(request, app.handle(request, address)).finally(() => srv.timeout(request, idle));
+  };
   let server: Bun.Server<undefined>;
   try {
     server = Bun.serve({
@@ -99,19 +111,8 @@ export function startServer(options: AppOptions & ServeOptions): RunningServer {
       port,
       maxRequestBodySize: MAX_BODY,
       idleTimeout: idle,
-      async fetch(request, srv) {
-        if (held !== null) await held;
-        // Bun's idle timer does not restart while a body comes in, so it would cut a slow but
-        // steady upload (C20 accepts 10 KB/s): while a request with a body is handled, readBytes'
-        // deadline bounds it instead. The idle timer is back before the answer, for the rest of a
-        // body no route read (createApp closes at once after a 401 or 408) and the next request.
-        const withBody = carriesBody(request);
-        if (withBody) srv.timeout(request, 0);
-        try {
-          return await compressed(request, await app.handle(request, srv.requestIP(request)?.address));
-        } finally {
-          if (withBody) srv.timeout(request, idle);
-        }
+      fetch(request, srv) {
+        return held === null ? respond(request, srv) : held.then(() => respond(request, srv));
       },
     });
   } catch (error) {

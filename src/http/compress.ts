@@ -8,12 +8,12 @@ import { acceptedEncodings } from "./encoding";
 
 const MIN_BYTES = 1024;
 
-export function compressed(request: Request, response: Response): Response | Promise<Response> {
+export function compressed(request: Request, response: Promise<Response>): Promise<Response> {
   const accept = request.headers.get("accept-encoding");
   if (accept === null || request.method === "HEAD") return response;
   const accepted = acceptedEncodings(accept);
   if (!accepted.has("gzip") && !accepted.has("*")) return response;
-  return gzipped(response);
+  return response.then(gzipped);
 }
 
 async function gzipped(response: Response): Promise<Response> {
