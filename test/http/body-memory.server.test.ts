@@ -90,7 +90,8 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
 }
 
 const busy = (answer: Answer | null | undefined) =>
-  answer?.status === 503 && answer.headers["retry-after"] === "1" && JSON.parse(answer.body).error.code === "server_busy";
+  answer?.status === 503 && answer.headers["retry-after"] === "1" && answer.headers["x-request-id"] !== undefined &&
+  JSON.parse(answer.body).error.code === "server_busy";
 
 describe("request bodies in flight are capped (DOSSIER_BODY_MEMORY)", () => {
   const server = startServer({ dataDir: tempDir(), port: 0, webhooks: false, env: { DOSSIER_BODY_MEMORY: "3MB" }, config: { log: "off" } });
