@@ -14,8 +14,9 @@ function canonical(value: unknown): string {
   if (value !== null && typeof value === "object") {
     const record = value as Record<string, unknown>;
     const keys = sortedKeys(record);
-    // A record of plain values (most are): JSON.stringify writes the keys in the order given.
-    if (keys.every((key) => typeof record[key] !== "object" || record[key] === null)) return JSON.stringify(record, keys);
+    // A record of plain values and lists of them (most are): JSON.stringify writes its keys in the
+    // order given (the list applies to nested objects too, so there must be none).
+    if (keys.every((key) => plain(record[key]))) return JSON.stringify(record, keys);
     let out = "{";
     for (const key of keys) {
       const v = record[key];
@@ -26,6 +27,9 @@ function canonical(value: unknown): string {
   }
   return JSON.stringify(value) ?? "null";
 }
+
+const plain = (value: unknown): boolean =>
+  typeof value !== "object" || value === null || (Array.isArray(value) && value.every((item) => typeof item !== "object" || item === null));
 
 // A record's keys come in one of a few orders (the columns of a query, a service's object): each
 // order is sorted once. Bounded, since a value's keys may come from input (a history item's changes).
