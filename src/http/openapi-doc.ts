@@ -60,7 +60,10 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; message: string }> = {
   cursor_expired: { when: "The `after` event is unknown, another organization's, or older than the retention: start again without `after`", message: "the event after which to read is unknown or pruned" },
   precondition_failed: { when: "If-Match does not match the record's current ETag: someone changed it first; nothing was changed", message: "the record changed since it was read" },
   idempotency_key_reused: { when: "This Idempotency-Key was used with another method, path or body", message: "this Idempotency-Key was used for another request" },
-  server_busy: { when: "Too many password checks are waiting; Retry-After says when to try again", message: "the server is busy; try again in a moment" },
+  server_busy: {
+    when: "Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again",
+    message: "the server is busy; try again in a moment",
+  },
 };
 
 const STATUS_TEXT: Record<number, string> = {

@@ -124,13 +124,16 @@ const sameAnswer = (a: StoredAnswer, b: StoredAnswer | null) =>
   b !== null && a.status === b.status && a.body === b.body && a.content_type === b.content_type && a.location === b.location;
 
 /** The failures that come with what a route declares: an id in the path may name nothing (404), a
- * query or a JSON body may be malformed (400), a JSON body too large (413), and a change may find
- * the database refusing writes (503). Authentication's come with every route (openapi-doc.ts). */
-function implied(spec: { method: Method; params?: object; query?: TObject; body?: TSchema }): ErrorCode[] {
+ * query or a JSON body may be malformed (400), a JSON body too large (413), a body may not fit
+ * beside the others in flight (503), and a change may find the database refusing writes (503).
+ * Authentication's come with every route (openapi-doc.ts). */
+function implied(spec: { method: Method; params?: object; query?: TObject; body?: TSchema; bodies?: Record<string, TSchema> }): ErrorCode[] {
   return [
     ...(spec.params ? (["not_found"] as const) : []),
     ...(spec.query || spec.body ? (["invalid_body"] as const) : []),
     ...(spec.body ? (["payload_too_large"] as const) : []),
+    // A body that does not fit beside the others in flight (src/http/body-memory.ts).
+    ...(spec.body || spec.bodies ? (["server_busy"] as const) : []),
     ...(spec.method !== "GET" ? (["storage_unavailable"] as const) : []),
   ];
 }

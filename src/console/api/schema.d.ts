@@ -2537,7 +2537,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2549,8 +2549,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "storage_unavailable";
+                            /** @enum {unknown} */
+                            code: "server_busy" | "storage_unavailable";
                             message: string;
                         };
                     };
@@ -3194,7 +3194,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3206,8 +3206,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "storage_unavailable";
+                            /** @enum {unknown} */
+                            code: "server_busy" | "storage_unavailable";
                             message: string;
                         };
                     };
@@ -3654,7 +3654,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3666,8 +3666,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "storage_unavailable";
+                            /** @enum {unknown} */
+                            code: "server_busy" | "storage_unavailable";
                             message: string;
                         };
                     };
@@ -4330,7 +4330,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4342,8 +4342,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "storage_unavailable";
+                            /** @enum {unknown} */
+                            code: "server_busy" | "storage_unavailable";
                             message: string;
                         };
                     };
@@ -4759,7 +4759,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4771,8 +4771,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "storage_unavailable";
+                            /** @enum {unknown} */
+                            code: "server_busy" | "storage_unavailable";
                             message: string;
                         };
                     };
@@ -5328,7 +5328,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5340,8 +5340,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "storage_unavailable";
+                            /** @enum {unknown} */
+                            code: "server_busy" | "storage_unavailable";
                             message: string;
                         };
                     };
@@ -5968,7 +5968,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5980,8 +5980,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "storage_unavailable";
+                            /** @enum {unknown} */
+                            code: "server_busy" | "storage_unavailable";
                             message: string;
                         };
                     };
@@ -6415,7 +6415,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6427,8 +6427,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "storage_unavailable";
+                            /** @enum {unknown} */
+                            code: "server_busy" | "storage_unavailable";
                             message: string;
                         };
                     };
@@ -6715,7 +6715,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6727,8 +6727,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "storage_unavailable";
+                            /** @enum {unknown} */
+                            code: "server_busy" | "storage_unavailable";
                             message: string;
                         };
                     };
@@ -7156,7 +7156,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7168,8 +7168,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "storage_unavailable";
+                            /** @enum {unknown} */
+                            code: "server_busy" | "storage_unavailable";
                             message: string;
                         };
                     };
@@ -7901,7 +7901,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7913,8 +7913,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "storage_unavailable";
+                            /** @enum {unknown} */
+                            code: "server_busy" | "storage_unavailable";
                             message: string;
                         };
                     };
@@ -9034,7 +9034,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9046,8 +9046,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "storage_unavailable";
+                            /** @enum {unknown} */
+                            code: "server_busy" | "storage_unavailable";
                             message: string;
                         };
                     };
@@ -9630,7 +9630,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9642,8 +9642,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "storage_unavailable";
+                            /** @enum {unknown} */
+                            code: "server_busy" | "storage_unavailable";
                             message: string;
                         };
                     };
@@ -10990,7 +10990,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11002,8 +11002,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "storage_unavailable";
+                            /** @enum {unknown} */
+                            code: "server_busy" | "storage_unavailable";
                             message: string;
                         };
                     };
@@ -11440,7 +11440,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11452,8 +11452,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         error: {
-                            /** @constant */
-                            code: "storage_unavailable";
+                            /** @enum {unknown} */
+                            code: "server_busy" | "storage_unavailable";
                             message: string;
                         };
                     };
@@ -11868,7 +11868,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. `server_busy`: Too many password checks are waiting; Retry-After says when to try again. */
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12407,7 +12407,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. `server_busy`: Too many password checks are waiting; Retry-After says when to try again. */
+            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
