@@ -1,8 +1,10 @@
 // The load driver: wrk (installed from Debian's packages when missing), one Lua script per
 // endpoint (paths, bodies and the Authorization header), pinned to its own core, bounded in time;
 // a mixed load runs one wrk per role at once (runWrkGroup). The server's RSS is sampled from
-// /proc/PID/status while the load runs.
+// /proc/PID/status while the load runs. Also what run.ts and against.ts share about the servers
+// under load: a free port, the wait for /healthz, stop, the rate-limit window, a median.
 import { readFileSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 
 export type RequestSpec =
@@ -215,4 +217,66 @@ export async function runWrk(options: {
   const { spec, key, connections, ...rest } = options;
   const [result] = await runWrkGroup({ ...rest, roles: [{ spec, key, connections }] });
   return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The servers under load: ports, start-up, stop, and the organization's rate-limit window.
+
+/** A port the OS has just handed out (listen on 0, read it, close the listener and wait for it). */
+export async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** Waits for a 200 on `url` from `proc` (spawned just before); the milliseconds it took. */
+export async function waitHealthy(url: string, timeoutMs: number, proc: Bun.Subprocess): Promise<number> {
+  const t0 = performance.now();
+  while (performance.now() - t0 < timeoutMs) {
+    if (proc.exitCode !== null) throw new Error(`the server exited with status ${proc.exitCode} before answering ${url}`);
+    try {
+      const res = await fetch(url);
+      if (res.status === 200) return performance.now() - t0;
+    } catch {
+      // not listening yet
+    }
+    await Bun.sleep(2);
+  }
+  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
+}
+
+/** SIGTERM, then SIGKILL after 5 s. */
+export async function stop(proc: Bun.Subprocess) {
+  if (proc.exitCode !== null) return;
+  proc.kill("SIGTERM");
+  const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
+  if (!exited) proc.kill("SIGKILL");
+  await proc.exited;
+}
+
+export const median = (values: number[]) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+// C10 caps an organization's rate limit at 1,000,000 requests a minute, and the read endpoints,
+// run back to back, can go past it on a fast machine (429s would make the run `failing`): before
+// each run, wait until the window has room for it (bounded: 14 checks, 5 s apart).
+const RATE_ROOM = 200_000;
+export async function waitForRateRoom(base: string, key: string, log: (line: string) => void) {
+  for (let check = 0; check < 14; check++) {
+    const res = await fetch(`${base}/api/v1/flows`, { headers: { authorization: `Bearer ${key}` } });
+    await res.arrayBuffer();
+    const remaining = Number(res.headers.get("x-ratelimit-remaining"));
+    if (!(remaining < RATE_ROOM)) return;
+    if (check === 0) log(`rate-limit window: ${remaining} requests left, waiting for room`);
+    await Bun.sleep(5000);
+  }
 }

@@ -7,6 +7,10 @@
 //            --data-root DIR (default /tmp/dossier-bench)  --out FILE (default docs/performance.md)
 //            --writes-before R (flat-out mixed writes / raw create of the run before the store rewrite)
 //            --only stats [--stats-n 100000]: GET /flows/{id}/stats's work, in-process (bench/stats.ts)
+//   npm run bench -- --against COMMIT[,COMMIT] [--quick]: this checkout's executable against
+//            COMMIT's, built in a temporary worktree, alternately on the same data (bench/against.ts);
+//            prints `vs SHA: list=R ...` and `vs SHA (cache off): ...` (new / old req/s). Takes
+//            --quick --n --seconds --rounds --settle --connections --only --no-build --data-root --out
 //
 // Per N: seed a data folder (bench/seed.ts), measure the executable's start-up to a 200 on
 // /healthz, start `dist/dossier serve` and bench/raw-server.ts pinned to CPU 0, probe every
@@ -18,11 +22,11 @@
 // and the mixed day once more. Medians over the rounds are reported; a ratio is the median of the
 // per-round ratios of the endpoint to the raw run right after it (the mixed reads: to the reads
 // alone of the same round).
-import { createServer, type AddressInfo } from "node:net";
 import { cpus, totalmem } from "node:os";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ensureWrk, hwmMb, runWrk, runWrkGroup, type RequestSpec, type Role, type WrkResult } from "./load";
+import { ensureWrk, freePort, hwmMb, median, runWrk, runWrkGroup, stop, waitForRateRoom, waitHealthy, type RequestSpec, type Role, type WrkResult } from "./load";
+import { replaceSection } from "./doc-section";
 import { seed, type SeedResult } from "./seed";
 import { runStatsBench } from "./stats";
 
@@ -33,6 +37,11 @@ const opt = (name: string) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? argv[i + 1] : undefined;
 };
+// --against COMMIT: this checkout's executable against another commit's (bench/against.ts).
+if (argv.some((arg) => arg === "--against" || arg.startsWith("--against="))) {
+  const { runAgainst } = await import("./against");
+  process.exit(await runAgainst(argv));
+}
 const quick = has("quick");
 const sizes = (opt("n") ?? (quick ? "10000" : "10000,1000000")).split(",").map(Number);
 const seconds = Number(opt("seconds") ?? (quick ? "1" : "3"));
@@ -170,33 +179,6 @@ interface MixedReport {
 // ---------------------------------------------------------------------------------------------
 // Processes.
 
-/** A port the OS has just handed out (listen on 0, read it, close the listener and wait for it). */
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => done(port));
-    });
-  });
-}
-
-async function waitHealthy(url: string, timeoutMs: number, proc: Bun.Subprocess): Promise<number> {
-  const t0 = performance.now();
-  while (performance.now() - t0 < timeoutMs) {
-    if (proc.exitCode !== null) throw new Error(`the server exited with status ${proc.exitCode} before answering ${url}`);
-    try {
-      const res = await fetch(url);
-      if (res.status === 200) return performance.now() - t0;
-    } catch {
-      // not listening yet
-    }
-    await Bun.sleep(2);
-  }
-  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
-}
-
 const SERVER_ENV = { ...process.env, DOSSIER_LOG: "off", DOSSIER_LOG_LEVEL: "warn" };
 
 /** The app; `cache: false` starts it with DOSSIER_CACHE=off (every read answered from SQLite). */
@@ -206,14 +188,6 @@ function startApp(dataDir: string, port: number, cache = true) {
     stdout: "ignore",
     stderr: "pipe",
   });
-}
-
-async function stop(proc: Bun.Subprocess) {
-  if (proc.exitCode !== null) return;
-  proc.kill("SIGTERM");
-  const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
-  if (!exited) proc.kill("SIGKILL");
-  await proc.exited;
 }
 
 /** Start-up of the compiled executable to its first 200 on /healthz (spawn to answer), median of 3. */
@@ -274,13 +248,6 @@ interface SizeReport extends PhaseReport {
   dbMb: number;
 }
 
-const median = (values: number[]) => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
 async function probe(base: string, key: string, endpoint: Endpoint, s: SeedResult): Promise<{ state: EndpointReport["state"]; note?: string }> {
   const spec = endpoint.spec(s);
   let method = "GET";
@@ -333,21 +300,6 @@ async function warmUp(base: string, spec: RequestSpec, key?: string) {
       res = await fetch(base + spec.prefix + spec.ids[i % spec.ids.length], { method: "PATCH", body, headers: { ...headers, "content-type": "application/json" } });
     }
     await res.arrayBuffer();
-  }
-}
-
-// C10 caps an organization's rate limit at 1,000,000 requests a minute, and the read endpoints,
-// run back to back, can go past it on a fast machine (429s would make the run `failing`): before
-// each run, wait until the window has room for it (bounded: 14 checks, 5 s apart).
-const RATE_ROOM = 200_000;
-async function waitForRateRoom(base: string, key: string) {
-  for (let check = 0; check < 14; check++) {
-    const res = await fetch(`${base}${API}/flows`, { headers: { authorization: `Bearer ${key}` } });
-    await res.arrayBuffer();
-    const remaining = Number(res.headers.get("x-ratelimit-remaining"));
-    if (!(remaining < RATE_ROOM)) return;
-    if (check === 0) log(`rate-limit window: ${remaining} requests left, waiting for room`);
-    await Bun.sleep(5000);
   }
 }
 
@@ -419,7 +371,7 @@ async function runPhase(b: Bench, appBase: string, appPid: number, endpoints: En
   const rawRuns: Record<"list" | "create", WrkResult[]> = { list: [], create: [] };
   for (let round = 1; round <= rounds && live.length > 0; round++) {
     for (const r of live) {
-      await waitForRateRoom(appBase, s.key);
+      await waitForRateRoom(appBase, s.key, log);
       let mine: WrkResult;
       if (r.endpoint.healthz) {
         const both = await settledWithHealthz(r.endpoint.spec(s));
@@ -466,7 +418,7 @@ async function mixedDay(b: Bench, appBase: string, appPid: number, tag: string):
   for (const role of roles.flat) await warmUp(appBase, role.spec, s.key);
   for (let round = 1; round <= rounds; round++) {
     for (const load of MIXED_LOADS) {
-      await waitForRateRoom(appBase, s.key);
+      await waitForRateRoom(appBase, s.key, log);
       if (settleSeconds > 0) await runGroup(b, appBase, roles[load], appPid, settleSeconds);
       const results = await runGroup(b, appBase, roles[load], appPid, seconds);
       report.loads[load].rounds.push(results);
@@ -759,16 +711,10 @@ function growthTable(reports: SizeReport[]): string {
 }
 
 function writeReport(section: string, body: string) {
-  const begin = `<!-- bench:${section}:begin -->`;
-  const end = `<!-- bench:${section}:end -->`;
-  let doc = existsSync(outFile)
+  const doc = existsSync(outFile)
     ? readFileSync(outFile, "utf8")
     : "# Performance\n\nMeasured with `npm run bench` (bench/README.md). Issue 6's targets: list ≥ 0.85 of the raw list, filtered lists ≥ 0.80, create ≥ 0.60 of the raw create, contact search ≥ 0.50 of the raw list; p99 at 1M ≤ 1.5 × p99 at 10k; RSS < 150 MB; start-up < 300 ms.\n\n";
-  const block = `${begin}\n${body.trim()}\n${end}`;
-  const i = doc.indexOf(begin);
-  const j = doc.indexOf(end);
-  doc = i >= 0 && j > i ? doc.slice(0, i) + block + doc.slice(j + end.length) : doc.trimEnd() + "\n\n" + block + "\n";
-  writeFileSync(outFile, doc);
+  writeFileSync(outFile, replaceSection(doc, section, body));
 }
 
 // ---------------------------------------------------------------------------------------------
