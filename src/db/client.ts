@@ -8,7 +8,8 @@ import { GroupCommit, type WriteOptions } from "./group-commit";
 import { migrate } from "./migrate";
 import { storeQueries, type StoreQueries } from "./queries";
 import * as schema from "./schema";
-import { readSnapshot } from "./snapshot";
+import { CommitStamp } from "./commit-stamp";
+import { readSnapshot, stampCommits } from "./snapshot";
 import { WalKeeper } from "./wal";
 
 
@@ -78,6 +79,8 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     onFailure: (reason) => log?.("error", "a write to the database failed: refusing writes until a restart", { error: reason }),
   });
   const generations = new Generations(sqlite, () => commits.inWriteUnit);
+  const stamp = new CommitStamp(memory ? null : path);
+  stampCommits(sqlite, stamp);
   return {
     ...storeQueries({ sqlite, orm, generations }),
     generations,
@@ -98,6 +101,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       const finish = async () => {
         await wal?.closeThread();
         sqlite.close();
+        stamp.close(); // after SQLite, as below
         // After SQLite: closing any descriptor of the -shm file drops the process's locks on it.
         await wal?.close();
       };

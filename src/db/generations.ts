@@ -12,13 +12,20 @@
 // roll back (its generation with it, so a later commit could reach the same number): values read
 // there are returned but never remembered.
 //
+// An entry also keeps the commit stamp (src/db/commit-stamp.ts) under which its generation was last
+// seen to hold: while nothing at all was committed since, the entry holds without reading its
+// generation again.
+//
 // The contacts' cache (src/db/contact-search.ts) follows the same rule on its own table,
 // contact_generations (migration 0004), which also counts the edits that reorder a search.
 import type { Database, Statement } from "bun:sqlite";
+import { readStamp } from "./snapshot";
 
 export type GenerationTable = "organizations" | "api_keys" | "flows" | "stages" | "dossiers" | "dossier_contacts";
 
 export class Generations {
+  /** Generations read so far (for tests: whether a hit read one). */
+  reads = 0;
   private readonly statements = new Map<string, Statement<{ generation: number; schema: number }, string[]>>();
 
   constructor(
@@ -41,6 +48,7 @@ export class Generations {
       );
       this.statements.set(key, statement);
     }
+    this.reads++;
     const row = statement.get(organizationId, ...tables)!;
     return `${row.schema}:${row.generation}`;
   }
@@ -64,6 +72,8 @@ interface Entry<V> {
   generation: string;
   value: V;
   weight: number;
+  /** The commit stamp under which the generation was last seen to hold (-1: none). */
+  stamp: number;
 }
 
 export class GenerationCache<V> {
@@ -79,18 +89,24 @@ export class GenerationCache<V> {
 
   /** The value remembered under `key` if its organization's generations are unchanged; else what
    * `load` reads (undefined: nothing to remember), remembered unless a write unit is running. A hit
-   * costs one statement; a miss reads the value and its generation in one snapshot (store.read, or
-   * the transaction the caller is in). */
+   * costs nothing when nothing was committed since the entry was last checked (the commit stamp,
+   * src/db/commit-stamp.ts), else one statement; a miss reads the value and its generation in one
+   * snapshot (store.read, or the transaction the caller is in). */
   get(key: string, load: () => { organizationId: string; value: V } | undefined): V | undefined {
+    const stamp = readStamp(this.sqlite);
     const entry = this.entries.get(key);
     if (entry) {
-      if (this.generations.of(entry.organizationId, this.tables) === entry.generation) return entry.value;
+      if (stamp !== -1 && stamp === entry.stamp) return entry.value;
+      if (this.generations.of(entry.organizationId, this.tables) === entry.generation) {
+        entry.stamp = stamp;
+        return entry.value;
+      }
       this.drop(key, entry);
     }
-    if (this.sqlite.inTransaction) return this.fill(key, load);
+    if (this.sqlite.inTransaction) return this.fill(key, load, stamp);
     this.sqlite.query("BEGIN").run();
     try {
-      return this.fill(key, load);
+      return this.fill(key, load, stamp);
     } finally {
       this.sqlite.query("COMMIT").run();
     }
@@ -100,7 +116,7 @@ export class GenerationCache<V> {
     return this.entries.size;
   }
 
-  private fill(key: string, load: () => { organizationId: string; value: V } | undefined): V | undefined {
+  private fill(key: string, load: () => { organizationId: string; value: V } | undefined, stamp: number): V | undefined {
     const loaded = load();
     if (!loaded || this.generations.inWriteUnit()) return loaded?.value;
     const generation = this.generations.of(loaded.organizationId, this.tables);
@@ -113,7 +129,7 @@ export class GenerationCache<V> {
       if (this.entries.size < this.limits.maxEntries && this.weight + weight <= maxWeight) break;
       this.drop(oldest, entry);
     }
-    this.entries.set(key, { organizationId: loaded.organizationId, generation, value: loaded.value, weight });
+    this.entries.set(key, { organizationId: loaded.organizationId, generation, value: loaded.value, weight, stamp });
     this.weight += weight;
     return loaded.value;
   }
