@@ -11,6 +11,7 @@ import { cachedPage, contactsGeneration, rememberPage, searchPage, type PoolFilt
 import type { QueryDeps } from "./queries";
 import { contacts, type ContactRow } from "./schema";
 import { inWriteTransaction, readSnapshot } from "./snapshot";
+import { StampCache } from "./stamp-cache";
 
 export type { ContactRow } from "./schema";
 export type { PoolFilter } from "./contact-search";
@@ -104,6 +105,9 @@ export function scanWhere(q: Pick<ContactPageQuery, "organizationId" | "mask" | 
   return { clause: where.join(" AND "), params };
 }
 
+/** Contacts a GET showed, kept while nothing is committed. */
+const RECORDS_REMEMBERED = 2048;
+
 export function contactQueries({ sqlite, orm }: QueryDeps) {
   /** A page's rows from their contact_search rowids, in the given order (one JSON array parameter,
    * whatever the page size). */
@@ -153,14 +157,22 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
     return { total, rows };
   }
 
+  const byId = (organizationId: string, contactId: string): Contact | null => {
+    const row = sqlite
+      .query<CountedRow, [string, string]>(`SELECT ${WITH_COUNT} FROM contacts c WHERE c.id = ?1 AND c.organization_id = ?2`)
+      .get(contactId, organizationId);
+    return row ? present(row) : null;
+  };
+  const shown = new StampCache<Contact>(sqlite, RECORDS_REMEMBERED);
+
   return {
     /** The organization's contact with its dossier_count, or null (another organization's is null too). */
-    byId(organizationId: string, contactId: string): Contact | null {
-      const row = sqlite
-        .query<CountedRow, [string, string]>(`SELECT ${WITH_COUNT} FROM contacts c WHERE c.id = ?1 AND c.organization_id = ?2`)
-        .get(contactId, organizationId);
-      return row ? present(row) : null;
-    },
+    byId,
+
+    /** The contact as a GET shows it; with `remember`, kept (frozen) while nothing is committed
+     * (src/db/stamp-cache.ts). */
+    shown: (organizationId: string, contactId: string, options: { remember: boolean }): Contact | null =>
+      options.remember ? shown.get(`${organizationId}\u0000${contactId}`, () => byId(organizationId, contactId)) : byId(organizationId, contactId),
 
     /** The organization's contact row, or null. */
     rowById(organizationId: string, contactId: string): ContactRow | null {

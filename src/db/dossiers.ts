@@ -4,6 +4,7 @@ import type { Static } from "@sinclair/typebox";
 import type { Dossier as DossierRecord, DossierType } from "../schemas/dossiers";
 import { listCaches, listRows, rememberable, rememberedAnswer, type Answer, type Boundary, type ListDossiersQuery } from "./dossier-page";
 import type { QueryDeps } from "./queries";
+import { StampCache } from "./stamp-cache";
 
 type Dossier = Static<typeof DossierRecord>;
 
@@ -61,6 +62,9 @@ interface JsonRow extends Boundary {
 /** One Dossier as JSON text, the same text as JSON.stringify(dossier). */
 const rowJson = (row: JsonRow) => `${row.head.slice(0, -1)},"deal_size":${JSON.stringify(row.deal_size)},${row.tail.slice(1)}`;
 
+/** Dossiers a GET showed, kept while nothing is committed: about 1.5 KB each. */
+const RECORDS_REMEMBERED = 2048;
+
 export function dossierQueries({ sqlite, generations }: QueryDeps) {
   // The list's `q` compares both sides lower-cased as JavaScript does (C10), which SQLite's lower() does not.
   sqlite.function("js_lower", { deterministic: true }, (value: unknown) => (typeof value === "string" ? value.toLowerCase() : null));
@@ -69,8 +73,14 @@ export function dossierQueries({ sqlite, generations }: QueryDeps) {
   const byId = (organizationId: string, id: string): Dossier | null =>
     sqlite.query<Dossier, [string, string]>(`SELECT ${COLUMNS} FROM dossiers WHERE id = ? AND organization_id = ?`).get(id, organizationId) ?? null;
 
+  const shown = new StampCache<Dossier>(sqlite, RECORDS_REMEMBERED);
   return {
     byId,
+
+    /** The dossier as a GET shows it; with `remember`, kept (frozen) while nothing is committed
+     * (src/db/stamp-cache.ts). */
+    shown: (organizationId: string, id: string, options: { remember: boolean }): Dossier | null =>
+      options.remember ? shown.get(`${organizationId}\u0000${id}`, () => byId(organizationId, id)) : byId(organizationId, id),
 
     /** Where the dossier's CV lies (its cv_url); null without a dossier or a CV. */
     cvUrl: (organizationId: string, id: string): string | null =>

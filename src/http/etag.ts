@@ -48,9 +48,19 @@ function sortedKeys(record: Record<string, unknown>): string[] {
   return sorted;
 }
 
-/** The strong ETag of a record's representation. */
-export const etagOf = (representation: unknown): string =>
-  `"${new Bun.CryptoHasher("sha256").update(canonical(representation)).digest("base64url").slice(0, 32)}"`;
+/** The strong ETag of a record's representation. A frozen one (a remembered record,
+ * src/db/stamp-cache.ts) never changes: its tag is computed once. */
+export function etagOf(representation: unknown): string {
+  const frozen = representation !== null && typeof representation === "object" && Object.isFrozen(representation);
+  let tag = frozen ? frozenTags.get(representation) : undefined;
+  if (tag === undefined) {
+    tag = `"${new Bun.CryptoHasher("sha256").update(canonical(representation)).digest("base64url").slice(0, 32)}"`;
+    if (frozen) frozenTags.set(representation, tag);
+  }
+  return tag;
+}
+
+const frozenTags = new WeakMap<object, string>();
 
 const tags = (header: string) => header.split(",").map((tag) => tag.trim()).filter(Boolean);
 

@@ -218,6 +218,12 @@ export function getContact(ctx: Context, organizationId: string, contactId: stri
   return ctx.store.contacts.byId(organizationId, contactId);
 }
 
+/** The contact as GET /contacts/{id} shows it: the same as getContact, remembered (frozen) while
+ * nothing is committed, unless DOSSIER_CACHE=off. */
+export function showContact(ctx: Context, organizationId: string, contactId: string): Contact | null {
+  return ctx.store.contacts.shown(organizationId, contactId, { remember: ctx.config.cache });
+}
+
 const COLUMN_OF = {
   full_name: "fullName",
   email: "email",

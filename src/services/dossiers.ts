@@ -81,6 +81,11 @@ function checkFields(fields: object, type: DossierType) {
 
 export const getDossier = (ctx: Context, organizationId: string, id: string): Dossier | null => ctx.store.dossiers.byId(organizationId, id);
 
+/** The dossier as GET /dossiers/{id} shows it: the same as getDossier, remembered (frozen) while
+ * nothing is committed, unless DOSSIER_CACHE=off. */
+export const showDossier = (ctx: Context, organizationId: string, id: string): Dossier | null =>
+  ctx.store.dossiers.shown(organizationId, id, { remember: ctx.config.cache });
+
 function mustGet(ctx: Context, organizationId: string, id: string): Dossier {
   const dossier = getDossier(ctx, organizationId, id);
   if (!dossier) throw notFound("dossier not found");

@@ -1,6 +1,7 @@
 // DOSSIER_CACHE=off (src/config.ts) turns the answer caches off, so that the bench can tell what
 // they are worth: remembered GET /dossiers answers and page boundaries (dossier-page.ts), contact
-// search results and pages (contact-search.ts), remembered principals (principals.ts). Correctness
+// search results and pages (contact-search.ts), remembered principals (principals.ts), and the
+// records single GETs show (stamp-cache.ts). Correctness
 // must not depend on them: two apps on one file, one with the caches on and one with them off,
 // give the same answers to the same reads after every kind of write (C5, C6, C10's "next request"),
 // whichever of them wrote. And off must mean off: nothing is remembered.
@@ -21,7 +22,7 @@ function pair() {
   return { on, off, org: makeOrg(on) };
 }
 
-const shape = (a: Answer) => ({ status: a.status, body: a.text });
+const shape = (a: Answer) => ({ status: a.status, body: a.text, etag: a.headers.get("etag") });
 
 describe("DOSSIER_CACHE in the config", () => {
   test("on by default, off with DOSSIER_CACHE=off; another value is refused naming the variable", () => {
@@ -51,6 +52,7 @@ describe("the same answers with the caches on and off", () => {
         `/dossiers?stage_id=${candidate.stages[1].id}`,
         "/dossiers?status=archived",
         ...ids.map((id) => `/dossiers/${id}`),
+        ...contactIds.map((id) => `/contacts/${id}`),
         "/contacts",
         "/contacts?per_page=2&page=2",
         "/contacts?search=ada",
@@ -107,8 +109,11 @@ describe("the same answers with the caches on and off", () => {
 describe("off means nothing is remembered", () => {
   test("no dossier answer, page boundary, contact search or page, or principal is kept", async () => {
     const { on, off, org } = pair();
+    let made = { id: "" };
     for (let i = 0; i < 5; i++) {
-      expect((await call(on, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: `Ada ${i}`, email: `ada${i}@example.com` } })).status).toBe(201);
+      const created = await call(on, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: `Ada ${i}`, email: `ada${i}@example.com` } });
+      expect(created.status).toBe(201);
+      made = created.json.data;
     }
     for (const app of [on, off]) {
       for (const path of ["/dossiers", "/dossiers?per_page=2&page=2", "/contacts?search=ada", "/contacts?kind=candidate"]) {
@@ -122,8 +127,12 @@ describe("off means nothing is remembered", () => {
       search: cacheStats(app.dossier.store.sqlite).entries > 0,
       pages: cacheStats(app.dossier.store.sqlite).pages > 0,
       principal: recallPrincipal(app.dossier, hashKey(org.key)) !== undefined,
+      record: (() => {
+        const shown = () => app.dossier.store.read(() => app.dossier.store.dossiers.shown(org.id, made.id, { remember: app.dossier.config.cache }));
+        return shown() === shown();
+      })(),
     });
-    expect(remembered(on)).toEqual({ list: true, boundaries: true, search: true, pages: true, principal: true });
-    expect(remembered(off)).toEqual({ list: false, boundaries: false, search: false, pages: false, principal: false });
+    expect(remembered(on)).toEqual({ list: true, boundaries: true, search: true, pages: true, principal: true, record: true });
+    expect(remembered(off)).toEqual({ list: false, boundaries: false, search: false, pages: false, principal: false, record: false });
   });
 });

@@ -7,7 +7,7 @@
 import { notFound } from "../../errors";
 import { List, One } from "../../schemas/common";
 import { Contact, ContactQuery, CreateContact, DeletedContact, PatchContact } from "../../schemas/contacts";
-import { createContact, deleteContact, getContact, listContacts, updateContact } from "../../services/contacts";
+import { createContact, deleteContact, listContacts, showContact, updateContact } from "../../services/contacts";
 import { defineRoute, type Asked } from "../route";
 import { one, page, paging } from "../request";
 
@@ -15,7 +15,7 @@ const TAG = "Contacts";
 const ofContact = { id: "The contact's id" };
 
 function contact({ ctx, principal, params }: Asked<"id">) {
-  const found = getContact(ctx, principal.organizationId, params.id);
+  const found = showContact(ctx, principal.organizationId, params.id);
   if (!found) throw notFound("contact not found");
   return found;
 }

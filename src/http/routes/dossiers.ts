@@ -13,7 +13,7 @@ import {
   ArchivedDossier, CreateDossier, CreateDossierForm, CvForm, CvRaw, Dossier, DossierQuery, PatchDossier,
 } from "../../schemas/dossiers";
 import {
-  archiveDossier, attachCv, createDossier, cvOf, getDossier, listDossiersJson, updateDossier, type CreateDossierInput,
+  archiveDossier, attachCv, createDossier, cvOf, listDossiersJson, showDossier, updateDossier, type CreateDossierInput,
 } from "../../services/dossiers";
 import { dossierExists } from "../../services/links";
 import { defineRoute, type Asked } from "../route";
@@ -105,7 +105,7 @@ async function readCv(request: Request): Promise<Uint8Array> {
 
 /** The path's dossier, archived or not. */
 function dossier({ ctx, principal, params }: Asked<"id">) {
-  const found = getDossier(ctx, principal.organizationId, params.id);
+  const found = showDossier(ctx, principal.organizationId, params.id);
   if (!found) throw notFound("dossier not found");
   return found;
 }
