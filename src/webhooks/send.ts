@@ -65,7 +65,7 @@ export function sendSigned(
 /** Sends one attempt. Never throws: a failure is described in the result. The time limit covers
  * the whole attempt: connection, request, answer and the snippet of its body. The address is
  * checked as it is connected to (C20 "Webhook URLs"): a name may resolve elsewhere than when the
- * URL was set. */
+ * URL was set. `resolveName` is the system's resolver unless a test gives its own. */
 export function sendAttempt(
   url: string,
   body: string,
@@ -73,6 +73,7 @@ export function sendAttempt(
   timeoutMs: number,
   now: () => Date,
   allowPrivate = true,
+  resolveName: Resolve = systemResolve,
 ): Promise<SendResult> {
   const started = performance.now();
   return new Promise<SendResult>((resolve) => {
@@ -125,7 +126,7 @@ export function sendAttempt(
           method: "POST",
           headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
           agent: secure ? httpsAgent : httpAgent,
-          lookup: checkedLookup(allowPrivate),
+          lookup: checkedLookup(allowPrivate, resolveName),
         },
         (answer) => {
           response = answer;
@@ -196,7 +197,10 @@ function ipv4(address: string): number | null {
 
 const inV4 = (n: number, base: string, bits: number) => Math.floor(n / 2 ** (32 - bits)) === Math.floor(ipv4(base)! / 2 ** (32 - bits));
 
-/** The first 16 bits of an IPv6 address, and the IPv4 address it maps or embeds (::ffff:a.b.c.d). */
+/** The first 16 bits of an IPv6 address, its 128 bits, and the IPv4 address it carries when it is
+ * one written as IPv6: IPv4-mapped (::ffff:a.b.c.d, however spelled: ::ffff:6464:64c8 is
+ * 100.100.100.200), IPv4-compatible (::a.b.c.d) or NAT64 (64:ff9b::a.b.c.d), which reach that IPv4
+ * address through the host's stack or a NAT64 gateway. */
 function ipv6(address: string): { head: number; v4: string | null; all: bigint } | null {
   if (isIP(address) !== 6) return null;
   let text = address.toLowerCase().split("%")[0];
@@ -211,25 +215,38 @@ function ipv6(address: string): { head: number; v4: string | null; all: bigint }
   const tail = right ? right.split(":") : [];
   const groups = right === undefined ? head : [...head, ...Array(8 - head.length - tail.length).fill("0"), ...tail];
   const all = groups.reduce((n, g) => (n << 16n) + BigInt(parseInt(g || "0", 16)), 0n);
-  if (all >> 32n === 0xffffn) v4 = [24n, 16n, 8n, 0n].map((s) => Number((all >> s) & 0xffn)).join(".");
+  const prefix96 = all >> 32n;
+  const carriesV4 = prefix96 === 0xffffn || prefix96 === NAT64_PREFIX || (prefix96 === 0n && all > 0xffffffn);
+  if (carriesV4) v4 = [24n, 16n, 8n, 0n].map((s) => Number((all >> s) & 0xffn)).join(".");
   return { head: Number(all >> 112n), v4, all };
 }
 
-/** Why a webhook may not reach `address` (an IP address), or null when it may. Link-local
- * addresses (cloud metadata) never; loopback, private and unspecified ones only with
- * `allowPrivate` (DOSSIER_WEBHOOK_ALLOW_PRIVATE, default 1). */
+/** 64:ff9b::/96, the well-known NAT64 prefix (RFC 6052), as its first 96 bits. */
+const NAT64_PREFIX = 0x64ff9bn << 64n;
+
+/** Cloud metadata services outside the link-local ranges (C20 "Webhook URLs"): AWS's IPv6 one and
+ * Alibaba Cloud's. Refused whatever DOSSIER_WEBHOOK_ALLOW_PRIVATE says, like link-local ones. */
+const METADATA_V4 = ipv4("100.100.100.200")!;
+const METADATA_V6 = ipv6("fd00:ec2::254")!.all;
+
+/** Why a webhook may not reach `address` (an IP address, as a resolver or the URL parser gives it),
+ * or null when it may. Link-local addresses and the other cloud metadata addresses never; loopback,
+ * private and unspecified ones only with `allowPrivate` (DOSSIER_WEBHOOK_ALLOW_PRIVATE, default 1).
+ * An IPv4 address written as IPv6 is judged as the IPv4 address. */
 export function refusedAddress(address: string, allowPrivate: boolean): string | null {
   const v6 = ipv6(address);
   const v4text = v6 ? v6.v4 : address;
   const v4 = v4text === null ? null : ipv4(v4text);
   if (v4 !== null) {
     if (inV4(v4, "169.254.0.0", 16)) return `${address} is a link-local address`;
+    if (v4 === METADATA_V4) return `${address} is a cloud metadata address`;
     if (allowPrivate) return null;
     const privateRanges: [string, number][] = [["127.0.0.0", 8], ["10.0.0.0", 8], ["172.16.0.0", 12], ["192.168.0.0", 16], ["100.64.0.0", 10], ["0.0.0.0", 8]];
     return privateRanges.some(([base, bits]) => inV4(v4, base, bits)) ? `${address} is a loopback or private address` : null;
   }
   if (!v6) return null;
   if ((v6.head & 0xffc0) === 0xfe80) return `${address} is a link-local address`;
+  if (v6.all === METADATA_V6) return `${address} is a cloud metadata address`;
   if (allowPrivate) return null;
   if (v6.all === 0n || v6.all === 1n || (v6.head & 0xfe00) === 0xfc00) return `${address} is a loopback or private address`;
   return null;
@@ -237,16 +254,25 @@ export function refusedAddress(address: string, allowPrivate: boolean): string |
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-/** dns.lookup, failing with the refusal when any address the name resolves to is refused. */
-function checkedLookup(allowPrivate: boolean) {
+/** Every address a host name resolves to. The system's resolver (dns.lookup: /etc/hosts, then DNS)
+ * unless a test names its own, to make a name resolve where no DNS of this machine points. */
+export type Resolve = (hostname: string, options: LookupOptions) => Promise<LookupAddress[]>;
+const systemResolve: Resolve = (hostname, options) => dns.promises.lookup(hostname, { ...options, all: true });
+
+/** The connection's lookup: `resolveName`, failing with the refusal when any address the name resolves
+ * to is refused. */
+function checkedLookup(allowPrivate: boolean, resolveName: Resolve) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback) => {
-    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, "");
-      const refusal = addresses.map((a) => refusedAddress(a.address, allowPrivate)).find((r) => r !== null);
-      if (refusal) return callback(Object.assign(new Error(`${hostname}: ${refusal}`), { code: "EADDRNOTALLOWED" }), "");
-      if (options.all) return callback(null, addresses);
-      callback(null, addresses[0].address, addresses[0].family);
-    });
+    resolveName(hostname, options).then(
+      (addresses) => {
+        const refusal = addresses.map((a) => refusedAddress(a.address, allowPrivate)).find((r) => r !== null);
+        if (refusal) return callback(Object.assign(new Error(`${hostname}: ${refusal}`), { code: "EADDRNOTALLOWED" }), "");
+        if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname}: no address`), { code: "ENOTFOUND" }), "");
+        if (options.all) return callback(null, addresses);
+        callback(null, addresses[0].address, addresses[0].family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, ""),
+    );
   };
 }
 
@@ -268,7 +294,7 @@ export async function refusedWebhookUrl(url: string, allowPrivate: boolean): Pro
   }
   let addresses: LookupAddress[];
   try {
-    addresses = await dns.promises.lookup(host, { all: true });
+    addresses = await systemResolve(host, {});
   } catch {
     return null;
   }
