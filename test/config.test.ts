@@ -1,8 +1,10 @@
 // C7 / C10 "Durations in env": DOSSIER_WEBHOOK_RETRY_SCHEDULE and DOSSIER_WEBHOOK_TIMEOUT are read
 // by loadConfig as `<number><unit>` with unit ms, s, m, h or d; anything else is refused with a message
 // naming the variable and the value. With an empty environment the defaults of C7 apply.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { DEFAULT_RETRY_SCHEDULE, listenAddress, loadConfig, parseDuration, printsStacks } from "../src/config";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const S = 1000;
 const M = 60 * S;

@@ -1,9 +1,11 @@
 // Every environment variable is read in src/config.ts and nowhere else in src/ (docs/dev-brief.md):
 // one file says what the environment can change, and tests and embedding programs hand the settings
 // in through `env` (createApp, openContext) rather than through the process's environment.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const ROOT = join(import.meta.dir, "..");
 const SRC = join(ROOT, "src");

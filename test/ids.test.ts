@@ -1,8 +1,10 @@
 // Ids (api-v1 "Conventions": UUID strings; C7: event ids `evt_` + 26 or more characters) that lead
 // with their creation time, so that indexes keyed by them grow at one edge (issue 6).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { isUuid, newId, timeOrderedId } from "../src/ids";
 import { eventIdOf } from "../src/services/outbox";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 describe("ids", () => {
   test("newId is a UUID (version 7) and ids made in later milliseconds sort after earlier ones", async () => {

@@ -1,9 +1,11 @@
 // Issue 7: webhook secrets are sealed at rest under the data folder's master key.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { loadMasterKey, seal, unseal } from "../src/secrets";
 import { tempDir } from "./helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 describe("sealed secrets", () => {
   test("round-trip; the sealed text does not contain the secret; each seal differs", () => {

@@ -1,9 +1,11 @@
 // The pure parts of `npm run bench -- --against <commit>` (bench/against.ts): the option, the
 // ratio line, the names --only accepts, and the replacement of a marked section of
 // docs/performance.md (bench/doc-section.ts).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { CASES, NAMES, parseAgainst, ratioLine } from "../../bench/against";
 import { replaceSection } from "../../bench/doc-section";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 describe("parseAgainst", () => {
   test("one commit, repeated options and comma lists, in order and once each", () => {

@@ -1,7 +1,9 @@
 // bench/profile.ts: a CPU profile's samples put in the stages of a request by the frames on their
 // stacks (issue 33's split), checked on a small profile made by hand.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { stagesOf } from "../../bench/profile";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({ id, callFrame: { functionName, url }, children });
 

@@ -3,12 +3,14 @@
 // back and every row findable (docs/performance.md, point 5). A real `bun bench/seed.ts` of N rows
 // through a real `dossier` (src/main.ts) into a temp folder, then the file read with bun:sqlite.
 import { Database } from "bun:sqlite";
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { readdirSync, readlinkSync } from "node:fs";
 import { ftsLevels, seed } from "../../bench/seed";
 import { sourceExecutable } from "../cli/helpers";
 import { tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const N = 1000;
 

@@ -1,10 +1,12 @@
 // The stats bench's code path (bench/stats.ts, issue 22's "stats for a flow of 100,000 dossiers"),
 // at a tiny size: it seeds through the triggers of migration 0008 and measures the service's read.
 import { Database } from "bun:sqlite";
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { benchStats } from "../../bench/stats";
 import { tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 test("bench/stats.ts seeds a sales flow with moves and outcomes and times its figures", () => {
   const dataDir = tempDir();

@@ -2,11 +2,13 @@
 // stays quiet with --json or when stderr is not a TTY. The terminal is a real pseudo-terminal made
 // by util-linux `script`. The copy itself runs on a worker thread (src/db/backup-worker.ts).
 import { Database } from "bun:sqlite";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers";
 import { dossier, MAIN } from "./helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const data = tempDir();
 const out = tempDir();

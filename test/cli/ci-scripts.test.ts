@@ -1,9 +1,11 @@
 // The CI scripts (.ci/run, .ci/smoke), run for real with bash. `npm` is a stand-in script first on
 // PATH that records how it was called, so .ci/run's own logic runs without the whole suite inside.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const root = join(import.meta.dir, "../..");
 

@@ -1,11 +1,13 @@
 // C2: the operator surface. --json prints exactly one JSON object; bad arguments exit 2 with a
 // one-line message; unknown ids exit 1; bad arguments win over unknown ids (C10).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { tempDir } from "../helpers";
 import { dossier, dossierRun } from "./helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 

@@ -2,12 +2,14 @@
 // holds, refuses a folder that does not exist (exit 1, "no data folder at DIR") and creates
 // nothing; only `org create` and `serve` start one. What Dossier creates is private
 // (docs/security.md): folders 0700, the database, its -wal and -shm, master.key and CVs 0600.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
 import { dossier } from "./helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const ORG = "00000000-0000-4000-8000-000000000000";
 

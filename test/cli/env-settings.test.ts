@@ -1,12 +1,14 @@
 // C2: the settings `dossier` reads from the environment beside the store's (src/config.ts):
 // DOSSIER_HOST and DOSSIER_PORT, where `serve` listens when --host and --port are not given, and
 // DOSSIER_LOG_LEVEL=debug, which adds an unexpected failure's stack after its one line.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers";
 import { startServerProcess } from "../helpers/process";
 import { dossierRun } from "./helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 describe("C2: serve listens on DOSSIER_HOST:DOSSIER_PORT unless --host and --port say otherwise", () => {
   test("DOSSIER_PORT that is no port: exit 2, one line naming it, the data folder untouched", () => {

@@ -3,12 +3,14 @@
 // /healthz as fast as possible from before the server listens; at the first 200, what the server
 // has written on stderr (a file here, so that nothing of it is still in a pipe) already holds the
 // key and the owner's console link, and the key is already good.
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { onCleanup, tempDir } from "../helpers";
 import { MAIN } from "../helpers/process";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 /** A port free a moment ago (the server is told it, as a script that knows its port would be). */
 async function freePort(): Promise<number> {

@@ -1,8 +1,10 @@
 // Issue 8 (C2): `dossier <command> --help` lists, for every command and subcommand, each flag it
 // accepts with its default, and each environment variable it reads with its default. Driven by the
 // table below: a flag or variable added to a command belongs in this table and in its help.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { MAIN } from "./helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 interface Row {
   command: string;

@@ -1,11 +1,13 @@
 // C12, C20: `dossier member add|list|setup-link`, run as real processes on their own data folder.
 import { Database } from "bun:sqlite";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { openContext } from "../../src/context";
 import { redeemSetupLink } from "../../src/services/sessions";
 import { onCleanup, tempDir } from "../helpers";
 import { dossier, dossierRun } from "./helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 const LINK = /^http:\/\/127\.0\.0\.1:8080\/console\/setup#token=[A-Za-z0-9_-]{43}$/;

@@ -1,11 +1,13 @@
 // C2's exit statuses when the data folder cannot be opened: a corrupt or unreadable database is no
 // bad argument (exit 2) but a failure (exit 1), at `serve` and at every command, with one line on
 // stderr naming the folder. (A --data that names no folder stays a bad argument: test/cli/cli.test.ts.)
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dossierRun } from "./helpers";
 import { tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const UNKNOWN = "0190a0a0-0000-7000-8000-000000000001";
 const COMMANDS = [

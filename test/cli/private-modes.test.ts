@@ -3,11 +3,13 @@
 // backup FILE` run under `umask 022` (it wrote the database 0644 and FILE.files/ 0755), and a
 // data folder restored or copied loose (0644 files, 0755 folders), which `serve` used as it found
 // it; it now tightens it at start and logs what it changed.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers";
 import { bootstrapKey, MAIN, startServerProcess } from "../helpers/process";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const mode = (path: string) => lstatSync(path).mode & 0o777;
 

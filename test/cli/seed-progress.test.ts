@@ -1,11 +1,13 @@
 // Issue 8: `npm run bench` and `bun bench/seed.ts` show the seed's progress on a terminal (a line
 // redrawn in place on stderr), and never in a pipe or with --json. The terminal is a real
 // pseudo-terminal from util-linux `script`; the seed calls a real `dossier` (src/main.ts).
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers";
 import { sourceExecutable } from "./helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const ROOT = join(import.meta.dir, "../..");
 const SEED = join(ROOT, "bench/seed.ts");

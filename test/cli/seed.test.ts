@@ -3,7 +3,7 @@
 // same data folder) and checked against the API's own schemas: counts, both flows, a spread over
 // stages, some overdue (C5), notes, secondary links (C6), deal sizes on sales dossiers only (C3),
 // and events recorded but never delivered (docs/decisions.md), even with a webhook endpoint set.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
@@ -14,6 +14,8 @@ import { Note } from "../../src/schemas/notes";
 import { writeNewDossier } from "../../src/services/dossiers";
 import { call, makeApp, tempDir } from "../helpers";
 import { dossier, MAIN } from "./helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
 const schemas = { dossier: ajv.compile(Dossier), contact: ajv.compile(Contact), note: ajv.compile(Note), link: ajv.compile(LinkItem) };

@@ -1,11 +1,13 @@
 // C2: `dossier serve` as a real process: first-start bootstrap, operator changes while it runs
 // (C10), and the graceful stop on SIGTERM and SIGINT.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
 import { tempDir } from "../helpers";
 import { dossier } from "./helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const BOOTSTRAP_KEY = /API key \(shown once, store it now\): (svc_live_[A-Za-z0-9]{32})/;
 

@@ -4,10 +4,12 @@
 // server sends it again; the server's log has one line per attempt (issue 8).
 import { openContext } from "../../src/context";
 import { createDossier } from "../../src/services/dossiers";
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { tempDir, until } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
 import { dossier } from "./helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const data = tempDir();
 const running: ServerProcess[] = [];

@@ -2,9 +2,11 @@
 // assignee (me, anyone, a member), overdue and text filters are GET /dossiers's own, the columns
 // count what matches, and the address keeps them over a reload; a card's name opens the dossier's
 // page while a drag that starts on it stays a drag; "New dossier" carries the board's flow.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { column, consoleServer, LOAD_MS, openBoard, screenshot, seriousFindings, signedIn } from "./console";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const at = await consoleServer();
 

@@ -1,7 +1,9 @@
 // The board's filters in the address (C14), without a browser: what an address asks for, what a
 // filter writes back, and the GET /dossiers query it becomes.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { apiFilter, isFiltered, NO_FILTER, readFilter, writeFilter } from "../../src/console/board/filters";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const MEMBER = "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d";
 const OTHER = "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d";

@@ -6,13 +6,15 @@
 // time. The figures go to the output and, when DOSSIER_CONSOLE_FIGURES names a file, to it as JSON;
 // docs/performance.md's "Console" section holds them (bench/console.ts runs this file and writes
 // the section).
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import type { Page } from "playwright-core";
 import type { BoardFigures, Load } from "../../bench/console-figures";
 import { writeDossierPatch, writeNewDossier } from "../../src/services/dossiers";
 import { consoleServer, LOAD_MS, signedIn } from "./console";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const DOSSIERS = 2_000;
 const STAGES = ["Applied", "Screening", "Phone call", "Interview", "Assessment", "Offer", "Hired"];

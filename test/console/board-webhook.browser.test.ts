@@ -2,9 +2,11 @@
 // headless Chromium, and the `dossier.stage_changed` webhook arrives, signed, at a receiver on
 // 127.0.0.1 set through PUT /webhook-endpoint. The signature is checked with node:crypto, not with
 // our signing code. This file's server runs the webhook dispatcher (console.ts's does not).
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { verifySignature as verify, webhookReceiver as receiver } from "../helpers/webhooks";
 import { column, consoleServer, LOAD_MS, openBoard, seriousFindings, signedIn } from "./console";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const at = await consoleServer({ webhooks: true });
 const [first, second] = at.flow.stages;

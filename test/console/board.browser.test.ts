@@ -3,9 +3,11 @@
 // API agrees, and a reload shows it), a refused move undone with the API's message, a viewer with
 // no move control; axe finds no serious or critical violation on any of these screens, and the
 // page's policy refuses nothing the console does.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { column, consoleServer, focused, LOAD_MS, newPage, openBoard, PASSWORD, refusedByPolicy, seriousFindings, signedIn } from "./console";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const at = await consoleServer();
 const [first, second] = at.flow.stages;

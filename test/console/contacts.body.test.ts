@@ -1,8 +1,10 @@
 // The contact form's bodies (C6, C14 screen 6): a create sends the fields filled in; an edit sends
 // only what changed from the contact as it was read (an emptied field clears it, full_name never
 // becomes null); the talent-pool days become date-times at the day's start.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createBody, EMPTY, patchBody, typedOf } from "../../src/console/contacts/body";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const contact = {
   id: "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",

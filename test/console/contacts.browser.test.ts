@@ -3,9 +3,11 @@
 // 409 shown beside the email with the typed text kept; an edit made stale by someone else's change
 // refused with words and the typed text kept; the dossiers a contact is linked to; pages; a viewer
 // finds no write control; axe finds no serious or critical violation on either screen.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { consoleServer, focused, LOAD_MS, refusedByPolicy, screenshot, seriousFindings, signedIn } from "./console";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const at = await consoleServer();
 

@@ -1,8 +1,10 @@
 // The dossier page's history in words (C18): one sentence per entry kind, ids told by name, and
 // general words for an id nothing names.
-import { describe as group, expect, test } from "bun:test";
+import { describe as group, expect, setDefaultTimeout, test } from "bun:test";
 import type { HistoryEntry } from "../../src/console/dossier/types";
 import { describe, duration, type Names } from "../../src/console/dossier/words";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const names: Names = {
   stage: (id) => ({ s1: "Applied", s2: "Interview" })[id],

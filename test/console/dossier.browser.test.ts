@@ -4,10 +4,12 @@
 // linking contacts (C6), the history in words (C18), refusals beside their fields with the typed
 // text kept, a viewer with no write control, a 404; axe finds nothing serious on either screen and
 // the page's policy refuses nothing the console does.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { Locator, Page } from "playwright-core";
 import { consoleServer, LOAD_MS, refusedByPolicy, screenshot, seriousFindings, signedIn } from "./console";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const at = await consoleServer();
 const [first, second] = at.flow.stages;

@@ -2,9 +2,11 @@
 // filters narrow the table and its total, and stand in the address (a reload shows the same list);
 // the pages go forward and back; a name opens the dossier's page; a viewer finds no "New dossier";
 // axe finds no serious or critical violation.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { consoleServer, LOAD_MS, refusedByPolicy, screenshot, seriousFindings, signedIn } from "./console";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const at = await consoleServer();
 const [first, second] = at.flow.stages;

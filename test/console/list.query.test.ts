@@ -1,8 +1,10 @@
 // The list's address (C14 screen 3): the query string read into GET /dossiers's query (a value the
 // page does not know is left out), a filter changed going back to page 1, and the pages' addresses.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { filtered, queryOf, withFilters } from "../../src/console/list/filters";
 import { pageCount, pageHref, whole } from "../../src/console/list/paging";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const params = (query: string) => new URLSearchParams(query);
 

@@ -3,11 +3,13 @@
 // assets come compressed as the browser accepts, cached for a year, immutable; an unknown asset is
 // a plain-text 404 (a route outside /api/v1 answers its own type). The console's API types are
 // those of the document the app serves.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { gunzipSync } from "node:zlib";
 import { consoleTypes, SCHEMA_FILE, servedDocument } from "../../src/console/api/generate";
 import { chooseEncoding, CONSOLE_CSP } from "../../src/http/console";
 import { makeApp } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const app = makeApp();
 const get = (path: string, headers: Record<string, string> = {}) => app.handle(new Request(`http://localhost${path}`, { headers }));

@@ -5,9 +5,11 @@
 // log and Retry re-sending it; a flow and its stages made, renamed, reordered by keyboard, deleted;
 // members and viewers find no settings. axe finds no serious or critical violation on any screen.
 import chromium from "@sparticuz/chromium";
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chromium as playwright, type Browser, type Page } from "playwright-core";
 import { consoleServer, focused, LOAD_MS, newPage, PASSWORD, refusedByPolicy, screenshot, seriousFindings, signedIn } from "./console";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 // The webhook dispatcher runs, with no retries (a failed first attempt is `failed` at once, C7's
 // schedule replaced as DOSSIER_WEBHOOK_RETRY_SCHEDULE allows).

@@ -3,12 +3,14 @@
 // use of it (src/db/generations.ts): a hit costs no SQL while nothing was committed, and an entry
 // filled inside a snapshot older than a commit is checked again after that commit.
 import { Database } from "bun:sqlite";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { openStore, type Store } from "../../src/db/client";
 import { CommitStamp } from "../../src/db/commit-stamp";
 import { readSnapshot } from "../../src/db/snapshot";
 import { onCleanup, tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 function store(): { store: Store; path: string; stamp: CommitStamp } {
   const path = join(tempDir(), "dossier.db");

@@ -3,11 +3,13 @@
 // updated_since on GET /dossiers and GET /contacts. Checked on the query modules' own statements
 // with EXPLAIN QUERY PLAN, on a file the real migrations made; the answers themselves are checked
 // by test/http/events.test.ts and test/http/updated-since.test.ts.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { scanWhere } from "../../src/db/contacts";
 import { dossierListWhere, pageSql } from "../../src/db/dossier-page";
 import { feedSql } from "../../src/db/events";
 import { makeApp } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 function planOf(app: ReturnType<typeof makeApp>, sql: string, ...params: unknown[]): string {
   return app.dossier.store.sqlite

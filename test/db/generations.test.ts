@@ -1,10 +1,12 @@
 // The caches' one invalidation rule (src/db/generations.ts, migration 0005), on a real file: a
 // generation per (organization, table) moved by triggers inside the writing transaction.
 import { Database } from "bun:sqlite";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { openStore, type Store } from "../../src/db/client";
 import { onCleanup, tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 function store(): { store: Store; path: string } {
   const path = join(tempDir(), "dossier.db");

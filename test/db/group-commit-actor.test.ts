@@ -1,11 +1,13 @@
 // C18: a unit runs later, in its group's commit, not in the async context of whoever wrote it; the
 // group commit makes the writer's actor (src/actor.ts) current again while that unit runs.
 import { Database } from "bun:sqlite";
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { asActor, currentActor, type Actor } from "../../src/actor";
 import { GroupCommit } from "../../src/db/group-commit";
 import { tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 test("C18: each unit of one group runs as the actor that called write, one written by nobody and the commit listeners as nobody", async () => {
   const sqlite = new Database(join(tempDir(), "g.db"), { create: true, strict: true });

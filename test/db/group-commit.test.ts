@@ -3,13 +3,15 @@
 // without timing anything. The real flush (fdatasync of the WAL off the HTTP thread) is checked
 // from outside the process by test/reliability/durability-strace.test.ts.
 import { Database } from "bun:sqlite";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { GroupCommit } from "../../src/db/group-commit";
 import { openStore } from "../../src/db/client";
 import { ApiError } from "../../src/errors";
 import { tempDir, until } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 /** A flush that waits until the test opens it, counting the calls. */
 function gatedFlush() {

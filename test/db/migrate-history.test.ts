@@ -1,7 +1,7 @@
 // C18 on a data folder made before migration 0008_history: each dossier starts with its current
 // stay (from stage_entered_at) and, when won or lost, its outcome; moves from then on are recorded.
 import { Database } from "bun:sqlite";
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { openContext } from "../../src/context";
 import { embeddedMigrations, migrate } from "../../src/db/migrate";
@@ -9,6 +9,8 @@ import { dossierHistory } from "../../src/services/history";
 import { flowStats } from "../../src/services/stats";
 import { updateDossier } from "../../src/services/dossiers";
 import { onCleanup, tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const HISTORY = embeddedMigrations.findIndex((m) => m.tag === "0008_history");
 const AT = "2026-01-01T00:00:00.000Z";

@@ -2,7 +2,7 @@
 // folder is made at the schema before migration 0006_members, with an organization, a key and a
 // dossier in it, then opened by today's code.
 import { Database } from "bun:sqlite";
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { embeddedMigrations, migrate } from "../../src/db/migrate";
 import { openContext } from "../../src/context";
@@ -10,6 +10,8 @@ import { createMember, listMembers, operator } from "../../src/services/members"
 import { redeemSetupLink, sessionOf, signIn } from "../../src/services/sessions";
 import { dossier } from "../cli/helpers";
 import { onCleanup, tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const MEMBERS = embeddedMigrations.findIndex((m) => m.tag === "0006_members");
 const AT = "2026-01-01T00:00:00.000Z";

@@ -1,12 +1,14 @@
 // C1: drizzle-kit migrations, embedded, applied at start to an empty file or an older one.
 import { Database } from "bun:sqlite";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { embeddedMigrations, migrate } from "../../src/db/migrate";
 import { openStore } from "../../src/db/client";
 import { tempDir } from "../helpers";
 import { MAIN } from "../cli/helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const root = join(import.meta.dir, "../..");
 const tablesOf = (db: Database) =>

@@ -1,10 +1,12 @@
 // C19's test PostgreSQL (test/helpers/postgres.ts): started from npm's binaries, as nobody when the
 // tests run as root, a database per test copied from a template, and nothing left behind.
 import { SQL } from "bun";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { freshDatabase, postgresServer, stopPostgres, templateDatabase } from "../helpers/postgres";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const alive = (pid: number) => {
   try {

@@ -3,7 +3,7 @@
 // own log, through moves, archiving, status changes back and forth and a stage deleted), and every
 // statement of src/db/stats.ts reads an index alone.
 import { Database } from "bun:sqlite";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { openContext } from "../../src/context";
 import { embeddedMigrations, migrate } from "../../src/db/migrate";
@@ -12,6 +12,8 @@ import { updateDossier } from "../../src/services/dossiers";
 import { flowStats } from "../../src/services/stats";
 import { call, makeApp, makeOrg, onCleanup, tempDir } from "../helpers";
 import { seededRandom as random } from "../../src/random";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;

@@ -2,9 +2,11 @@
 // src/ imports bun:sqlite or drizzle-orm, or reaches for the store's connection (`store.sqlite`,
 // `store.orm`); services go through the query modules (`ctx.store.dossiers.byId(...)`), so that a
 // PostgreSQL store (C19) is a second set of those modules, not a rewrite.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const ROOT = join(import.meta.dir, "../..");
 const SRC = join(ROOT, "src");

@@ -1,8 +1,10 @@
 // C1: synchronous=FULL by default (a committed write survives a power loss); env DOSSIER_SYNC=normal
 // trades that for speed. Checked on the connection the app really uses, through the environment.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { openContext } from "../../src/context";
 import { tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const synchronousOf = (env: Record<string, string>) => {
   const ctx = openContext({ dataDir: tempDir(), env });

@@ -1,10 +1,12 @@
 // docs/embedding.md "Adding Dossier to your project": the commands name a git and a folder
 // dependency, and our own exact pin of @scalar/api-reference holds for a host project's install
 // (a newer version has no file src/http/docs.ts imports).
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { docBlocks } from "./run-blocks";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const ROOT = join(import.meta.dir, "../..");
 const section = docBlocks("docs/embedding.md").filter((b) => b.section === "Adding Dossier to your project");

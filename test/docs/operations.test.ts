@@ -1,11 +1,13 @@
 // Issue 8: docs/operations.md's shell blocks run as written. Every `sh` block is either run here
 // or listed in SKIPPED with the reason; a new block that is neither fails the first test.
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { dossier } from "../cli/helpers";
 import { tempDir } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
 import { docBlocks, runBlock, type DocBlock } from "./run-blocks";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const DOC = "docs/operations.md";
 const blocks = docBlocks(DOC);

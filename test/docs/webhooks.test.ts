@@ -4,13 +4,15 @@
 // its TypeScript verifier (copied out of the document, not imported from our code) and its openssl
 // line check the signatures of real deliveries from a real server process to a receiver on
 // 127.0.0.1, during a secret rotation (two v1= values), and refuse a tampered body.
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dossier } from "../cli/helpers";
 import { tempDir } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
 import { runBlock } from "./run-blocks";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const doc = readFileSync(join(import.meta.dir, "../../docs/webhooks.md"), "utf8");
 const blocks = (lang: string, section: string) => {

@@ -1,11 +1,13 @@
 // CV storage (C1, C5): the temp-write, flush, rename-before-commit order, and the start-up sweep.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PDFDocument } from "pdf-lib";
 import { cvUrl, foldersToSync, isPdf, stageCv, sweepFiles } from "../../src/files/cv";
 import { recordEvent } from "../../src/services/outbox";
 import { call, filesUnder, makeApp, makeOrg } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const UUID = "0b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
 

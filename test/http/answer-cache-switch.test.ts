@@ -5,13 +5,15 @@
 // must not depend on them: two apps on one file, one with the caches on and one with them off,
 // give the same answers to the same reads after every kind of write (C5, C6, C10's "next request"),
 // whichever of them wrote. And off must mean off: nothing is remembered.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { loadConfig } from "../../src/config";
 import { cacheStats } from "../../src/db/contact-search";
 import { pageBoundaries } from "../../src/db/dossier-page";
 import { listDossiersJson } from "../../src/services/dossiers";
 import { createKey, hashKey, recallPrincipal, revokeKey } from "../../src/services/keys";
 import { call, makeApp, makeOrg, type Answer } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 type App = ReturnType<typeof makeApp>;
 

@@ -2,12 +2,14 @@
 // rate-limit changes take effect on the next request, whoever makes them: the `dossier` CLI (another
 // process), another connection in this process, or this app's own services. And C8: an expiring
 // key answers 401 from its expiry time on, even when it was remembered just before.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { openContext } from "../../src/context";
 import { createKey, hashKey, recallPrincipal, revokeKey } from "../../src/services/keys";
 import { updateOrg } from "../../src/services/orgs";
 import { dossier } from "../cli/helpers";
 import { call, makeApp, makeOrg, tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const flows = (app: ReturnType<typeof makeApp>, key: string) => call(app, "GET", "/flows", { key });
 

@@ -1,8 +1,10 @@
 // api-v1 "Authentication", C3 (order of checks), C8 (keys, plans, rate limits), C10.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeRevocation } from "../../src/services/keys";
 import { updateOrg } from "../../src/services/orgs";
 import { call, makeApp, makeKey, makeOrg, setUp } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 describe("C8 401 unauthorized: every cause, one message", () => {
   const app = makeApp();

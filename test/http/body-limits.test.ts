@@ -1,13 +1,15 @@
 // C8 body limits through a real server on 127.0.0.1: bodies far over the limits (13 MB, 50 MB,
 // declared or streamed) answer our 413 envelope with X-Request-Id (C3), and are refused after
 // reading at most the limit: the answer comes while most of the body is still unsent.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connect, type Socket } from "node:net";
 import { readFileSync } from "node:fs";
 import { startServer } from "../../src/server";
 import { makeOrg, tempDir } from "../helpers";
 import { startServerProcess } from "../helpers/process";
 import { dossier } from "../cli/helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const MB = 1_048_576;
 

@@ -5,10 +5,12 @@
 // its request ends, whether it ended well, was refused or was cut off by its client.
 // The attack, over real sockets on 127.0.0.1: with a cap of 3 MB, two uploads of 2 MB held open at
 // once (one of them must be refused), a chunked upload beside a held one, and one cut off mid-body.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connect, type Socket } from "node:net";
 import { startServer } from "../../src/server";
 import { call, makeOrg, tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const MB = 1_048_576;
 const UPLOAD = 2 * MB;

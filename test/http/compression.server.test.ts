@@ -1,9 +1,11 @@
 // JSON answers over 1 KiB are gzip-compressed for clients that accept it (the console's first load,
 // C14), decoded to the very same JSON; answers with an ETag, small ones and those to clients that
 // refuse gzip go as they are. A real server on 127.0.0.1: the compression is the transport's.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startServer } from "../../src/server";
 import { makeOrg, tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const server = startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: false, config: { log: "off" } });
 afterAll(() => server.stop());

@@ -1,7 +1,9 @@
 // Conditional requests (C16, C20 "ETag", "412 in C3's order"): a strong ETag on one dossier or
 // contact, If-Match on PATCH, DELETE and a CV upload (412, nothing changed), If-None-Match on GET (304).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { call, filesUnder, makeApp, makeOrg, rowCounts } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const pdf = new TextEncoder().encode("%PDF-1.7\n% a CV\n%%EOF\n");
 

@@ -2,12 +2,14 @@
 // search, 201, updated_at, delete), C10 (nulls, read-only fields, case folding, PATCH that changes
 // nothing, no events for contacts). The rules that are one request and its answer are rows of
 // scenario tables (test/helpers/scenario.ts); the others are plain tests.
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { dossiers } from "../../src/db/schema";
 import type { DossierApp } from "../../src/app";
 import { newId } from "../../src/ids";
 import { call, makeApp, makeOrg, rowCounts, type Org } from "../helpers";
 import { refused, scenarios, type Row, type World } from "../helpers/scenario";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 /** A settable clock for makeApp({ now }). */
 function clock(start = "2026-03-01T12:00:00.000Z") {

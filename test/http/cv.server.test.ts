@@ -1,8 +1,10 @@
 // CV uploads through a real server on 127.0.0.1 (C5, C8): a 10 MB PDF, multipart and raw, and a
 // chunked body with no Content-Length that passes 10 MB (413 while streaming).
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startServer } from "../../src/server";
 import { makeOrg, tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const MB10 = 10_485_760;
 

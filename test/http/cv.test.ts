@@ -1,11 +1,13 @@
 // CVs: multipart POST /dossiers with `cv`, POST and GET /dossiers/{id}/cv (api-v1 "Dossiers",
 // "Limits"; C5, C8, C9, C10: atomicity, sizes, media types, order of checks, no file left behind).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { DossierApp } from "../../src/app";
 import { call, filesUnder, makeApp, makeKey, makeOrg, rowCounts, type Org } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const MB10 = 10_485_760;
 const MB11 = 11_534_336;

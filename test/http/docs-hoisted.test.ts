@@ -2,10 +2,12 @@
 // app works when dossier is installed as a dependency and npm hoists its dependencies beside it
 // (node_modules/dossier next to node_modules/@scalar/api-reference, no nested node_modules). A
 // path like "../../node_modules/@scalar/..." only resolves in our own checkout.
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const ROOT = join(import.meta.dir, "../..");
 

@@ -5,11 +5,13 @@
 // (axe): the page's own script repairs those of Scalar's markup (src/http/scalar-markup-repair.browser.js),
 // and the one left (Headless UI's focus guards) is allowed below with the reason.
 import AxeBuilder from "@axe-core/playwright";
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { startServer } from "../../src/server";
 import { newContext, recordRequests } from "../helpers/browser";
 import { tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const server = startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: false, config: { log: "off" } });
 afterAll(() => server.stop());

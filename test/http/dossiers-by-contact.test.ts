@@ -1,8 +1,10 @@
 // GET /dossiers?contact_id=: the dossiers linked to one contact, primary or not (the console's
 // contact page lists them), right across the list's caches: a link or unlink changes no dossier's
 // generation, so such a list is never taken from a remembered answer or page boundary.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { call, makeApp, makeOrg } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 describe("GET /dossiers?contact_id", () => {
   const app = makeApp();

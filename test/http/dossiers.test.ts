@@ -3,12 +3,14 @@
 // recorded in the outbox), C10 (PATCH nulls, no-op PATCH, DELETE, filters). The rules that are
 // one request and its answer are rows of scenario tables (test/helpers/scenario.ts); the others
 // are plain tests.
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { DossierApp } from "../../src/app";
 import { call, filesUnder, makeApp, makeOrg, rowCounts, type Org } from "../helpers";
 import { refused, scenarios, type Row, type World } from "../helpers/scenario";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const DOSSIER_FIELDS = [
   "id", "organization_id", "flow_id", "type", "name", "email", "phone", "company", "role", "contact_person", "status",

@@ -2,7 +2,7 @@
 // /docs, the console's pages, C14) that fails answers in its own type, here plain text, never in
 // `{error: {code, message}}`; under /api/v1 every failure still does. A path that no route serves
 // is 404 `not_found` in the envelope wherever it is (C10 "Unknown paths"), before authentication.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Elysia } from "elysia";
 import type { Context } from "../../src/context";
 import { notFound } from "../../src/errors";
@@ -10,6 +10,8 @@ import { errors } from "../../src/http/errors";
 import { requestId } from "../../src/http/request-id";
 import type { Logger } from "../../src/log";
 import { call, makeApp, makeOrg } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const INTERNAL = "an unexpected error occurred; it is safe to retry";
 

@@ -1,6 +1,8 @@
 // api-v1 "Errors", C3 (unknown paths, request id), C8 (500 internal), C10 (unknown paths).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { call, makeApp, makeOrg } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 describe("the error envelope", () => {
   const app = makeApp();

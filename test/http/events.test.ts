@@ -2,12 +2,14 @@
 // unknown or pruned", "Events after of another organization", "Event ids", "Events query"). The
 // rules that are one request and its answer are rows of a scenario table; reading the feed while
 // writers add events is a plain test below it.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { DossierApp } from "../../src/app";
 import { openContext } from "../../src/context";
 import { createDossier } from "../../src/services/dossiers";
 import { call, makeApp, makeOrg, onCleanup, setUp, type Org } from "../helpers";
 import { refused, scenarios, type World } from "../helpers/scenario";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 async function newDossier(app: DossierApp, org: Org, name: string): Promise<{ id: string }> {
   const answer = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name } });

@@ -1,9 +1,11 @@
 // C13, C20: flows and stages over the API (POST /flows, PATCH /flows/{id}, POST /flows/{id}/stages,
 // PATCH /stages/{id}, DELETE /stages/{id}), with `flows:write`.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { call, makeApp, makeOrg, type Org } from "../helpers";
 import { refused, scenarios, type World } from "../helpers/scenario";
 import type { DossierApp } from "../../src/app";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 type Stage = { id: string; name: string; position: number };
 type Flow = { id: string; name: string; is_default: boolean; stages: Stage[] };

@@ -1,8 +1,10 @@
 // api-v1 "Flows", C3 (sort, paging, stages meta), C4 (default flows), C10 (stage fields).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { insertFlow } from "../../src/services/flows";
 import { call, makeApp, makeOrg } from "../helpers";
 import { refused, scenarios, type World } from "../helpers/scenario";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 describe("GET /flows", () => {
   const app = makeApp();

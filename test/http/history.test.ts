@@ -1,7 +1,7 @@
 // C18 GET /dossiers/{id}/history, C20 "History items per change", "History kinds", "meta.stages":
 // a table of requests, each with the history items it must add (kind and changes, in order), then
 // the actor of each way in (key, member, email, CLI) and the stays in stages.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { asActor } from "../../src/actor";
 import { readApplication } from "../../src/intake/message";
@@ -12,6 +12,8 @@ import { dossier as cli } from "../cli/helpers";
 import { compose } from "../intake/compose";
 import { writeKey } from "../../src/services/keys";
 import { createMember, operator } from "../../src/services/members";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 function clock(start = "2026-03-01T12:00:00.000Z") {
   let time = Date.parse(start);

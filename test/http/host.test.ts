@@ -1,10 +1,12 @@
 // Any Host header routes the path it names (C3: unknown paths 404, known ones served), including the
 // one- to three-character hosts a reverse proxy may send, in-process and through a real socket.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connect } from "node:net";
 import { routable } from "../../src/http/url";
 import { startServer } from "../../src/server";
 import { makeApp, makeOrg, tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 describe("C3: the path is routed whatever the Host", () => {
   const app = makeApp();

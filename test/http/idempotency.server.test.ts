@@ -4,11 +4,13 @@
 // the test sees the commit in the database, kills the server with SIGKILL while the answer waits,
 // starts it again and retries.
 import { Database } from "bun:sqlite";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { tempDir } from "../helpers";
 import { committedAnswer, holdingWorks, serverHoldingAnswers, whyNotHolding } from "../helpers/held-answers";
 import { startServerProcess } from "../helpers/process";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 if (!holdingWorks) console.warn(`idempotency.server: strace cannot trace here (${whyNotHolding}); skipped`);
 

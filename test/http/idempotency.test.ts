@@ -1,11 +1,13 @@
 // Idempotency-Key (C16, C20): replays, reused keys, keys in use, what is stored and what is not.
 import { Type } from "@sinclair/typebox";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Elysia } from "elysia";
 import { guard } from "../../src/http/auth";
 import { one } from "../../src/http/request";
 import { defineRoute, mount } from "../../src/http/route";
 import { call, filesUnder, makeApp, makeKey, makeOrg, rowCounts } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const dossier = { type: "candidate", name: "Ada Lovelace", email: "ada@example.com" };
 const withKey = (key: string, headers: Record<string, string> = {}) => ({ "idempotency-key": key, ...headers });

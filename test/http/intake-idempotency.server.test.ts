@@ -5,11 +5,13 @@
 // the test sees the commit in the database, kills the server with SIGKILL,
 // starts it again and retries. The message has no Message-ID, so only the key can hold the retry.
 import { Database } from "bun:sqlite";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { tempDir } from "../helpers";
 import { committedAnswer, holdingWorks, serverHoldingAnswers, whyNotHolding } from "../helpers/held-answers";
 import { bootstrapKey, startServerProcess } from "../helpers/process";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 if (!holdingWorks) console.warn(`intake-idempotency.server: strace cannot trace here (${whyNotHolding}); skipped`);
 

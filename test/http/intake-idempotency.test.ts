@@ -1,8 +1,10 @@
 // Idempotency-Key on POST /intake/{token} (C16, C20: "on /intake/{token} the token is the principal").
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { intakeAddress } from "../../src/services/intake";
 import { updateOrg } from "../../src/services/orgs";
 import { call, makeApp, makeOrg, rowCounts, type Answer } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 type App = ReturnType<typeof makeApp>;
 

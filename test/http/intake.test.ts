@@ -1,10 +1,12 @@
 // C15, C20 over HTTP: the flow's intake address, and POST /intake/{token}.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { intakeAddress } from "../../src/services/intake";
 import { updateOrg } from "../../src/services/orgs";
 import { call, makeApp, makeOrg, rowCounts } from "../helpers";
 import { refused, scenarios, type World } from "../helpers/scenario";
 import { compose, pdf } from "../intake/compose";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const flowOf = (world: World, orgId = world.org.id) =>
   world.app.dossier.store.sqlite.query<{ id: string }, [string]>("SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default = 1").get(orgId)!.id;

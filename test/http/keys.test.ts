@@ -1,7 +1,9 @@
 // C13, C20: API keys over the API (GET/POST /keys, DELETE /keys/{id}), with `keys:manage`.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { call, makeApp, makeKey, makeOrg } from "../helpers";
 import { refused, scenarios, type World } from "../helpers/scenario";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 async function keys({ app, org, other }: World) {
   const made = await call(app, "POST", "/keys", { key: org.key, body: { scopes: ["dossiers:read"], name: "Reader" } });

@@ -2,13 +2,15 @@
 // demotion, contact_id follows the primary), C10 (order of the list, meta, re-link rules, unlink of a
 // contact not linked, no events, contact_id of another organization). The rules that are one
 // request and its answer are rows of scenario tables (test/helpers/scenario.ts).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { DossierApp } from "../../src/app";
 import { dossiers } from "../../src/db/schema";
 import { newId } from "../../src/ids";
 import { call, makeApp, makeOrg, rowCounts, type Org } from "../helpers";
 import { refused, scenarios, type Row, type World } from "../helpers/scenario";
 import { seededRandom } from "../../src/random";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 function clock(start = "2026-03-01T12:00:00.000Z") {
   let time = Date.parse(start);

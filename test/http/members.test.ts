@@ -1,9 +1,11 @@
 // C12, C20 over HTTP: each role (signed in by the session cookie, with its CSRF header) and keys
 // against each member route, and the role's scopes on the other routes, as rows.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createMember, operator, type Role } from "../../src/services/members";
 import { call, makeApp, makeOrg, rowCounts } from "../helpers";
 import { refused, scenarios, signedInMember, type World } from "../helpers/scenario";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const BASE = "http://127.0.0.1:8080";
 let serial = 0;

@@ -1,9 +1,11 @@
 // C1: `createApp({ memory: true })` is the whole service in-process, on an in-memory database,
 // driven with app.handle(new Request(...)) and no port: what other projects' test suites use.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createApp } from "../../src/app";
 import { createKey, SCOPES } from "../../src/services/keys";
 import { createOrg } from "../../src/services/orgs";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 describe("C1 createApp({ memory: true })", () => {
   const app = createApp({ memory: true, webhooks: false, config: { log: "off" } });

@@ -1,11 +1,13 @@
 // Issue 8 / docs/embedding.md: an app made with createApp({ memory: true }) needs no cleanup beyond
 // app.close(): close() removes the temporary folder its CV files went to. An app on a data folder
 // keeps its files, of course.
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/app";
 import { call, makeOrg, tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n");
 

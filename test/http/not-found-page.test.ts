@@ -2,9 +2,11 @@
 // HTML page (404, a link to the console, the console's Content-Security-Policy), not the API's JSON
 // envelope. Programs (no text/html in Accept) and every path under /api/v1 keep the JSON 404 of
 // api-v1 "Errors" and C10 "Unknown paths".
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { CONSOLE_CSP } from "../../src/http/console";
 import { makeApp } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
 

@@ -1,10 +1,12 @@
 // api-v1 "Notes"; C3 (oldest first, paging, text limits, order of checks), C7 (note.created),
 // C10 (notes on archived dossiers, stored text as given, lengths in code points). The rules that
 // are one request and its answer are rows of scenario tables (test/helpers/scenario.ts).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { DossierApp } from "../../src/app";
 import { call, makeApp, makeOrg, type Org } from "../helpers";
 import { refused, scenarios, type World } from "../helpers/scenario";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const UUID = "0b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
 

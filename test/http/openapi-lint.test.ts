@@ -2,9 +2,11 @@
 // document a third party's tooling accepts). The CLI runs as a child process on the served
 // document written to a temporary file, with telemetry and the update check off (the machine may
 // have no internet), and is killed if it does not finish in time.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { call, makeApp, tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const CLI = join(import.meta.dir, "../../node_modules/@redocly/cli/bin/cli.js");
 const LIMIT_MS = 60_000;

@@ -2,11 +2,13 @@
 // the five events are provoked through the API, delivered by the real dispatcher to a receiver on
 // 127.0.0.1, and each delivery's body and headers are checked against the document with ajv.
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { setEndpoint } from "../../src/services/webhooks";
 import { call, makeApp, makeOrg, until } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 type Json = Record<string, any>;
 

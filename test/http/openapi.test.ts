@@ -3,10 +3,12 @@
 // top-level `security`. GET /docs works offline (its scripts are served by us, not a CDN), under a
 // Content-Security-Policy, and takes no document address from its query string (C20 "Origins").
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import openapiTS, { astToString } from "openapi-typescript";
 import { SCALAR_CONFIGURATION } from "../../src/http/docs";
 import { call, makeApp } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 type Json = Record<string, any>;
 

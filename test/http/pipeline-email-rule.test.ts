@@ -2,8 +2,10 @@
 // "stored as given"): the same table of addresses on every body that takes one, POST and PATCH of
 // /contacts and of /dossiers (JSON and multipart), through the real app. Refused: 400 invalid_body
 // naming the field, nothing written. Accepted: stored exactly as sent.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { call, makeApp, makeOrg, rowCounts, type Org } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const REFUSED: [string, string][] = [
   ["no @", "nobody.example.com"],

@@ -1,7 +1,7 @@
 // Issue 8 logs: one line per request (JSON, or readable with DOSSIER_LOG=pretty), one per webhook
 // attempt, one per unexpected error; never a key, a secret or a body. DOSSIER_LOG and
 // DOSSIER_LOG_LEVEL are read from the environment (createApp's `env`, or a real process's).
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Elysia } from "elysia";
 import { createApp, type AppOptions, type DossierApp } from "../../src/app";
 import { ApiError } from "../../src/errors";
@@ -11,6 +11,8 @@ import { noteOrganization, requestLog } from "../../src/http/request-log";
 import { setEndpoint } from "../../src/services/webhooks";
 import { call, makeApp, makeKey, makeOrg, tempDir, until } from "../helpers";
 import { MAIN } from "../helpers/process";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 /** Collects what is written on stderr from start() to stop(), split into lines. */
 function stderrCapture() {

@@ -1,9 +1,11 @@
 // Headers that keep browsers and caches honest: `X-Content-Type-Options: nosniff` on every answer
 // (errors, 404s, /docs and /healthz included), and `Cache-Control: private, no-store` on a CV, which
 // is a candidate's personal data (docs/security.md).
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startServer } from "../../src/server";
 import { call, makeApp, makeOrg, tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const PDF = new TextEncoder().encode("%PDF-1.4\n%%EOF\n");
 

@@ -1,13 +1,15 @@
 // defineRoute (src/http/route.ts): a declaration that cannot be served as it says is refused when
 // the route is defined, not when a client first calls it; parseQuery reads what a query schema says.
 import { Type as t } from "@sinclair/typebox";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { defineRoute } from "../../src/http/route";
 import { parseQuery } from "../../src/http/request";
 import { PageQuery } from "../../src/schemas/common";
 import { ContactQuery } from "../../src/schemas/contacts";
 import { DossierQuery } from "../../src/schemas/dossiers";
 import type { Scope } from "../../src/services/keys";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const base = { summary: "s", tag: "T", scopes: [] as Scope[], responses: {}, handler: () => null };
 

@@ -1,10 +1,12 @@
 // C12, C20 against a real server: the base of setup links is the server's own address (or
 // DOSSIER_PUBLIC_URL), the first start prints the owner's link, the throttle counts the socket's
 // address.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startServer } from "../../src/server";
 import { makeOrg, onCleanup, tempDir } from "../helpers";
 import { startServerProcess } from "../helpers/process";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const PASSWORD = "a long enough password";
 

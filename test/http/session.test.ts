@@ -1,12 +1,14 @@
 // C12, C20 over HTTP: signing in and out, the cookie, the session as a principal (plan, rate limit,
 // C3's order), CSRF and Origin, the throttle, setup links. Each security row of C20 is an attack.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { loadConfig } from "../../src/config";
 import { createMember, disableMember, operator, type Role } from "../../src/services/members";
 import { updateOrg } from "../../src/services/orgs";
 import { call, makeApp, makeOrg, rowCounts, type Answer } from "../helpers";
 import { appFingerprint, fingerprintDiff } from "../helpers/fingerprint";
 import { signedInMember } from "../helpers/scenario";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const BASE = "http://127.0.0.1:8080";
 const PASSWORD = "a long enough password";

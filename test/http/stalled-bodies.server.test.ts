@@ -3,11 +3,13 @@
 // that trickles slower than 10 KB/s too, and a request refused before its body (401) is answered
 // and closed at once. The servers here use a 2 s body timeout (DOSSIER_BODY_TIMEOUT) so that the
 // test is short; the default is checked apart.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connect, type Socket } from "node:net";
 import { loadConfig } from "../../src/config";
 import { startServer, type RunningServer } from "../../src/server";
 import { makeOrg, tempDir, until, type Org } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const BODY_TIMEOUT_S = 2;
 const GRACE_MS = 5_000; // the brief's bound: closed within the timeout + 5 s

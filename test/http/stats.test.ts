@@ -2,10 +2,12 @@
 // a sales flow lives through a seeded sequence of moves and status changes over a few weeks; each
 // figure of the answer is checked against the test's own log of what it did and against a
 // COUNT/SUM over the same rows (docs/figures.md defines each one).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { call, makeApp, makeOrg, setUp, type Org } from "../helpers";
 import { writeKey } from "../../src/services/keys";
 import { seededRandom as random } from "../../src/random";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;

@@ -6,12 +6,14 @@
 // The failures are real, not mocked: SQLite's `PRAGMA max_page_count` on the app's own connection
 // makes the next write that needs a new page fail with SQLITE_FULL, as a full disk does; the CV's
 // full disk is a 1 MB tmpfs mounted (as root) over the data folder's `files`.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/app";
 import { call, filesUnder, makeOrg, rowCounts, tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 /** Captures the JSON log lines the app writes on stderr while `work` runs. */
 async function logged(work: () => Promise<void>): Promise<{ level: string; msg: string; [field: string]: unknown }[]> {

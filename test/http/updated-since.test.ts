@@ -2,9 +2,11 @@
 // updated_at is at or after it; C20 "A bad updated_since": 400 invalid_body. The answers stay right
 // across the lists' caches (a row that changes joins the filtered list at once) and their paths
 // (first and deep pages, counts, search, kinds, pool).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { call, makeApp, makeOrg } from "../helpers";
 import { refused, scenarios } from "../helpers/scenario";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const bad = ["yesterday", "2026-13-01T00:00:00Z", "2026-02-30", "2026-11-22T04:21:26", "1700000000", "2026-11-22T25:00:00Z", ""];
 

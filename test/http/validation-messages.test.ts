@@ -2,8 +2,10 @@
 // wrote it, an enum's allowed values, a pattern in its own case. A query parameter (C3, C10) is
 // named bare, its allowed values unquoted; a path resource that does not exist is 404 before any
 // query parameter is looked at (C3's order).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { call, makeApp, makeOrg } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const app = makeApp();
 const org = makeOrg(app);

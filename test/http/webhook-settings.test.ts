@@ -1,7 +1,7 @@
 // C13, C20: the webhook endpoint (GET/PUT/DELETE /webhook-endpoint, POST .../rotate-secret) and the
 // delivery log (GET /webhook-deliveries, GET .../{event_id}, POST .../{event_id}/retry), with
 // `webhooks:manage`; C20 "Webhook URLs" at PUT and at each connection.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { DossierApp } from "../../src/app";
 import { getDelivery } from "../../src/services/deliveries";
 import { recordEvent, type EventType } from "../../src/services/outbox";
@@ -9,6 +9,8 @@ import { setEndpoint } from "../../src/services/webhooks";
 import { sendAttempt } from "../../src/webhooks/send";
 import { call, makeApp, makeOrg, setUp, until } from "../helpers";
 import { refused, scenarios, type World } from "../helpers/scenario";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const HOOK = "http://127.0.0.1:9/hook";
 

@@ -1,7 +1,9 @@
 // C15, C20: what a message becomes, on messages as mail programs write them.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { intakeNotes, readApplication, UnreadableMessage } from "../../src/intake/message";
 import { compose, pdf } from "./compose";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const text = (s: string) => new TextEncoder().encode(s);
 

@@ -1,9 +1,11 @@
 // C20: intake parsing runs off the thread that answers HTTP, on its worker thread.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { UnreadableMessage } from "../../src/intake/message";
 import { MessageParser } from "../../src/intake/parser";
 import { onCleanup } from "../helpers";
 import { compose, pdf } from "./compose";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 describe("MessageParser (the parsing thread)", () => {
   test("20 messages parsed at once each come back as their own application, CVs whole", async () => {

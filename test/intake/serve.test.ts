@@ -1,12 +1,14 @@
 // C15 from outside: `dossier flow intake`, `dossier serve --smtp-port`, and kill -9 while mail
 // comes in: every message answered 250 is there after a restart.
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { onCleanup, tempDir } from "../helpers";
 import { bootstrapKey, MAIN, startServerProcess, type ServerProcess } from "../helpers/process";
 import { checkRestartedDatabase } from "../reliability/load";
 import { compose, pdf } from "./compose";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 function cli(data: string, args: string[], env: Record<string, string> = {}) {
   const run = Bun.spawnSync([process.execPath, MAIN, ...args, "--data", data], { env: { ...process.env, DOSSIER_LOG: "off", ...env } });

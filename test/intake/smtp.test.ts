@@ -1,5 +1,5 @@
 // C15, C20: the SMTP listener, spoken to by a real SMTP client (nodemailer) over loopback.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { connect } from "node:net";
@@ -12,6 +12,8 @@ import { startSmtp } from "../../src/intake/smtp";
 import { intakeAddress } from "../../src/services/intake";
 import { makeApp, makeOrg, onCleanup, rowCounts, tempDir } from "../helpers";
 import { compose, pdf } from "./compose";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 async function listener(options: { config?: Partial<Config>; plan?: "free" | "growth"; tls?: { cert: string; key: string } } = {}) {
   const app = makeApp({ config: options.config });

@@ -8,7 +8,7 @@
 import { spawnSync } from "node:child_process";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import type { Middleware } from "openapi-fetch";
@@ -19,6 +19,8 @@ import { writeOwnerSetupLink } from "../../src/services/members";
 import { makeKey, makeOrg, setUp, tempDir } from "../helpers";
 import { isConsole } from "../reliability/fuzz-routes";
 import { runScenario, type Fixtures } from "./scenario";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 type Schema = Record<string, unknown>;
 type Header = { required?: boolean; schema: Schema };

@@ -2,12 +2,14 @@
 // FILE.manifest.json (counts, sizes, SHA-256), and `dossier backup --verify FILE`. The fault it
 // closes: a backup killed after 0.4 s left a valid database at FILE, a part of the files and no
 // key, and nothing said it was partial.
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { call, makeApp, makeOrg, tempDir, until } from "../helpers";
 import { dossier, MAIN } from "../cli/helpers";
 import { pdf } from "./fixtures";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const sha256 = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 const PARTS = (file: string) => [file, `${file}.files`, `${file}.key`, `${file}.manifest.json`];

@@ -4,12 +4,14 @@
 // the CV files its dossiers name (FILE.files/...). Restored as documented (FILE → DIR/dossier.db,
 // FILE.files → DIR/files, FILE.key → DIR/master.key) and served, it reads back through the API.
 import { Database } from "bun:sqlite";
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tempDir, until } from "../helpers";
 import { MAIN, startServerProcess, type ServerProcess } from "../helpers/process";
 import { newLedger, runWriters, sha256 } from "./load";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const BOOTSTRAP_KEY = /API key \(shown once, store it now\): (svc_live_[A-Za-z0-9]{32})/;
 

@@ -5,11 +5,13 @@
 // without its dossier.created, an event without its dossier). DOSSIER_CRASH_ROUNDS rounds
 // (default 5) on one folder. A kill -9 keeps what the page cache holds, so it cannot show a
 // missing flush: durability-strace.test.ts does; this proves groups lose and tear nothing.
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { tempDir, until } from "../helpers";
 import { bootstrapKey, startServerProcess, type ServerProcess } from "../helpers/process";
 import { checkRestartedDatabase, newLedger, possibleValues, runWriters, type Ledger, type Op } from "./load";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const ROUNDS = Number(process.env.DOSSIER_CRASH_ROUNDS ?? 5);
 // Writes flat out: the rate limit (C8) is not what this test is about.

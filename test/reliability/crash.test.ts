@@ -5,12 +5,14 @@
 // file is half-written (each equals bytes that were sent for that dossier, the acknowledged ones
 // when no later upload was left unanswered) or orphaned, no temporary file is left, and no outbox
 // event is lost. DOSSIER_CRASH_ROUNDS rounds (default 5) on one folder; scripts/crash-long.ts runs 50.
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { tempDir, until } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
 import { checkRestartedDatabase, newLedger, possibleValues, runWriters, sha256, type Ledger } from "./load";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const ROUNDS = Number(process.env.DOSSIER_CRASH_ROUNDS ?? 5);
 // The writers run flat out: the rate limit (C8) is not what this test is about.

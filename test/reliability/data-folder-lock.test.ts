@@ -4,7 +4,7 @@
 // sweep of stray CV files (C5) runs only under that lock, so a second `serve` can no longer delete
 // the files of uploads the first one has in progress. The CLI still works beside a server (C2), and
 // no CLI command deletes files.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { DataFolderInUseError } from "../../src/data-lock";
@@ -13,6 +13,8 @@ import { dossier, dossierRun } from "../cli/helpers";
 import { tempDir } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
 import { pdf } from "./fixtures";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const BOOTSTRAP_KEY = /API key \(shown once, store it now\): (svc_live_[A-Za-z0-9]{32})/;
 const ORG = "0190a0a0-0000-7000-8000-000000000001";

@@ -5,12 +5,14 @@
 // `-wal` file that starts after that commit and returns before the answer's first byte is written.
 // A run with DOSSIER_SYNC=normal (no flush) must show violations: the checker is not vacuous.
 // The checker itself (durability-trace.ts) is tried on hand-written traces too.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers";
 import { bootstrapKey, startServerProcess } from "../helpers/process";
 import { checkDurability } from "./durability-trace";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const CLIENTS = 16;
 const PER_CLIENT = 4;

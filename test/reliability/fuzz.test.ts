@@ -9,7 +9,7 @@
 // (test/reliability/fuzz-wire.ts lists the answers that are Bun's own, and how they were found).
 // Bounded here (env DOSSIER_FUZZ_RUNS, DOSSIER_FUZZ_WIRE_RUNS, defaults below); scripts/fuzz-long.ts
 // runs them longer.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import fc from "fast-check";
 import { makeApp, makeKey, tempDir, until } from "../helpers";
 import { appFingerprint, fingerprintDiff } from "../helpers/fingerprint";
@@ -21,6 +21,8 @@ import { startServer } from "../../src/server";
 import { createKey } from "../../src/services/keys";
 import { createOrg } from "../../src/services/orgs";
 import { revokeKey } from "../../src/services/keys";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const RUNS = Number(process.env.DOSSIER_FUZZ_RUNS ?? 1000);
 // The wire property: each run is a connection to a real server (and, when the answer is Bun's

@@ -2,7 +2,7 @@
 // the key exits 1 naming the file (and how to put it back); a new key is made only for a database
 // with no sealed secret. The fault it closes: a restore without FILE.key made `serve` create a new
 // key, after which no webhook secret could be unsealed and deliveries stayed pending for ever.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/app";
@@ -10,6 +10,8 @@ import { MasterKeyMissingError } from "../../src/secrets";
 import { dossier, dossierRun } from "../cli/helpers";
 import { tempDir } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const running: ServerProcess[] = [];
 afterAll(() => {

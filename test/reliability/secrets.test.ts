@@ -4,7 +4,7 @@
 // SHA-256 hash. And bodies over the limits are refused before they are buffered whole: a chunked
 // JSON body over 1 MB gets 413 payload_too_large while the client is still sending, and a
 // Content-Length over a limit is refused at once, before any byte of the body is sent.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connect } from "node:net";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,6 +14,8 @@ import { dossier } from "../cli/helpers";
 import { tempDir, until } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
 import { checkEnvelope } from "./fixtures";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const data = tempDir();
 let server: ServerProcess;

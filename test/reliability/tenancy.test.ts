@@ -5,11 +5,13 @@
 // List routes never show B's rows, even when filtered by B's ids; create routes refuse B's ids.
 // A route in the table without a rule here fails the test: a new route forces an update.
 import { isConsole } from "./fuzz-routes";
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createMember, operator } from "../../src/services/members";
 import { call, makeApp, type CallOptions } from "../helpers";
 import { appFingerprint, fingerprintDiff } from "../helpers/fingerprint";
 import { pdf, seedOrg, type Seeded } from "./fixtures";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const app = makeApp();
 let A: Seeded;

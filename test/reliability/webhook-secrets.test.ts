@@ -2,7 +2,7 @@
 // data folder's master key. A real server process signs with them (both v1= during a rotation, each
 // verified here with node:crypto), yet neither secret appears in clear in the database files, the
 // server's log or a backup; the sealed value opens only with the folder's master.key.
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +11,8 @@ import { dossier } from "../cli/helpers";
 import { tempDir } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
 import { verifySignature } from "../helpers/webhooks";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const running: ServerProcess[] = [];
 const receivers: { stop(force?: boolean): unknown }[] = [];

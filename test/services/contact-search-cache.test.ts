@@ -3,11 +3,13 @@
 // kind of contact write, through the API, through the services, and through another connection on
 // the same file (as the CLI would write). The expected answers are computed by brute force in
 // JavaScript from the contacts table itself.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { openContext, type Context } from "../../src/context";
 import { CACHE_LIMITS, cacheStats } from "../../src/db/contact-search";
 import { createContact, deleteContact, getContact, KINDS, kindMaskOf, listContacts, updateContact, type Kind, writeNewContact, writeContactPatch, writeContactDeletion } from "../../src/services/contacts";
 import { call, makeApp, makeOrg } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 interface Raw {
   id: string;

@@ -1,7 +1,7 @@
 // The building blocks other services call inside their own transaction (POST /dossiers uses them,
 // C5): findContactByEmail, insertContact, linkContact; and migration 0001 (contact search, C6).
 import { Database } from "bun:sqlite";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { openStore } from "../../src/db/client";
 import { embeddedMigrations, migrate } from "../../src/db/migrate";
@@ -11,6 +11,8 @@ import { newId } from "../../src/ids";
 import { findContactByEmail, insertContact, listContacts } from "../../src/services/contacts";
 import { linkContact, unlinkContact, writeLink, writeUnlink } from "../../src/services/links";
 import { makeApp, makeOrg, rowCounts, tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 describe("findContactByEmail / insertContact (C5, C6, C10)", () => {
   /** Each test's own app: two organizations, and in the first one contact "Émile Zola" <Emile@Zola.FR>. */

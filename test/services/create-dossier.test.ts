@@ -1,10 +1,12 @@
 // POST /dossiers writes the contact first, the dossier with its contact_id in one INSERT ... RETURNING,
 // and the primary link without linkContact's look-ups (issue 6). What it answers and records must be
 // what the database then holds (C5, C7), for each way of finding the contact.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createDossier, getDossier, type Dossier } from "../../src/services/dossiers";
 import { listDossierContacts } from "../../src/services/links";
 import { makeApp, makeOrg } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 describe("createDossier", () => {
   const app = makeApp();

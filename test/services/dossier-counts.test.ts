@@ -1,7 +1,9 @@
 // Issue 6: the totals of GET /dossiers come from counts kept by triggers (migration 0003); under
 // concurrent creates, moves, status changes and archives they stay equal to COUNT(*).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { call, makeApp, makeOrg } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 describe("maintained dossier counts", () => {
   test("stay exact under concurrent writes, for every filter combination they serve", async () => {

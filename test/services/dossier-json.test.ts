@@ -1,8 +1,10 @@
 // GET /dossiers answers rows made into JSON by SQLite (src/db/dossiers.ts). The text must
 // be exactly JSON.stringify of the rows as objects, for awkward text and for every kind of number.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createDossier, listDossiers, listDossiersJson, type ListDossiersQuery } from "../../src/services/dossiers";
 import { call, makeApp, makeOrg } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 describe("listDossiersJson", () => {
   const app = makeApp();

@@ -3,13 +3,15 @@
 // another connection or process on the same file) shows in the very next list, and `overdue`,
 // which changes with the clock alone, is never served from memory. Each answer is compared with
 // listDossiers, which reads the database every time.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { openContext } from "../../src/context";
 import { createContact, deleteContact, writeNewContact, writeContactDeletion } from "../../src/services/contacts";
 import { archiveDossier, attachCv, createDossier, listDossiers, listDossiersJson, updateDossier, type ListDossiersQuery } from "../../src/services/dossiers";
 import { linkContact, unlinkContact, writeLink, writeUnlink } from "../../src/services/links";
 import { dossier as cli } from "../cli/helpers";
 import { makeApp, makeOrg, tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 function setup() {
   let clock = Date.parse("2026-11-22T10:00:00.000Z");

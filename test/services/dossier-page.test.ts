@@ -2,11 +2,13 @@
 // (src/db/dossier-page.ts). Every page of every filter must still be exactly the slice of the
 // full newest-first order (C3: created_at desc, then id desc, ties included), with and without the
 // covering index of migration 0004.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { archiveDossier, createDossier, listDossiers, updateDossier, type ListDossiersQuery } from "../../src/services/dossiers";
 import { COVER_INDEX, pageSql } from "../../src/db/dossier-page";
 import { openContext } from "../../src/context";
 import { makeApp, makeOrg, tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 type Filters = Omit<ListDossiersQuery, "page" | "perPage">;
 

@@ -1,9 +1,11 @@
 // The GET /dossiers query (C5 filters) against the schema's indexes, ahead of issue 6's 1M rows:
 // every single filter, and the default list, is answered through an index, never a full scan.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { dossierListWhere } from "../../src/db/dossier-page";
 import { codePoints, type ListDossiersQuery } from "../../src/services/dossiers";
 import { makeApp } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const UUID = "0b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
 

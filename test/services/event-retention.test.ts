@@ -2,11 +2,13 @@
 // their delivery attempts by a sweep the server runs in small batches, off the request path, and
 // a delivery still pending is never swept before it succeeds or fails. An `after` older than the
 // retention is 410 cursor_expired (C20), before and after its row is gone.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startServer } from "../../src/server";
 import { writeNewDossier } from "../../src/services/dossiers";
 import { SWEEP_BATCH, sweepEvents } from "../../src/services/events";
 import { call, makeApp, makeOrg, setUp, tempDir, until } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const DAY = 86_400_000;
 

@@ -1,11 +1,13 @@
 // C15: intake addresses and what a message sent to one becomes, on a real database and files.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readApplication } from "../../src/intake/message";
 import { giveFlowsAddresses, intakeAddress, intakeTarget, rotateIntakeAddress, takeIn } from "../../src/services/intake";
 import { call, makeApp, makeOrg, rowCounts } from "../helpers";
 import { compose, pdf } from "../intake/compose";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 function setup(now = { t: Date.parse("2026-11-27T09:00:00Z") }) {
   const app = makeApp({ now: () => new Date(now.t) });

@@ -1,6 +1,6 @@
 // C12, C20: members, roles and who may give them, setup links; the services beneath the member
 // routes. Rules are rows: each row gets its own organization with one member of each role.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { DossierApp } from "../../src/app";
 import { ApiError } from "../../src/errors";
 import {
@@ -18,6 +18,8 @@ import {
 } from "../../src/services/members";
 import { redeemSetupLink, sessionOf, signIn } from "../../src/services/sessions";
 import { makeApp, makeOrg, rowCounts } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const BASE = "https://dossier.example";
 const VIEWER = ["dossiers:read", "contacts:read", "flows:read", "notes:read"];

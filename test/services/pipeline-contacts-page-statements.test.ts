@@ -6,11 +6,13 @@
 // page of 1, on each way a page is read (kind filter or none, search of 3+ and of under 3
 // characters, pool filter); a control shows that the counter does see a query per row.
 import type { Database, Statement } from "bun:sqlite";
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createContact, getContact, listContacts, type ContactQuery, writeNewContact } from "../../src/services/contacts";
 import { createDossier, type Dossier } from "../../src/services/dossiers";
 import { linkContact, writeLink } from "../../src/services/links";
 import { makeApp, makeOrg } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const EXECUTE = ["all", "get", "run", "values", "iterate"] as const;
 const COUNTED = Symbol("counted");

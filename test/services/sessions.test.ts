@@ -1,7 +1,7 @@
 // C12, C20: signing in (argon2id, the throttle, the hashing gate), setup links, a session's life,
 // signing out and the CSRF check; the services beneath the session routes. Time is the app's
 // clock, moved by the tests: nothing waits.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { availableParallelism } from "node:os";
 import { ApiError } from "../../src/errors";
 import { createMember, listMembers, newSetupLink, operator, updateMember, writeOwnerSetupLink, type Role } from "../../src/services/members";
@@ -20,6 +20,8 @@ import {
 } from "../../src/services/sessions";
 import { addressKey, SignInThrottle, WINDOW_MS } from "../../src/services/throttle";
 import { makeApp, makeOrg, rowCounts } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const BASE = "http://127.0.0.1:8080";
 const PASSWORD = "correct horse battery";

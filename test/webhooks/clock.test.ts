@@ -1,10 +1,12 @@
 // The dispatcher's time comes from the injected clock (ctx.now): due times, the retry schedule
 // (C7 "after the previous attempt", C10) and the signature's t are read from it, so a retry an
 // hour away is sent once the clock is moved past it, with no real wait for the schedule.
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { recordEvent } from "../../src/services/outbox";
 import { setEndpoint } from "../../src/services/webhooks";
 import { makeApp, makeOrg, until } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const servers: { stop(force?: boolean): unknown }[] = [];
 afterAll(() => {

@@ -1,12 +1,14 @@
 // C7 durability with the real executable: a `dossier serve` process killed with SIGKILL while the
 // receiver is down (some attempts in flight, others waiting for their retry) delivers every event
 // after restart (at least once). Only 127.0.0.1.
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { openContext } from "../../src/context";
 import { listDeliveries } from "../../src/services/deliveries";
 import { dossier } from "../cli/helpers";
 import { tempDir, until } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const BOOTSTRAP_KEY = /API key \(shown once, store it now\): (svc_live_[A-Za-z0-9]{32})/;
 const ENV = { DOSSIER_WEBHOOK_RETRY_SCHEDULE: "200ms,200ms,200ms,200ms,200ms,200ms", DOSSIER_WEBHOOK_TIMEOUT: "3s", DOSSIER_SYNC: "full" };

@@ -1,6 +1,6 @@
 // The delivery log's shape (C2 `webhook deliveries`), the retry schedule's arithmetic (C7, C10),
 // Retry-After parsing and the signature format, without a network.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { DeliveryError, listDeliveries } from "../../src/services/deliveries";
 import { recordEvent } from "../../src/services/outbox";
@@ -9,6 +9,8 @@ import { attemptOutcome, retryDelay, jittered } from "../../src/webhooks/schedul
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from "../../src/webhooks/send";
 import { signatureHeader, signingSecrets } from "../../src/webhooks/signature";
 import { makeApp, makeOrg } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 describe("C7 retry schedule", () => {
   const schedule = [5_000, 300_000, 1_800_000];

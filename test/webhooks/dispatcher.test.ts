@@ -1,12 +1,14 @@
 // C7 / C10 webhook delivery against a real receiver on 127.0.0.1: signing, retries, 410, redirects,
 // Retry-After, ordering, isolation between organizations, the outbox's rollback, restarts.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createApp, type AppOptions, type DossierApp } from "../../src/app";
 import { listDeliveries, retryDelivery, DeliveryError } from "../../src/services/deliveries";
 import { recordEvent, type EventType } from "../../src/services/outbox";
 import { rotateSecret, setEndpoint, unsetEndpoint } from "../../src/services/webhooks";
 import { makeApp, makeOrg, tempDir, until } from "../helpers";
 import { verifySignature as verify } from "../helpers/webhooks";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 // ---------------------------------------------------------------- helpers
 

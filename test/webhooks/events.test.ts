@@ -1,10 +1,12 @@
 // api-v1 "Events" + C7 end to end: real API requests, the outbox, the dispatcher, a real receiver
 // on 127.0.0.1, and a signature check written with node:crypto (not our signing code).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { listDeliveries } from "../../src/services/deliveries";
 import { setEndpoint } from "../../src/services/webhooks";
 import { call, makeApp, makeOrg } from "../helpers";
 import { verifySignature as verify, webhookReceiver as receiver } from "../helpers/webhooks";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 // C7 body: exactly these members (previous_attributes only on dossier.updated).
 const BODY_KEYS = ["created_at", "data", "id", "organization_id", "type"];

@@ -2,9 +2,11 @@
 // that waits for its retry does not hold back later events"; "a slow or failing endpoint does not
 // hold back other organizations' deliveries"), plus its memory bounds. Pure: no timers, no I/O;
 // the "database" a refill reads is an array.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { PendingRow } from "../../src/db/outbox";
 import { DEFAULT_LIMITS, FairQueue, type FairQueueLimits, type Start } from "../../src/webhooks/fair-queue";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 let nextSeq = 1;
 function event(org: string, attempts = 0): PendingRow {

@@ -3,10 +3,12 @@
 // every request open) must not delay a healthy organization's first attempt. The hanging requests'
 // time limit comes from config (as DOSSIER_WEBHOOK_TIMEOUT would set it): a healthy event that had
 // to wait for one of them would arrive only after it, and fails the test.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { recordEvent } from "../../src/services/outbox";
 import { setEndpoint } from "../../src/services/webhooks";
 import { makeApp, makeOrg, until } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const servers: { stop(force?: boolean): unknown }[] = [];
 afterAll(() => {

@@ -2,10 +2,12 @@
 // SQLITE_FULL: PRAGMA max_page_count caps the file), the process is in the storage-unavailable
 // state (/healthz 503, one log line) and the dispatcher starts no more attempts, which it could not
 // record; the deliveries stay pending for the restart.
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { recordEvent } from "../../src/services/outbox";
 import { setEndpoint } from "../../src/services/webhooks";
 import { call, makeApp, makeOrg, until } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const servers: { stop(force?: boolean): unknown }[] = [];
 afterAll(() => {
