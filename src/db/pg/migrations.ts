@@ -1,0 +1,13 @@
+// drizzle-kit's PostgreSQL migrations (drizzle-pg/), embedded as src/db/migrations.ts embeds
+// drizzle/, so that the compiled executable migrates a PostgreSQL store with nothing beside it.
+// Add each new file of drizzle-pg/ here; test/db/schema-drift.test.ts checks this list against the journal.
+import journal from "../../../drizzle-pg/meta/_journal.json";
+import m0000 from "../../../drizzle-pg/0000_foundation.sql" with { type: "text" };
+import m0001 from "../../../drizzle-pg/0001_triggers_search.sql" with { type: "text" };
+
+export const migrationSql: Record<string, string> = {
+  "0000_foundation": m0000,
+  "0001_triggers_search": m0001,
+};
+
+export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;
