@@ -16,7 +16,7 @@ const testFiles = () => [...new Bun.Glob("**/*.test.ts").scanSync(TEST_ROOT)].so
 /** Where `text` first registers a test or a group, at the top level; or -1. */
 const firstRegistration = (text: string) => text.search(/^(test|describe|it|scenarios)\s*(\.\w+)?\s*\(/m);
 
-test("every test file sets its own default timeout, at the top level, before its first test", () => {
+test("every test file sets its own default timeout at the top level before its first test: `setDefaultTimeout(120_000);` after its imports", () => {
   const files = testFiles();
   expect(files.length).toBeGreaterThan(100);
   const without = files.filter((file) => {
