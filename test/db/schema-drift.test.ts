@@ -6,7 +6,7 @@
 // each with its reason (docs/decisions.md, "PostgreSQL schema").
 import { Database } from "bun:sqlite";
 import { SQL } from "bun";
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { is, SQL as DrizzleSQL, Column } from "drizzle-orm";
 import { getTableConfig as pgConfig, PgDialect, PgTable } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteConfig, SQLiteSyncDialect, SQLiteTable } from "drizzle-orm/sqlite-core";
@@ -17,6 +17,8 @@ import { embeddedPgMigrations, migratePg } from "../../src/db/pg/migrate";
 import * as pgSchema from "../../src/db/pg/schema";
 import * as sqliteSchema from "../../src/db/schema";
 import { freshDatabase } from "../helpers/postgres";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const root = join(import.meta.dir, "../..");
 
