@@ -47,6 +47,8 @@ interface Running extends PostgresServer {
 }
 
 let running: Promise<Running> | undefined;
+/** The folder of the server `running` starts or runs, so that an older server's cleanup leaves it. */
+let runningDir: string | undefined;
 let created = 0;
 
 /** The server of this test process, started on first use; stopped after the test file. */
@@ -130,8 +132,12 @@ async function start(): Promise<Running> {
       if (proc) await stopProcess(proc);
       rmSync(dir, { recursive: true, force: true });
     })());
+  runningDir = dir;
   onCleanup(async () => {
-    if (running) running = undefined;
+    if (runningDir === dir) {
+      running = undefined;
+      runningDir = undefined;
+    }
     await stop();
   });
 
