@@ -2,12 +2,21 @@
 import type { Static } from "@sinclair/typebox";
 import type { Note } from "../schemas/notes";
 import type { QueryDeps } from "./queries";
+import { StampCache } from "./stamp-cache";
 
 type NoteRecord = Static<typeof Note>;
 type NoteRow = Omit<NoteRecord, "is_internal"> & { is_internal: number };
 
+/** Pages of notes a GET showed, kept while nothing is committed (src/db/stamp-cache.ts). */
+const PAGES_REMEMBERED = 1024;
+
 export function noteQueries({ sqlite }: QueryDeps) {
-  return {
+  const pages = new StampCache<{ data: NoteRecord[]; total: number }>(sqlite, PAGES_REMEMBERED);
+  const page = (organizationId: string, dossierId: string, perPage: number, offset: number) => {
+    const total = notes.countOfDossier(organizationId, dossierId);
+    return { data: offset >= total ? [] : notes.pageOfDossier(organizationId, dossierId, perPage, offset), total };
+  };
+  const notes = {
     countOfDossier(organizationId: string, dossierId: string): number {
       return sqlite
         .query<{ n: number }, [string, string]>(`SELECT count(*) AS n FROM notes WHERE dossier_id = ? AND organization_id = ?`)
@@ -30,5 +39,13 @@ export function noteQueries({ sqlite }: QueryDeps) {
         .query(`INSERT INTO notes (id, organization_id, dossier_id, content, is_internal, created_at) VALUES (?, ?, ?, ?, ?, ?)`)
         .run(note.id, organizationId, note.dossier_id, note.content, note.is_internal ? 1 : 0, note.created_at);
     },
+
+    /** A page of the dossier's notes and their total, as GET /dossiers/{id}/notes shows them; with
+     * `remember`, kept (frozen) while nothing is committed. Call it inside one read snapshot. */
+    shownPage(organizationId: string, dossierId: string, perPage: number, offset: number, options: { remember: boolean }) {
+      if (!options.remember) return page(organizationId, dossierId, perPage, offset);
+      return pages.get(`${organizationId}\u0000${dossierId}\u0000${perPage}\u0000${offset}`, () => page(organizationId, dossierId, perPage, offset))!;
+    },
   };
+  return notes;
 }

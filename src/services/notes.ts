@@ -19,13 +19,8 @@ export function listNotes(
   dossierId: string,
   paging: { page: number; perPage: number },
 ): { data: Note[]; total: number } {
-  const { notes } = ctx.store;
-  return ctx.store.read(() => {
-    const total = notes.countOfDossier(organizationId, dossierId);
-    const offset = (paging.page - 1) * paging.perPage;
-    const data = offset >= total ? [] : notes.pageOfDossier(organizationId, dossierId, paging.perPage, offset);
-    return { data, total };
-  });
+  const offset = (paging.page - 1) * paging.perPage;
+  return ctx.store.read(() => ctx.store.notes.shownPage(organizationId, dossierId, paging.perPage, offset, { remember: ctx.config.cache }));
 }
 
 /** A note: content not empty and at most 20,000 characters after trimming, stored as given (C3,
