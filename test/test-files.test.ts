@@ -2,9 +2,10 @@
 // default per-test timeout per test file and resets it for the next one, so a timeout set in the
 // preload reached only the first file of a plain run (the others got 5 s, and 58 tests failed).
 // Every test file therefore sets its own timeout, first thing after its imports: checked here, with
-// Bun's behaviour that makes it necessary.
+// Bun's behaviour that makes it necessary. And what each file made is undone after that file in
+// both modes (test/preload.ts), not all at the end of a plain run.
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { tempDir } from "./helpers";
 
@@ -68,4 +69,33 @@ test("Bun's behaviour: a file's own setDefaultTimeout holds for that file in bot
   const dir = project("", "setDefaultTimeout(60_000);");
   expect(await run(dir, [])).toEqual({ passed: ["a", "b"], failed: [] });
   expect(await run(dir, ["--parallel"])).toEqual({ passed: ["a", "b"], failed: [] });
+});
+
+test("the preload undoes each file's things after that file's own hooks and before the next file, plain or --parallel", async () => {
+  const dir = tempDir("dossier-cleanups-");
+  const log = join(dir, "log");
+  writeFileSync(join(dir, "bunfig.toml"), `[test]\npreload = [${JSON.stringify(join(TEST_ROOT, "preload.ts"))}]\n`);
+  for (const name of ["a", "b"]) {
+    writeFileSync(
+      join(dir, `${name}.test.ts`),
+      [
+        `import { afterAll, setDefaultTimeout, test } from "bun:test";`,
+        `import { appendFileSync } from "node:fs";`,
+        `import { onCleanup } from ${JSON.stringify(join(TEST_ROOT, "helpers/cleanup.ts"))};`,
+        `setDefaultTimeout(60_000);`,
+        `const note = (what: string) => appendFileSync(${JSON.stringify(log)}, "${name} " + what + "\\n");`,
+        `onCleanup(() => note("cleanup"));`,
+        `afterAll(() => note("afterAll"));`,
+        `test("${name}", () => note("test"));`,
+      ].join("\n"),
+    );
+  }
+  const lines = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []);
+
+  expect(await run(dir, [])).toEqual({ passed: ["a", "b"], failed: [] });
+  expect(lines()).toEqual(["a test", "a afterAll", "a cleanup", "b test", "b afterAll", "b cleanup"]);
+
+  writeFileSync(log, "");
+  expect(await run(dir, ["--parallel"])).toEqual({ passed: ["a", "b"], failed: [] });
+  for (const name of ["a", "b"]) expect(lines().filter((l) => l.startsWith(name))).toEqual([`${name} test`, `${name} afterAll`, `${name} cleanup`]);
 });
