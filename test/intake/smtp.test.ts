@@ -2,83 +2,15 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { connect } from "node:net";
 import { join } from "node:path";
-import nodemailer from "nodemailer";
-import type SMTPTransport from "nodemailer/lib/smtp-transport";
-import type { Config } from "../../src/config";
-import { IntakeDesk } from "../../src/intake/desk";
-import { startSmtp } from "../../src/intake/smtp";
-import { intakeAddress } from "../../src/services/intake";
-import { makeApp, makeOrg, onCleanup, rowCounts, tempDir } from "../helpers";
+import { makeApp, onCleanup, rowCounts, tempDir } from "../helpers";
 import { compose, pdf } from "./compose";
+import { converse, listener, smtpClient } from "./listen";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-async function listener(options: { config?: Partial<Config>; plan?: "free" | "growth"; tls?: { cert: string; key: string } } = {}) {
-  const app = makeApp({ config: options.config });
-  const org = makeOrg(app, { plan: options.plan ?? "growth" });
-  const flow = app.dossier.store.sqlite
-    .query<{ id: string }, [string]>("SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default = 1")
-    .get(org.id)!.id;
-  const address = (await intakeAddress(app.dossier, org.id, flow))!.address;
-  const desk = new IntakeDesk(app.dossier);
-  const smtp = await startSmtp(app.dossier, desk, { host: "127.0.0.1", port: 0, tls: options.tls ?? null });
-  onCleanup(async () => {
-    await smtp.stop();
-    desk.close();
-  });
-  const transport = smtpClient({
-    host: "127.0.0.1",
-    port: smtp.port,
-    secure: false,
-    ignoreTLS: !options.tls,
-    requireTLS: Boolean(options.tls),
-    tls: { rejectUnauthorized: false },
-  });
-  onCleanup(() => transport.close());
-  return { app, org, flow, address, port: smtp.port, transport };
-}
-
-const smtpClient = (options: SMTPTransport.Options) => nodemailer.createTransport(options);
-
 const dossiersOf = (app: ReturnType<typeof makeApp>) =>
   app.dossier.store.sqlite.query<{ id: string; name: string; email: string | null; cv_url: string | null }, []>("SELECT id, name, email, cv_url FROM dossiers ORDER BY created_at").all();
-
-/** The replies of a raw SMTP conversation: each line sent after the previous reply. */
-async function converse(port: number, commands: string[]): Promise<string[]> {
-  const socket = connect(port, "127.0.0.1");
-  onCleanup(() => {
-    socket.destroy();
-  });
-  const replies: string[] = [];
-  let lines: string[] = [];
-  let buffer = "";
-  let wake: (() => void) | null = null;
-  // A reply is its lines up to the one whose code is followed by a space (RFC 5321 4.2.1).
-  socket.on("data", (data) => {
-    buffer += data.toString();
-    for (let end = buffer.indexOf("\r\n"); end !== -1; end = buffer.indexOf("\r\n")) {
-      const line = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      lines.push(line);
-      if (/^\d{3} /.test(line) || /^\d{3}$/.test(line)) {
-        replies.push(lines.join("\n"));
-        lines = [];
-        wake?.();
-      }
-    }
-  });
-  const next = async (count: number) => {
-    for (let i = 0; i < 100 && replies.length < count; i++) await new Promise<void>((r) => ((wake = r), setTimeout(r, 200)));
-  };
-  await next(1);
-  for (const [i, line] of commands.entries()) {
-    socket.write(`${line}\r\n`);
-    await next(i + 2);
-  }
-  return replies;
-}
 
 describe("C15: SMTP intake", () => {
   test("a message with a PDF becomes a dossier with its CV; 250 comes after it is stored", async () => {
