@@ -4,7 +4,7 @@ import { Type as t } from "@sinclair/typebox";
 import { closed, DateTime, Nullable, PagingQuery } from "./common";
 import { EVENT_BODIES } from "./events";
 
-const Url = t.String({ description: "http or https; a URL that resolves to a link-local address is refused" });
+const Url = t.String({ description: "http or https; a URL that resolves to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) is refused" });
 
 export const WebhookEndpoint = t.Object(
   {

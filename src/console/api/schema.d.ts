@@ -551,7 +551,7 @@ export interface paths {
         get: operations["getWebhookEndpoint"];
         /**
          * Set the webhook endpoint
-         * @description Sets or replaces the endpoint, enables it and gives it a new secret (no overlap with the old one), shown in this answer only. The URL must be http or https and must not resolve to a link-local address (nor, when the server runs with DOSSIER_WEBHOOK_ALLOW_PRIVATE=0, to a loopback or private one): each attempt checks again.
+         * @description Sets or replaces the endpoint, enables it and gives it a new secret (no overlap with the old one), shown in this answer only. The URL must be http or https and must not resolve to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) (nor, when the server runs with DOSSIER_WEBHOOK_ALLOW_PRIVATE=0, to a loopback or private one): each attempt checks again.
          *
          *     Required scopes: `webhooks:manage`.
          */
@@ -9294,7 +9294,7 @@ export interface operations {
                          *     }
                          */
                         data: {
-                            /** @description http or https; a URL that resolves to a link-local address is refused */
+                            /** @description http or https; a URL that resolves to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) is refused */
                             url: string;
                             /** @description false after the receiver answered 410 Gone: PUT the URL again to enable it */
                             enabled: boolean;
@@ -9434,7 +9434,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description http or https; a URL that resolves to a link-local address is refused */
+                    /** @description http or https; a URL that resolves to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) is refused */
                     url: string;
                 };
             };
@@ -9468,7 +9468,7 @@ export interface operations {
                          *     }
                          */
                         data: {
-                            /** @description http or https; a URL that resolves to a link-local address is refused */
+                            /** @description http or https; a URL that resolves to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) is refused */
                             url: string;
                             enabled: boolean;
                             /** @description The signing secret, shown this once only */

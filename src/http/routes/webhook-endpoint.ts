@@ -31,7 +31,7 @@ export const webhookEndpointRoutes = [
     summary: "Set the webhook endpoint",
     tag: "Webhooks",
     description:
-      "Sets or replaces the endpoint, enables it and gives it a new secret (no overlap with the old one), shown in this answer only. The URL must be http or https and must not resolve to a link-local address (nor, when the server runs with DOSSIER_WEBHOOK_ALLOW_PRIVATE=0, to a loopback or private one): each attempt checks again.",
+      "Sets or replaces the endpoint, enables it and gives it a new secret (no overlap with the old one), shown in this answer only. The URL must be http or https and must not resolve to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) (nor, when the server runs with DOSSIER_WEBHOOK_ALLOW_PRIVATE=0, to a loopback or private one): each attempt checks again.",
     scopes: ["webhooks:manage"],
     body: SetWebhookEndpoint,
     responses: { 200: { schema: One(WebhookEndpointWithSecret), description: "The endpoint is set and enabled; `secret` is shown this once only" } },
