@@ -16,6 +16,7 @@
 // read transaction, so that the generation, the total and the page are one snapshot.
 import type { Static } from "@sinclair/typebox";
 import type { Database } from "bun:sqlite";
+import { readStamp } from "./snapshot";
 import type { PoolFilter as PoolFilterSchema } from "../schemas/contacts";
 
 export type PoolFilter = Static<typeof PoolFilterSchema>;
@@ -116,14 +117,29 @@ export function cacheStats(sqlite: Database) {
   return { entries: cache.entries.size, ids: cache.ids, pages: cache.pages.size, pageChars: cache.pageChars };
 }
 
-/** The organization's contacts generation and search edits: zeros until its first contact write. */
+/** The organization's contacts generation and search edits: zeros until its first contact write.
+ * Read again only when something was committed since it was last read (the commit stamp,
+ * src/db/commit-stamp.ts): until then the row cannot have moved. */
 export function contactsGeneration(sqlite: Database, organizationId: string): Generation {
-  return (
+  const stamp = readStamp(sqlite);
+  const seen = stamp === -1 ? undefined : seenGenerations.get(sqlite)?.get(organizationId);
+  if (seen !== undefined && seen.stamp === stamp) return seen.generation;
+  const generation =
     sqlite
       .query<Generation, [string]>(`SELECT generation, search_edits AS searchEdits FROM contact_generations WHERE organization_id = ?`)
-      .get(organizationId) ?? { generation: 0, searchEdits: 0 }
-  );
+      .get(organizationId) ?? { generation: 0, searchEdits: 0 };
+  if (stamp !== -1) {
+    let byOrganization = seenGenerations.get(sqlite);
+    if (!byOrganization) seenGenerations.set(sqlite, (byOrganization = new Map()));
+    if (byOrganization.size >= MAX_SEEN_GENERATIONS) byOrganization.clear();
+    byOrganization.set(organizationId, { stamp, generation });
+  }
+  return generation;
 }
+
+/** The generations last read per connection and organization, with the stamp they were read under. */
+const seenGenerations = new WeakMap<Database, Map<string, { stamp: number; generation: Generation }>>();
+const MAX_SEEN_GENERATIONS = 10_000;
 
 /** A page answered at this generation, or null. `key` must start with the organization's id. */
 export function cachedPage<T>(sqlite: Database, key: string, generation: number): { total: number; data: T[] } | null {
