@@ -1,9 +1,10 @@
 // What an email becomes (C15, C20): the application a message carries, read with postal-mime.
 // Everything here is a pure function of the message's bytes, so the same code serves the SMTP
 // listener and POST /intake/{token}, and runs on the parsing worker (src/intake/parser.ts).
-import { convert } from "html-to-text";
 import PostalMime, { type Address, type Attachment, type Email, type Mailbox } from "postal-mime";
 import { isEmailAddress } from "../schemas/contacts";
+import { HtmlConverter } from "./html-text";
+import { decodeText, plainText, slim, type TextPart } from "./mime";
 
 /** C15: a message over 25 MB is refused (552 over SMTP, 413 over HTTP). */
 export const MESSAGE_LIMIT = 26_214_400;
@@ -30,14 +31,26 @@ export interface Application {
 /** A message that cannot be made into an application: 554 over SMTP, 400 over HTTP (C20). */
 export class UnreadableMessage extends Error {}
 
-/** The application in a raw RFC 5322 message. Throws UnreadableMessage. */
+/** The application in a raw RFC 5322 message. Throws UnreadableMessage, and nothing else: whatever
+ * goes wrong in reading a message (the MIME parser, the HTML's conversion, a stack or a string too
+ * deep or too long for the runtime) is a property of the message's bytes, so it is answered as an
+ * unreadable message (400, 554), never as a failure worth retrying (500, 451). */
 export async function readApplication(raw: Uint8Array): Promise<Application> {
-  let email: Email;
   try {
-    email = await PostalMime.parse(raw, { attachmentEncoding: "arraybuffer" });
+    return await read(raw);
   } catch (error) {
-    throw new UnreadableMessage(`the message cannot be parsed: ${(error as Error).message}`);
+    if (error instanceof UnreadableMessage) throw error;
+    throw new UnreadableMessage(`the message cannot be parsed: ${(error as Error)?.message ?? String(error)}`);
   }
+}
+
+async function read(raw: Uint8Array): Promise<Application> {
+  // postal-mime reads the message without its large bodies: the large text parts are read here,
+  // as far as the notes need (src/intake/mime.ts).
+  const slimmed = slim(raw);
+  const whole = slimmed.raw.byteOffset === 0 && slimmed.raw.byteLength === slimmed.raw.buffer.byteLength;
+  // Given a view, postal-mime copies it; given its whole buffer, it reads it in place.
+  const email = await PostalMime.parse(whole ? (slimmed.raw.buffer as ArrayBuffer) : slimmed.raw, { attachmentEncoding: "arraybuffer" });
   if (email.headers.length === 0) throw new UnreadableMessage("the message has no header section");
   const from = firstMailbox(email.from ? [email.from] : []);
   if (!from) throw new UnreadableMessage("the message has no From address");
@@ -49,7 +62,7 @@ export async function readApplication(raw: Uint8Array): Promise<Application> {
     name,
     email: address !== "" && address.length <= 200 && isEmailAddress(address) ? address : null,
     from: from.address?.trim() ?? "",
-    intake_notes: intakeNotes(email.subject ?? "", bodyText(email)),
+    intake_notes: notesOf(email, slimmed.texts),
     cv: firstPdf(email.attachments),
     messageId: email.messageId?.trim() || null,
   };
@@ -67,11 +80,32 @@ export function intakeNotes(subject: string, body: string): string {
   return cut(text, NOTES_LIMIT);
 }
 
-function bodyText(email: Email): string {
-  if (email.text !== undefined && email.text.trim() !== "") return email.text;
+/** What the notes say when the HTML was longer than HTML_LIMIT and its end was not read. */
+export const HTML_CUT_NOTICE = "[Only the first 2 MB (2,097,152 characters) of this message's HTML were read; the rest was ignored.]";
+
+/** Subject, a blank line and the body: the plain text of the message (postal-mime's, then that of
+ * its large text/plain parts), else its HTML turned into text (postal-mime's, then its large
+ * text/html parts', read as they are decoded). No more text is made than the notes can hold
+ * (twice the limit in UTF-16 units is at least the limit in code points), and no more than 2 MB of
+ * HTML is read: past it, the notes say so. */
+function notesOf(email: Email, texts: TextPart[]): string {
+  const subject = email.subject ?? "";
+  const plain = [email.text ?? "", ...texts.filter((t) => !t.html).map((t) => plainText(t, 2 * NOTES_LIMIT))].filter((t) => t.trim() !== "");
+  if (plain.length > 0) return intakeNotes(subject, plain.join("\n"));
+  const htmlParts = texts.filter((t) => t.html);
   // postal-mime gives no text for a message that is only HTML (round2-notes).
-  if (email.html) return convert(email.html, { wordwrap: false, selectors: [{ selector: "img", format: "skip" }] });
-  return email.text ?? "";
+  if (!email.html && htmlParts.length === 0) return intakeNotes(subject, email.text ?? "");
+  const converter = new HtmlConverter(2 * NOTES_LIMIT);
+  let reading = converter.write(email.html ?? "");
+  for (const [i, part] of htmlParts.entries()) {
+    if (reading && (i > 0 || email.html)) reading = converter.write("\n");
+    if (reading) decodeText(part, (text) => (reading = converter.write(text)));
+  }
+  const html = converter.end();
+  if (!html.truncated) return intakeNotes(subject, html.text);
+  // The notice stays whole: the text before it is cut to leave room for it.
+  const text = cut(intakeNotes(subject, html.text), NOTES_LIMIT - HTML_CUT_NOTICE.length - 2).replace(/\s+$/u, "");
+  return `${text}\n\n${HTML_CUT_NOTICE}`;
 }
 
 function firstMailbox(addresses: Address[]): Mailbox | undefined {
