@@ -43,18 +43,24 @@ const INTERNAL: Failure = { status: 500, code: "internal", message: "an unexpect
  * and one that wants another answer for a failure catches it itself (this hook runs before any
  * route's own). Anything unexpected is a 500 whose details go to the log only. */
 export const errors = (ctx: Context) =>
-  new Elysia({ name: "errors" }).onError({ as: "global" }, ({ code, error, set, request }) => {
+  new Elysia({ name: "errors" }).onError({ as: "global" }, (context) => {
+    const { code, error, set, request } = context;
     const path = pathOf(request.url);
     let failure = knownFailure(code, error);
     if (!failure) {
       failure = INTERNAL;
       const err = error as Error;
+      // The route's pattern, never the path: a path may carry a secret (an intake token,
+      // docs/security.md), and the request's own line names the route the same way.
+      const { route, params } = context as { route?: string; params?: Record<string, string> };
+      const secret = params?.token;
+      const hide = (text: string | undefined) => (text && secret ? text.split(secret).join(":token") : text);
       ctx.logger.log("error", "unhandled error", {
         request_id: set.headers["x-request-id"],
         method: request.method,
-        path,
-        error: err?.message ?? String(error),
-        stack: err?.stack,
+        route: route || "(unmatched)",
+        error: hide(err?.message ?? String(error)),
+        stack: hide(err?.stack),
       });
     }
     set.status = failure.status;

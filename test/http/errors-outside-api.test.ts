@@ -70,7 +70,7 @@ describe("failures of routes outside /api/v1 keep their own type of answer", () 
       logged.length = 0;
       const answer = await get(path);
       expect(answer.text).not.toContain("broken");
-      expect(logged).toEqual([expect.objectContaining({ level: "error", msg: "unhandled error", request_id: "trace-1", method: "GET", path })]);
+      expect(logged).toEqual([expect.objectContaining({ level: "error", msg: "unhandled error", request_id: "trace-1", method: "GET", route: path })]);
       expect(logged[0].error).toContain("is broken");
     }
   });

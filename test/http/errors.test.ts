@@ -39,7 +39,7 @@ describe("the error envelope", () => {
       process.stderr.write = write;
     }
     const logged = lines.map((line) => JSON.parse(line)).find((entry) => entry.msg === "unhandled error");
-    expect(logged).toMatchObject({ level: "error", request_id: "trace-500", path: "/api/v1/flows" });
+    expect(logged).toMatchObject({ level: "error", request_id: "trace-500", route: "/api/v1/flows" });
     expect(logged.error).toContain("no such table: stages");
   });
 });

@@ -231,7 +231,7 @@ describe("request log", () => {
     const entries = lines.map((line) => JSON.parse(line));
     const failure = entries.filter((e) => e.msg === "unhandled error");
     expect(failure).toHaveLength(1);
-    expect(failure[0]).toMatchObject({ level: "error", request_id: "boom-1", method: "POST", path: `/api/v1/dossiers/${dossier.json.data.id}/notes` });
+    expect(failure[0]).toMatchObject({ level: "error", request_id: "boom-1", method: "POST", route: "/api/v1/dossiers/:id/notes" });
     expect(failure[0].error).toContain("no such table: notes");
     expect(entries.filter((e) => e.msg === "request").map((e) => [e.request_id, e.status, e.organization_id])).toEqual([["boom-1", 500, org.id]]);
     expect(lines.join("")).not.toContain("Marker-Note-Body");
@@ -246,7 +246,7 @@ describe("request log", () => {
     });
     expect(lines).toHaveLength(2);
     const [failure, request] = lines;
-    expect(failure).toMatch(/^\S+Z ERROR unhandled error request_id=boom-2 method=GET path=\/api\/v1\/flows error="[^"]*no such table: flows[^"]*" stack=".*"$/);
+    expect(failure).toMatch(/^\S+Z ERROR unhandled error request_id=boom-2 method=GET route=\/api\/v1\/flows error="[^"]*no such table: flows[^"]*" stack=".*"$/);
     expect(JSON.parse(/ stack=(".*")$/.exec(failure!)![1]!)).toContain("\n    at "); // the whole stack, in one JSON string
     expect(request).toMatch(/ INFO request request_id=boom-2 method=GET route=\/api\/v1\/flows status=500 /);
   });
