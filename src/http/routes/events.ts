@@ -53,10 +53,12 @@ export const eventRoutes = [
     params: { id: "The event's id (evt_...)" },
     idPattern: EVENT_ID,
     responses: { 200: { schema: One(Event), description: "The event, as its webhook body" } },
-    handler: ({ ctx, principal, params, set }) => {
+    // Loaded before the query is read, so that an unknown event is 404 before a bad query's 400 (C3).
+    load: ({ ctx, principal, params }) => {
       const body = getEvent(ctx, principal.organizationId, params.id);
       if (body === null) throw notFound("event not found");
-      return json(set, `{"data":${body}}`);
+      return body;
     },
+    handler: ({ resource: body, set }) => json(set, `{"data":${body}}`),
   }),
 ];

@@ -1,0 +1,77 @@
+// Issue 38: what integrators asked for. Unknown query parameters are 400 invalid_body naming them,
+// on every API route, as unknown body fields are (C3).
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { intakeAddress } from "../../src/services/intake";
+import { call, makeApp, makeOrg } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
+
+const flowOf = (app: ReturnType<typeof makeApp>, orgId: string) =>
+  app.dossier.store.sqlite.query<{ id: string }, [string]>("SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default = 1").get(orgId)!.id;
+
+describe("issue 38: unknown query parameters", () => {
+  const app = makeApp();
+  const org = makeOrg(app);
+
+  test.each([
+    ["GET", "/dossiers?stauts=won", "stauts"],
+    ["GET", "/dossiers?status=won&sort=", "sort"],
+    ["GET", "/dossiers?sort", "sort"],
+    ["GET", "/contacts?kind=client&kinds=client", "kinds"],
+    ["GET", "/flows?page=1&limit=10", "limit"],
+    // Routes that declare no query: any parameter is unknown.
+    ["GET", "/webhook-endpoint?verbose=1", "verbose"],
+    ["GET", "/keys?x=", "x"],
+    ["POST", "/dossiers?dry_run=true", "dry_run"],
+  ])("%s %s → 400 invalid_body naming it", async (method, path, name) => {
+    const answer = await call(app, method, path, { key: org.key, body: method === "POST" ? { type: "candidate", name: "Ada" } : undefined });
+    expect(answer.status).toBe(400);
+    expect(answer.json.error.code).toBe("invalid_body");
+    expect(answer.json.error.message).toContain(`"${name}"`);
+  });
+
+  test("a POST refused for its query changes nothing", async () => {
+    const before = (await call(app, "GET", "/dossiers", { key: org.key })).json.meta.total;
+    expect((await call(app, "POST", "/dossiers?dry_run=true", { key: org.key, body: { type: "candidate", name: "Ada" } })).status).toBe(400);
+    expect((await call(app, "GET", "/dossiers", { key: org.key })).json.meta.total).toBe(before);
+  });
+
+  test("declared parameters still work; array parameters may repeat; page and per_page keep their rules", async () => {
+    expect((await call(app, "GET", "/dossiers?status=won&type=sales&page=2&per_page=5", { key: org.key })).status).toBe(200);
+    expect((await call(app, "GET", "/contacts?kind=client&kind=partner", { key: org.key })).status).toBe(200);
+    expect((await call(app, "GET", "/dossiers", { key: org.key })).json.meta).toEqual({ total: expect.any(Number), page: 1, per_page: 25 });
+    const tooMany = await call(app, "GET", "/dossiers?per_page=101", { key: org.key });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.json.error.message).toBe("per_page must be an integer from 1 to 100");
+    expect((await call(app, "GET", "/dossiers?page=0", { key: org.key })).status).toBe(400);
+    // An unpaginated list takes page and per_page and ignores them, as before (C10).
+    for (const path of ["/keys", "/members", `/flows/${flowOf(app, org.id)}/stages`]) {
+      const answer = await call(app, "GET", `${path}?page=3&per_page=x`, { key: org.key });
+      expect(answer.status).toBe(200);
+      expect(answer.json.meta.page).toBe(1);
+    }
+  });
+
+  test("C3's order: 401, 403 and the path's 404 come before the query's 400", async () => {
+    expect((await call(app, "GET", "/dossiers?stauts=won", { key: null })).status).toBe(401);
+    const reader = makeOrg(app, { scopes: ["contacts:read"] });
+    expect((await call(app, "GET", "/dossiers?stauts=won", { key: reader.key })).status).toBe(403);
+    expect((await call(app, "GET", `/dossiers/${crypto.randomUUID()}?x=1`, { key: org.key })).status).toBe(404);
+    for (const path of [`/flows/${crypto.randomUUID()}/stages`, `/flows/${crypto.randomUUID()}/intake`, `/dossiers/${crypto.randomUUID()}/contacts`, `/events/evt_${"0".repeat(26)}`]) {
+      expect((await call(app, "GET", `${path}?x=1`, { key: org.key })).status).toBe(404);
+    }
+  });
+
+  test("the ways in without a key refuse unknown parameters too: sign-in, intake", async () => {
+    const signIn = await call(app, "POST", "/session?next=/console", { key: null, body: { email: "a@example.com", password: "whatever-long" } });
+    expect(signIn.status).toBe(400);
+    expect(signIn.json.error.message).toContain('"next"');
+    const address = (await intakeAddress(app.dossier, org.id, flowOf(app, org.id)))!.address;
+    const token = address.slice(0, address.indexOf("@"));
+    const intake = await call(app, "POST", `/intake/${token}?flow=x`, { key: null, raw: "Subject: x\r\n\r\nx\r\n", contentType: "message/rfc822" });
+    expect(intake.status).toBe(400);
+    expect(intake.json.error.message).toContain('"flow"');
+    // The token's 404 still comes first.
+    expect((await call(app, "POST", `/intake/${"q".repeat(26)}?flow=x`, { key: null, raw: "x", contentType: "message/rfc822" })).status).toBe(404);
+  });
+});
