@@ -59,20 +59,32 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   server_busy: 503,
 };
 
+/** A message's leading `field: `, as the checks write them: `name`, `stages[2].color`. */
+const LEADING_FIELD = /^([a-z_][a-z0-9_]*(?:\[\d+\]|\.[a-z_][a-z0-9_]*)*): /;
+/** The codes whose message names the field at fault first when one is (`flow_id: flow not found`). */
+const NAMES_FIELD: ReadonlySet<ErrorCode> = new Set(["invalid_body", "not_found"]);
+
 /** `retryAfter` (whole seconds, at least 1) comes with a 429 or a 503 that says when to try again:
- * the answer's Retry-After. */
+ * the answer's Retry-After. `param` is the body field or query parameter at fault (issue 38): the
+ * answer's `error.param`. Given, it is that (null: none); left out, an invalid_body's or a
+ * not_found's message that begins with `field: ` names it. */
 export class ApiError extends Error {
   readonly status: number;
+  readonly param?: string;
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly retryAfter?: number,
+    param?: string | null,
   ) {
     super(message);
     this.status = STATUS_OF[code];
+    const named = param === undefined ? (NAMES_FIELD.has(code) ? LEADING_FIELD.exec(message)?.[1] : undefined) : (param ?? undefined);
+    if (named !== undefined) this.param = named;
   }
 }
 
-export const invalidBody = (message: string) => new ApiError("invalid_body", message);
+/** 400 invalid_body; `param` as ApiError's (null when the message names no field of the request). */
+export const invalidBody = (message: string, param?: string | null) => new ApiError("invalid_body", message, undefined, param);
 export const notFound = (message = "resource not found") => new ApiError("not_found", message);
 

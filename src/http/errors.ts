@@ -18,11 +18,13 @@ interface Failure {
   status: number;
   code: ErrorCode;
   message: string;
+  /** The body field or query parameter at fault (issue 38). */
+  param?: string;
 }
 
 /** What a failure Elysia reports by its code is, for the client; null for an unexpected one. */
 function knownFailure(code: unknown, error: unknown): Failure | null {
-  if (error instanceof ApiError) return { status: error.status, code: error.code, message: error.message };
+  if (error instanceof ApiError) return { status: error.status, code: error.code, message: error.message, param: error.param };
   switch (code) {
     case "NOT_FOUND":
       return { status: 404, code: "not_found", message: "no such route" };
@@ -36,7 +38,8 @@ function knownFailure(code: unknown, error: unknown): Failure | null {
 
 const INTERNAL: Failure = { status: 500, code: "internal", message: "an unexpected error occurred; it is safe to retry" };
 
-/** Renders every failure: as `{ error: { code, message } }` under /api/v1 (api-v1 "Errors", C3),
+/** Renders every failure: as `{ error: { code, message, param? } }` under /api/v1 (api-v1 "Errors",
+ * C3; `param` names the body field or query parameter at fault, issue 38),
  * and for a path no route serves, wherever it is (C10: unknown paths are 404 `not_found`). A
  * failure of a route outside the API (/healthz, /docs, the console's pages) is that status with
  * its message as plain text: such a route answers in its own type, never in the API's envelope,
@@ -70,7 +73,8 @@ export const errors = (ctx: Context) =>
     // The type is set, not left to Elysia: a route may have set its own before it failed.
     if (isApiPath(path) || code === "NOT_FOUND") {
       set.headers["content-type"] = "application/json;charset=utf-8";
-      return { error: { code: failure.code, message: redacted(failure.message) } };
+      const param = failure.param === undefined ? {} : { param: redacted(failure.param) };
+      return { error: { code: failure.code, message: redacted(failure.message), ...param } };
     }
     set.headers["content-type"] = "text/plain;charset=utf-8";
     return redacted(failure.message);

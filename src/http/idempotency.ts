@@ -43,7 +43,7 @@ const errorAnswer = (error: ApiError): Answer => ({
   status: error.status,
   content_type: "application/json;charset=utf-8",
   location: null,
-  body: JSON.stringify({ error: { code: error.code, message: error.message } }),
+  body: JSON.stringify({ error: { code: error.code, message: error.message, ...(error.param === undefined ? {} : { param: error.param }) } }),
 });
 
 /** One key of one principal in one organization. */
@@ -129,8 +129,8 @@ export class Idempotency {
 export function replay(answer: Answer, headers: Record<string, string | number>): Response {
   headers["idempotent-replayed"] = "true";
   if (answer.status >= 400) {
-    const { error } = JSON.parse(answer.body) as { error: { code: ErrorCode; message: string } };
-    throw new ApiError(error.code, error.message);
+    const { error } = JSON.parse(answer.body) as { error: { code: ErrorCode; message: string; param?: string } };
+    throw new ApiError(error.code, error.message, undefined, error.param ?? null);
   }
   const given: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) given[name] = String(value);

@@ -21,11 +21,17 @@ export function validate<T extends TSchema>(schema: T, value: unknown): Static<T
   if (check.Check(value)) return value;
   const first = check.Errors(value).First()!;
   // TypeBox points an extra property's error at the property itself (its path ends with the name).
-  if (first.type === ValueErrorType.ObjectAdditionalProperties) throw invalidBody(`unknown field "${fieldName(value, first.path)}"`);
-  if (first.type === ValueErrorType.ObjectRequiredProperty) throw invalidBody(`${fieldName(value, first.path)} is required`);
+  if (first.type === ValueErrorType.ObjectAdditionalProperties) {
+    const field = fieldName(value, first.path);
+    throw invalidBody(`unknown field "${field}"`, field);
+  }
+  if (first.type === ValueErrorType.ObjectRequiredProperty) {
+    const field = fieldName(value, first.path);
+    throw invalidBody(`${field} is required`, field);
+  }
   const problem = explain(first.schema, first.value, first.path, first.message);
   const field = fieldName(value, problem.path);
-  throw invalidBody(field ? `${field}: ${problem.message}` : problem.message);
+  throw invalidBody(field ? `${field}: ${problem.message}` : problem.message, field || null);
 }
 
 /** A field as the client wrote it: `name`, `stages[2].color`, from TypeBox's JSON pointer. */
@@ -218,7 +224,7 @@ export const NO_QUERY: TObject = { type: "object", properties: {} } as unknown a
 export function parseQuery<T extends TObject>(schema: T, params: URLSearchParams): Static<T> {
   const declared = schema.properties as Record<string, TSchema>;
   for (const name of params.keys()) {
-    if (!Object.hasOwn(declared, name)) throw invalidBody(`unknown query parameter "${name}"`);
+    if (!Object.hasOwn(declared, name)) throw invalidBody(`unknown query parameter "${name}"`, name);
   }
   const query: Record<string, unknown> = {};
   for (const [name, property] of Object.entries(schema.properties as Record<string, TSchema>)) {
@@ -236,24 +242,24 @@ export function parseQuery<T extends TObject>(schema: T, params: URLSearchParams
 function queryValue(name: string, schema: TSchema, raw: string): unknown {
   if (Array.isArray(schema.anyOf)) {
     const values = (schema.anyOf as TSchema[]).map((member) => String(member.const));
-    if (!values.includes(raw)) throw invalidBody(`${name} must be one of ${values.join(", ")}`);
+    if (!values.includes(raw)) throw invalidBody(`${name} must be one of ${values.join(", ")}`, name);
     return raw;
   }
   switch (schema.type) {
     case "boolean":
       if (raw === "true") return true;
       if (raw === "false") return false;
-      throw invalidBody(`${name} must be true or false`);
+      throw invalidBody(`${name} must be true or false`, name);
     case "integer": {
       const min = (schema.minimum as number | undefined) ?? 0;
       const max = (schema.maximum as number | undefined) ?? Number.MAX_SAFE_INTEGER;
       const value = Number(raw);
-      if (!INTEGER.test(raw) || value < min || value > max) throw invalidBody(`${name} must be an integer from ${min} to ${max}`);
+      if (!INTEGER.test(raw) || value < min || value > max) throw invalidBody(`${name} must be an integer from ${min} to ${max}`, name);
       return value;
     }
     case "string":
       if (schema.format === "uuid") {
-        if (!isUuid(raw)) throw invalidBody(`${name} must be a uuid`);
+        if (!isUuid(raw)) throw invalidBody(`${name} must be a uuid`, name);
         return raw.toLowerCase();
       }
       return raw;

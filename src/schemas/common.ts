@@ -33,6 +33,12 @@ export const ErrorBody = t.Object(
           { description: "Stable, machine-readable" },
         ),
         message: t.String({ minLength: 1, description: "Human readable" }),
+        param: t.Optional(
+          t.String({
+            description:
+              "The body field (`name`, `stages[2].color`) or query parameter at fault, when one is: on a 400 invalid_body, on a 404 for an id given in the body (`flow_id`, `contact_id`), on a 409 duplicate_contact or duplicate_member (`email`)",
+          }),
+        ),
       },
       closed,
     ),

@@ -144,7 +144,7 @@ function refreshSearch(ctx: Context, row: ContactRow) {
   });
 }
 
-const duplicate = () => new ApiError("duplicate_contact", "a contact with this email already exists in the organization");
+const duplicate = () => new ApiError("duplicate_contact", "a contact with this email already exists in the organization", undefined, "email");
 
 // ---------------------------------------------------------------------------------------------
 // Building blocks, called inside a caller's unit (they open none).

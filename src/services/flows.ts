@@ -61,7 +61,7 @@ export function validateStages(input: unknown): StageInput[] {
     const where = `stages[${i}]`;
     if (typeof stage !== "object" || stage === null || Array.isArray(stage)) throw invalidBody(`${where}: must be an object`);
     for (const key of Object.keys(stage)) {
-      if (!["name", "deadline_days", "win_probability", "color"].includes(key)) throw invalidBody(`${where}: unknown field "${key}"`);
+      if (!["name", "deadline_days", "win_probability", "color"].includes(key)) throw invalidBody(`${where}: unknown field "${key}"`, `${where}.${key}`);
     }
     const { name, deadline_days, win_probability, color } = stage as Record<string, unknown>;
     if (typeof name !== "string" || name.trim() === "" || [...name.trim()].length > 200) {

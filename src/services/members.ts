@@ -102,7 +102,7 @@ export function checkRole(role: unknown): Role {
   return role as Role;
 }
 
-const duplicate = () => new ApiError("duplicate_member", "a member with this email already exists");
+const duplicate = () => new ApiError("duplicate_member", "a member with this email already exists", undefined, "email");
 
 /** `<base>/console/setup#token=...` (C12): the token travels in the fragment, which browsers do not
  * send to servers nor put in a Referer. */

@@ -136,7 +136,7 @@ export async function redeemSetupLink(ctx: Context, input: SetupInput): Promise<
   const { link } = usable();
   const owner = link.memberId === null ? { email: checkEmail(input.email), name: checkName(input.name) } : null;
   const password = checkPassword(input.password);
-  if (owner && ctx.store.members.byFoldedEmail(foldEmail(owner.email))) throw new ApiError("duplicate_member", "a member with this email already exists");
+  if (owner && ctx.store.members.byFoldedEmail(foldEmail(owner.email))) throw new ApiError("duplicate_member", "a member with this email already exists", undefined, "email");
   const passwordHash = await hashPassword(password);
   return ctx.store.write(() => {
     // Checked again in the unit: another request may have used the link while the hash was made.
@@ -148,7 +148,7 @@ export async function redeemSetupLink(ctx: Context, input: SetupInput): Promise<
       ctx.store.members.setPassword(row.organizationId, row.id, passwordHash);
       ctx.store.sessions.deleteOfMember(row.organizationId, row.id);
     } else {
-      if (ctx.store.members.byFoldedEmail(foldEmail(owner!.email))) throw new ApiError("duplicate_member", "a member with this email already exists");
+      if (ctx.store.members.byFoldedEmail(foldEmail(owner!.email))) throw new ApiError("duplicate_member", "a member with this email already exists", undefined, "email");
       row = {
         id: newId(),
         organizationId: link.organizationId,

@@ -18,7 +18,7 @@ export function parseInstant(name: string, text: string): string {
   const zoned = match !== null && (hour === undefined) === (match[8] === undefined);
   const millis = fraction === undefined ? text : text.replace(`.${fraction}`, `.${fraction.slice(0, 3).padEnd(3, "0")}`);
   const ms = calendar && zoned ? Date.parse(millis) : NaN;
-  if (Number.isNaN(ms)) throw invalidBody(`${name} must be an ISO 8601 timestamp, e.g. 2026-11-22T04:21:26.123Z`);
+  if (Number.isNaN(ms)) throw invalidBody(`${name} must be an ISO 8601 timestamp, e.g. 2026-11-22T04:21:26.123Z`, name);
   const beyondMs = fraction !== undefined && /[1-9]/.test(fraction.slice(3));
   return new Date(ms + (beyondMs ? 1 : 0)).toISOString();
 }

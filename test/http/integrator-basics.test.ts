@@ -1,5 +1,6 @@
 // Issue 38: what integrators asked for. Unknown query parameters are 400 invalid_body naming them,
-// on every API route, as unknown body fields are (C3).
+// on every API route, as unknown body fields are (C3); `error.param` names the field or query
+// parameter at fault.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { intakeAddress } from "../../src/services/intake";
 import { call, makeApp, makeOrg } from "../helpers";
@@ -73,5 +74,58 @@ describe("issue 38: unknown query parameters", () => {
     expect(intake.json.error.message).toContain('"flow"');
     // The token's 404 still comes first.
     expect((await call(app, "POST", `/intake/${"q".repeat(26)}?flow=x`, { key: null, raw: "x", contentType: "message/rfc822" })).status).toBe(404);
+  });
+});
+
+describe("issue 38: error.param names the field or query parameter at fault", () => {
+  const app = makeApp();
+  const org = makeOrg(app);
+  const ada = { type: "candidate", name: "Ada" };
+
+  test.each([
+    ["an unknown query parameter", "GET", "/dossiers?stauts=won", undefined, 400, "stauts"],
+    ["per_page out of range", "GET", "/dossiers?per_page=101", undefined, 400, "per_page"],
+    ["an enum query value", "GET", "/dossiers?status=done", undefined, 400, "status"],
+    ["a query uuid", "GET", "/dossiers?stage_id=x", undefined, 400, "stage_id"],
+    ["a query timestamp", "GET", "/dossiers?updated_since=yesterday", undefined, 400, "updated_since"],
+    ["an unknown body field", "POST", "/dossiers", { ...ada, colour: "red" }, 400, "colour"],
+    ["a required field", "POST", "/dossiers", { type: "candidate" }, 400, "name"],
+    ["an enum field", "POST", "/dossiers", { type: "boss", name: "Ada" }, 400, "type"],
+    ["a service's length check", "POST", "/dossiers", { ...ada, intake_notes: "x".repeat(20_001) }, 400, "intake_notes"],
+    ["a sales-only field on a candidate", "POST", "/dossiers", { ...ada, deal_size: 3 }, 400, "deal_size"],
+    ["a stage's unknown field", "POST", "/flows", { type: "sales", name: "P", stages: [{ name: "A", colour: "#fff" }] }, 400, "stages[0].colour"],
+    ["a stage's bad colour", "POST", "/flows", { type: "sales", name: "P", stages: [{ name: "A" }, { name: "B", color: "red" }] }, 400, "stages[1].color"],
+    ["an id in the body that names nothing", "POST", "/dossiers", { ...ada, flow_id: crypto.randomUUID() }, 404, "flow_id"],
+  ] as const)("%s → %s %s: param %s", async (_what, method, path, body, status, param) => {
+    const answer = await call(app, method, path, { key: org.key, body });
+    expect(answer.status).toBe(status);
+    expect(answer.json.error.param).toBe(param);
+  });
+
+  test("a duplicate email: 409 duplicate_contact with param email", async () => {
+    expect((await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "Grace", email: "grace@example.com" } })).status).toBe(201);
+    const again = await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "Grace", email: "GRACE@example.com" } });
+    expect(again.status).toBe(409);
+    expect(again.json.error).toMatchObject({ code: "duplicate_contact", param: "email" });
+  });
+
+  test("code and message stay as they were; no param where no field is at fault", async () => {
+    const bad = await call(app, "GET", "/dossiers?per_page=101", { key: org.key });
+    expect(bad.json.error).toMatchObject({ code: "invalid_body", message: "per_page must be an integer from 1 to 100", param: "per_page" });
+    const notJson = await call(app, "POST", "/dossiers", { key: org.key, raw: "{", contentType: "application/json" });
+    expect(notJson.status).toBe(400);
+    expect(notJson.json.error.param).toBeUndefined();
+    const missing = await call(app, "GET", `/dossiers/${crypto.randomUUID()}`, { key: org.key });
+    expect(missing.status).toBe(404);
+    expect(missing.json.error.param).toBeUndefined();
+    expect((await call(app, "GET", "/dossiers", { key: null })).json.error.param).toBeUndefined();
+  });
+
+  test("a replayed refusal (Idempotency-Key) keeps its param", async () => {
+    const headers = { "idempotency-key": "param-replay" };
+    const first = await call(app, "POST", "/dossiers", { key: org.key, body: { ...ada, colour: "red" }, headers });
+    const again = await call(app, "POST", "/dossiers", { key: org.key, body: { ...ada, colour: "red" }, headers });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect([first.json.error.param, again.json.error.param]).toEqual(["colour", "colour"]);
   });
 });

@@ -67,6 +67,6 @@ describe("query parameter messages", () => {
     await ready;
     const answer = await call(app, "GET", path.replace("DOSSIER", ids.dossier), { key: org.key });
     expect(answer.status).toBe(status);
-    if (status >= 400) expect(answer.json.error).toEqual({ code: status === 404 ? "not_found" : "invalid_body", message });
+    if (status >= 400) expect(answer.json.error).toMatchObject({ code: status === 404 ? "not_found" : "invalid_body", message });
   });
 });

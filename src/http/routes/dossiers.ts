@@ -62,8 +62,8 @@ async function readCreateForm(request: Request): Promise<NewDossier> {
   const seen = new Set<string>();
   let cvFileField: Blob | undefined;
   for (const [name, value] of form.entries()) {
-    if (!FORM_FIELDS.has(name)) throw invalidBody(`unknown field "${name}"`);
-    if (seen.has(name)) throw invalidBody(`${name}: given more than once`);
+    if (!FORM_FIELDS.has(name)) throw invalidBody(`unknown field "${name}"`, name);
+    if (seen.has(name)) throw invalidBody(`${name}: given more than once`, name);
     seen.add(name);
     if (name === "cv") {
       if (typeof value === "string") throw invalidBody("cv: must be a file, not a text field");
@@ -88,9 +88,9 @@ async function readCv(request: Request): Promise<Uint8Array> {
   const type = mediaType(request);
   if (type === "multipart/form-data") {
     const form = await readForm(request);
-    for (const name of form.keys()) if (name !== "cv") throw invalidBody(`unknown field "${name}"`);
+    for (const name of form.keys()) if (name !== "cv") throw invalidBody(`unknown field "${name}"`, name);
     const files = form.getAll("cv");
-    if (files.length === 0) throw invalidBody("cv is required");
+    if (files.length === 0) throw invalidBody("cv is required", "cv");
     if (files.length > 1) throw invalidBody("cv: given more than once");
     if (typeof files[0] === "string") throw invalidBody("cv: must be a file, not a text field");
     return pdfOf(files[0]);

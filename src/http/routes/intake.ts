@@ -85,7 +85,8 @@ export const intakeReceiver = (ctx: Context, desk: IntakeDesk) => {
     } catch (error) {
       if (error instanceof UnreadableMessage) {
         ctx.logger.log("warn", "an email could not be read and was refused", { error: error.message });
-        throw invalidBody(error.message);
+        // The message, not a field of a request, is at fault.
+        throw invalidBody(error.message, null);
       }
       throw error;
     }
