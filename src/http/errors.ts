@@ -38,8 +38,9 @@ function knownFailure(code: unknown, error: unknown): Failure | null {
 
 const INTERNAL: Failure = { status: 500, code: "internal", message: "an unexpected error occurred; it is safe to retry" };
 
-/** Renders every failure: as `{ error: { code, message, param? } }` under /api/v1 (api-v1 "Errors",
- * C3; `param` names the body field or query parameter at fault, issue 38),
+/** Renders every failure: as `{ error: { code, message, param?, request_id } }` under /api/v1
+ * (api-v1 "Errors", C3; `param` names the body field or query parameter at fault, `request_id` is
+ * the answer's X-Request-Id, issue 38),
  * and for a path no route serves, wherever it is (C10: unknown paths are 404 `not_found`). A
  * failure of a route outside the API (/healthz, /docs, the console's pages) is that status with
  * its message as plain text: such a route answers in its own type, never in the API's envelope,
@@ -74,7 +75,11 @@ export const errors = (ctx: Context) =>
     if (isApiPath(path) || code === "NOT_FOUND") {
       set.headers["content-type"] = "application/json;charset=utf-8";
       const param = failure.param === undefined ? {} : { param: redacted(failure.param) };
-      return { error: { code: failure.code, message: redacted(failure.message), ...param } };
+      // The answer's X-Request-Id (src/http/request-id.ts), so that a client that logs only the body
+      // can still quote it (issue 38).
+      const id = set.headers["x-request-id"];
+      const requestId = typeof id === "string" ? { request_id: id } : {};
+      return { error: { code: failure.code, message: redacted(failure.message), ...param, ...requestId } };
     }
     set.headers["content-type"] = "text/plain;charset=utf-8";
     return redacted(failure.message);

@@ -39,6 +39,9 @@ export const ErrorBody = t.Object(
               "The body field (`name`, `stages[2].color`) or query parameter at fault, when one is: on a 400 invalid_body, on a 404 for an id given in the body (`flow_id`, `contact_id`), on a 409 duplicate_contact or duplicate_member (`email`)",
           }),
         ),
+        request_id: t.Optional(
+          t.String({ description: "The answer's X-Request-Id (the client's when it sent a safe one): quote it when asking about this answer. Always present in practice" }),
+        ),
       },
       closed,
     ),

@@ -4,7 +4,7 @@
 //
 // What every row checks, beside its `status` and `json` (a partial match):
 // - `events`: the types of the outbox events this request added, in order (`[]` when left out);
-// - an answer of 400 or more is the error envelope `{error: {code, message, param?}}` and changes no row
+// - an answer of 400 or more is the error envelope `{error: {code, message, param?, request_id}}` and changes no row
 //   of any table and no file (row counts and a fingerprint of the contents, before and after);
 // - `unchanged: true` asks the same of a successful answer (a PATCH that changes nothing).
 import { describe, expect, test } from "bun:test";
@@ -135,7 +135,8 @@ async function runRow<F extends object>(app: DossierApp, setup: (world: World) =
   if (row.status >= 400) {
     // `param` names the field or query parameter at fault, when one is (issue 38).
     expect(answer.json).toEqual({ error: expect.objectContaining({ code: expect.any(String), message: expect.any(String) }) });
-    expect(Object.keys(answer.json.error).filter((k) => !["code", "message", "param"].includes(k))).toEqual([]);
+    expect(Object.keys(answer.json.error).filter((k) => !["code", "message", "param", "request_id"].includes(k))).toEqual([]);
+    expect(answer.json.error.request_id).toBe(answer.headers.get("x-request-id"));
   }
   // On a copy: Bun's toMatchObject writes the asymmetric matchers it met into the object it checked.
   if (row.json !== undefined) expect(structuredClone(answer.json)).toMatchObject(fixed(row.json) as Record<string, unknown>);

@@ -25,7 +25,8 @@ function pair() {
   return { on, off, org: makeOrg(on, { rateLimit: 100_000 }) };
 }
 
-const shape = (a: Answer) => ({ status: a.status, body: a.text, etag: a.headers.get("etag") });
+// An error body quotes its own request's id (issue 38): the rest must be the same.
+const shape = (a: Answer) => ({ status: a.status, body: a.text.replace(/"request_id":"[^"]*"/, '"request_id":"…"'), etag: a.headers.get("etag") });
 
 describe("DOSSIER_CACHE in the config", () => {
   test("on by default, off with DOSSIER_CACHE=off; another value is refused naming the variable", () => {

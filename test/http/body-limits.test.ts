@@ -138,7 +138,7 @@ describe("C8 bodies over the limits, over real HTTP: 413 with the error envelope
       method, path: path(), headers: { ...auth, ...type, "x-request-id": "limit-test-1" }, length, sendAtMost: 256 * 1024, prefix: preamble,
     });
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body)).toEqual({ error: { code, message: expect.any(String) } });
+    expect(JSON.parse(answer.body)).toEqual({ error: { code, message: expect.any(String), request_id: expect.any(String) } });
     expect(answer.headers["x-request-id"]).toBe("limit-test-1");
     expect(answer.headers["x-ratelimit-limit"]).toBe("600");
   });

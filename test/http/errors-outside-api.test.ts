@@ -62,7 +62,7 @@ describe("failures of routes outside /api/v1 keep their own type of answer", () 
     ["/api/v1/typed", 500, "internal", INTERNAL],
   ])("%s → %p in the envelope, as JSON whatever type the route had set", async (path, status, code, message) => {
     const answer = await get(path);
-    expect(answer).toEqual({ status, type: "application/json;charset=utf-8", id: "trace-1", text: JSON.stringify({ error: { code, message } }) });
+    expect(answer).toEqual({ status, type: "application/json;charset=utf-8", id: "trace-1", text: JSON.stringify({ error: { code, message, request_id: "trace-1" } }) });
   });
 
   test("an unexpected failure's details go to the log only, inside the API and outside it", async () => {

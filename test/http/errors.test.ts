@@ -18,7 +18,7 @@ describe("the error envelope", () => {
     for (const key of [null, org.key]) {
       const answer = await call(app, method, path, { key });
       expect(answer.status).toBe(404);
-      expect(answer.json).toEqual({ error: { code: "not_found", message: expect.any(String) } });
+      expect(answer.json).toEqual({ error: { code: "not_found", message: expect.any(String), request_id: answer.headers.get("x-request-id") } });
       expect(answer.headers.get("x-ratelimit-limit")).toBeNull();
     }
   });
@@ -33,7 +33,7 @@ describe("the error envelope", () => {
       broken.dossier.store.sqlite.run("DROP TABLE stages");
       const answer = await call(broken, "GET", "/flows", { key: brokenOrg.key, headers: { "x-request-id": "trace-500" } });
       expect(answer.status).toBe(500);
-      expect(answer.json).toEqual({ error: { code: "internal", message: "an unexpected error occurred; it is safe to retry" } });
+      expect(answer.json).toEqual({ error: { code: "internal", message: "an unexpected error occurred; it is safe to retry", request_id: expect.any(String) } });
       expect(answer.text).not.toContain("stages");
     } finally {
       process.stderr.write = write;

@@ -69,7 +69,7 @@ describe("C15, C20: POST /intake/{token} in sequence", () => {
     const { token } = await withAddress({ app, org, other: org });
     const send = (i: number) => compose({ from: "x@example.com", text: `m${i}`, messageId: `<limit-${i}@example.com>` }).then((m) => call(app, "POST", `/api/v1/intake/${token}`, { raw: m, contentType: "message/rfc822" }));
     await updateOrg(app.dossier, org.id, { plan: "pro" });
-    for (let i = 0; i < 3; i++) expect((await send(i)).json).toEqual({ error: { code: "plan_required", message: expect.any(String) } });
+    for (let i = 0; i < 3; i++) expect((await send(i)).json).toEqual({ error: { code: "plan_required", message: expect.any(String), request_id: expect.any(String) } });
     await updateOrg(app.dossier, org.id, { plan: "growth" });
     expect((await send(10)).status).toBe(201);
     expect((await send(11)).status).toBe(201);

@@ -1,6 +1,6 @@
 // Issue 38: what integrators asked for. Unknown query parameters are 400 invalid_body naming them,
 // on every API route, as unknown body fields are (C3); `error.param` names the field or query
-// parameter at fault.
+// parameter at fault; `request_id` is the answer's X-Request-Id.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { intakeAddress } from "../../src/services/intake";
 import { call, makeApp, makeOrg } from "../helpers";
@@ -127,5 +127,35 @@ describe("issue 38: error.param names the field or query parameter at fault", ()
     const again = await call(app, "POST", "/dossiers", { key: org.key, body: { ...ada, colour: "red" }, headers });
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect([first.json.error.param, again.json.error.param]).toEqual(["colour", "colour"]);
+  });
+});
+
+describe("issue 38: request_id in every error body", () => {
+  const app = makeApp();
+  const org = makeOrg(app);
+  const pro = makeOrg(app, { plan: "pro" });
+
+  test.each([
+    ["400", "GET", "/dossiers?stauts=won", org.key, 400],
+    ["401", "GET", "/dossiers", null, 401],
+    ["402", "GET", "/dossiers", pro.key, 402],
+    ["404 of a path", "GET", `/dossiers/${crypto.randomUUID()}`, org.key, 404],
+    ["404 of an unknown route", "GET", "/nowhere", org.key, 404],
+  ] as const)("%s: error.request_id is the X-Request-Id header", async (_what, method, path, key, status) => {
+    const answer = await call(app, method, path, { key });
+    expect(answer.status).toBe(status);
+    expect(answer.json.error.request_id).toBeString();
+    expect(answer.json.error.request_id).toBe(answer.headers.get("x-request-id")!);
+  });
+
+  test("the client's own X-Request-Id is the one quoted; a replayed refusal quotes its own request's", async () => {
+    const mine = await call(app, "GET", "/dossiers?per_page=0", { key: org.key, headers: { "x-request-id": "trace-38" } });
+    expect(mine.json.error).toMatchObject({ code: "invalid_body", param: "per_page", request_id: "trace-38" });
+    const body = { type: "candidate", name: "Ada", colour: "red" };
+    const headers = { "idempotency-key": "rid-replay" };
+    await call(app, "POST", "/dossiers", { key: org.key, body, headers: { ...headers, "x-request-id": "first" } });
+    const again = await call(app, "POST", "/dossiers", { key: org.key, body, headers: { ...headers, "x-request-id": "second" } });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.json.error.request_id).toBe("second");
   });
 });

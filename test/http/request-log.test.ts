@@ -224,7 +224,7 @@ describe("request log", () => {
       });
     });
     expect(answer!.status).toBe(500);
-    expect(answer!.json).toEqual({ error: { code: "internal", message: "an unexpected error occurred; it is safe to retry" } });
+    expect(answer!.json).toEqual({ error: { code: "internal", message: "an unexpected error occurred; it is safe to retry", request_id: expect.any(String) } });
     expect(answer!.headers.get("x-request-id")).toBe("boom-1");
     expect(answer!.text).not.toContain("notes"); // no SQL, no table name, no stack
 

@@ -48,7 +48,7 @@ describe("C11: a failed write of the database", () => {
       const lines = await logged(async () => {
         const failed = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Lost", intake_notes: "x".repeat(20_000) } });
         expect(failed.status).toBe(503);
-        expect(failed.json).toEqual({ error: { code: "storage_unavailable", message: expect.any(String) } });
+        expect(failed.json).toEqual({ error: { code: "storage_unavailable", message: expect.any(String), request_id: expect.any(String) } });
         expect(rowCounts(app)).toEqual(before);
 
         // A write that would fit is refused too: the state of the file is unknown.
@@ -116,7 +116,7 @@ describe("C11: a CV on a full disk", () => {
 
       const raw = await call(app, "POST", `/dossiers/${dossier.id}/cv`, { key: org.key, raw: big, contentType: "application/pdf" });
       expect(raw.status).toBe(507);
-      expect(raw.json).toEqual({ error: { code: "insufficient_storage", message: expect.any(String) } });
+      expect(raw.json).toEqual({ error: { code: "insufficient_storage", message: expect.any(String), request_id: expect.any(String) } });
 
       const form = new FormData();
       form.set("type", "candidate");
