@@ -68,6 +68,8 @@ export const errors = (ctx: Context) =>
       });
     }
     set.status = failure.status;
+    // Every 401 names the scheme to authenticate with (RFC 9110, issue 38).
+    if (failure.status === 401) set.headers["www-authenticate"] = "Bearer";
     if (error instanceof ApiError && error.retryAfter !== undefined) set.headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfter)));
     // A browser that asks for a page that does not exist, outside the API, gets a page (issue 32).
     if (code === "NOT_FOUND" && !isApiPath(path) && asksForPage(request)) return notFoundPage(set);

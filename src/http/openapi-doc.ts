@@ -101,6 +101,12 @@ const rateLimitHeaders = (required: boolean): Record<string, Header> => ({
   "X-RateLimit-Reset": { description: "Seconds until a counted request leaves the window (0 when none is counted)", required, schema: { type: "integer", minimum: 0 } },
 });
 
+/** On a 201 (issue 38). */
+const LOCATION: Header = { description: "The created resource's URL, under /api/v1 (e.g. /api/v1/dossiers/{id})", required: true, schema: { type: "string", pattern: "^/api/v1/" } };
+
+/** On every 401 (RFC 9110, issue 38): the scheme to authenticate with. */
+const WWW_AUTHENTICATE: Header = { description: "`Bearer`: send an API key as Authorization: Bearer svc_live_...", required: true, schema: { type: "string", const: "Bearer" } };
+
 const RETRY_AFTER: Header = { description: "Whole seconds to wait before the next request is accepted", required: true, schema: { type: "integer", minimum: 1 } };
 
 /** `components.headers`: each header the answers carry, described once and referred to by name. */
@@ -114,7 +120,7 @@ export const requestIdHeaders = (): Record<string, HeaderRef> => ({ "X-Request-I
 /** The headers of an answer with this status. A 401 names no organization, so it carries no
  * rate-limit headers; a 500 carries them only when the failure came after the key was checked. */
 function headersFor(status: number): Record<string, Header | HeaderRef> {
-  if (status === 401) return requestIdHeaders();
+  if (status === 401) return { ...requestIdHeaders(), "WWW-Authenticate": WWW_AUTHENTICATE };
   if (status === 500) return { ...requestIdHeaders(), ...rateLimitHeaders(false) };
   const headers: Record<string, Header | HeaderRef> = { ...requestIdHeaders() };
   for (const name of Object.keys(rateLimitHeaders(true))) headers[name] = headerRef(name);
@@ -126,6 +132,7 @@ function headersFor(status: number): Record<string, Header | HeaderRef> {
  * C15; signing in, C12): no organization's rate-limit headers (C20), Retry-After on a 429, and on a
  * 503 when it is server_busy. */
 function tokenHeadersFor(status: number): Record<string, Header | HeaderRef> {
+  if (status === 401) return { ...requestIdHeaders(), "WWW-Authenticate": WWW_AUTHENTICATE };
   if (status === 429) return { ...requestIdHeaders(), "Retry-After": headerRef("Retry-After") };
   if (status === 503) return { ...requestIdHeaders(), "Retry-After": { ...RETRY_AFTER, required: false, description: "With server_busy: whole seconds to wait" } };
   return requestIdHeaders();
@@ -192,6 +199,8 @@ export interface OperationDoc {
    * `write` takes If-Match (412), and with `tagged` answers the record's new ETag. */
   conditional?: "read" | "write";
   tagged?: boolean;
+  /** A 201 carries Location, the created resource's URL (issue 38). */
+  location?: boolean;
 }
 
 /** `components.securitySchemes`: an API key (the way for programs), or the session cookie of a
@@ -275,6 +284,7 @@ export function operation(doc: OperationDoc): DocumentDecoration {
     ...(doc.idempotent ? { "Idempotent-Replayed": REPLAYED } : {}),
   };
   for (const [status, answer] of Object.entries(doc.responses)) {
+    const created = status === "201" && doc.location ? { Location: LOCATION } : {};
     if (answer.mediaType) {
       responses[status] = {
         description: answer.description,
@@ -288,7 +298,7 @@ export function operation(doc: OperationDoc): DocumentDecoration {
     const sample = "$ref" in schema ? undefined : example(answer.schema);
     responses[status] = {
       description: answer.description,
-      headers: { ...headersOf(Number(status)), ...successHeaders },
+      headers: { ...headersOf(Number(status)), ...successHeaders, ...created },
       content: { "application/json": { schema, ...(sample === undefined ? {} : { example: sample }) } },
     };
   }

@@ -82,6 +82,9 @@ export interface RouteSpec<P extends string, L, Q extends TObject, S extends TSc
   /** Error codes the route can answer beyond those its declaration implies (`implied`). */
   errors?: ErrorCode[];
   handler: (call: Call<NoInfer<P>, L, Static<Q>, B>) => unknown;
+  /** The URL of what a 201 created, under /api/v1 (`/dossiers/${created.id}`), from the answer's
+   * `data`: the answer's Location (issue 38), stored with an Idempotency-Key and replayed. */
+  location?: (created: Record<string, unknown>) => string;
   /** The answer carries a secret shown once (a key, a setup link): Idempotency-Key is ignored,
    * since a replay would show it again (C20). */
   secret?: true;
@@ -176,9 +179,14 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
       idempotent,
       conditional: spec.conditional ? (spec.method === "GET" ? "read" : "write") : undefined,
       tagged: tagged && spec.method !== "GET",
+      location: spec.location !== undefined,
     }),
     ...(readsBody ? { parse: "none" as const } : {}),
   };
+
+  /** A 201's Location: the URL of what it created, from the answer's `data` (issue 38). */
+  const locationOf = (value: unknown): string | null =>
+    spec.location && value !== null && typeof value === "object" && "data" in value ? `/api/v1${spec.location(value.data as Record<string, unknown>)}` : null;
 
   /** A request's context whose units check If-Match first and store the answer last. */
   const withUnits = (ctx: Context, before?: () => void, after?: (value: unknown) => void): Context => {
@@ -228,6 +236,8 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
     };
     const withStatus = (value: unknown) => {
       if (only !== undefined && (set.status === undefined || set.status === 200)) set.status = only;
+      const location = Number(set.status) === 201 ? locationOf(value) : null;
+      if (location !== null) set.headers.location = location;
       // A GET answers the loaded record itself, whose tag is known already.
       if (tagged && value !== null && typeof value === "object" && "data" in value) set.headers.etag = value.data === resource && current !== undefined ? current : etagOf(value.data);
       return value;
@@ -257,7 +267,7 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
       // commit instead, which a crash in between loses.
       let kept: StoredAnswer | null = null;
       const remember = (value: unknown) => {
-        kept = { status: Number(only ?? 200), content_type: JSON_TYPE, location: null, body: JSON.stringify(one(value)) };
+        kept = { status: Number(only ?? 200), content_type: JSON_TYPE, location: only === 201 ? locationOf(one(value)) : null, body: JSON.stringify(one(value)) };
         keyed.writeAnswer(kept);
       };
       const copy = new Request(request.url, { method: request.method, headers: request.headers, body: bytes.byteLength > 0 ? bytes : null });

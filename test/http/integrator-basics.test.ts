@@ -1,6 +1,7 @@
 // Issue 38: what integrators asked for. Unknown query parameters are 400 invalid_body naming them,
 // on every API route, as unknown body fields are (C3); `error.param` names the field or query
-// parameter at fault; `request_id` is the answer's X-Request-Id.
+// parameter at fault; `request_id` is the answer's X-Request-Id. Every 201 carries Location, every 401
+// WWW-Authenticate: Bearer.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { intakeAddress } from "../../src/services/intake";
 import { call, makeApp, makeOrg } from "../helpers";
@@ -157,5 +158,79 @@ describe("issue 38: request_id in every error body", () => {
     const again = await call(app, "POST", "/dossiers", { key: org.key, body, headers: { ...headers, "x-request-id": "second" } });
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.json.error.request_id).toBe("second");
+  });
+});
+
+describe("issue 38: Location on a 201, WWW-Authenticate on a 401", () => {
+  const app = makeApp();
+  const org = makeOrg(app);
+  const json = { key: org.key };
+
+  test("each create answers 201 with the created resource's URL under /api/v1", async () => {
+    const dossier = await call(app, "POST", "/dossiers", { ...json, body: { type: "candidate", name: "Ada" } });
+    expect([dossier.status, dossier.headers.get("location")]).toEqual([201, `/api/v1/dossiers/${dossier.json.data.id}`]);
+    // The URL answers the record.
+    expect((await call(app, "GET", dossier.headers.get("location")!, json)).json.data.id).toBe(dossier.json.data.id);
+    const form = new FormData();
+    form.append("type", "candidate");
+    form.append("name", "Grace");
+    const multipart = await call(app, "POST", "/dossiers", { ...json, raw: form });
+    expect([multipart.status, multipart.headers.get("location")]).toEqual([201, `/api/v1/dossiers/${multipart.json.data.id}`]);
+    const contact = await call(app, "POST", "/contacts", { ...json, body: { full_name: "Bob" } });
+    expect([contact.status, contact.headers.get("location")]).toEqual([201, `/api/v1/contacts/${contact.json.data.id}`]);
+    const flow = await call(app, "POST", "/flows", { ...json, body: { type: "sales", name: "Partners", stages: [{ name: "Intro" }] } });
+    expect([flow.status, flow.headers.get("location")]).toEqual([201, `/api/v1/flows/${flow.json.data.id}`]);
+    const stage = await call(app, "POST", `/flows/${flow.json.data.id}/stages`, { ...json, body: { name: "Extra" } });
+    expect([stage.status, stage.headers.get("location")]).toEqual([201, `/api/v1/stages/${stage.json.data.id}`]);
+    const key = await call(app, "POST", "/keys", { ...json, body: { scopes: ["dossiers:read"] } });
+    expect([key.status, key.headers.get("location")]).toEqual([201, `/api/v1/keys/${key.json.data.id}`]);
+    const member = await call(app, "POST", "/members", { ...json, body: { email: "m@example.com", name: "M", role: "viewer" } });
+    expect([member.status, member.headers.get("location")]).toEqual([201, `/api/v1/members/${member.json.data.id}`]);
+    const link = await call(app, "POST", `/dossiers/${dossier.json.data.id}/contacts`, { ...json, body: { contact_id: contact.json.data.id, role_on_dossier: "other" } });
+    expect([link.status, link.headers.get("location")]).toEqual([201, `/api/v1/dossiers/${dossier.json.data.id}/contacts/${contact.json.data.id}`]);
+    // A re-link is 200: nothing created, no Location.
+    const relink = await call(app, "POST", `/dossiers/${dossier.json.data.id}/contacts`, { ...json, body: { contact_id: contact.json.data.id, role_on_dossier: "champion" } });
+    expect([relink.status, relink.headers.get("location")]).toEqual([200, null]);
+    // Other answers carry none.
+    expect((await call(app, "GET", "/dossiers", json)).headers.get("location")).toBeNull();
+  });
+
+  test("a replayed 201 (Idempotency-Key) carries the same Location", async () => {
+    const headers = { "idempotency-key": "location-replay" };
+    const first = await call(app, "POST", "/contacts", { ...json, body: { full_name: "Carol" }, headers });
+    const again = await call(app, "POST", "/contacts", { ...json, body: { full_name: "Carol" }, headers });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(first.headers.get("location")).toBe(`/api/v1/contacts/${first.json.data.id}`);
+    expect(again.headers.get("location")).toBe(first.headers.get("location"));
+    const stored = app.dossier.store.sqlite.query<{ location: string | null }, []>("SELECT location FROM idempotency_keys WHERE key = 'location-replay'").get();
+    expect(stored?.location).toBe(first.headers.get("location"));
+  });
+
+  test("a message taken in by intake: 201 with the new dossier's Location, replayed too", async () => {
+    const address = (await intakeAddress(app.dossier, org.id, flowOf(app, org.id)))!.address;
+    const token = address.slice(0, address.indexOf("@"));
+    const raw = "From: Jane Doe <jane@example.com>\r\nSubject: CV\r\nMessage-ID: <loc-38@example.com>\r\n\r\nHello.\r\n";
+    const headers = { "idempotency-key": "intake-location" };
+    const taken = await call(app, "POST", `/intake/${token}`, { key: null, raw, contentType: "message/rfc822", headers });
+    expect([taken.status, taken.headers.get("location")]).toEqual([201, `/api/v1/dossiers/${taken.json.data.id}`]);
+    const again = await call(app, "POST", `/intake/${token}`, { key: null, raw, contentType: "message/rfc822", headers });
+    expect([again.headers.get("idempotent-replayed"), again.headers.get("location")]).toEqual(["true", taken.headers.get("location")]);
+  });
+
+  test.each([
+    ["no key", "GET", "/dossiers", null],
+    ["an unknown key", "GET", "/dossiers", "svc_live_" + "0".repeat(32)],
+    ["a key on a session call", "GET", "/session", "KEY"],
+  ])("401 with %s carries WWW-Authenticate: Bearer", async (_what, method, path, key) => {
+    const answer = await call(app, method, path, { key: key === "KEY" ? org.key : key });
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get("www-authenticate")).toBe("Bearer");
+  });
+
+  test("a wrong password at sign-in (401 invalid_credentials) carries it too; other answers do not", async () => {
+    const wrong = await call(app, "POST", "/session", { key: null, body: { email: "nobody@example.com", password: "a long enough password" } });
+    expect([wrong.status, wrong.headers.get("www-authenticate")]).toEqual([401, "Bearer"]);
+    expect((await call(app, "GET", "/dossiers", json)).headers.get("www-authenticate")).toBeNull();
+    expect((await call(app, "GET", "/dossiers?x=1", json)).headers.get("www-authenticate")).toBeNull();
   });
 });

@@ -2184,6 +2184,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2325,6 +2327,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The created resource's URL, under /api/v1 (e.g. /api/v1/dossiers/{id}) */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2354,6 +2358,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2647,6 +2653,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2811,6 +2819,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3030,6 +3040,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3309,6 +3321,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3490,6 +3504,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3873,6 +3889,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4039,6 +4057,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4223,6 +4243,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4484,6 +4506,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4647,6 +4671,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The created resource's URL, under /api/v1 (e.g. /api/v1/dossiers/{id}) */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4676,6 +4702,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4934,6 +4962,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5124,6 +5154,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5254,6 +5286,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The created resource's URL, under /api/v1 (e.g. /api/v1/dossiers/{id}) */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5283,6 +5317,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5538,6 +5574,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5702,6 +5740,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5923,6 +5963,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6202,6 +6244,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6355,6 +6399,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The created resource's URL, under /api/v1 (e.g. /api/v1/dossiers/{id}) */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6408,6 +6454,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6689,6 +6737,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6950,6 +7000,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7110,6 +7162,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The created resource's URL, under /api/v1 (e.g. /api/v1/dossiers/{id}) */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7154,6 +7208,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7497,6 +7553,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7679,6 +7737,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7918,6 +7978,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8191,6 +8253,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8374,6 +8438,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8611,6 +8677,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8775,6 +8843,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8975,6 +9045,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9104,6 +9176,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The created resource's URL, under /api/v1 (e.g. /api/v1/dossiers/{id}) */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9170,6 +9244,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9412,6 +9488,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9610,6 +9688,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9804,6 +9884,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10020,6 +10102,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10195,6 +10279,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10414,6 +10500,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10623,6 +10711,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10856,6 +10946,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11076,6 +11168,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11197,6 +11291,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The created resource's URL, under /api/v1 (e.g. /api/v1/dossiers/{id}) */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11226,6 +11322,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11444,6 +11542,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11657,6 +11757,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11913,6 +12015,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12090,6 +12194,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12233,6 +12339,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12375,6 +12483,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12552,6 +12662,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The created resource's URL, under /api/v1 (e.g. /api/v1/dossiers/{id}) */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -43,6 +43,7 @@ export const contactRoutes = [
   }),
   defineRoute({
     id: "createContact",
+    location: (created) => `/contacts/${created.id}`,
     method: "POST",
     path: "/contacts",
     summary: "Create a contact",

@@ -162,6 +162,7 @@ export const dossierRoutes = [
   }),
   defineRoute({
     id: "createDossier",
+    location: (created) => `/dossiers/${created.id}`,
     method: "POST",
     path: "/dossiers",
     summary: "Create a dossier",

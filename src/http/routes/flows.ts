@@ -37,6 +37,7 @@ export const flowRoutes = [
   }),
   defineRoute({
     id: "createFlow",
+    location: (created) => `/flows/${created.id}`,
     method: "POST",
     path: "/flows",
     summary: "Create a flow with its stages",
@@ -85,6 +86,7 @@ export const flowRoutes = [
   ...statsRoutes,
   defineRoute({
     id: "createStage",
+    location: (created) => `/stages/${created.id}`,
     method: "POST",
     path: "/flows/:id/stages",
     summary: "Add a stage to a flow",

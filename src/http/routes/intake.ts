@@ -61,11 +61,14 @@ export const flowIntakeRoutes = [
 const tooLarge = () => new ApiError("payload_too_large", "the message is larger than 25 MB (26,214,400 bytes)");
 const JSON_TYPE = "application/json;charset=utf-8";
 
+/** A new dossier's URL: the Location of a 201 (issue 38). */
+const locationOf = (taken: Taken) => (taken.created ? `/api/v1/dossiers/${taken.id}` : null);
+
 /** The answer to a message taken in, as an Idempotency-Key stores it. */
 const answerOf = (taken: Taken): StoredAnswer => ({
   status: taken.created ? 201 : 200,
   content_type: JSON_TYPE,
-  location: null,
+  location: locationOf(taken),
   body: JSON.stringify(one({ id: taken.id })),
 });
 
@@ -124,6 +127,8 @@ export const intakeReceiver = (ctx: Context, desk: IntakeDesk) => {
       const taken = key === null ? await take(request, admitted.target, () => readBytes(request, MESSAGE_LIMIT, tooLarge)) : await once(request, admitted, key, set as Reply);
       if (taken instanceof Response) return taken;
       set.status = taken.created ? 201 : 200;
+      const location = locationOf(taken);
+      if (location !== null) set.headers.location = location;
       return one({ id: taken.id });
     },
     {
@@ -144,6 +149,7 @@ export const intakeReceiver = (ctx: Context, desk: IntakeDesk) => {
         },
         errors: ["not_found", "plan_required", "rate_limited", "unsupported_media_type", "payload_too_large", "invalid_body", "storage_unavailable"],
         idempotent: true,
+        location: true,
       }),
     },
   );

@@ -23,6 +23,7 @@ export const keyRoutes = [
   }),
   defineRoute({
     id: "createKey",
+    location: (created) => `/keys/${created.id}`,
     // The answer shows a secret once: never stored for a replay (C20), so Idempotency-Key is ignored.
     secret: true,
     method: "POST",

@@ -40,6 +40,7 @@ export const linkRoutes = [
   }),
   defineRoute({
     id: "linkContact",
+    location: (created) => `/dossiers/${created.dossier_id}/contacts/${created.contact_id}`,
     method: "POST",
     path: "/dossiers/:id/contacts",
     summary: "Link a contact to a dossier",

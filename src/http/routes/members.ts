@@ -38,6 +38,7 @@ export const memberRoutes = (site: Site) => [
   }),
   defineRoute({
     id: "createMember",
+    location: (created) => `/members/${created.id}`,
     // The answer shows a secret once: never stored for a replay (C20), so Idempotency-Key is ignored.
     secret: true,
     method: "POST",
