@@ -47,8 +47,10 @@ const INTERNAL: Failure = { status: 500, code: "internal", message: "an unexpect
  * and one that wants another answer for a failure catches it itself (this hook runs before any
  * route's own). Anything unexpected is a 500 whose details go to the log only. */
 export const errors = (ctx: Context) =>
-  new Elysia({ name: "errors" }).onError({ as: "global" }, (context) => {
-    const { code, error, set, request } = context;
+  // The hook names each member of the context it reads: Elysia reads how a hook takes its context
+  // to decide what to prepare, and a hook that takes it whole makes it parse every body first
+  // (so a refused request would wait for a stalled body, C20).
+  new Elysia({ name: "errors" }).onError({ as: "global" }, ({ code, error, set, request, route, params }) => {
     const path = pathOf(request.url);
     let failure = knownFailure(code, error);
     if (!failure) {
@@ -56,8 +58,7 @@ export const errors = (ctx: Context) =>
       const err = error as Error;
       // The route's pattern, never the path: a path may carry a secret (an intake token,
       // docs/security.md), and the request's own line names the route the same way.
-      const { route, params } = context as { route?: string; params?: Record<string, string> };
-      const secret = params?.token;
+      const secret = (params as Record<string, string> | undefined)?.token;
       const hide = (text: string | undefined) => (text && secret ? text.split(secret).join(":token") : text);
       ctx.logger.log("error", "unhandled error", {
         request_id: set.headers["x-request-id"],
