@@ -64,7 +64,7 @@ describe("issue 32: an HTML-only message costs at most 4 times its size in memor
     const TRIES = 3;
     const rises: string[] = [];
     for (const megabytes of [1, 5, 10, 20]) {
-      let raw = new Uint8Array();
+      let raw: Uint8Array = new Uint8Array();
       let answer: Awaited<ReturnType<typeof post>>;
       let rise = Infinity;
       for (let n = 0; n < TRIES && rise > bound(raw.byteLength || 1); n++) {
