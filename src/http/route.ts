@@ -4,8 +4,7 @@
 // A request goes through C3's order of checks:
 //   1. the key, plan, rate limit and scopes (401 → 402 → 429 → 403, src/http/auth.ts);
 //   2. the path ids (a non-uuid names nothing: 404), then `load`, the path's resource (404);
-//   3. the query, by its schema (400; a parameter it does not declare, on any route, too), then the
-//      body (400, 413, 415);
+//   3. the query, by its schema (400), then the body (400, 413, 415);
 //   4. the handler, with all of it read.
 // Two layers wrap it (C16, C20). Idempotency-Key on POST and PATCH: its format is checked after 429
 // and before 403; a stored answer is given again before `load`; a new key's answer is stored in the
@@ -25,7 +24,7 @@ import type { Guard, Principal } from "./auth";
 import { etagOf, ifMatchHolds, ifNoneMatchHits, preconditionFailed } from "./etag";
 import { fingerprint, Idempotency, idempotencyKey, malformedKey, replay, storable, type Answer as StoredAnswer } from "./idempotency";
 import { operation, type Answer } from "./openapi-doc";
-import { NO_QUERY, one, parseQuery, pathId, readBytes, readJson, searchParams } from "./request";
+import { one, parseQuery, pathId, readBytes, readJson, searchParams } from "./request";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -128,14 +127,13 @@ const sameAnswer = (a: StoredAnswer, b: StoredAnswer | null) =>
   b !== null && a.status === b.status && a.body === b.body && a.content_type === b.content_type && a.location === b.location;
 
 /** The failures that come with what a route declares: an id in the path may name nothing (404), a
- * query (any route's: an undeclared parameter) or a JSON body may be malformed (400), a JSON body too large (413), a body may not fit
+ * query or a JSON body may be malformed (400), a JSON body too large (413), a body may not fit
  * beside the others in flight (503), and a change may find the database refusing writes (503).
  * Authentication's come with every route (openapi-doc.ts). */
 function implied(spec: { method: Method; params?: object; query?: TObject; body?: TSchema; bodies?: Record<string, TSchema> }): ErrorCode[] {
   return [
     ...(spec.params ? (["not_found"] as const) : []),
-    // Any route may be sent an unknown query parameter (issue 38).
-    "invalid_body",
+    ...(spec.query || spec.body ? (["invalid_body"] as const) : []),
     ...(spec.body ? (["payload_too_large"] as const) : []),
     // A body that does not fit beside the others in flight (src/http/body-memory.ts).
     ...(spec.body || spec.bodies ? (["server_busy"] as const) : []),
@@ -227,8 +225,7 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
         };
       }
     }
-    // A route that declares no query takes none: a parameter is unknown (issue 38).
-    const query = parseQuery(spec.query ?? NO_QUERY, searchParams(request)) as Static<Q>;
+    const query = (spec.query ? parseQuery(spec.query, searchParams(request)) : {}) as Static<Q>;
     const inUnits = withUnits(ctx, before, remember);
     const answer = (body: B) => {
       const value = spec.handler({ ...asked, ctx: inUnits, resource, query, body, request, set });

@@ -88,15 +88,6 @@ export const PagingQuery = {
 /** The query of a paginated list that has no filter. */
 export const PageQuery = t.Object(PagingQuery);
 
-const IGNORED_PAGING = "Taken and ignored: the list is not paginated";
-/** The query of a list that is not paginated (C3, C10): `page` and `per_page` are taken, whatever
- * their values, and ignored, so that a client that pages every list alike is not refused; any
- * other parameter is (issue 38). */
-export const UnpaginatedQuery = t.Object({
-  page: t.Optional(t.String({ description: IGNORED_PAGING })),
-  per_page: t.Optional(t.String({ description: IGNORED_PAGING })),
-});
-
 /** `updated_since` of a list (C17): only rows changed at or after it. */
 export const UpdatedSince = t.String({
   format: "date-time",

@@ -2630,25 +2630,6 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
@@ -2794,25 +2775,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ArchivedDossierEnvelope"];
-                };
-            };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -3296,25 +3258,6 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": Blob;
-                };
-            };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -3862,25 +3805,6 @@ export interface operations {
                                 /** @description Decimal days spent in the stage (up to now while still there) */
                                 days: number;
                             }[];
-                        };
-                    };
-                };
-            };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
                         };
                     };
                 };
@@ -4455,12 +4379,7 @@ export interface operations {
     };
     listDossierContacts: {
         parameters: {
-            query?: {
-                /** @description Taken and ignored: the list is not paginated */
-                page?: string;
-                /** @description Taken and ignored: the list is not paginated */
-                per_page?: string;
-            };
+            query?: never;
             header?: never;
             path: {
                 /** @description The dossier's id. A malformed or unknown id answers 404 not_found. */
@@ -4481,25 +4400,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LinkedContactList"];
-                };
-            };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -4937,25 +4837,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnlinkedEnvelope"];
-                };
-            };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -5551,25 +5432,6 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
@@ -5715,25 +5577,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeletedContactEnvelope"];
-                };
-            };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -6949,12 +6792,7 @@ export interface operations {
     };
     listStages: {
         parameters: {
-            query?: {
-                /** @description Taken and ignored: the list is not paginated */
-                page?: string;
-                /** @description Taken and ignored: the list is not paginated */
-                per_page?: string;
-            };
+            query?: never;
             header?: never;
             path: {
                 /** @description The flow's id. A malformed or unknown id answers 404 not_found. */
@@ -6975,25 +6813,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StageList"];
-                };
-            };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -7714,25 +7533,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
@@ -8226,25 +8026,6 @@ export interface operations {
                         data: {
                             /** @description Mail to this address becomes a dossier of the flow: a random token of 26 lower-case letters and digits at DOSSIER_INTAKE_DOMAIN */
                             address: string;
-                        };
-                    };
-                };
-            };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
                         };
                     };
                 };
@@ -8820,25 +8601,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
@@ -8960,12 +8722,7 @@ export interface operations {
     };
     listKeys: {
         parameters: {
-            query?: {
-                /** @description Taken and ignored: the list is not paginated */
-                page?: string;
-                /** @description Taken and ignored: the list is not paginated */
-                per_page?: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -9019,25 +8776,6 @@ export interface operations {
                             name: string | null;
                         }[];
                         meta: components["schemas"]["Meta"];
-                    };
-                };
-            };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
                     };
                 };
             };
@@ -9465,25 +9203,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
@@ -9661,25 +9380,6 @@ export interface operations {
                             url: string;
                             /** @description false after the receiver answered 410 Gone: PUT the URL again to enable it */
                             enabled: boolean;
-                        };
-                    };
-                };
-            };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
                         };
                     };
                 };
@@ -10079,25 +9779,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
@@ -10252,25 +9933,6 @@ export interface operations {
                         data: {
                             /** @description The new secret, shown this once only; the previous one keeps signing for 24 h */
                             secret: string;
-                        };
-                    };
-                };
-            };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
                         };
                     };
                 };
@@ -10688,25 +10350,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
@@ -11120,12 +10763,7 @@ export interface operations {
     };
     listMembers: {
         parameters: {
-            query?: {
-                /** @description Taken and ignored: the list is not paginated */
-                page?: string;
-                /** @description Taken and ignored: the list is not paginated */
-                per_page?: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -11143,25 +10781,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MemberList"];
-                };
-            };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -11517,25 +11136,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MemberEnvelope"];
-                };
-            };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -11992,25 +11592,6 @@ export interface operations {
                     "application/json": components["schemas"]["SetupLinkEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
             401: {
                 headers: {
@@ -12169,25 +11750,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionEnvelope"];
-                };
-            };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -12458,25 +12020,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SignedOutEnvelope"];
-                };
-            };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */

@@ -53,12 +53,10 @@ export const eventRoutes = [
     params: { id: "The event's id (evt_...)" },
     idPattern: EVENT_ID,
     responses: { 200: { schema: One(Event), description: "The event, as its webhook body" } },
-    // Loaded before the query is read, so that an unknown event is 404 before a bad query's 400 (C3).
-    load: ({ ctx, principal, params }) => {
+    handler: ({ ctx, principal, params, set }) => {
       const body = getEvent(ctx, principal.organizationId, params.id);
       if (body === null) throw notFound("event not found");
-      return body;
+      return json(set, `{"data":${body}}`);
     },
-    handler: ({ resource: body, set }) => json(set, `{"data":${body}}`),
   }),
 ];

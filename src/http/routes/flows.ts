@@ -7,15 +7,14 @@
 //   PATCH  /stages/:id          edit a stage, move it
 //   DELETE /stages/:id          delete a stage
 import { notFound } from "../../errors";
-import { List, One, UnpaginatedQuery } from "../../schemas/common";
+import { List, One } from "../../schemas/common";
 import { CreateFlow, CreateStage, DeletedStage, Flow, FlowQuery, PatchFlow, PatchStage, Stage } from "../../schemas/flows";
 import { addStage, createFlow, deleteStage, getFlow, getStage, listFlows, listStages, patchFlow, patchStage } from "../../services/flows";
 import { defineRoute, type Asked } from "../route";
 import { all, one, page, paging } from "../request";
 import { statsRoutes } from "./stats";
 
-/** The path's flow, or 404: its id. */
-export const flowExists = ({ ctx, principal, params }: Asked<"id">) => getFlow(ctx, principal.organizationId, params.id).id;
+const flowExists = ({ ctx, principal, params }: Asked<"id">) => getFlow(ctx, principal.organizationId, params.id).id;
 const stageId = ({ ctx, principal, params }: Asked<"id">) => getStage(ctx, principal.organizationId, params.id).id;
 
 export const flowRoutes = [
@@ -73,15 +72,12 @@ export const flowRoutes = [
     description: "Not paginated: meta is {total: n, page: 1, per_page: n}.",
     scopes: ["flows:read"],
     params: { id: "The flow's id" },
-    // Loaded before the query is read, so that an unknown flow is 404 before a bad query's 400 (C3).
-    load: ({ ctx, principal, params }) => {
+    responses: { 200: { schema: List(Stage), description: "Every stage of the flow, sorted by position (not paginated: meta.per_page is the number of stages)" } },
+    handler: ({ ctx, principal, params }) => {
       const stages = listStages(ctx, principal.organizationId, params.id);
       if (!stages) throw notFound("flow not found");
-      return stages;
+      return all(stages);
     },
-    query: UnpaginatedQuery,
-    responses: { 200: { schema: List(Stage), description: "Every stage of the flow, sorted by position (not paginated: meta.per_page is the number of stages)" } },
-    handler: ({ resource: stages }) => all(stages),
   }),
   ...statsRoutes,
   defineRoute({

@@ -17,9 +17,8 @@ import { IntakeAddress, IntakeReceipt, RawMessage } from "../../schemas/intake";
 import { intakeAddress, intakePrincipal, rotateIntakeAddress, type IntakeTarget, type Taken } from "../../services/intake";
 import { fingerprint, Idempotency, idempotencyKey, malformedKey, replay, type Answer as StoredAnswer } from "../idempotency";
 import { operation } from "../openapi-doc";
-import { NO_QUERY, one, parseQuery, readBytes, searchParams } from "../request";
+import { one, readBytes } from "../request";
 import { defineRoute, type Reply } from "../route";
-import { flowExists } from "./flows";
 
 export const flowIntakeRoutes = [
   defineRoute({
@@ -31,7 +30,6 @@ export const flowIntakeRoutes = [
     description: "Mail sent to this address becomes a dossier of the flow (docs/email-intake.md). Every flow has one from its creation; the same until rotated.",
     scopes: ["flows:write"],
     params: { id: "The flow's id" },
-    load: flowExists,
     responses: { 200: { schema: One(IntakeAddress), description: "The flow's intake address" } },
     handler: async ({ ctx, principal, params }) => {
       const address = await intakeAddress(ctx, principal.organizationId, params.id);
@@ -48,7 +46,6 @@ export const flowIntakeRoutes = [
     description: "The old address stops working at once: mail to it is refused (550 5.1.1 over SMTP, 404 over HTTP).",
     scopes: ["flows:write"],
     params: { id: "The flow's id" },
-    load: flowExists,
     responses: { 200: { schema: One(IntakeAddress), description: "The flow's new intake address" } },
     handler: async ({ ctx, principal, params }) => {
       const address = await rotateIntakeAddress(ctx, principal.organizationId, params.id);
@@ -73,12 +70,9 @@ const answerOf = (taken: Taken): StoredAnswer => ({
 });
 
 export const intakeReceiver = (ctx: Context, desk: IntakeDesk) => {
-  /** 400 for a query; 415 for another type; then the message (`bytes`: 413 over 25 MB) becomes a dossier (400 when
+  /** 415 for another type; then the message (`bytes`: 413 over 25 MB) becomes a dossier (400 when
    * it cannot be read). `remember` runs in the unit that makes it. */
   const take = async (request: Request, target: IntakeTarget, bytes: () => Promise<Uint8Array>, remember?: (taken: Taken) => void) => {
-    // No query is taken: a parameter is unknown (issue 38); after a key's replay or 422, as on
-    // defineRoute's routes.
-    parseQuery(NO_QUERY, searchParams(request));
     const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
     if (type !== "message/rfc822") throw new ApiError("unsupported_media_type", "send the raw message with Content-Type: message/rfc822");
     const raw = await bytes();

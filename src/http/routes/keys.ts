@@ -2,7 +2,7 @@
 //   GET    /keys       every key, revoked ones too (never the key itself); not paged
 //   POST   /keys       a new key, shown once
 //   DELETE /keys/:id   revoke
-import { List, One, UnpaginatedQuery } from "../../schemas/common";
+import { List, One } from "../../schemas/common";
 import { ApiKey, CreatedKey, CreateKey } from "../../schemas/keys";
 import { createKeyAs, getKey, listKeys, revokeKeyOf } from "../../services/keys";
 import { defineRoute } from "../route";
@@ -17,7 +17,6 @@ export const keyRoutes = [
     tag: "Keys",
     description: "Oldest first, revoked ones too; the key itself is never shown again, only its prefix. Not paginated: meta is {total: n, page: 1, per_page: n}.",
     scopes: ["keys:manage"],
-    query: UnpaginatedQuery,
     responses: { 200: { schema: List(ApiKey), description: "Every key of the organization: prefix, scopes, expiry, revocation and last use" } },
     handler: ({ ctx, principal }) => all(listKeys(ctx, principal.organizationId)),
   }),

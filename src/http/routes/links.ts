@@ -4,7 +4,7 @@
 //   DELETE /dossiers/:id/contacts/:contact_id  unlink; not linked: 404
 // Link writes need contacts:write and dossiers:write. No event (C10).
 import { notFound } from "../../errors";
-import { List, One, UnpaginatedQuery } from "../../schemas/common";
+import { List, One } from "../../schemas/common";
 import { CreateLink, Link, LinkItem, Unlinked } from "../../schemas/contacts";
 import { linkContact, listDossierContacts, unlinkContact } from "../../services/links";
 import { defineRoute } from "../route";
@@ -23,20 +23,17 @@ export const linkRoutes = [
     description: "The primary first, then by link time, oldest first. Not paginated: meta is {total: n, page: 1, per_page: n}.",
     scopes: ["contacts:read"],
     params: { id: "The dossier's id" },
-    query: UnpaginatedQuery,
     responses: {
       200: {
         schema: List(LinkItem),
         description: "Every contact linked to the dossier, the primary first, then oldest link first (not paginated: meta.per_page is the number of items)",
       },
     },
-    // Loaded before the query is read, so that an unknown dossier is 404 before a bad query's 400 (C3).
-    load: ({ ctx, principal, params }) => {
+    handler: ({ ctx, principal, params }) => {
       const items = listDossierContacts(ctx, principal.organizationId, params.id);
       if (!items) throw notFound("dossier not found");
-      return items;
+      return all(items);
     },
-    handler: ({ resource: items }) => all(items),
   }),
   defineRoute({
     id: "linkContact",

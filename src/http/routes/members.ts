@@ -5,7 +5,7 @@
 //   DELETE /members/:id               disable: its sessions end at once
 //   POST   /members/:id/setup-link    a new setup_url (a forgotten password)
 // Who may give which role is the service's rule (src/services/members.ts).
-import { List, One, UnpaginatedQuery } from "../../schemas/common";
+import { List, One } from "../../schemas/common";
 import { createMember, disableMember, listMembers, newSetupLink, requireMember, updateMember } from "../../services/members";
 import { CreateMember, Member, NewMember, PatchMember, SetupLink } from "../../schemas/members";
 import { all, one } from "../request";
@@ -32,7 +32,6 @@ export const memberRoutes = (site: Site) => [
     tag: "Members",
     description: "Disabled members too, with disabled_at set. Not paginated: meta is {total: n, page: 1, per_page: n}. Any signed-in member may list; a key needs `members:manage`.",
     scopes: [],
-    query: UnpaginatedQuery,
     responses: { 200: { schema: List(Member), description: "Every member of the organization, disabled ones included" } },
     handler: ({ ctx, principal }) => all(listMembers(ctx, principal)),
   }),

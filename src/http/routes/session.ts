@@ -13,7 +13,7 @@ import { currentSession, redeemSetupLink, signIn, signOut, type SignedIn } from 
 import { Session, SetupPassword, SignedOut, SignIn } from "../../schemas/members";
 import { cookieOf, SESSION_COOKIE, type Principal } from "../auth";
 import { operation } from "../openapi-doc";
-import { NO_QUERY, one, parseQuery, readJson, searchParams } from "../request";
+import { one, readJson } from "../request";
 import { defineRoute, type Reply } from "../route";
 import type { Site } from "../site";
 
@@ -35,8 +35,6 @@ export function signInRoutes(ctx: Context, site: Site) {
     .post(
       "/session",
       async ({ request, set }) => {
-        // No query is taken: a parameter is unknown (issue 38).
-        parseQuery(NO_QUERY, searchParams(request));
         const body = await readJson(request, SignIn);
         return signedIn(site, request, set as Reply, await signIn(ctx, body, site.clientAddress(request)));
       },
@@ -59,8 +57,6 @@ export function signInRoutes(ctx: Context, site: Site) {
     .post(
       "/session/setup",
       async ({ request, set }) => {
-        // No query is taken: a parameter is unknown (issue 38).
-        parseQuery(NO_QUERY, searchParams(request));
         const body = await readJson(request, SetupPassword);
         return signedIn(site, request, set as Reply, await redeemSetupLink(ctx, body));
       },
