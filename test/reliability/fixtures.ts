@@ -79,7 +79,8 @@ export async function seedOrg(app: DossierApp, name: string): Promise<Seeded> {
 const NOT_FROM_INPUT = new Set(["internal", "storage_unavailable", "insufficient_storage", "server_busy", "request_timeout"]);
 export const STATUS_OF_CODE: Record<string, number> = Object.fromEntries(Object.entries(STATUS_OF).filter(([code]) => !NOT_FROM_INPUT.has(code)));
 
-/** Throws unless `text` is exactly the error envelope with a documented code for `status`. */
+/** Throws unless `text` is exactly the error envelope (`param` and `request_id` optional) with a
+ * documented code for `status`. */
 export function checkEnvelope(status: number, text: string): { code: string; message: string } {
   let body: any;
   try {
@@ -89,9 +90,11 @@ export function checkEnvelope(status: number, text: string): { code: string; mes
   }
   const keys = body && typeof body === "object" ? Object.keys(body) : [];
   if (keys.length !== 1 || keys[0] !== "error") throw new Error(`status ${status}: not the error envelope: ${text.slice(0, 200)}`);
-  const { code, message } = body.error ?? {};
-  if (typeof code !== "string" || typeof message !== "string" || Object.keys(body.error).length !== 2) {
-    throw new Error(`status ${status}: error must be {code, message}: ${text.slice(0, 200)}`);
+  const { code, message, param, request_id } = body.error ?? {};
+  // Beside the required code and message, the two optional members of issue 38: nothing else.
+  const extra = Object.keys(body.error ?? {}).filter((key) => !["code", "message", "param", "request_id"].includes(key));
+  if (typeof code !== "string" || typeof message !== "string" || extra.length > 0 || (param !== undefined && typeof param !== "string") || (request_id !== undefined && typeof request_id !== "string")) {
+    throw new Error(`status ${status}: error must be {code, message} (and optionally param, request_id): ${text.slice(0, 200)}`);
   }
   if (STATUS_OF_CODE[code] !== status) throw new Error(`status ${status} with code "${code}" is not documented`);
   return body.error;

@@ -123,6 +123,9 @@ describe("C6: dossier_count comes with the page (statements per page do not grow
   ];
   test.each(ways)("C6: %s: a page of 100 executes as many statements as a page of 1, and every dossier_count is right", async (_way, small, large) => {
     const ids = await ready;
+    // The contacts' generation is read once per commit (the commit stamp): read it first, so that
+    // neither measured page is the one that reads it.
+    listContacts(ctx, org.id, { page: 3, perPage: 2 });
     const one = measured({ ...small, page: 1, perPage: 1 });
     const hundred = measured({ ...large, page: 1, perPage: 100 });
     expect(one.answer.data).toHaveLength(1);
