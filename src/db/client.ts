@@ -79,7 +79,8 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     onFailure: (reason) => log?.("error", "a write to the database failed: refusing writes until a restart", { error: reason }),
   });
   const generations = new Generations(sqlite, () => commits.inWriteUnit);
-  const stamp = new CommitStamp(memory ? null : path);
+  // The server's store only: a command runs once and keeps no cache worth a stamp.
+  const stamp = new CommitStamp(offThread ? path : null);
   stampCommits(sqlite, stamp);
   return {
     ...storeQueries({ sqlite, orm, generations }),
