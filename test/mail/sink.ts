@@ -1,0 +1,154 @@
+// Receiving ends for the mail tests, all on 127.0.0.1 and all closed after the test file: a real SMTP
+// server (smtp-server) that keeps what it receives and answers each recipient as told, a server
+// that accepts connections and never says a word, a port where nothing listens, and a self-signed
+// certificate made by openssl.
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
+import { join } from "node:path";
+import PostalMime, { type Email } from "postal-mime";
+import { SMTPServer, type SMTPServerSession } from "smtp-server";
+import { parseMailSettings, type MailSettings, type MailTimeouts } from "../../src/mail/settings";
+import { onCleanup, tempDir } from "../helpers";
+
+export interface Received {
+  raw: string;
+  mailFrom: string;
+  rcptTo: string[];
+  /** Whether the conversation was over TLS when the message came. */
+  secure: boolean;
+  user: string | null;
+}
+
+/** A reply the sink gives instead of accepting: `[code, text]`. */
+export type Refusal = [number, string];
+
+export interface SinkOptions {
+  /** A certificate: STARTTLS is offered with it. Without one STARTTLS is not offered. */
+  tls?: { key: string; cert: string };
+  /** Required credentials; without them the sink takes mail from anyone. */
+  auth?: { user: string; pass: string };
+  /** Answers RCPT TO for an address: null accepts. */
+  rcpt?: (address: string) => Refusal | null;
+  /** Answers the end of DATA: null accepts. */
+  data?: (received: Received) => Refusal | null;
+}
+
+export interface Sink {
+  port: number;
+  received: Received[];
+  stop(): Promise<void>;
+}
+
+const refusal = ([code, text]: Refusal) => Object.assign(new Error(text), { responseCode: code });
+
+/** A real SMTP server on 127.0.0.1 that keeps every message it accepts. */
+export async function smtpSink(options: SinkOptions = {}): Promise<Sink> {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    secure: false,
+    ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : { disabledCommands: ["STARTTLS"] }),
+    hideSTARTTLS: !options.tls,
+    authOptional: !options.auth,
+    allowInsecureAuth: false,
+    logger: false,
+    onAuth(auth, _session, callback) {
+      if (options.auth && auth.username === options.auth.user && auth.password === options.auth.pass) return callback(null, { user: auth.username });
+      callback(refusal([535, "5.7.8 Authentication credentials invalid"]));
+    },
+    onRcptTo(address, _session, callback) {
+      const answer = options.rcpt?.(address.address) ?? null;
+      callback(answer ? refusal(answer) : null);
+    },
+    onData(stream, session: SMTPServerSession, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        const message: Received = {
+          raw: Buffer.concat(chunks).toString("latin1"),
+          mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          rcptTo: session.envelope.rcptTo.map((r) => r.address),
+          secure: session.secure,
+          user: (session.user as string | undefined) ?? null,
+        };
+        const answer = options.data?.(message) ?? null;
+        if (answer) return callback(refusal(answer));
+        received.push(message);
+        callback(null, "2.0.0 queued as sink");
+      });
+    },
+  });
+  server.on("error", () => {});
+  const port = await new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.server.address() as { port: number }).port)));
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return Promise.resolve();
+    stopped = true;
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  onCleanup(stop);
+  return { port, received, stop };
+}
+
+/** A TCP server on 127.0.0.1 that accepts connections and never writes: no greeting, ever. */
+export async function silentServer(): Promise<{ port: number; connections: () => number }> {
+  const sockets = new Set<Socket>();
+  let count = 0;
+  const server: Server = createServer((socket) => {
+    count++;
+    sockets.add(socket);
+    socket.on("error", () => {});
+    socket.on("close", () => sockets.delete(socket));
+  });
+  const port = await new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)));
+  onCleanup(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  );
+  return { port, connections: () => count };
+}
+
+/** A loopback port where nothing listens (bound a moment ago and closed: connections are refused). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  const port = await new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)));
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A self-signed certificate for CN=localhost (and 127.0.0.1), made by openssl in a folder removed
+ * after the test file. */
+export function selfSignedCertificate(): { key: string; cert: string } {
+  const dir = tempDir("dossier-mail-cert-");
+  const made = spawnSync(
+    "openssl",
+    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")],
+    { stdio: "pipe" },
+  );
+  if (made.status !== 0) throw new Error(`openssl could not make a test certificate: ${made.stderr?.toString() ?? made.error}`);
+  return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
+}
+
+/** Short timeouts: the tests of a server that never answers end in about a second. */
+export const TEST_TIMEOUTS: MailTimeouts = { connectMs: 3_000, greetingMs: 800, idleMs: 3_000 };
+
+/** Settings for a sink on `port`: smtp://127.0.0.1:<port>, sender "Dossier <dossier@example.com>". */
+export function sinkSettings(port: number, overrides: Partial<MailSettings> = {}, url = `smtp://127.0.0.1:${port}`): MailSettings {
+  const settings = parseMailSettings({ DOSSIER_SMTP_URL: url, DOSSIER_MAIL_FROM: "Dossier <dossier@example.com>" }, { timeouts: TEST_TIMEOUTS })!;
+  return { ...settings, ...overrides };
+}
+
+/** A received message read by postal-mime (not by the library that wrote it). */
+export function parsed(message: Received): Promise<Email> {
+  return PostalMime.parse(Buffer.from(message.raw, "latin1"));
+}
+
+/** The value of the first header `name` of a raw message, unfolded. */
+export function rawHeader(raw: string, name: string): string | null {
+  const head = raw.split("\r\n\r\n")[0].replace(/\r\n[ \t]+/g, " ");
+  const line = head.split("\r\n").find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+  return line === undefined ? null : line.slice(name.length + 1).trim();
+}
