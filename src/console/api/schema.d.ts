@@ -979,7 +979,9 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @enum {string} */
         DossierType: "candidate" | "sales";
+        /** @enum {string} */
         DossierStatus: "active" | "won" | "lost" | "archived";
         /**
          * @example {
@@ -1046,6 +1048,7 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @enum {string} */
         ContactKind: "candidate" | "prospect" | "client" | "supplier" | "partner";
         /**
          * @example {
@@ -1115,6 +1118,7 @@ export interface components {
             /** @description Ordered by position */
             stages: components["schemas"]["Stage"][];
         };
+        /** @enum {string} */
         FlowType: "candidate" | "sales";
         /**
          * @example {
@@ -1158,6 +1162,7 @@ export interface components {
             /** @description At most one primary per dossier */
             is_primary: boolean;
         };
+        /** @enum {string} */
         LinkRole: "primary" | "hiring_manager" | "decision_maker" | "champion" | "gatekeeper" | "introducer" | "other";
         /**
          * @example {
@@ -1217,7 +1222,10 @@ export interface components {
          */
         Error: {
             error: {
-                /** @description Stable, machine-readable */
+                /**
+                 * @description Stable, machine-readable
+                 * @enum {string}
+                 */
                 code: "invalid_body" | "unauthorized" | "plan_required" | "forbidden" | "not_found" | "request_timeout" | "duplicate_contact" | "file_too_large" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "storage_unavailable" | "insufficient_storage" | "invalid_setup_link" | "invalid_credentials" | "csrf_failed" | "duplicate_member" | "last_owner" | "stage_not_empty" | "last_stage" | "delivery_not_failed" | "idempotency_key_in_use" | "cursor_expired" | "precondition_failed" | "idempotency_key_reused" | "server_busy";
                 /** @description Human readable */
                 message: string;
@@ -1844,7 +1852,10 @@ export interface components {
             /** @description Set once the member is disabled (DELETE): it can no longer sign in */
             disabled_at: string | null;
         };
-        /** @description viewer: read; member: + write dossiers, contacts, notes; admin: + flows, members, keys, webhooks, events; owner: admin's, and only an owner makes, demotes or removes an owner */
+        /**
+         * @description viewer: read; member: + write dossiers, contacts, notes; admin: + flows, members, keys, webhooks, events; owner: admin's, and only an owner makes, demotes or removes an owner
+         * @enum {string}
+         */
         MemberRole: "viewer" | "member" | "admin" | "owner";
         /**
          * @example {
@@ -2050,6 +2061,776 @@ export interface components {
             /** @description The owner's name: needed by the first start's owner link, ignored by the others */
             name?: string;
         };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+         *         "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+         *         "name": "Sales",
+         *         "type": "sales",
+         *         "is_default": true,
+         *         "stages": [
+         *           {
+         *             "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *             "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+         *             "name": "Lead",
+         *             "position": 1,
+         *             "deadline_days": 7,
+         *             "win_probability": 10,
+         *             "color": "#90CAF9"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        FlowEnvelope: {
+            data: components["schemas"]["Flow"];
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *         "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+         *         "name": "Lead",
+         *         "position": 1,
+         *         "deadline_days": 7,
+         *         "win_probability": 10,
+         *         "color": "#90CAF9"
+         *       }
+         *     }
+         */
+        StageEnvelope: {
+            data: components["schemas"]["Stage"];
+        };
+        /**
+         * @example {
+         *       "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *       "deleted": true
+         *     }
+         */
+        DeletedStage: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *         "deleted": true
+         *       }
+         *     }
+         */
+        DeletedStageEnvelope: {
+            data: components["schemas"]["DeletedStage"];
+        };
+        /**
+         * @example {
+         *       "type": "candidate",
+         *       "name": "Engineering hiring",
+         *       "is_default": false,
+         *       "stages": [
+         *         {
+         *           "name": "Applied",
+         *           "deadline_days": 3,
+         *           "win_probability": 10,
+         *           "color": "#90CAF9"
+         *         },
+         *         {
+         *           "name": "Hired"
+         *         }
+         *       ]
+         *     }
+         */
+        CreateFlow: {
+            type: components["schemas"]["FlowType"];
+            /** @description 1 to 200 characters after trimming; stored trimmed */
+            name: string;
+            /** @description Make it the default flow of its type, taking the flag from the current one (default false) */
+            is_default?: boolean;
+            /** @description At least one, in order: position is the 1-based place in the array */
+            stages: components["schemas"]["NewFlowStage"][];
+        };
+        NewFlowStage: {
+            /** @description 1 to 200 characters after trimming; stored trimmed */
+            name: string;
+            deadline_days?: number | null;
+            /** @description Percentage (default 0) */
+            win_probability?: number;
+            /** @description #RGB or #RRGGBB (default #9E9E9E) */
+            color?: string;
+        };
+        /**
+         * @example {
+         *       "name": "Engineering hiring 2027",
+         *       "is_default": true
+         *     }
+         */
+        PatchFlow: {
+            /** @description 1 to 200 characters after trimming; stored trimmed */
+            name?: string;
+            /** @description true makes it the default of its type (the flag moves); false on the default is refused: make another flow the default instead */
+            is_default?: boolean;
+        };
+        /**
+         * @example {
+         *       "name": "Technical test",
+         *       "deadline_days": 5,
+         *       "win_probability": 40,
+         *       "color": "#FFB74D",
+         *       "position": 3
+         *     }
+         */
+        CreateStage: {
+            /** @description 1 to 200 characters after trimming; stored trimmed */
+            name: string;
+            deadline_days?: number | null;
+            /** @description Percentage (default 0) */
+            win_probability?: number;
+            /** @description #RGB or #RRGGBB (default #9E9E9E) */
+            color?: string;
+            /** @description 1 to n + 1 (n stages now); the stages from there on move one down. Default: last */
+            position?: number;
+        };
+        /**
+         * @example {
+         *       "name": "Phone screen",
+         *       "position": 1
+         *     }
+         */
+        PatchStage: {
+            /** @description 1 to 200 characters after trimming; stored trimmed */
+            name?: string;
+            deadline_days?: number | null;
+            /** @description Percentage */
+            win_probability?: number;
+            /** @description #RGB or #RRGGBB */
+            color?: string;
+            /** @description 1 to n (n stages of the flow); the stages between its old and new place shift by one */
+            position?: number;
+        };
+        FlowStats: {
+            /** Format: uuid */
+            flow_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            to: string;
+            /** @description By position */
+            stages: components["schemas"]["StageStats"][];
+            /** @description Dossiers of the flow now won whose last change to won falls in the period */
+            won: number;
+            /** @description Dossiers of the flow now lost whose last change to lost falls in the period */
+            lost: number;
+            win_rate: number | null;
+            pipeline: components["schemas"]["PipelineValue"][] | null;
+        };
+        StageStats: {
+            /** Format: uuid */
+            stage_id: string;
+            name: string;
+            position: number;
+            /** @description Dossiers now in the stage whose status is active */
+            active: number;
+            /** @description Of those, the ones whose stage_due_at has passed */
+            overdue: number;
+            /** @description Entries into the stage in the period (creation into the first stage included) */
+            entered: number;
+            /** @description Moves out of the stage to another stage in the period (not to no stage; becoming won or lost is not leaving) */
+            left: number;
+            median_days: number | null;
+            /** @description Of `left`, the moves to a stage of higher position */
+            went_on: number;
+            went_on_share: number | null;
+        };
+        PipelineValue: {
+            /** @description ISO 4217 */
+            currency: string;
+            /** @description Sum of deal_size over the flow's active dossiers in this currency */
+            open_value: number;
+            /** @description Sum of deal_size × the current stage's win_probability / 100 */
+            weighted_value: number;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "flow_id": "0b8e7a52-3c1d-4f7e-9a55-1c2d3e4f5a6b",
+         *         "from": "2026-09-01T00:00:00.000Z",
+         *         "to": "2026-11-30T00:00:00.000Z",
+         *         "stages": [
+         *           {
+         *             "stage_id": "4f1c2d3e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *             "name": "Qualified",
+         *             "position": 1,
+         *             "active": 12,
+         *             "overdue": 2,
+         *             "entered": 30,
+         *             "left": 20,
+         *             "median_days": 3.5,
+         *             "went_on": 15,
+         *             "went_on_share": 0.75
+         *           }
+         *         ],
+         *         "won": 6,
+         *         "lost": 4,
+         *         "win_rate": 0.6,
+         *         "pipeline": [
+         *           {
+         *             "currency": "EUR",
+         *             "open_value": 120000,
+         *             "weighted_value": 36000
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        FlowStatsEnvelope: {
+            data: components["schemas"]["FlowStats"];
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "at": "2026-11-22T04:21:26.123Z",
+         *           "kind": "created",
+         *           "actor": {
+         *             "type": "key",
+         *             "id": "0b8e7a52-3c1d-4f7e-9a55-1c2d3e4f5a6b",
+         *             "name": "ATS sync"
+         *           },
+         *           "changes": {
+         *             "name": [
+         *               null,
+         *               "Jane Doe"
+         *             ],
+         *             "status": [
+         *               null,
+         *               "active"
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "meta": {
+         *         "stages": [
+         *           {
+         *             "stage_id": "4f1c2d3e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *             "entered_at": "2026-11-22T04:21:26.123Z",
+         *             "left_at": null,
+         *             "days": 1.5
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        DossierHistory: {
+            data: components["schemas"]["HistoryItem"][];
+            meta: {
+                stages: components["schemas"]["StageStay"][];
+            };
+        };
+        HistoryItem: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            at: string;
+            /** @enum {string} */
+            kind: "created" | "updated" | "stage_changed" | "cv_attached" | "note_added" | "archived" | "contact_linked" | "contact_unlinked";
+            actor: components["schemas"]["HistoryActor"] | null;
+            /** @description field → [old, new] */
+            changes: {
+                [key: string]: unknown[];
+            };
+        };
+        /** @description Who made the change */
+        HistoryActor: {
+            /** @enum {string} */
+            type: "key" | "member" | "email" | "cli";
+            /** @description The key's or member's id, the sender's address, or the system user who ran the command */
+            id: string;
+            name: string | null;
+        };
+        StageStay: {
+            /** Format: uuid */
+            stage_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            entered_at: string;
+            left_at: string | null;
+            /** @description Decimal days spent in the stage (up to now while still there) */
+            days: number;
+        };
+        /**
+         * @example {
+         *       "address": "7qk2m9x4c8v1b6n3z5p0r2t4wd@jobs.example.com"
+         *     }
+         */
+        IntakeAddress: {
+            /** @description Mail to this address becomes a dossier of the flow: a random token of 26 lower-case letters and digits at DOSSIER_INTAKE_DOMAIN */
+            address: string;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "address": "7qk2m9x4c8v1b6n3z5p0r2t4wd@jobs.example.com"
+         *       }
+         *     }
+         */
+        IntakeAddressEnvelope: {
+            data: components["schemas"]["IntakeAddress"];
+        };
+        /**
+         * @example {
+         *       "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b"
+         *     }
+         */
+        IntakeReceipt: {
+            /**
+             * Format: uuid
+             * @description The dossier the message became (never the dossier itself: the sender holds no key)
+             */
+            id: string;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b"
+         *       }
+         *     }
+         */
+        IntakeReceiptEnvelope: {
+            data: components["schemas"]["IntakeReceipt"];
+        };
+        /**
+         * Format: binary
+         * @description The raw message (RFC 5322), at most 25 MB (26,214,400 bytes)
+         * @example From: Jane Doe <jane@example.com>
+         *     Subject: Application
+         *     Message-ID: <1@example.com>
+         *
+         *     Please find my CV attached.
+         */
+        EmailMessage: Blob;
+        /**
+         * Format: binary
+         * @description The PDF bytes, at most 10 MB
+         * @example %PDF-1.7 … (the bytes of the PDF file, at most 10 MB)
+         */
+        PdfFile: Blob;
+        /**
+         * @description A scope (C12): what a key or a role may do
+         * @enum {string}
+         */
+        Scope: "dossiers:read" | "dossiers:write" | "contacts:read" | "contacts:write" | "flows:read" | "notes:read" | "notes:write" | "flows:write" | "members:manage" | "keys:manage" | "webhooks:manage" | "events:read";
+        /**
+         * @example {
+         *       "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
+         *       "prefix": "svc_live_Ab3",
+         *       "scopes": [
+         *         "dossiers:read",
+         *         "dossiers:write"
+         *       ],
+         *       "expires_at": null,
+         *       "revoked_at": null,
+         *       "last_used_at": "2026-11-22T04:21:26.123Z",
+         *       "name": "Website form"
+         *     }
+         */
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            /** @description The first 12 characters of the key, for telling keys apart (the key itself is never shown again) */
+            prefix: string;
+            /** @description The scopes the key grants */
+            scopes: components["schemas"]["Scope"][];
+            expires_at: string | null;
+            revoked_at: string | null;
+            last_used_at: string | null;
+            name: string | null;
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
+         *           "prefix": "svc_live_Ab3",
+         *           "scopes": [
+         *             "dossiers:read",
+         *             "dossiers:write"
+         *           ],
+         *           "expires_at": null,
+         *           "revoked_at": null,
+         *           "last_used_at": "2026-11-22T04:21:26.123Z",
+         *           "name": "Website form"
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        ApiKeyList: {
+            data: components["schemas"]["ApiKey"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
+         *         "prefix": "svc_live_Ab3",
+         *         "scopes": [
+         *           "dossiers:read",
+         *           "dossiers:write"
+         *         ],
+         *         "expires_at": null,
+         *         "revoked_at": null,
+         *         "last_used_at": "2026-11-22T04:21:26.123Z",
+         *         "name": "Website form"
+         *       }
+         *     }
+         */
+        ApiKeyEnvelope: {
+            data: components["schemas"]["ApiKey"];
+        };
+        /**
+         * @example {
+         *       "scopes": [
+         *         "dossiers:read",
+         *         "dossiers:write"
+         *       ],
+         *       "name": "Website form",
+         *       "expires_at": "2027-12-31T23:59:59.000Z"
+         *     }
+         */
+        CreateKey: {
+            /** @description At least one; each one the caller holds itself (else 403 forbidden) */
+            scopes: components["schemas"]["Scope"][];
+            name?: string | null;
+            expires_at?: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
+         *       "key": "svc_live_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z",
+         *       "scopes": [
+         *         "dossiers:read",
+         *         "dossiers:write"
+         *       ],
+         *       "expires_at": "2027-12-31T23:59:59.000Z",
+         *       "name": "Website form"
+         *     }
+         */
+        CreatedKey: {
+            /** Format: uuid */
+            id: string;
+            /** @description The key, shown this once only: only its SHA-256 hash is stored */
+            key: string;
+            /** @description The scopes the key grants */
+            scopes: components["schemas"]["Scope"][];
+            expires_at: string | null;
+            name: string | null;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
+         *         "key": "svc_live_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z",
+         *         "scopes": [
+         *           "dossiers:read",
+         *           "dossiers:write"
+         *         ],
+         *         "expires_at": "2027-12-31T23:59:59.000Z",
+         *         "name": "Website form"
+         *       }
+         *     }
+         */
+        CreatedKeyEnvelope: {
+            data: components["schemas"]["CreatedKey"];
+        };
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/dossier",
+         *       "enabled": true
+         *     }
+         */
+        WebhookEndpoint: {
+            /** @description http or https; a URL that resolves to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) is refused */
+            url: string;
+            /** @description false after the receiver answered 410 Gone: PUT the URL again to enable it */
+            enabled: boolean;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "url": "https://hooks.example.com/dossier",
+         *         "enabled": true
+         *       }
+         *     }
+         */
+        WebhookEndpointEnvelope: {
+            data: components["schemas"]["WebhookEndpoint"];
+        };
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/dossier"
+         *     }
+         */
+        SetWebhookEndpoint: {
+            /** @description http or https; a URL that resolves to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) is refused */
+            url: string;
+        };
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/dossier",
+         *       "enabled": true,
+         *       "secret": "whsec_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
+         *     }
+         */
+        WebhookEndpointWithSecret: {
+            /** @description http or https; a URL that resolves to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) is refused */
+            url: string;
+            enabled: boolean;
+            /** @description The signing secret, shown this once only */
+            secret: string;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "url": "https://hooks.example.com/dossier",
+         *         "enabled": true,
+         *         "secret": "whsec_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
+         *       }
+         *     }
+         */
+        WebhookEndpointWithSecretEnvelope: {
+            data: components["schemas"]["WebhookEndpointWithSecret"];
+        };
+        /**
+         * @example {
+         *       "url": null,
+         *       "enabled": false
+         *     }
+         */
+        RemovedWebhookEndpoint: {
+            url: null;
+            /** @constant */
+            enabled: false;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "url": null,
+         *         "enabled": false
+         *       }
+         *     }
+         */
+        RemovedWebhookEndpointEnvelope: {
+            data: components["schemas"]["RemovedWebhookEndpoint"];
+        };
+        /**
+         * @example {
+         *       "secret": "whsec_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
+         *     }
+         */
+        RotatedWebhookSecret: {
+            /** @description The new secret, shown this once only; the previous one keeps signing for 24 h */
+            secret: string;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "secret": "whsec_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
+         *       }
+         *     }
+         */
+        RotatedWebhookSecretEnvelope: {
+            data: components["schemas"]["RotatedWebhookSecret"];
+        };
+        /** @enum {string} */
+        WebhookDeliveryStatus: "pending" | "succeeded" | "failed" | "skipped";
+        /**
+         * @example {
+         *       "event_id": "evt_00000000000000000000000042",
+         *       "type": "dossier.created",
+         *       "status": "failed",
+         *       "attempts": 10,
+         *       "next_attempt_at": null,
+         *       "last_status_code": 500,
+         *       "last_error": "HTTP 500"
+         *     }
+         */
+        WebhookDelivery: {
+            /** @description The event's id */
+            event_id: string;
+            /**
+             * @description The event's type
+             * @enum {string}
+             */
+            type: "dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created";
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            attempts: number;
+            next_attempt_at: string | null;
+            last_status_code: number | null;
+            last_error: string | null;
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "event_id": "evt_00000000000000000000000042",
+         *           "type": "dossier.created",
+         *           "status": "failed",
+         *           "attempts": 10,
+         *           "next_attempt_at": null,
+         *           "last_status_code": 500,
+         *           "last_error": "HTTP 500"
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        WebhookDeliveryList: {
+            data: components["schemas"]["WebhookDelivery"][];
+            meta: components["schemas"]["Meta"];
+        };
+        WebhookDeliveryAttempt: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            at: string;
+            status_code: number | null;
+            error: string | null;
+            duration_ms: number;
+            response_snippet: string | null;
+        };
+        /**
+         * @example {
+         *       "event_id": "evt_00000000000000000000000042",
+         *       "type": "dossier.created",
+         *       "status": "failed",
+         *       "attempts": 10,
+         *       "next_attempt_at": null,
+         *       "last_status_code": 500,
+         *       "last_error": "HTTP 500",
+         *       "attempt_log": [
+         *         {
+         *           "at": "2026-11-22T04:21:26.123Z",
+         *           "status_code": 500,
+         *           "error": "HTTP 500",
+         *           "duration_ms": 41,
+         *           "response_snippet": "oops"
+         *         }
+         *       ]
+         *     }
+         */
+        WebhookDeliveryWithAttempts: {
+            /** @description The event's id */
+            event_id: string;
+            /**
+             * @description The event's type
+             * @enum {string}
+             */
+            type: "dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created";
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            attempts: number;
+            next_attempt_at: string | null;
+            last_status_code: number | null;
+            last_error: string | null;
+            /** @description Every attempt, oldest first */
+            attempt_log: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "event_id": "evt_00000000000000000000000042",
+         *         "type": "dossier.created",
+         *         "status": "failed",
+         *         "attempts": 10,
+         *         "next_attempt_at": null,
+         *         "last_status_code": 500,
+         *         "last_error": "HTTP 500",
+         *         "attempt_log": [
+         *           {
+         *             "at": "2026-11-22T04:21:26.123Z",
+         *             "status_code": 500,
+         *             "error": "HTTP 500",
+         *             "duration_ms": 41,
+         *             "response_snippet": "oops"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        WebhookDeliveryWithAttemptsEnvelope: {
+            data: components["schemas"]["WebhookDeliveryWithAttempts"];
+        };
+        /**
+         * @description One of the event types
+         * @enum {string}
+         */
+        EventType: "dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created";
+        /** @description An event as its webhook body (C7); `type` tells which */
+        Event: components["schemas"]["DossierCreatedEvent"] | components["schemas"]["DossierUpdatedEvent"] | components["schemas"]["DossierStageChangedEvent"] | components["schemas"]["DossierDeletedEvent"] | components["schemas"]["NoteCreatedEvent"];
+        EventEnvelope: {
+            data: components["schemas"]["Event"];
+        };
+        /**
+         * @example {
+         *       "has_more": false,
+         *       "next_after": "evt_00000000000000000000000042"
+         *     }
+         */
+        EventFeedMeta: {
+            /** @description Whether more events follow now: read again at once with after=next_after */
+            has_more: boolean;
+            next_after: string | null;
+        };
+        EventFeed: {
+            data: components["schemas"]["Event"][];
+            meta: components["schemas"]["EventFeedMeta"];
+        };
+        /**
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        Health: {
+            /** @constant */
+            status: "ok";
+        };
+        /**
+         * @example {
+         *       "status": "unavailable"
+         *     }
+         * @example {
+         *       "status": "storage_unavailable"
+         *     }
+         */
+        HealthUnavailable: {
+            /** @enum {string} */
+            status: "unavailable" | "storage_unavailable";
+        };
     };
     responses: never;
     parameters: never;
@@ -2091,10 +2872,7 @@ export interface operations {
                      *       "status": "ok"
                      *     }
                      */
-                    "application/json": {
-                        /** @constant */
-                        status: "ok";
-                    };
+                    "application/json": components["schemas"]["Health"];
                 };
             };
             /** @description `unavailable`: the service is up but its database does not answer (e.g. the file is gone or unreadable). `storage_unavailable`: a write to the database failed (disk full, I/O error); the service refuses changes and still answers reads until it is restarted (the reason is in its log) */
@@ -2109,9 +2887,7 @@ export interface operations {
                      *       "status": "unavailable"
                      *     }
                      */
-                    "application/json": {
-                        status: "unavailable" | "storage_unavailable";
-                    };
+                    "application/json": components["schemas"]["HealthUnavailable"];
                 };
             };
         };
@@ -3257,7 +4033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": Blob;
+                    "application/pdf": components["schemas"]["PdfFile"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -3403,7 +4179,7 @@ export interface operations {
                  */
                 "multipart/form-data": components["schemas"]["CvForm"];
                 /** @example %PDF-1.7 … (the bytes of the PDF file, at most 10 MB) */
-                "application/pdf": Blob;
+                "application/pdf": components["schemas"]["PdfFile"];
             };
         };
         responses: {
@@ -3736,77 +4512,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "at": "2026-11-22T04:21:26.123Z",
-                     *           "kind": "created",
-                     *           "actor": {
-                     *             "type": "key",
-                     *             "id": "0b8e7a52-3c1d-4f7e-9a55-1c2d3e4f5a6b",
-                     *             "name": "ATS sync"
-                     *           },
-                     *           "changes": {
-                     *             "name": [
-                     *               null,
-                     *               "Jane Doe"
-                     *             ],
-                     *             "status": [
-                     *               null,
-                     *               "active"
-                     *             ]
-                     *           }
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "stages": [
-                     *           {
-                     *             "stage_id": "4f1c2d3e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
-                     *             "entered_at": "2026-11-22T04:21:26.123Z",
-                     *             "left_at": null,
-                     *             "days": 1.5
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            at: string;
-                            kind: "created" | "updated" | "stage_changed" | "cv_attached" | "note_added" | "archived" | "contact_linked" | "contact_unlinked";
-                            actor: {
-                                type: "key" | "member" | "email" | "cli";
-                                /** @description The key's or member's id, the sender's address, or the system user who ran the command */
-                                id: string;
-                                name: string | null;
-                            } | null;
-                            /** @description field → [old, new] */
-                            changes: {
-                                [key: string]: unknown[];
-                            };
-                        }[];
-                        meta: {
-                            stages: {
-                                /** Format: uuid */
-                                stage_id: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds and Z
-                                 * @example 2026-11-22T04:21:26.123Z
-                                 */
-                                entered_at: string;
-                                left_at: string | null;
-                                /** @description Decimal days spent in the stage (up to now while still there) */
-                                days: number;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["DossierHistory"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -6213,23 +6919,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    type: components["schemas"]["FlowType"];
-                    /** @description 1 to 200 characters after trimming; stored trimmed */
-                    name: string;
-                    /** @description Make it the default flow of its type, taking the flag from the current one (default false) */
-                    is_default?: boolean;
-                    /** @description At least one, in order: position is the 1-based place in the array */
-                    stages: {
-                        /** @description 1 to 200 characters after trimming; stored trimmed */
-                        name: string;
-                        deadline_days?: number | null;
-                        /** @description Percentage (default 0) */
-                        win_probability?: number;
-                        /** @description #RGB or #RRGGBB (default #9E9E9E) */
-                        color?: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["CreateFlow"];
             };
         };
         responses: {
@@ -6247,31 +6937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *         "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
-                     *         "name": "Sales",
-                     *         "type": "sales",
-                     *         "is_default": true,
-                     *         "stages": [
-                     *           {
-                     *             "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *             "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *             "name": "Lead",
-                     *             "position": 1,
-                     *             "deadline_days": 7,
-                     *             "win_probability": 10,
-                     *             "color": "#90CAF9"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["Flow"];
-                    };
+                    "application/json": components["schemas"]["FlowEnvelope"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
@@ -6509,12 +7175,7 @@ export interface operations {
                  *       "is_default": true
                  *     }
                  */
-                "application/json": {
-                    /** @description 1 to 200 characters after trimming; stored trimmed */
-                    name?: string;
-                    /** @description true makes it the default of its type (the flag moves); false on the default is refused: make another flow the default instead */
-                    is_default?: boolean;
-                };
+                "application/json": components["schemas"]["PatchFlow"];
             };
         };
         responses: {
@@ -6530,31 +7191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *         "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
-                     *         "name": "Sales",
-                     *         "type": "sales",
-                     *         "is_default": true,
-                     *         "stages": [
-                     *           {
-                     *             "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *             "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *             "name": "Lead",
-                     *             "position": 1,
-                     *             "deadline_days": 7,
-                     *             "win_probability": 10,
-                     *             "color": "#90CAF9"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["Flow"];
-                    };
+                    "application/json": components["schemas"]["FlowEnvelope"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
@@ -6958,17 +7595,7 @@ export interface operations {
                  *       "position": 3
                  *     }
                  */
-                "application/json": {
-                    /** @description 1 to 200 characters after trimming; stored trimmed */
-                    name: string;
-                    deadline_days?: number | null;
-                    /** @description Percentage (default 0) */
-                    win_probability?: number;
-                    /** @description #RGB or #RRGGBB (default #9E9E9E) */
-                    color?: string;
-                    /** @description 1 to n + 1 (n stages now); the stages from there on move one down. Default: last */
-                    position?: number;
-                };
+                "application/json": components["schemas"]["CreateStage"];
             };
         };
         responses: {
@@ -6986,22 +7613,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *         "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *         "name": "Lead",
-                     *         "position": 1,
-                     *         "deadline_days": 7,
-                     *         "win_probability": 10,
-                     *         "color": "#90CAF9"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["Stage"];
-                    };
+                    "application/json": components["schemas"]["StageEnvelope"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
@@ -7264,89 +7876,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "flow_id": "0b8e7a52-3c1d-4f7e-9a55-1c2d3e4f5a6b",
-                     *         "from": "2026-09-01T00:00:00.000Z",
-                     *         "to": "2026-11-30T00:00:00.000Z",
-                     *         "stages": [
-                     *           {
-                     *             "stage_id": "4f1c2d3e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
-                     *             "name": "Qualified",
-                     *             "position": 1,
-                     *             "active": 12,
-                     *             "overdue": 2,
-                     *             "entered": 30,
-                     *             "left": 20,
-                     *             "median_days": 3.5,
-                     *             "went_on": 15,
-                     *             "went_on_share": 0.75
-                     *           }
-                     *         ],
-                     *         "won": 6,
-                     *         "lost": 4,
-                     *         "win_rate": 0.6,
-                     *         "pipeline": [
-                     *           {
-                     *             "currency": "EUR",
-                     *             "open_value": 120000,
-                     *             "weighted_value": 36000
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            flow_id: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            from: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            to: string;
-                            /** @description By position */
-                            stages: {
-                                /** Format: uuid */
-                                stage_id: string;
-                                name: string;
-                                position: number;
-                                /** @description Dossiers now in the stage whose status is active */
-                                active: number;
-                                /** @description Of those, the ones whose stage_due_at has passed */
-                                overdue: number;
-                                /** @description Entries into the stage in the period (creation into the first stage included) */
-                                entered: number;
-                                /** @description Moves out of the stage to another stage in the period (not to no stage; becoming won or lost is not leaving) */
-                                left: number;
-                                median_days: number | null;
-                                /** @description Of `left`, the moves to a stage of higher position */
-                                went_on: number;
-                                went_on_share: number | null;
-                            }[];
-                            /** @description Dossiers of the flow now won whose last change to won falls in the period */
-                            won: number;
-                            /** @description Dossiers of the flow now lost whose last change to lost falls in the period */
-                            lost: number;
-                            win_rate: number | null;
-                            pipeline: {
-                                /** @description ISO 4217 */
-                                currency: string;
-                                /** @description Sum of deal_size over the flow's active dossiers in this currency */
-                                open_value: number;
-                                /** @description Sum of deal_size × the current stage's win_probability / 100 */
-                                weighted_value: number;
-                            }[] | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["FlowStatsEnvelope"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
@@ -7509,28 +8039,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *         "deleted": true
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                         *       "deleted": true
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @constant */
-                            deleted: true;
-                        };
-                    };
+                    "application/json": components["schemas"]["DeletedStageEnvelope"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -7711,17 +8220,7 @@ export interface operations {
                  *       "position": 1
                  *     }
                  */
-                "application/json": {
-                    /** @description 1 to 200 characters after trimming; stored trimmed */
-                    name?: string;
-                    deadline_days?: number | null;
-                    /** @description Percentage */
-                    win_probability?: number;
-                    /** @description #RGB or #RRGGBB */
-                    color?: string;
-                    /** @description 1 to n (n stages of the flow); the stages between its old and new place shift by one */
-                    position?: number;
-                };
+                "application/json": components["schemas"]["PatchStage"];
             };
         };
         responses: {
@@ -7737,22 +8236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *         "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *         "name": "Lead",
-                     *         "position": 1,
-                     *         "deadline_days": 7,
-                     *         "win_probability": 10,
-                     *         "color": "#90CAF9"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["Stage"];
-                    };
+                    "application/json": components["schemas"]["StageEnvelope"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
@@ -8010,24 +8494,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "address": "7qk2m9x4c8v1b6n3z5p0r2t4wd@jobs.example.com"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "address": "7qk2m9x4c8v1b6n3z5p0r2t4wd@jobs.example.com"
-                         *     }
-                         */
-                        data: {
-                            /** @description Mail to this address becomes a dossier of the flow: a random token of 26 lower-case letters and digits at DOSSIER_INTAKE_DOMAIN */
-                            address: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["IntakeAddressEnvelope"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -8176,24 +8643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "address": "7qk2m9x4c8v1b6n3z5p0r2t4wd@jobs.example.com"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "address": "7qk2m9x4c8v1b6n3z5p0r2t4wd@jobs.example.com"
-                         *     }
-                         */
-                        data: {
-                            /** @description Mail to this address becomes a dossier of the flow: a random token of 26 lower-case letters and digits at DOSSIER_INTAKE_DOMAIN */
-                            address: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["IntakeAddressEnvelope"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
@@ -8397,7 +8847,7 @@ export interface operations {
                 /** @description An event id (a previous answer's `meta.next_after`): only the events recorded after it. An id that is unknown, another organization's, or older than the retention answers 410 cursor_expired */
                 after?: string;
                 /** @description Only events of these types; may repeat (any of them); an unknown type is 400 */
-                type?: ("dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created")[];
+                type?: components["schemas"]["EventType"][];
                 /** @description Only this dossier's own events and the note.created of its notes; a non-uuid is 400 */
                 dossier_id?: string;
                 /** @description How many events at most, 1 to 100 */
@@ -8419,20 +8869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: (components["schemas"]["DossierCreatedEvent"] | components["schemas"]["DossierUpdatedEvent"] | components["schemas"]["DossierStageChangedEvent"] | components["schemas"]["DossierDeletedEvent"] | components["schemas"]["NoteCreatedEvent"])[];
-                        /**
-                         * @example {
-                         *       "has_more": false,
-                         *       "next_after": "evt_00000000000000000000000042"
-                         *     }
-                         */
-                        meta: {
-                            /** @description Whether more events follow now: read again at once with after=next_after */
-                            has_more: boolean;
-                            next_after: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["EventFeed"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
@@ -8595,10 +9032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description An event as its webhook body (C7); `type` tells which */
-                        data: components["schemas"]["DossierCreatedEvent"] | components["schemas"]["DossierUpdatedEvent"] | components["schemas"]["DossierStageChangedEvent"] | components["schemas"]["DossierDeletedEvent"] | components["schemas"]["NoteCreatedEvent"];
-                    };
+                    "application/json": components["schemas"]["EventEnvelope"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -8739,44 +9173,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
-                     *           "prefix": "svc_live_Ab3",
-                     *           "scopes": [
-                     *             "dossiers:read",
-                     *             "dossiers:write"
-                     *           ],
-                     *           "expires_at": null,
-                     *           "revoked_at": null,
-                     *           "last_used_at": "2026-11-22T04:21:26.123Z",
-                     *           "name": "Website form"
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "total": 1,
-                     *         "page": 1,
-                     *         "per_page": 25
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description The first 12 characters of the key, for telling keys apart (the key itself is never shown again) */
-                            prefix: string;
-                            /** @description The scopes the key grants */
-                            scopes: ("dossiers:read" | "dossiers:write" | "contacts:read" | "contacts:write" | "flows:read" | "notes:read" | "notes:write" | "flows:write" | "members:manage" | "keys:manage" | "webhooks:manage" | "events:read")[];
-                            expires_at: string | null;
-                            revoked_at: string | null;
-                            last_used_at: string | null;
-                            name: string | null;
-                        }[];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -8898,12 +9295,7 @@ export interface operations {
                  *       "expires_at": "2027-12-31T23:59:59.000Z"
                  *     }
                  */
-                "application/json": {
-                    /** @description At least one; each one the caller holds itself (else 403 forbidden) */
-                    scopes: ("dossiers:read" | "dossiers:write" | "contacts:read" | "contacts:write" | "flows:read" | "notes:read" | "notes:write" | "flows:write" | "members:manage" | "keys:manage" | "webhooks:manage" | "events:read")[];
-                    name?: string | null;
-                    expires_at?: string | null;
-                };
+                "application/json": components["schemas"]["CreateKey"];
             };
         };
         responses: {
@@ -8919,44 +9311,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
-                     *         "key": "svc_live_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z",
-                     *         "scopes": [
-                     *           "dossiers:read",
-                     *           "dossiers:write"
-                     *         ],
-                     *         "expires_at": "2027-12-31T23:59:59.000Z",
-                     *         "name": "Website form"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
-                         *       "key": "svc_live_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z",
-                         *       "scopes": [
-                         *         "dossiers:read",
-                         *         "dossiers:write"
-                         *       ],
-                         *       "expires_at": "2027-12-31T23:59:59.000Z",
-                         *       "name": "Website form"
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description The key, shown this once only: only its SHA-256 hash is stored */
-                            key: string;
-                            /** @description The scopes the key grants */
-                            scopes: ("dossiers:read" | "dossiers:write" | "contacts:read" | "contacts:write" | "flows:read" | "notes:read" | "notes:write" | "flows:write" | "members:manage" | "keys:manage" | "webhooks:manage" | "events:read")[];
-                            expires_at: string | null;
-                            name: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["CreatedKeyEnvelope"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
@@ -9157,50 +9512,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
-                     *         "prefix": "svc_live_Ab3",
-                     *         "scopes": [
-                     *           "dossiers:read",
-                     *           "dossiers:write"
-                     *         ],
-                     *         "expires_at": null,
-                     *         "revoked_at": null,
-                     *         "last_used_at": "2026-11-22T04:21:26.123Z",
-                     *         "name": "Website form"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
-                         *       "prefix": "svc_live_Ab3",
-                         *       "scopes": [
-                         *         "dossiers:read",
-                         *         "dossiers:write"
-                         *       ],
-                         *       "expires_at": null,
-                         *       "revoked_at": null,
-                         *       "last_used_at": "2026-11-22T04:21:26.123Z",
-                         *       "name": "Website form"
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description The first 12 characters of the key, for telling keys apart (the key itself is never shown again) */
-                            prefix: string;
-                            /** @description The scopes the key grants */
-                            scopes: ("dossiers:read" | "dossiers:write" | "contacts:read" | "contacts:write" | "flows:read" | "notes:read" | "notes:write" | "flows:write" | "members:manage" | "keys:manage" | "webhooks:manage" | "events:read")[];
-                            expires_at: string | null;
-                            revoked_at: string | null;
-                            last_used_at: string | null;
-                            name: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["ApiKeyEnvelope"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -9360,28 +9672,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "url": "https://hooks.example.com/dossier",
-                     *         "enabled": true
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "url": "https://hooks.example.com/dossier",
-                         *       "enabled": true
-                         *     }
-                         */
-                        data: {
-                            /** @description http or https; a URL that resolves to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) is refused */
-                            url: string;
-                            /** @description false after the receiver answered 410 Gone: PUT the URL again to enable it */
-                            enabled: boolean;
-                        };
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointEnvelope"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -9517,10 +9808,7 @@ export interface operations {
                  *       "url": "https://hooks.example.com/dossier"
                  *     }
                  */
-                "application/json": {
-                    /** @description http or https; a URL that resolves to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) is refused */
-                    url: string;
-                };
+                "application/json": components["schemas"]["SetWebhookEndpoint"];
             };
         };
         responses: {
@@ -9534,31 +9822,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "url": "https://hooks.example.com/dossier",
-                     *         "enabled": true,
-                     *         "secret": "whsec_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "url": "https://hooks.example.com/dossier",
-                         *       "enabled": true,
-                         *       "secret": "whsec_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
-                         *     }
-                         */
-                        data: {
-                            /** @description http or https; a URL that resolves to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) is refused */
-                            url: string;
-                            enabled: boolean;
-                            /** @description The signing secret, shown this once only */
-                            secret: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretEnvelope"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
@@ -9756,27 +10020,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "url": null,
-                     *         "enabled": false
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "url": null,
-                         *       "enabled": false
-                         *     }
-                         */
-                        data: {
-                            url: null;
-                            /** @constant */
-                            enabled: false;
-                        };
-                    };
+                    "application/json": components["schemas"]["RemovedWebhookEndpointEnvelope"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -9917,24 +10161,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "secret": "whsec_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "secret": "whsec_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
-                         *     }
-                         */
-                        data: {
-                            /** @description The new secret, shown this once only; the previous one keeps signing for 24 h */
-                            secret: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["RotatedWebhookSecretEnvelope"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -10103,40 +10330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "event_id": "evt_00000000000000000000000042",
-                     *           "type": "dossier.created",
-                     *           "status": "failed",
-                     *           "attempts": 10,
-                     *           "next_attempt_at": null,
-                     *           "last_status_code": 500,
-                     *           "last_error": "HTTP 500"
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "total": 1,
-                     *         "page": 1,
-                     *         "per_page": 25
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: {
-                            /** @description The event's id */
-                            event_id: string;
-                            /** @description The event's type */
-                            type: "dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created";
-                            status: "pending" | "succeeded" | "failed" | "skipped";
-                            attempts: number;
-                            next_attempt_at: string | null;
-                            last_status_code: number | null;
-                            last_error: string | null;
-                        }[];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
@@ -10280,74 +10474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "event_id": "evt_00000000000000000000000042",
-                     *         "type": "dossier.created",
-                     *         "status": "failed",
-                     *         "attempts": 10,
-                     *         "next_attempt_at": null,
-                     *         "last_status_code": 500,
-                     *         "last_error": "HTTP 500",
-                     *         "attempt_log": [
-                     *           {
-                     *             "at": "2026-11-22T04:21:26.123Z",
-                     *             "status_code": 500,
-                     *             "error": "HTTP 500",
-                     *             "duration_ms": 41,
-                     *             "response_snippet": "oops"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "event_id": "evt_00000000000000000000000042",
-                         *       "type": "dossier.created",
-                         *       "status": "failed",
-                         *       "attempts": 10,
-                         *       "next_attempt_at": null,
-                         *       "last_status_code": 500,
-                         *       "last_error": "HTTP 500",
-                         *       "attempt_log": [
-                         *         {
-                         *           "at": "2026-11-22T04:21:26.123Z",
-                         *           "status_code": 500,
-                         *           "error": "HTTP 500",
-                         *           "duration_ms": 41,
-                         *           "response_snippet": "oops"
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        data: {
-                            /** @description The event's id */
-                            event_id: string;
-                            /** @description The event's type */
-                            type: "dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created";
-                            status: "pending" | "succeeded" | "failed" | "skipped";
-                            attempts: number;
-                            next_attempt_at: string | null;
-                            last_status_code: number | null;
-                            last_error: string | null;
-                            /** @description Every attempt, oldest first */
-                            attempt_log: {
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds and Z
-                                 * @example 2026-11-22T04:21:26.123Z
-                                 */
-                                at: string;
-                                status_code: number | null;
-                                error: string | null;
-                                duration_ms: number;
-                                response_snippet: string | null;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryWithAttemptsEnvelope"];
                 };
             };
             /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
@@ -10496,74 +10623,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "event_id": "evt_00000000000000000000000042",
-                     *         "type": "dossier.created",
-                     *         "status": "failed",
-                     *         "attempts": 10,
-                     *         "next_attempt_at": null,
-                     *         "last_status_code": 500,
-                     *         "last_error": "HTTP 500",
-                     *         "attempt_log": [
-                     *           {
-                     *             "at": "2026-11-22T04:21:26.123Z",
-                     *             "status_code": 500,
-                     *             "error": "HTTP 500",
-                     *             "duration_ms": 41,
-                     *             "response_snippet": "oops"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "event_id": "evt_00000000000000000000000042",
-                         *       "type": "dossier.created",
-                         *       "status": "failed",
-                         *       "attempts": 10,
-                         *       "next_attempt_at": null,
-                         *       "last_status_code": 500,
-                         *       "last_error": "HTTP 500",
-                         *       "attempt_log": [
-                         *         {
-                         *           "at": "2026-11-22T04:21:26.123Z",
-                         *           "status_code": 500,
-                         *           "error": "HTTP 500",
-                         *           "duration_ms": 41,
-                         *           "response_snippet": "oops"
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        data: {
-                            /** @description The event's id */
-                            event_id: string;
-                            /** @description The event's type */
-                            type: "dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created";
-                            status: "pending" | "succeeded" | "failed" | "skipped";
-                            attempts: number;
-                            next_attempt_at: string | null;
-                            last_status_code: number | null;
-                            last_error: string | null;
-                            /** @description Every attempt, oldest first */
-                            attempt_log: {
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds and Z
-                                 * @example 2026-11-22T04:21:26.123Z
-                                 */
-                                at: string;
-                                status_code: number | null;
-                                error: string | null;
-                                duration_ms: number;
-                                response_snippet: string | null;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryWithAttemptsEnvelope"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
@@ -12163,7 +12223,7 @@ export interface operations {
                  *
                  *     Please find my CV attached.
                  */
-                "message/rfc822": Blob;
+                "message/rfc822": components["schemas"]["EmailMessage"];
             };
         };
         responses: {
@@ -12176,27 +12236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b"
-                         *     }
-                         */
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description The dossier the message became (never the dossier itself: the sender holds no key)
-                             */
-                            id: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["IntakeReceiptEnvelope"];
                 };
             };
             /** @description The message became a new dossier, stored with its CV */
@@ -12210,27 +12250,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b"
-                         *     }
-                         */
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description The dossier the message became (never the dossier itself: the sender holds no key)
-                             */
-                            id: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["IntakeReceiptEnvelope"];
                 };
             };
             /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
