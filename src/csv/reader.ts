@@ -148,14 +148,18 @@ async function scanBytes(source: CsvSource, limits: CsvLimits): Promise<{ encodi
   let controls = 0;
   let sampled = 0;
   const SAMPLE = 64 * 1024;
+  const HEAD = 8;
   for await (const chunk of openBytes(source)) {
     bytes += chunk.length;
     if (bytes > limits.maxBytes) throw tooLarge(limits);
-    if (head === undefined) {
-      head = chunk;
-      const magic = MAGIC.find((m) => startsWith(chunk, m.bytes));
-      if (magic) throw new CsvFileError("binary", `file: this is not a CSV file but ${magic.what}`);
-      bom = bomEncoding(chunk);
+    if (head === undefined || head.length < HEAD) {
+      // The first bytes, gathered across chunks however small: the BOM and the format's signature.
+      head = head === undefined ? chunk.slice(0, HEAD) : Uint8Array.from([...head, ...chunk.subarray(0, HEAD - head.length)]);
+      if (head.length >= HEAD || head.length === bytes) {
+        const magic = MAGIC.find((m) => startsWith(head!, m.bytes));
+        if (magic) throw new CsvFileError("binary", `file: this is not a CSV file but ${magic.what}`);
+        bom = bomEncoding(head);
+      }
     }
     if (bom && bom.encoding !== "utf-8") continue; // UTF-16: NULs are its high bytes
     // A NUL byte never stands in UTF-8 or Windows-1252 text: UTF-16 without a BOM, or binary.
