@@ -115,8 +115,12 @@ export function parseMapping(resource: CsvResource, given: unknown, headers: rea
   const fields = IMPORT_FIELDS[resource];
   const mapping: Mapping = {};
   const columnOf = new Map<string, string>();
-  for (const [header, field] of Object.entries(value as Record<string, unknown>)) {
+  for (const [given, field] of Object.entries(value as Record<string, unknown>)) {
     if (field === null || field === "") continue;
+    // The header as the file has it, or, failing that, the one header that it names trimmed and
+    // case-insensitively (`--map email=email` for a column "Email").
+    const loose = headers.filter((h) => h.trim().toLowerCase() === given.trim().toLowerCase());
+    const header = headers.includes(given) ? given : loose.length === 1 ? loose[0] : given;
     if (typeof field !== "string") throw badMapping(`the value for column ${JSON.stringify(header)} must be a field name`);
     if (!fields.includes(field)) {
       const why = READ_ONLY_FIELDS[resource].has(field) ? "is read-only" : `is not a field of ${resource}`;
@@ -199,6 +203,25 @@ export function rowBody(resource: CsvResource, mapping: Mapping, headers: readon
     }
   }
   return errors.length > 0 ? { errors } : { body };
+}
+
+/** A batch's rows as bodies: the rows to create or update, and the rows refused (a cell that is
+ * not its field's type), with the reader's own refusals (too many cells) put first in row order. */
+export function mapBatch(
+  resource: CsvResource,
+  mapping: Mapping,
+  headers: readonly string[],
+  batch: { rows: readonly CsvRow[]; errors: readonly CsvRowError[] },
+): { bodies: { row: number; body: Record<string, unknown> }[]; errors: CsvRowError[] } {
+  const bodies: { row: number; body: Record<string, unknown> }[] = [];
+  const errors: CsvRowError[] = [...batch.errors];
+  for (const row of batch.rows) {
+    const made = rowBody(resource, mapping, headers, row);
+    if ("body" in made) bodies.push({ row: row.row, body: made.body });
+    else errors.push(...made.errors);
+  }
+  errors.sort((a, b) => a.row - b.row);
+  return { bodies, errors };
 }
 
 /** `12500.5`, `12500,5`, `12 500.50`, `1,234.5`, `1.234,5`: a decimal number, or undefined. */

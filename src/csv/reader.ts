@@ -51,6 +51,8 @@ export interface CsvInspection {
   headerRow: number;
   /** Data rows: the records after the header row that hold at least one non-blank cell. */
   rows: number;
+  /** The first data rows (at most 5), as `readCsv` gives them: a preview for the mapping page. */
+  sample: CsvRow[];
   bytes: number;
 }
 
@@ -281,6 +283,9 @@ async function* parseRecords(text: AsyncIterable<string>, delimiter: CsvDelimite
 }
 
 const isBlank = (cells: readonly string[]) => cells.every((cell) => cell.trim() === "");
+/** Before the header row, a row of delimiters alone is blank too, whichever delimiter it has
+ * (as `headerLine` decides). */
+const isBlankBeforeHeader = (cells: readonly string[]) => cells.every((cell) => /^[\s,;]*$/.test(cell));
 
 /** A header cell that reads as data: the first row is a record, not column names. */
 function looksLikeData(cell: string): boolean {
@@ -355,10 +360,26 @@ function headerLine(text: string, ended: boolean): string | undefined {
   }
 }
 
-/** Whether a row that does not split into the header's cells would with another delimiter. */
+/** The other delimiter that splits a row the header's delimiter did not split at all into the
+ * header's number of cells: a file whose rows are split by another delimiter than its header.
+ * (A row of one cell holding one `;` in a two-column file reads so too: the message names it.) */
 function otherDelimiter(raw: string, delimiter: CsvDelimiter, columns: number): CsvDelimiter | undefined {
   const counts = delimiterCounts(raw);
   return DELIMITERS.find((d) => d !== delimiter && counts[d] === columns - 1);
+}
+
+/** `'` then a character that starts a formula: what the export's guard wrote (writer.ts). */
+const GUARDED = /^'[=+\-@\t\r]/;
+const SAMPLE_ROWS = 5;
+
+/** A record as a row of one cell per header (missing ones empty; extra ones are the caller's). */
+function toRow(row: number, cells: readonly string[], headers: readonly string[], strip: boolean): CsvRow {
+  const out = new Array<string>(headers.length);
+  for (let i = 0; i < headers.length; i++) {
+    const cell = cells[i] ?? "";
+    out[i] = strip && GUARDED.test(cell) ? cell.slice(1) : cell;
+  }
+  return { row, cells: out };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -373,16 +394,17 @@ export async function inspectCsv(source: CsvSource, limits: CsvLimits = CSV_LIMI
   let headerRow = 0;
   let delimiter: CsvDelimiter = ",";
   let rows = 0;
+  const sample: CsvRow[] = [];
   for await (const { row, record, delimiter: found } of numberedRecords(decodeText(source, scanned.encoding))) {
     delimiter = found;
     if (headers === undefined) {
-      if (isBlank(record.cells)) continue;
+      if (isBlankBeforeHeader(record.cells)) continue;
       headers = checkHeaders(record.cells, delimiter);
       headerRow = row;
       continue;
     }
     if (isBlank(record.cells)) continue;
-    if (record.cells.length !== headers.length && headers.length > 1) {
+    if (record.cells.length === 1 && headers.length > 1) {
       const other = otherDelimiter(record.raw, delimiter, headers.length);
       if (other !== undefined) {
         throw new CsvFileError(
@@ -391,16 +413,14 @@ export async function inspectCsv(source: CsvSource, limits: CsvLimits = CSV_LIMI
         );
       }
     }
+    if (sample.length < SAMPLE_ROWS) sample.push(toRow(row, record.cells, headers, true));
     if (++rows > limits.maxRows) {
       throw new CsvFileError("too_many_rows", `file: the file has more than ${limits.maxRows.toLocaleString("en-US")} rows, the most an import takes`);
     }
   }
   if (headers === undefined) throw new CsvFileError("empty", "file: the file is empty");
-  return { encoding: scanned.encoding, bom: scanned.bom, delimiter, headers, headerRow, rows, bytes: scanned.bytes };
+  return { encoding: scanned.encoding, bom: scanned.bom, delimiter, headers, headerRow, rows, sample, bytes: scanned.bytes };
 }
-
-/** `'` then a character that starts a formula: what the export's guard wrote (writer.ts). */
-const GUARDED = /^'[=+\-@\t\r]/;
 
 /** The data rows of a file that `inspectCsv` accepted, in batches. A row with more cells than the
  * header row is refused alone (C21, issue 36); one with fewer has its missing cells empty; blank
@@ -419,12 +439,7 @@ export async function* readCsv(source: CsvSource, inspection: CsvInspection, opt
     if (cells.length > headers.length) {
       batch.errors.push({ row, column: null, message: `the row has ${cells.length} cells, the header row ${headers.length}` });
     } else {
-      const padded = new Array<string>(headers.length);
-      for (let i = 0; i < headers.length; i++) {
-        const cell = cells[i] ?? "";
-        padded[i] = strip && GUARDED.test(cell) ? cell.slice(1) : cell;
-      }
-      batch.rows.push({ row, cells: padded });
+      batch.rows.push(toRow(row, cells, headers, strip));
     }
     if (batch.rows.length + batch.errors.length >= size) {
       yield batch;

@@ -3,7 +3,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { EXPORT_COLUMNS, IMPORT_FIELDS } from "../../src/csv/columns";
 import { CsvFileError } from "../../src/csv/errors";
-import { checkMappingForMode, guessMapping, normalizeHeader, parseMapOption, parseMapping, readNumber, rowBody, type Mapping } from "../../src/csv/mapping";
+import { checkMappingForMode, guessMapping, mapBatch, normalizeHeader, parseMapOption, parseMapping, readNumber, rowBody, type Mapping } from "../../src/csv/mapping";
 
 setDefaultTimeout(120_000);
 
@@ -191,4 +191,35 @@ describe("a row as a body", () => {
     ["1..2", undefined],
   ];
   for (const [text, number] of numbers) test(`number ${JSON.stringify(text)} → ${number}`, () => expect(readNumber(text)).toBe(number));
+});
+
+describe("a batch as bodies", () => {
+  test("bodies for the good rows, errors for the others, in row order with the reader's", () => {
+    const headers = ["Deal", "Amount"];
+    const mapping: Mapping = { Deal: "name", Amount: "deal_size" };
+    const batch = {
+      rows: [
+        { row: 2, cells: ["A", "10"] },
+        { row: 4, cells: ["B", "ten"] },
+        { row: 5, cells: ["C", ""] },
+      ],
+      errors: [{ row: 3, column: null, message: "the row has 3 cells, the header row 2" }],
+    };
+    expect(mapBatch("dossiers", mapping, headers, batch)).toEqual({
+      bodies: [
+        { row: 2, body: { name: "A", deal_size: 10 } },
+        { row: 5, body: { name: "C" } },
+      ],
+      errors: [
+        { row: 3, column: null, message: "the row has 3 cells, the header row 2" },
+        { row: 4, column: "Amount", message: 'deal_size: "ten" is not a number' },
+      ],
+    });
+  });
+
+  test("a mapping's header may differ in case and spaces when one header fits", () => {
+    expect(parseMapping("contacts", { " name ": "full_name", EMAIL: "email" }, ["Name", "Email"])).toEqual({ Name: "full_name", Email: "email" });
+    // Two headers that fit: the given name must be exact (duplicate headers are refused anyway).
+    expect(refused(() => parseMapping("contacts", { NAME: "full_name" }, ["Name", "name "])).message).toContain('no column "NAME"');
+  });
 });

@@ -118,6 +118,21 @@ describe("files as spreadsheets write them", () => {
 });
 
 describe("rows", () => {
+  test("the inspection previews the first five data rows, guard undone", async () => {
+    const { inspection } = await readAll(utf8("name,phone\r\n" + Array.from({ length: 8 }, (_, i) => `P${i},"'+33 ${i}"`).join("\r\n")));
+    expect(inspection.sample).toEqual(Array.from({ length: 5 }, (_, i) => ({ row: i + 2, cells: [`P${i}`, `+33 ${i}`] })));
+  });
+
+  test("rows of delimiters alone before the header row are blank, whatever the delimiter", async () => {
+    const { inspection } = await readAll(utf8(";;\r\n,,\r\n\t\r\nname,email\r\nA,a@x.org\r\n"));
+    expect(inspection).toMatchObject({ headerRow: 4, headers: ["name", "email"], delimiter: "," });
+  });
+
+  test("a row with fewer cells that another delimiter would not split as the header is not mixed", async () => {
+    // Two semicolons in a row of a three-column comma file would be; one in a row of two cells is not.
+    expect(await cellsOf(utf8("name,email,city\r\nSmith; John,x\r\n"))).toEqual([["Smith; John", "x", ""]]);
+  });
+
   test("blank rows are passed over but numbered, as a spreadsheet numbers them", async () => {
     const { inspection, batches } = await readAll(utf8("\r\n,,\r\nname,email,city\r\nA,a@x.org,\r\n\r\n,,\r\nB,,Paris\r\n,\r\n"));
     expect(inspection).toMatchObject({ headerRow: 3, rows: 2 });
