@@ -11,7 +11,7 @@ import { Elysia } from "elysia";
 import scalarScript from "@scalar/api-reference/browser/standalone.js" with { type: "text" };
 import { componentSchemas, nameInlineAnswers } from "./openapi-components";
 import scalarMarkupRepair from "./scalar-markup-repair.browser.js" with { type: "text" };
-import { HEADER_COMPONENTS, INTRODUCTION, SECURITY_SCHEMES, TAGS } from "./openapi-doc";
+import { HEADER_COMPONENTS, INTRODUCTION, responseComponents, SECURITY_SCHEMES, TAGS } from "./openapi-doc";
 import { webhooks } from "./openapi-webhooks";
 
 const DOCS_PATH = "/docs";
@@ -181,7 +181,7 @@ function buildDocument(app: Elysia, version: string): Record<string, unknown> {
   return {
     ...documentation(version),
     paths: finished,
-    components: { securitySchemes: SECURITY_SCHEMES, schemas, headers: HEADER_COMPONENTS },
+    components: { securitySchemes: SECURITY_SCHEMES, schemas, responses: responseComponents(), headers: HEADER_COMPONENTS },
     webhooks: webhooks(),
   };
 }

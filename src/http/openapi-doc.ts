@@ -159,6 +159,28 @@ function errorResponse(status: number, codes: ErrorCode[], headersOf = headersFo
   };
 }
 
+/** `components.responses`: each distinct error answer, by name. 413 answers in 51 operations are 41
+ * distinct ones: each is written once and the operations refer to it, which keeps the document
+ * small for a reference page to read (issue 38: /docs took seconds over the whole document). */
+const ERROR_RESPONSES = new Map<string, { text: string; response: unknown }>();
+
+export const responseComponents = (): Record<string, unknown> =>
+  Object.fromEntries([...ERROR_RESPONSES].sort(([a], [b]) => a.localeCompare(b)).map(([name, { response }]) => [name, response]));
+
+const pascal = (code: string) => code.split("_").map((word) => word[0].toUpperCase() + word.slice(1)).join("");
+
+/** The error answer of one status as a reference to its component, named after its codes
+ * (`NotFound`, `CsrfFailedOrForbidden`), `NoKey` for the headers of an answer no key speaks for. */
+function namedErrorResponse(status: number, codes: ErrorCode[], byKey: boolean) {
+  const response = errorResponse(status, codes, byKey ? headersFor : tokenHeadersFor);
+  const name = codes.map(pascal).join("Or") + (byKey ? "" : "NoKey");
+  const text = JSON.stringify(response);
+  const known = ERROR_RESPONSES.get(name);
+  if (known && known.text !== text) throw new Error(`two different error answers would be named ${name}`);
+  ERROR_RESPONSES.set(name, { text, response });
+  return { $ref: `#/components/responses/${name}` };
+}
+
 /** A success answer: what it means (not just "OK": the contract test refuses a status text), and
  * its body: a JSON envelope, or another media type (e.g. the CV download) with its headers. */
 export interface Answer {
@@ -317,7 +339,7 @@ export function operation(doc: OperationDoc): DocumentDecoration {
     if (!codes.includes(code)) codes.push(code);
     byStatus.set(STATUS_OF[code], codes);
   }
-  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) responses[String(status)] = errorResponse(status, codes, headersOf);
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) responses[String(status)] = namedErrorResponse(status, codes, byKey);
 
   const content: Record<string, { schema: unknown; example?: unknown; encoding?: unknown }> = {};
   const bodies: [string, TSchema][] = [...(doc.body ? [["application/json", doc.body] as [string, TSchema]] : []), ...Object.entries(doc.bodies ?? {})];

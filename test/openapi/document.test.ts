@@ -17,6 +17,8 @@ const operations = (document: Json) =>
     Object.entries(methods).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, op })),
   );
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+/** An answer, or the component a `$ref` names (an error answer is one of components.responses). */
+const resolved = (document: Json, answer: Json): Json => (typeof answer.$ref === "string" ? document.components.responses[answer.$ref.split("/").pop()!] : answer);
 
 /** Every schema object in `value`, with where it is and the property name it stands for. Data
  * members (examples, enum, const, default) are not schemas. */
@@ -44,19 +46,21 @@ function* allSchemas(document: Json) {
     for (const parameter of op.parameters ?? []) yield* schemasIn(parameter.schema, `${where} ${parameter.name}`, parameter.name);
     for (const [type, media] of Object.entries((op.requestBody?.content ?? {}) as Json)) yield* schemasIn(media.schema, `${where} ${type}`);
     for (const [status, answer] of Object.entries(op.responses as Json)) {
-      for (const [type, media] of Object.entries((answer.content ?? {}) as Json)) yield* schemasIn(media.schema, `${where} ${status} ${type}`);
+      for (const [type, media] of Object.entries((resolved(document, answer).content ?? {}) as Json)) yield* schemasIn(media.schema, `${where} ${status} ${type}`);
     }
   }
 }
 
 describe("issue 38: the document names, tags and formats everything", () => {
-  test("every answer's body is a named component: a success's is a $ref, an error's the named Error narrowed", async () => {
+  test("every answer's body is a named component: a success's is a $ref, an error's the named Error narrowed, in a named answer", async () => {
     const document = await served();
     const inline: string[] = [];
     let answers = 0;
     for (const { where, op } of operations(document)) {
       for (const [status, answer] of Object.entries(op.responses as Json)) {
-        for (const [type, media] of Object.entries((answer.content ?? {}) as Json)) {
+        // An error answer is written once, in components.responses, and referred to.
+        if (status >= "400" && where !== "GET /healthz") expect(answer.$ref, `${where} ${status}`).toStartWith("#/components/responses/");
+        for (const [type, media] of Object.entries((resolved(document, answer).content ?? {}) as Json)) {
           answers++;
           const schema = media.schema as Json;
           const named = typeof schema.$ref === "string" || (status >= "400" && JSON.stringify(schema.allOf?.[0]) === JSON.stringify(ref("Error")));
@@ -145,6 +149,17 @@ describe("issue 38: the document names, tags and formats everything", () => {
     }
     expect(info.summary.length).toBeGreaterThan(20);
     expect(info.contact.name.length).toBeGreaterThan(0);
+  });
+
+  test("the document stays small enough for a reference page: under 300 KB, each error answer written once", async () => {
+    const text = (await call(app, "GET", "/openapi.json")).text;
+    expect(text.length).toBeLessThan(300_000);
+    const document = JSON.parse(text) as Json;
+    const answers = Object.values(document.components.responses) as Json[];
+    expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(answers.length);
+    // Every one is used.
+    const paths = JSON.stringify(document.paths);
+    for (const name of Object.keys(document.components.responses)) expect(paths, name).toContain(`"#/components/responses/${name}"`);
   });
 
   test("the document is written once and served as the same bytes", async () => {

@@ -2832,7 +2832,733 @@ export interface components {
             status: "unavailable" | "storage_unavailable";
         };
     };
-    responses: never;
+    responses: {
+        /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
+        CsrfFailedOrForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "csrf_failed" | "forbidden";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Gone: `cursor_expired`: The `after` event is unknown, another organization's, or older than the retention: start again without `after`. */
+        CursorExpired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "cursor_expired";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `delivery_not_failed`: Only a failed delivery can be retried. `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+        DeliveryNotFailedOrIdempotencyKeyInUse: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "delivery_not_failed" | "idempotency_key_in_use";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `duplicate_contact`: Another contact of the organization has this email (compared case-insensitively). `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+        DuplicateContactOrIdempotencyKeyInUse: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "duplicate_contact" | "idempotency_key_in_use";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `duplicate_member`: A member of the installation already has this email (compared case-insensitively). */
+        DuplicateMember: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "duplicate_member";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `duplicate_member`: A member of the installation already has this email (compared case-insensitively). */
+        DuplicateMemberNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "duplicate_member";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Content Too Large: `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
+        FileTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "file_too_large";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+        IdempotencyKeyInUse: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "idempotency_key_in_use";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+        IdempotencyKeyInUseNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "idempotency_key_in_use";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+        IdempotencyKeyReused: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "idempotency_key_reused";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+        IdempotencyKeyReusedNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "idempotency_key_reused";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Insufficient Storage: `insufficient_storage`: There is no space left to store the CV; nothing of the request was kept. */
+        InsufficientStorage: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "insufficient_storage";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+        Internal: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Requests allowed per sliding 60 s window for the organization */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the window after this one */
+                "X-RateLimit-Remaining"?: number;
+                /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                "X-RateLimit-Reset"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "internal";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+        InternalNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "internal";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+        InvalidBody: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "invalid_body";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+        InvalidBodyNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "invalid_body";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. `invalid_setup_link`: A setup link that is unknown, used, expired, replaced by a newer one, or a disabled member's. */
+        InvalidBodyOrInvalidSetupLinkNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "invalid_body" | "invalid_setup_link";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Unauthorized: `invalid_credentials`: A wrong email or password (the same answer, in about the same time, for an unknown email). */
+        InvalidCredentialsNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                "WWW-Authenticate": "Bearer";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "invalid_credentials";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `last_owner`: The change would leave the organization without an owner. */
+        LastOwner: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "last_owner";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `last_owner`: The change would leave the organization without an owner. `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+        LastOwnerOrIdempotencyKeyInUse: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "last_owner" | "idempotency_key_in_use";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `last_stage`: A flow keeps at least one stage. `stage_not_empty`: A stage that holds dossiers (archived ones too) cannot be deleted. */
+        LastStageOrStageNotEmpty: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "last_stage" | "stage_not_empty";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "not_found";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+        NotFoundNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "not_found";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "payload_too_large";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+        PayloadTooLargeNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "payload_too_large";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
+        PayloadTooLargeOrFileTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "payload_too_large" | "file_too_large";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+        PlanRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "plan_required";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+        PlanRequiredNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "plan_required";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Precondition Failed: `precondition_failed`: If-Match does not match the record's current ETag: someone changed it first; nothing was changed. */
+        PreconditionFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "precondition_failed";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+        RateLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "rate_limited";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+        RateLimitedNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "rate_limited";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+        RequestTimeout: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "request_timeout";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+        RequestTimeoutNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "request_timeout";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+        ServerBusyOrStorageUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "server_busy" | "storage_unavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+        StorageUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "storage_unavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+        StorageUnavailableNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description With server_busy: whole seconds to wait */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "storage_unavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. */
+        StorageUnavailableOrServerBusyNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description With server_busy: whole seconds to wait */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "storage_unavailable" | "server_busy";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                "WWW-Authenticate": "Bearer";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "unauthorized";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Unsupported Media Type: `unsupported_media_type`: A Content-Type that is neither multipart/form-data nor application/pdf. */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "unsupported_media_type";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Unsupported Media Type: `unsupported_media_type`: A Content-Type that is neither multipart/form-data nor application/pdf. */
+        UnsupportedMediaTypeNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "unsupported_media_type";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: {
@@ -2937,123 +3663,12 @@ export interface operations {
                     "application/json": components["schemas"]["DossierList"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     createDossier: {
@@ -3111,256 +3726,19 @@ export interface operations {
                     "application/json": components["schemas"]["DossierEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "payload_too_large" | "file_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Insufficient Storage: `insufficient_storage`: There is no space left to store the CV; nothing of the request was kept. */
-            507: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "insufficient_storage";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLargeOrFileTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getDossier: {
@@ -3406,123 +3784,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     archiveDossier: {
@@ -3553,161 +3820,14 @@ export interface operations {
                     "application/json": components["schemas"]["ArchivedDossierEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Precondition Failed: `precondition_failed`: If-Match does not match the record's current ETag: someone changed it first; nothing was changed. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "precondition_failed";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     updateDossier: {
@@ -3755,256 +3875,19 @@ export interface operations {
                     "application/json": components["schemas"]["DossierEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Precondition Failed: `precondition_failed`: If-Match does not match the record's current ETag: someone changed it first; nothing was changed. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "precondition_failed";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     downloadCv: {
@@ -4036,123 +3919,12 @@ export interface operations {
                     "application/pdf": components["schemas"]["PdfFile"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     attachCv: {
@@ -4200,294 +3972,21 @@ export interface operations {
                     "application/json": components["schemas"]["DossierEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Precondition Failed: `precondition_failed`: If-Match does not match the record's current ETag: someone changed it first; nothing was changed. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "precondition_failed";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "file_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unsupported Media Type: `unsupported_media_type`: A Content-Type that is neither multipart/form-data nor application/pdf. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unsupported_media_type";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Insufficient Storage: `insufficient_storage`: There is no space left to store the CV; nothing of the request was kept. */
-            507: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "insufficient_storage";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["FileTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getDossierHistory: {
@@ -4515,123 +4014,12 @@ export interface operations {
                     "application/json": components["schemas"]["DossierHistory"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     listNotes: {
@@ -4664,142 +4052,13 @@ export interface operations {
                     "application/json": components["schemas"]["NoteList"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     createNote: {
@@ -4850,237 +4109,18 @@ export interface operations {
                     "application/json": components["schemas"]["NoteEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     listDossierContacts: {
@@ -5108,123 +4148,12 @@ export interface operations {
                     "application/json": components["schemas"]["LinkedContactList"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     linkContact: {
@@ -5285,237 +4214,18 @@ export interface operations {
                     "application/json": components["schemas"]["LinkEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     unlinkContact: {
@@ -5545,142 +4255,13 @@ export interface operations {
                     "application/json": components["schemas"]["UnlinkedEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     listContacts: {
@@ -5718,123 +4299,12 @@ export interface operations {
                     "application/json": components["schemas"]["ContactList"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     createContact: {
@@ -5881,218 +4351,17 @@ export interface operations {
                     "application/json": components["schemas"]["ContactEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `duplicate_contact`: Another contact of the organization has this email (compared case-insensitively). `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "duplicate_contact" | "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["DuplicateContactOrIdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     getContact: {
@@ -6138,123 +4407,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     deleteContact: {
@@ -6285,161 +4443,14 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedContactEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Precondition Failed: `precondition_failed`: If-Match does not match the record's current ETag: someone changed it first; nothing was changed. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "precondition_failed";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     updateContact: {
@@ -6489,256 +4500,19 @@ export interface operations {
                     "application/json": components["schemas"]["ContactEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `duplicate_contact`: Another contact of the organization has this email (compared case-insensitively). `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "duplicate_contact" | "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Precondition Failed: `precondition_failed`: If-Match does not match the record's current ETag: someone changed it first; nothing was changed. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "precondition_failed";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["DuplicateContactOrIdempotencyKeyInUse"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     listFlows: {
@@ -6770,123 +4544,12 @@ export interface operations {
                     "application/json": components["schemas"]["FlowList"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     createFlow: {
@@ -6940,218 +4603,17 @@ export interface operations {
                     "application/json": components["schemas"]["FlowEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     patchFlow: {
@@ -7194,237 +4656,18 @@ export interface operations {
                     "application/json": components["schemas"]["FlowEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     listStages: {
@@ -7452,123 +4695,12 @@ export interface operations {
                     "application/json": components["schemas"]["StageList"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     createStage: {
@@ -7616,237 +4748,18 @@ export interface operations {
                     "application/json": components["schemas"]["StageEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     getFlowStats: {
@@ -7879,142 +4792,13 @@ export interface operations {
                     "application/json": components["schemas"]["FlowStatsEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     deleteStage: {
@@ -8042,161 +4826,14 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedStageEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `last_stage`: A flow keeps at least one stage. `stage_not_empty`: A stage that holds dossiers (archived ones too) cannot be deleted. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "last_stage" | "stage_not_empty";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["LastStageOrStageNotEmpty"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     patchStage: {
@@ -8239,237 +4876,18 @@ export interface operations {
                     "application/json": components["schemas"]["StageEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     getFlowIntake: {
@@ -8497,123 +4915,12 @@ export interface operations {
                     "application/json": components["schemas"]["IntakeAddressEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     rotateFlowIntake: {
@@ -8646,199 +4953,16 @@ export interface operations {
                     "application/json": components["schemas"]["IntakeAddressEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     listEvents: {
@@ -8872,142 +4996,13 @@ export interface operations {
                     "application/json": components["schemas"]["EventFeed"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Gone: `cursor_expired`: The `after` event is unknown, another organization's, or older than the retention: start again without `after`. */
-            410: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "cursor_expired";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            410: components["responses"]["CursorExpired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     getEvent: {
@@ -9035,123 +5030,12 @@ export interface operations {
                     "application/json": components["schemas"]["EventEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     listKeys: {
@@ -9176,104 +5060,11 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     createKey: {
@@ -9314,180 +5105,15 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedKeyEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     revokeKey: {
@@ -9515,142 +5141,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getWebhookEndpoint: {
@@ -9675,123 +5172,12 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     setWebhookEndpoint: {
@@ -9825,180 +5211,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecretEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     removeWebhookEndpoint: {
@@ -10023,123 +5244,12 @@ export interface operations {
                     "application/json": components["schemas"]["RemovedWebhookEndpointEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     rotateWebhookSecret: {
@@ -10164,142 +5274,13 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedWebhookSecretEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -10333,123 +5314,12 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     getWebhookDelivery: {
@@ -10477,123 +5347,12 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryWithAttemptsEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     retryWebhookDelivery: {
@@ -10626,199 +5385,16 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryWithAttemptsEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `delivery_not_failed`: Only a failed delivery can be retried. `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "delivery_not_failed" | "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["DeliveryNotFailedOrIdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     listMembers: {
@@ -10843,104 +5419,11 @@ export interface operations {
                     "application/json": components["schemas"]["MemberList"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     createMember: {
@@ -10978,199 +5461,16 @@ export interface operations {
                     "application/json": components["schemas"]["NewMemberEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `duplicate_member`: A member of the installation already has this email (compared case-insensitively). */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "duplicate_member";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["DuplicateMember"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     disableMember: {
@@ -11198,161 +5498,14 @@ export interface operations {
                     "application/json": components["schemas"]["MemberEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `last_owner`: The change would leave the organization without an owner. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "last_owner";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["LastOwner"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     updateMember: {
@@ -11394,237 +5547,18 @@ export interface operations {
                     "application/json": components["schemas"]["MemberEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `last_owner`: The change would leave the organization without an owner. `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "last_owner" | "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["LastOwnerOrIdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     createSetupLink: {
@@ -11652,142 +5586,13 @@ export interface operations {
                     "application/json": components["schemas"]["SetupLinkEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getSession: {
@@ -11812,104 +5617,11 @@ export interface operations {
                     "application/json": components["schemas"]["SessionEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     signIn: {
@@ -11941,123 +5653,13 @@ export interface operations {
                     "application/json": components["schemas"]["SessionEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `invalid_credentials`: A wrong email or password (the same answer, in about the same time, for an unknown email). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_credentials";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description With server_busy: whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "storage_unavailable" | "server_busy";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBodyNoKey"];
+            401: components["responses"]["InvalidCredentialsNoKey"];
+            408: components["responses"]["RequestTimeoutNoKey"];
+            413: components["responses"]["PayloadTooLargeNoKey"];
+            429: components["responses"]["RateLimitedNoKey"];
+            500: components["responses"]["InternalNoKey"];
+            503: components["responses"]["StorageUnavailableOrServerBusyNoKey"];
         };
     };
     signOut: {
@@ -12082,123 +5684,12 @@ export interface operations {
                     "application/json": components["schemas"]["SignedOutEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     receiveIntakeMessage: {
@@ -12253,185 +5744,17 @@ export interface operations {
                     "application/json": components["schemas"]["IntakeReceiptEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unsupported Media Type: `unsupported_media_type`: A Content-Type that is neither multipart/form-data nor application/pdf. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unsupported_media_type";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description With server_busy: whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBodyNoKey"];
+            402: components["responses"]["PlanRequiredNoKey"];
+            404: components["responses"]["NotFoundNoKey"];
+            408: components["responses"]["RequestTimeoutNoKey"];
+            409: components["responses"]["IdempotencyKeyInUseNoKey"];
+            413: components["responses"]["PayloadTooLargeNoKey"];
+            415: components["responses"]["UnsupportedMediaTypeNoKey"];
+            422: components["responses"]["IdempotencyKeyReusedNoKey"];
+            429: components["responses"]["RateLimitedNoKey"];
+            500: components["responses"]["InternalNoKey"];
+            503: components["responses"]["StorageUnavailableNoKey"];
         };
     };
     setUpPassword: {
@@ -12463,104 +5786,12 @@ export interface operations {
                     "application/json": components["schemas"]["SessionEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. `invalid_setup_link`: A setup link that is unknown, used, expired, replaced by a newer one, or a disabled member's. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "invalid_body" | "invalid_setup_link";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `duplicate_member`: A member of the installation already has this email (compared case-insensitively). */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "duplicate_member";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description With server_busy: whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "storage_unavailable" | "server_busy";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBodyOrInvalidSetupLinkNoKey"];
+            408: components["responses"]["RequestTimeoutNoKey"];
+            409: components["responses"]["DuplicateMemberNoKey"];
+            413: components["responses"]["PayloadTooLargeNoKey"];
+            500: components["responses"]["InternalNoKey"];
+            503: components["responses"]["StorageUnavailableOrServerBusyNoKey"];
         };
     };
     onDossierCreated: {
