@@ -193,8 +193,11 @@ async function scanBytes(source: CsvSource, limits: CsvLimits): Promise<{ encodi
 async function* decodeText(source: CsvSource, encoding: CsvEncoding): AsyncGenerator<string> {
   // TextDecoder drops a leading BOM of its own encoding (ignoreBOM: false); Windows-1252 has none.
   const decoder = new TextDecoder(encoding);
+  const utf16 = encoding === "utf-16le" || encoding === "utf-16be";
   for await (const chunk of openBytes(source)) {
     const text = decoder.decode(chunk, { stream: true });
+    // UTF-16's bytes were not checked for NULs (its high bytes are mostly 0): its characters are.
+    if (utf16 && text.includes("\u0000")) throw new CsvFileError("binary", "file: this is not a text file (it holds NUL characters)");
     if (text.length > 0) yield text;
   }
   const rest = decoder.decode();

@@ -215,6 +215,29 @@ describe("rows", () => {
   });
 });
 
+describe("stopping early", () => {
+  test("a job that stops after a batch leaves the file and the parser closed", async () => {
+    let opened = 0;
+    let closed = 0;
+    const file = utf8("n\r\n" + Array.from({ length: 2_000 }, (_, i) => `${i}`).join("\r\n"));
+    const source = () =>
+      (async function* () {
+        opened++;
+        try {
+          for (let at = 0; at < file.length; at += 1_000) yield file.subarray(at, at + 1_000);
+        } finally {
+          closed++;
+        }
+      })();
+    const inspection = await inspectCsv(source);
+    for await (const batch of readCsv(source, inspection)) {
+      expect(batch.rows.length).toBe(500);
+      break;
+    }
+    expect({ opened, closed }).toEqual({ opened: 3, closed: 3 }); // bytes scanned, records inspected, read
+  });
+});
+
 describe("sources", () => {
   const text = "name,city\r\nZoë,Zürich\r\n";
   const expected = [["Zoë", "Zürich"]];
@@ -307,6 +330,16 @@ describe("files refused whole, before any row is read into the database", () => 
     const pdf = await expectRefused(utf8("%PDF-1.7\n..."), "binary");
     expect(pdf.message).toContain("PDF");
     await expectRefused(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), "binary");
+  });
+
+  test("a UTF-16 BOM before binary content", async () => {
+    await expectRefused(Uint8Array.from([0xff, 0xfe, 0x61, 0x00, 0x00, 0x00, 0x01, 0x02, 0x0a, 0x00]), "binary");
+  });
+
+  test("Windows-1252's bytes 0x80-0x9F are text, not control characters", async () => {
+    const bytes = Uint8Array.from([...utf8("name\r\n"), ...Array.from({ length: 32 }, (_, i) => 0x80 + i), ...utf8("\r\n")]);
+    const { inspection } = await readAll(bytes);
+    expect(inspection.encoding).toBe("windows-1252");
   });
 
   test("UTF-16 without its BOM reads as binary, and the message says why", async () => {
