@@ -119,9 +119,10 @@ const MAGIC: readonly { bytes: number[]; what: string }[] = [
   { bytes: [0x25, 0x50, 0x44, 0x46], what: "a PDF document" },
   { bytes: [0x89, 0x50, 0x4e, 0x47], what: "a PNG image" },
   { bytes: [0xff, 0xd8, 0xff], what: "a JPEG image" },
-  { bytes: [0x47, 0x49, 0x46, 0x38], what: "a GIF image" },
+  { bytes: [0x47, 0x49, 0x46, 0x38, 0x37, 0x61], what: "a GIF image" },
+  { bytes: [0x47, 0x49, 0x46, 0x38, 0x39, 0x61], what: "a GIF image" },
   { bytes: [0x1f, 0x8b], what: "a gzip archive" },
-  { bytes: [0x53, 0x51, 0x4c, 0x69, 0x74, 0x65], what: "an SQLite database" },
+  { bytes: [...new TextEncoder().encode("SQLite format 3"), 0], what: "an SQLite database" },
 ];
 
 const startsWith = (bytes: Uint8Array, prefix: number[]) => prefix.every((byte, i) => bytes[i] === byte);
@@ -134,8 +135,8 @@ function bomEncoding(head: Uint8Array): { encoding: CsvEncoding; length: number 
   return undefined;
 }
 
-/** Control characters other than tab, line feed, form feed and carriage return (and, for
- * Windows-1252 bytes, DEL): a text file has none, or nearly none. */
+/** Control characters other than tab, line feed, form feed and carriage return: a text file has
+ * none, or nearly none. */
 const isControl = (code: number) => code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0c && code !== 0x0d;
 
 /** The first pass over the bytes: size, byte order mark, binary content, and whether the bytes are
@@ -150,7 +151,7 @@ async function scanBytes(source: CsvSource, limits: CsvLimits): Promise<{ encodi
   let controls = 0;
   let sampled = 0;
   const SAMPLE = 64 * 1024;
-  const HEAD = 8;
+  const HEAD = 16; // the longest signature
   for await (const chunk of openBytes(source)) {
     bytes += chunk.length;
     if (bytes > limits.maxBytes) throw tooLarge(limits);

@@ -330,6 +330,11 @@ describe("files refused whole, before any row is read into the database", () => 
     const pdf = await expectRefused(utf8("%PDF-1.7\n..."), "binary");
     expect(pdf.message).toContain("PDF");
     await expectRefused(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), "binary");
+    await expectRefused(Uint8Array.from([...utf8("SQLite format 3"), 0, 0x10, 0x00]), "binary");
+  });
+
+  test("text that begins like a signature's first letters is still text", async () => {
+    expect((await inspectCsv(utf8("SQLite version,GIF8\r\n3.45,x\r\n"))).headers).toEqual(["SQLite version", "GIF8"]);
   });
 
   test("a UTF-16 BOM before binary content", async () => {
