@@ -4,7 +4,10 @@
 // and by CPython's csv module as a spreadsheet would read them.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import fc from "fast-check";
-import { csvChunks, type CsvColumns } from "../../src/csv/writer";
+import { IMPORT_FIELDS, type CsvResource } from "../../src/csv/columns";
+import { checkMappingForMode, guessMapping, mapBatch, parseMapping } from "../../src/csv/mapping";
+import { openCsv } from "../../src/csv/reader";
+import { csvChunks, resourceColumns, type CsvColumns } from "../../src/csv/writer";
 import { cellsOf, collect, pythonCsv } from "./fixtures";
 
 setDefaultTimeout(120_000);
@@ -64,4 +67,67 @@ describe("round trips", () => {
     expect(await cellsOf(bytes)).toEqual(records);
     expect((await pythonCsv(bytes)).slice(1)).toEqual(records.map((row) => row.map(shown)));
   });
+});
+
+describe("export → import through the mapping", () => {
+  const contact = {
+    id: "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+    full_name: "Zoë O'Brien",
+    email: "zoe@example.org",
+    phone: "+33 1 23 45 67 89",
+    linkedin_url: "https://www.linkedin.com/in/zoe",
+    company: "Acme, Inc.",
+    role: "-",
+    city: null,
+    kind: ["prospect", "client"],
+    notes: 'line 1\r\n"line 2"',
+    dossier_count: 3,
+    pool_added_at: null,
+    pool_expires_at: "2027-06-30T00:00:00.000Z",
+    created_at: "2026-11-22T04:21:26.123Z",
+    updated_at: "2026-11-22T04:21:26.123Z",
+  };
+  const dossier = {
+    id: "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+    organization_id: "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+    flow_id: "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+    type: "sales",
+    name: "=Acme renewal",
+    email: null,
+    phone: null,
+    company: "Acme",
+    role: null,
+    contact_person: "Jane Doe",
+    status: "won",
+    current_stage_id: "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+    assigned_to: null,
+    deal_size: 12500.5,
+    deal_currency: "EUR",
+    intake_notes: null,
+    cv_url: null,
+    contact_id: "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+    stage_entered_at: "2026-11-22T04:21:26.123Z",
+    stage_due_at: null,
+    created_at: "2026-11-22T04:21:26.123Z",
+    updated_at: "2026-11-22T04:21:26.123Z",
+  };
+
+  /** The fields an import sets from an export's row: the importable ones that are not null. */
+  const importable = (resource: CsvResource, record: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(record).filter(([name, value]) => IMPORT_FIELDS[resource].includes(name) && value !== null));
+
+  for (const [resource, record] of [
+    ["contacts", contact],
+    ["dossiers", dossier],
+  ] as const) {
+    test(`${resource}: an export's file imports back as the same fields (guessed mapping, upsert on the export's match key)`, async () => {
+      const bytes = await collect(csvChunks(resourceColumns(resource), [[record]]));
+      const { inspection, batches } = await openCsv(bytes);
+      const mapping = parseMapping(resource, JSON.stringify(guessMapping(resource, inspection.headers)), inspection.headers);
+      checkMappingForMode(resource, mapping, { mode: "upsert", matchOn: "id" });
+      const bodies = [];
+      for await (const batch of batches()) bodies.push(...mapBatch(resource, mapping, inspection.headers, batch).bodies);
+      expect(bodies).toEqual([{ row: 2, body: importable(resource, record) }]);
+    });
+  }
 });
