@@ -111,6 +111,12 @@ describe("files as spreadsheets write them", () => {
     expect(inspection).toMatchObject({ delimiter: ";", headers: ["Company, legal name", "Email"] });
   });
 
+  test("a header row alone: no rows, not an error", async () => {
+    const { inspection, batches } = await readAll(withBom("name,email\r\n"));
+    expect(inspection).toMatchObject({ headers: ["name", "email"], rows: 0, sample: [] });
+    expect(batches).toEqual([]);
+  });
+
   test("header cells are trimmed", async () => {
     const { inspection } = await readAll(utf8(" Name , Email \r\nA,b\r\n"));
     expect(inspection.headers).toEqual(["Name", "Email"]);
