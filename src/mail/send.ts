@@ -68,10 +68,20 @@ function describe(error: SmtpErrorLike): string {
 export interface MailSender {
   /** Sends one message; never throws for what the server or the network did. */
   send(mail: OutgoingMail): Promise<SendOutcome>;
+  /** Closes the pool's connections (nothing to close without a pool). Sends after it fail. */
+  close(): void;
+}
+
+export interface SenderOptions {
+  /** Keep up to `connections` connections open and send up to `messagesPerConnection` messages on
+   * each (RSET between them): the morning's digests go out without a new connection, EHLO,
+   * STARTTLS and AUTH per message. A message whose connection breaks is not sent again by the pool
+   * (its outcome is "retry"), so duplicates stay C22's one. Without it: one connection a message. */
+  pool?: { connections?: number; messagesPerConnection?: number };
 }
 
 /** nodemailer's transport options for `settings`. */
-export function transportOptions(settings: MailSettings): SMTPTransport.Options {
+export function transportOptions(settings: MailSettings, options: SenderOptions = {}): SMTPTransport.Options {
   return {
     host: settings.host,
     port: settings.port,
@@ -90,15 +100,23 @@ export function transportOptions(settings: MailSettings): SMTPTransport.Options 
       ...(settings.tls.ca ? { ca: settings.tls.ca } : {}),
       ...(settings.tls.servername ? { servername: settings.tls.servername } : {}),
     },
+    ...(options.pool
+      ? {
+          pool: true,
+          maxConnections: Math.max(1, options.pool.connections ?? 4),
+          maxMessages: Math.max(1, options.pool.messagesPerConnection ?? 100),
+          maxRequeues: 0, // never send a message again on its own: the queue decides
+        }
+      : {}),
     logger: false,
     debug: false,
-  };
+  } as SMTPTransport.Options;
 }
 
-/** A sender for `settings`. One SMTP connection per message (no pool: an outcome belongs to its
- * message alone); a job runner sends several at once by calling `send` concurrently. */
-export function createMailSender(settings: MailSettings): MailSender {
-  const transport = nodemailer.createTransport(transportOptions(settings));
+/** A sender for `settings`: one SMTP connection per message, or a pool (SenderOptions.pool). A job
+ * runner sends several at once by calling `send` concurrently. */
+export function createMailSender(settings: MailSettings, options: SenderOptions = {}): MailSender {
+  const transport = nodemailer.createTransport(transportOptions(settings, options));
   const domain = senderDomain(settings);
   return {
     async send(mail) {
@@ -111,6 +129,9 @@ export function createMailSender(settings: MailSettings): MailSender {
       } catch (error) {
         return classifySendError(error as SmtpErrorLike);
       }
+    },
+    close() {
+      transport.close();
     },
   };
 }

@@ -37,6 +37,8 @@ export interface SinkOptions {
 export interface Sink {
   port: number;
   received: Received[];
+  /** Connections opened to it so far. */
+  connections: () => number;
   stop(): Promise<void>;
 }
 
@@ -45,7 +47,13 @@ const refusal = ([code, text]: Refusal) => Object.assign(new Error(text), { resp
 /** A real SMTP server on 127.0.0.1 that keeps every message it accepts. */
 export async function smtpSink(options: SinkOptions = {}): Promise<Sink> {
   const received: Received[] = [];
+  let connections = 0;
   const server = new SMTPServer({
+    disableReverseLookup: true,
+    onConnect(_session, callback) {
+      connections++;
+      callback();
+    },
     secure: false,
     ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : { disabledCommands: ["STARTTLS"] }),
     hideSTARTTLS: !options.tls,
@@ -87,7 +95,7 @@ export async function smtpSink(options: SinkOptions = {}): Promise<Sink> {
     return new Promise<void>((resolve) => server.close(() => resolve()));
   };
   onCleanup(stop);
-  return { port, received, stop };
+  return { port, received, connections: () => connections, stop };
 }
 
 /** A TCP server on 127.0.0.1 that accepts connections and never writes: no greeting, ever. */
@@ -111,6 +119,57 @@ export async function silentServer(): Promise<{ port: number; connections: () =>
   return { port, connections: () => count };
 }
 
+/** A minimal SMTP server on 127.0.0.1 (no PIPELINING, no STARTTLS) that accepts the envelope and
+ * then, at the end of the message, does `atEnd`: closes the connection without a reply (a crash
+ * after the message arrived) or never answers. `messages` counts the messages whose end it read. */
+export async function brokenServer(atEnd: "close" | "silence"): Promise<{ port: number; messages: () => number }> {
+  const sockets = new Set<Socket>();
+  let messages = 0;
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => {});
+    socket.on("close", () => sockets.delete(socket));
+    let buffer = "";
+    let inData = false;
+    socket.write("220 broken ESMTP\r\n");
+    socket.on("data", (chunk) => {
+      buffer += chunk.toString("latin1");
+      for (;;) {
+        if (inData) {
+          const end = buffer.indexOf("\r\n.\r\n");
+          if (end === -1) return;
+          buffer = buffer.slice(end + 5);
+          inData = false;
+          messages++;
+          if (atEnd === "close") socket.destroy();
+          return; // "silence": no reply, ever
+        }
+        const end = buffer.indexOf("\r\n");
+        if (end === -1) return;
+        const line = buffer.slice(0, end).toUpperCase();
+        buffer = buffer.slice(end + 2);
+        if (line.startsWith("EHLO") || line.startsWith("HELO")) socket.write("250 broken\r\n");
+        else if (line.startsWith("MAIL") || line.startsWith("RCPT") || line.startsWith("RSET")) socket.write("250 OK\r\n");
+        else if (line === "DATA") {
+          socket.write("354 go ahead\r\n");
+          inData = true;
+          buffer = `\r\n${buffer}`; // a message may end at once with ".\r\n"
+        } else if (line === "QUIT") socket.end("221 bye\r\n");
+        else socket.write("502 5.5.1 not here\r\n");
+      }
+    });
+  });
+  const port = await new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)));
+  onCleanup(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  );
+  return { port, messages: () => messages };
+}
+
 /** A loopback port where nothing listens (bound a moment ago and closed: connections are refused). */
 export async function closedPort(): Promise<number> {
   const server = createServer();
@@ -119,17 +178,21 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
-/** A self-signed certificate for CN=localhost (and 127.0.0.1), made by openssl in a folder removed
- * after the test file. */
+let certificate: { key: string; cert: string } | null = null;
+
+/** A self-signed certificate (P-256) for CN=localhost (and 127.0.0.1), made by openssl in a folder
+ * removed after the test file; one per test file. */
 export function selfSignedCertificate(): { key: string; cert: string } {
+  if (certificate) return certificate;
   const dir = tempDir("dossier-mail-cert-");
   const made = spawnSync(
     "openssl",
-    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")],
+    ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")],
     { stdio: "pipe" },
   );
   if (made.status !== 0) throw new Error(`openssl could not make a test certificate: ${made.stderr?.toString() ?? made.error}`);
-  return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
+  certificate = { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
+  return certificate;
 }
 
 /** Short timeouts: the tests of a server that never answers end in about a second. */
