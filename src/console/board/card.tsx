@@ -1,10 +1,12 @@
-// A dossier's card on the board: name (the link to its page), company, assignee, deal value,
-// overdue badge, CV mark, and for those who may move it, the drag handle (the whole card) and the
-// "Move to…" menu.
+// A dossier's card on the board: name (the link to its page), company, the assignee's avatar, deal
+// value, overdue badge, CV mark, and for those who may move it, the drag handle (the whole card)
+// and the "Move to…" menu, shown when the card has the pointer or the focus (issue 39). In the
+// menu, the arrow keys, Home and End go from stage to stage; Escape closes it.
 import { useDraggable } from "@dnd-kit/core";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Link } from "wouter";
 import type { Dossier, Stage } from "../api/client";
+import { Avatar } from "../ui/avatar";
 import { isOverdue, money } from "./sums";
 
 interface CardProps {
@@ -31,6 +33,8 @@ export function Card({ dossier, stages, names, canMove = false, onMove, focus = 
     }
   }, [focus, onFocused]);
   const assignee = dossier.assigned_to ? (names?.get(dossier.assigned_to) ?? "someone else") : null;
+  const deal = dossier.deal_size !== null && dossier.deal_currency !== null ? money(dossier.deal_size, dossier.deal_currency) : null;
+  const overdue = isOverdue(dossier, Date.now());
   const className = ["card", isDragging ? "dragging" : "", overlay ? "overlay" : ""].filter(Boolean).join(" ");
   return (
     <article ref={overlay ? undefined : setNodeRef} className={className} aria-labelledby={nameId} data-dossier={dossier.id} {...(overlay ? {} : listeners)}>
@@ -45,16 +49,22 @@ export function Card({ dossier, stages, names, canMove = false, onMove, focus = 
         )}
       </h3>
       {dossier.company && <p className="company">{dossier.company}</p>}
-      <p className="assignee">{assignee ? `Assigned to ${assignee}` : "Unassigned"}</p>
-      {dossier.deal_size !== null && dossier.deal_currency !== null && <p className="deal">{money(dossier.deal_size, dossier.deal_currency)}</p>}
-      <p className="marks">
-        {isOverdue(dossier, Date.now()) && <span className="badge overdue">Overdue</span>}
-        {dossier.cv_url !== null && (
-          <span className="badge cv">
-            CV<span className="sr-only"> attached</span>
-          </span>
-        )}
-      </p>
+      {assignee && (
+        <p className="assignee">
+          <Avatar name={assignee} label={`Assigned to ${assignee}`} />
+        </p>
+      )}
+      {(deal || overdue || dossier.cv_url !== null) && (
+        <p className="marks">
+          {deal && <span className="deal">{deal}</span>}
+          {overdue && <span className="badge overdue">Overdue</span>}
+          {dossier.cv_url !== null && (
+            <span className="badge cv">
+              CV<span className="sr-only"> attached</span>
+            </span>
+          )}
+        </p>
+      )}
       {canMove && onMove && !overlay && <MoveMenu stages={stages} current={dossier.current_stage_id} describedBy={nameId} trigger={trigger} onMove={onMove} />}
     </article>
   );
@@ -85,7 +95,21 @@ function MoveMenu({ stages, current, describedBy, trigger, onMove }: MoveMenuPro
     if (event.key === "Escape") {
       event.stopPropagation();
       close();
+      return;
     }
+    const items = [...(list.current?.querySelectorAll("button") ?? [])];
+    if (!open || items.length === 0) return;
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
+    const next =
+      event.key === "ArrowDown" ? (at + 1) % items.length
+      : event.key === "ArrowUp" ? (at <= 0 ? items.length - 1 : at - 1)
+      : event.key === "Home" ? 0
+      : event.key === "End" ? items.length - 1
+      : null;
+    if (next === null) return;
+    event.preventDefault();
+    event.stopPropagation();
+    items[next].focus();
   };
   return (
     <div className="move" onKeyDown={onKeyDown} onPointerDown={(event) => event.stopPropagation()}>

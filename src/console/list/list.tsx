@@ -12,6 +12,7 @@ import { Pager } from "./pager";
 import { pageCount } from "./paging";
 import { SearchText } from "./search";
 import { useDossierPage } from "./queries";
+import { TableScroll } from "../ui/table-scroll";
 
 export function DossierList() {
   const member = useMember();
@@ -41,33 +42,35 @@ export function DossierList() {
       </p>
       {list.data && (
         <>
-          <table className="list" aria-busy={list.isFetching}>
-            <caption>
-              Dossiers{filtered(params) ? " that match the filters" : ""}, page {query.page} of {pages}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Stage</th>
-                <th scope="col">Status</th>
-                <th scope="col">Assigned to</th>
-                <th scope="col">Company</th>
-                <th scope="col">Deal</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((dossier) => (
-                <Row key={dossier.id} dossier={dossier} flows={flows.data ?? []} names={names.data} />
-              ))}
-              {list.data.data.length === 0 && (
+          <TableScroll label="Dossiers table">
+            <table className="list" aria-busy={list.isFetching}>
+              <caption>
+                Dossiers{filtered(params) ? " that match the filters" : ""}, page {query.page} of {pages}
+              </caption>
+              <thead>
                 <tr>
-                  <td colSpan={8}>{query.page > pages ? "This page is past the last one." : "No dossier matches these filters."}</td>
+                  <th scope="col">Name</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Stage</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Assigned to</th>
+                  <th scope="col">Company</th>
+                  <th scope="col">Deal</th>
+                  <th scope="col">Updated</th>
                 </tr>
-              )}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {list.data.data.map((dossier) => (
+                  <Row key={dossier.id} dossier={dossier} flows={flows.data ?? []} names={names.data} />
+                ))}
+                {list.data.data.length === 0 && (
+                  <tr>
+                    <td colSpan={8}>{query.page > pages ? "This page is past the last one." : "No dossier matches these filters."}</td>
+                  </tr>
+                )}
+              </tbody>
+            </table>
+          </TableScroll>
           <Pager path="/dossiers" params={params} page={query.page} perPage={query.per_page} total={total} of="dossiers" />
         </>
       )}
