@@ -176,3 +176,12 @@ function parseDate(date: LocalDate): [number, number, number] {
 function formatDate(year: number, month: number, day: number): LocalDate {
   return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 }
+
+/** The zone a member's digest and times use (C22): the member's `time_zone`, else the server's
+ * DOSSIER_TIME_ZONE, else UTC; a name the runtime no longer knows is passed over, not fatal. */
+export function memberTimeZone(memberZone: string | null | undefined, serverZone: string | null | undefined): string {
+  for (const zone of [memberZone, serverZone]) {
+    if (zone && isTimeZone(zone)) return checkTimeZone(zone);
+  }
+  return "UTC";
+}

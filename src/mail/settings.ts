@@ -144,3 +144,13 @@ export function redact(text: string): string {
 export function senderDomain(settings: Pick<MailSettings, "from">): string {
   return settings.from.address.slice(settings.from.address.lastIndexOf("@") + 1).toLowerCase();
 }
+
+/** What `serve` says at start about outgoing mail (C22), the password left out. */
+export function mailStartupNotice(settings: MailSettings | null): string {
+  if (!settings) return "outgoing mail is off (DOSSIER_SMTP_URL is not set): reminders go to the console only";
+  const tls = settings.secure ? "TLS" : settings.starttls === "required" ? "STARTTLS required" : "STARTTLS when offered";
+  const host = settings.host.includes(":") ? `[${settings.host}]` : settings.host;
+  const user = settings.auth ? `${encodeURIComponent(settings.auth.user)}:***@` : "";
+  const from = settings.from.name ? `${settings.from.name} <${settings.from.address}>` : settings.from.address;
+  return `outgoing mail via ${settings.secure ? "smtps" : "smtp"}://${user}${host}:${settings.port} (${tls}) from ${from}`;
+}

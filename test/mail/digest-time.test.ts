@@ -10,6 +10,7 @@ import {
   localDate,
   localDateTime,
   localDayRange,
+  memberTimeZone,
   nextDigestAt,
   offsetAt,
   zonedInstant,
@@ -181,4 +182,12 @@ describe("time zones", () => {
     expect(addDays("2026-12-31", 1)).toBe("2027-01-01");
     expect(addDays("2028-03-01", -1)).toBe("2028-02-29");
   });
+});
+
+test("the zone a member's mail uses: the member's, else the server's DOSSIER_TIME_ZONE, else UTC; unknown names passed over", () => {
+  expect(memberTimeZone("Asia/Kolkata", "Europe/Paris")).toBe("Asia/Kolkata");
+  expect(memberTimeZone(null, "Europe/Paris")).toBe("Europe/Paris");
+  expect(memberTimeZone("Mars/Olympus", "europe/paris")).toBe("Europe/Paris");
+  expect(memberTimeZone(undefined, null)).toBe("UTC");
+  expect(memberTimeZone("", "+01:00")).toBe("UTC");
 });

@@ -159,6 +159,15 @@ describe(mode.name, () => {
       expect(sink.received).toEqual([]);
     });
 
+    test("smtps://: TLS from the first byte, credentials and message inside it", async () => {
+      const cert = selfSignedCertificate();
+      const sink = await smtpSink({ tls: cert, implicitTls: true, auth: { user: "u", pass: "secret" } });
+      const settings = sinkSettings(sink.port, { tls: { ca: cert.cert, servername: "localhost" } }, `smtps://u:secret@127.0.0.1:${sink.port}`);
+      expect([settings.secure, settings.starttls]).toEqual([true, "implicit"]);
+      expect((await sender(settings).send(mail())).outcome).toBe("sent");
+      expect(sink.received.map((r) => [r.secure, r.user])).toEqual([[true, "u"]]);
+    });
+
     test("opportunistic (another port): STARTTLS is used when the server offers it", async () => {
       const cert = selfSignedCertificate();
       const sink = await smtpSink({ tls: cert });

@@ -1,6 +1,6 @@
 // C22: DOSSIER_SMTP_URL and DOSSIER_MAIL_FROM, read and checked at start.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { DEFAULT_MAIL_TIMEOUTS, looksLikeEmail, MailSettingsError, parseMailFrom, parseMailSettings, parseSmtpUrl, redact } from "../../src/mail/settings";
+import { DEFAULT_MAIL_TIMEOUTS, looksLikeEmail, mailStartupNotice, MailSettingsError, parseMailFrom, parseMailSettings, parseSmtpUrl, redact } from "../../src/mail/settings";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
@@ -95,5 +95,18 @@ describe("parseMailSettings", () => {
     const settings = parseMailSettings({ DOSSIER_SMTP_URL: "smtp://h.example.com", DOSSIER_MAIL_FROM: "d@example.com" }, { timeouts: { greetingMs: 5 }, ca: "PEM" })!;
     expect(settings.timeouts).toEqual({ ...DEFAULT_MAIL_TIMEOUTS, greetingMs: 5 });
     expect(settings.tls.ca).toBe("PEM");
+  });
+});
+
+describe("what serve says at start", () => {
+  test("without DOSSIER_SMTP_URL: reminders go to the console only (C22)", () => {
+    expect(mailStartupNotice(null)).toBe("outgoing mail is off (DOSSIER_SMTP_URL is not set): reminders go to the console only");
+  });
+
+  test("with it: where and how, never the password", () => {
+    const notice = (url: string) => mailStartupNotice(parseMailSettings({ DOSSIER_SMTP_URL: url, DOSSIER_MAIL_FROM: "Dossier <d@example.com>" }));
+    expect(notice("smtp://me%40example.com:hunter2@mail.example.com")).toBe("outgoing mail via smtp://me%40example.com:***@mail.example.com:587 (STARTTLS required) from Dossier <d@example.com>");
+    expect(notice("smtps://u:hunter2@mail.example.com")).toBe("outgoing mail via smtps://u:***@mail.example.com:465 (TLS) from Dossier <d@example.com>");
+    expect(notice("smtp://[::1]:25")).toBe("outgoing mail via smtp://[::1]:25 (STARTTLS when offered) from Dossier <d@example.com>");
   });
 });

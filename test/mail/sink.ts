@@ -26,6 +26,8 @@ export type Refusal = [number, string];
 export interface SinkOptions {
   /** A certificate: STARTTLS is offered with it. Without one STARTTLS is not offered. */
   tls?: { key: string; cert: string };
+  /** With `tls`: TLS from the first byte (smtps://, port 465's way) instead of STARTTLS. */
+  implicitTls?: boolean;
   /** Required credentials; without them the sink takes mail from anyone. */
   auth?: { user: string; pass: string };
   /** Answers RCPT TO for an address: null accepts. */
@@ -54,7 +56,7 @@ export async function smtpSink(options: SinkOptions = {}): Promise<Sink> {
       connections++;
       callback();
     },
-    secure: false,
+    secure: Boolean(options.tls && options.implicitTls),
     ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : { disabledCommands: ["STARTTLS"] }),
     hideSTARTTLS: !options.tls,
     authOptional: !options.auth,
