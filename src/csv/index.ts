@@ -2,7 +2,9 @@
 // `dossier export` write with `csvStream`/`csvChunks`; the import route checks the file with
 // `inspectCsv` and the mapping with `parseMapping` + `checkMappingForMode` (or `guessMapping`),
 // and the import job reads `readCsv` batch by batch (≤ 500 rows, resuming with `afterRow`), turning
-// each batch into bodies with `mapBatch` for the services to validate and write.
+// each batch into bodies with `mapBatch` for the services to validate and write. The route reads its
+// form with `parseImportForm` and, once the file is inspected, `resolveMapping`; the job adds each
+// batch's outcome to the Import's counts with `addBatch`.
 export { ARRAY_FIELDS, CSV_RESOURCES, EXPORT_COLUMNS, IMPORT_FIELDS, NUMBER_FIELDS, READ_ONLY_FIELDS, type CsvResource } from "./columns";
 export { CsvFileError, type CsvProblem, type CsvRowError } from "./errors";
 export {
@@ -35,3 +37,5 @@ export {
   type ReadOptions,
 } from "./reader";
 export { cellText, csvCell, csvChunks, csvHeader, csvLine, csvStream, CSV_CONTENT_TYPE, exportFilename, exportHeaders, resourceColumns, type CsvColumns } from "./writer";
+export { importSettings, parseImportForm, resolveMapping, type ImportForm } from "./import-form";
+export { addBatch, MAX_IMPORT_ERRORS, startCounts, type BatchOutcome, type ImportCounts } from "./progress";
