@@ -7,7 +7,7 @@
 // field's error goes once the field is changed.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Locator, Page } from "playwright-core";
-import { column, consoleServer, focused, LOAD_MS, openBoard, PASSWORD, screenshot, seriousFindings, signedIn } from "./console";
+import { column, consoleServer, focused, LOAD_MS, newPage, openBoard, PASSWORD, screenshot, seriousFindings, signedIn } from "./console";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
@@ -288,4 +288,18 @@ test("issue 39, point 8: a stage's deadline, win probability and colour are edit
   const flows = (await at.api("GET", "/flows?type=sales&per_page=100")).json.data as (Flow & { stages: unknown[] })[];
   const stage = (flows.find((f) => f.id === flow.id)!.stages as { name: string; deadline_days: number | null; win_probability: number; color: string }[]).find((s) => s.name === "Tuned offer")!;
   expect({ deadline: stage.deadline_days, probability: stage.win_probability, color: stage.color.toLowerCase() }).toEqual({ deadline: 3, probability: 40, color: "#aa3377" });
+});
+
+test("issue 39, point 8: an invitation's setup page asks for the password only, not the email and name the invitation holds", async () => {
+  const made = await at.api("POST", "/members", { email: `invited${crypto.randomUUID().slice(0, 8)}@example.com`, name: "Ivy Invited", role: "member" });
+  expect(made.status).toBe(201);
+  const page = await newPage();
+  await page.goto(made.json.data.setup_url);
+  await page.getByRole("heading", { name: "Set your password" }).waitFor({ timeout: LOAD_MS });
+  expect(await page.getByLabel("Email").count()).toBe(0);
+  expect(await page.getByLabel("Your name").count()).toBe(0);
+  await page.getByLabel("New password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Set password and sign in" }).click();
+  await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: LOAD_MS });
+  expect(await page.getByText("Ivy Invited").count()).toBeGreaterThan(0);
 });

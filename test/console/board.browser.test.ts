@@ -28,9 +28,15 @@ describe("C12, C14: signing in", () => {
     await page.goto(at.first.setupUrl);
     await page.getByRole("heading", { name: "Set your password" }).waitFor({ timeout: LOAD_MS });
     expect(await seriousFindings(page)).toEqual([]);
+    // The page asks for the password only; the first start's link then asks for email and name
+    // too (issue 39: an invitation, which holds them, never does).
+    expect(await page.getByLabel("Email").count()).toBe(0);
+    await page.getByLabel("New password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Set password and sign in" }).click();
+    await page.getByLabel("Email").waitFor({ timeout: LOAD_MS });
+    expect(await seriousFindings(page)).toEqual([]);
     await page.getByLabel("Email").fill("owner@example.com");
     await page.getByLabel("Your name").fill("Olive Owner");
-    await page.getByLabel("New password").fill(PASSWORD);
     await page.getByRole("button", { name: "Set password and sign in" }).click();
     await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: LOAD_MS });
     expect(await page.getByText("Olive Owner").isVisible()).toBe(true);
