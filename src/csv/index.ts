@@ -38,4 +38,5 @@ export {
 } from "./reader";
 export { cellText, csvCell, csvChunks, csvHeader, csvLine, csvStream, CSV_CONTENT_TYPE, exportFilename, exportHeaders, resourceColumns, type CsvColumns } from "./writer";
 export { importSettings, parseImportForm, resolveMapping, type ImportForm } from "./import-form";
-export { addBatch, MAX_IMPORT_ERRORS, startCounts, type BatchOutcome, type ImportCounts } from "./progress";
+export { addBatch, MAX_IMPORT_ERRORS, progressLine, startCounts, type BatchOutcome, type ImportCounts } from "./progress";
+export { keysetBatches } from "./batches";

@@ -49,3 +49,15 @@ export function addBatch(counts: ImportCounts, outcome: BatchOutcome): ImportCou
     lastRow: Math.max(counts.lastRow, outcome.lastRow),
   };
 }
+
+/** The CLI's progress line on stderr (C21: `dossier import` shows a progress bar):
+ * `[########------------] 40% 800/2,000 rows · 700 created · 50 updated · 0 skipped · 50 failed`. */
+export function progressLine(counts: ImportCounts, width = 20): string {
+  const share = counts.rows === 0 ? 1 : Math.min(1, counts.processed / counts.rows);
+  const filled = Math.round(share * width);
+  const n = (value: number) => value.toLocaleString("en-US");
+  return (
+    `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${Math.floor(share * 100)}% ${n(counts.processed)}/${n(counts.rows)} rows` +
+    ` · ${n(counts.created)} created · ${n(counts.updated)} updated · ${n(counts.skipped)} skipped · ${n(counts.failed)} failed`
+  );
+}
