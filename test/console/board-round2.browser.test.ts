@@ -303,3 +303,24 @@ test("issue 39, point 8: an invitation's setup page asks for the password only, 
   await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: LOAD_MS });
   expect(await page.getByText("Ivy Invited").count()).toBeGreaterThan(0);
 });
+
+test("issue 39, point 8: once another contact is made primary, the former one no longer reads as primary", async () => {
+  const dossier = await newDossier(at.flow, `Linked ${crypto.randomUUID().slice(0, 8)}`);
+  const tag = crypto.randomUUID().slice(0, 8);
+  const contact = async (full_name: string) => {
+    const made = await at.api("POST", "/contacts", { full_name, email: `${full_name.split(" ")[0].toLowerCase()}.${tag}@example.com` });
+    expect(made.status).toBe(201);
+    return made.json.data.id as string;
+  };
+  const [pat, quinn] = [await contact("Pat Primary"), await contact("Quinn Next")];
+  expect((await at.api("POST", `/dossiers/${dossier.id}/contacts`, { contact_id: pat, role_on_dossier: "primary", is_primary: true })).status).toBeLessThan(300);
+  expect((await at.api("POST", `/dossiers/${dossier.id}/contacts`, { contact_id: quinn, role_on_dossier: "champion" })).status).toBeLessThan(300);
+  const { page } = await signedIn(at, "member");
+  await page.goto(`${at.server.url}/console/dossiers/${dossier.id}`);
+  await page.getByRole("button", { name: "Make Quinn Next the primary contact" }).click();
+  await page.getByRole("button", { name: "Make Pat Primary the primary contact" }).waitFor({ timeout: LOAD_MS });
+  const row = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: "Pat Primary" }) });
+  // Its own name and the "Make primary" button aside, nothing says primary: no badge, no role.
+  expect((await row.innerText()).replace("Pat Primary", "").replace("Make primary", "")).not.toMatch(/primary/i);
+  expect(await row.getByText("Primary", { exact: true }).count()).toBe(0);
+});
