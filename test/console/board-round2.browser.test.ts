@@ -324,3 +324,20 @@ test("issue 39, point 8: once another contact is made primary, the former one no
   expect((await row.innerText()).replace("Pat Primary", "").replace("Make primary", "")).not.toMatch(/primary/i);
   expect(await row.getByText("Primary", { exact: true }).count()).toBe(0);
 });
+
+test("issue 39, point 2: a sales board shows the flow's open pipeline and its weighted value, the API's own figures (C18)", async () => {
+  const flow = await newFlow("Piped", ["Piped lead", "Piped offer"], "sales");
+  const stages = (await at.api("GET", "/flows?type=sales&per_page=100")).json.data.find((f: Flow) => f.id === flow.id).stages as { id: string }[];
+  expect((await at.api("PATCH", `/stages/${stages[1].id}`, { win_probability: 50 })).status).toBe(200);
+  await newDossier(flow, "Piped one", { deal_size: 1000, deal_currency: "EUR" });
+  await newDossier(flow, "Piped two", { deal_size: 3000, deal_currency: "EUR" }, 1);
+  await newDossier(flow, "Piped three", { deal_size: 700, deal_currency: "USD" });
+  const figures = (await at.api("GET", `/flows/${flow.id}/stats`)).json.data.pipeline as { currency: string; open_value: number; weighted_value: number }[];
+  const { page } = await signedIn(at, "viewer");
+  await openBoard(page, at, flow);
+  const money = (amount: number, currency: string) => new Intl.NumberFormat("en-US", { style: "currency", currency, maximumFractionDigits: 0 }).format(amount);
+  const open = figures.map((f) => money(f.open_value, f.currency)).join(" · ");
+  const weighted = figures.map((f) => money(f.weighted_value, f.currency)).join(" · ");
+  expect(open).toBe("€4,000 · $700");
+  await page.getByText(`Open pipeline: ${open} (weighted: ${weighted})`).waitFor({ timeout: LOAD_MS });
+});

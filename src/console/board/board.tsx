@@ -12,7 +12,7 @@ import { Alert } from "../ui/alert";
 import { Card } from "./card";
 import { FilterBar } from "./filter-bar";
 import { apiFilter, isFiltered, useBoardFilter, type DossierFilter } from "./filters";
-import { columnCards, useColumn, useFlows, useMemberNames, useMatching, useMoveCard, useStageSums, type Move } from "./queries";
+import { columnCards, useColumn, useFlows, useMemberNames, useMatching, useMoveCard, usePipeline, useStageSums, type Move } from "./queries";
 import { money } from "./sums";
 
 export function Board({ flowId }: { flowId: string }) {
@@ -95,6 +95,7 @@ function FlowBoard({ flow }: { flow: Flow }) {
           </Link>
         )}
         <Matching flow={flow} filter={query} shown={isFiltered(filter)} />
+        {flow.type === "sales" && <Pipeline flow={flow} />}
       </div>
       <FilterBar filter={filter} onChange={setFilter} member={member} names={names.data} />
       <p className="sr-only" id="board-help">
@@ -178,6 +179,18 @@ function EmptyBoard({ flow, filter, filtered, canMove }: { flow: Flow; filter: D
             : "Dossiers show here as soon as a member adds them."}
       </p>
     </section>
+  );
+}
+
+/** A sales flow's open pipeline, per currency, and weighted by the stages' win probabilities. */
+function Pipeline({ flow }: { flow: Flow }) {
+  const pipeline = usePipeline(flow);
+  if (!pipeline.data || pipeline.data.length === 0) return null;
+  return (
+    <p className="pipeline">
+      Open pipeline: {pipeline.data.map((p) => money(p.open_value, p.currency)).join(" · ")}
+      <span className="muted"> (weighted: {pipeline.data.map((p) => money(p.weighted_value, p.currency)).join(" · ")})</span>
+    </p>
   );
 }
 

@@ -67,6 +67,17 @@ export function useMatching(flowId: string, stageIds: string[], filter: DossierF
   return useSyncExternalStore(subscribe, snapshot);
 }
 
+/** A sales flow's open pipeline per currency, and its value weighted by each stage's win
+ * probability: the API's own figures (GET /flows/{id}/stats, C18), read again after each move. */
+export function usePipeline(flow: Flow) {
+  return useQuery({
+    queryKey: ["board-sums", flow.id, "pipeline"],
+    enabled: flow.type === "sales",
+    queryFn: async () => unwrap(await api.GET("/api/v1/flows/{id}/stats", { params: { path: { id: flow.id } } })).data.pipeline ?? [],
+    staleTime: 30_000,
+  });
+}
+
 /** The largest page GET /dossiers gives, and how many such pages a column's sums read at most. */
 const SUM_PAGE = 100;
 const SUM_PAGES = 100;
