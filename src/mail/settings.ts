@@ -4,7 +4,9 @@
 //   smtp://user:pass@host:587   plain connection upgraded with STARTTLS; on 587 (the default port
 //                               of smtp://) STARTTLS is required: a server that does not offer it,
 //                               or a handshake that fails, gets no message and no password
-//   smtp://host:25              another port: STARTTLS used whenever the server offers it
+//   smtp://host:25              another port, no credentials: STARTTLS used whenever the server
+//                               offers it (a relay on the local network); with credentials it is
+//                               required as on 587: a password never goes over a plain connection
 //   smtps://user:pass@host:465  TLS from the first byte (465 is the default port of smtps://)
 //
 // User and password are percent-decoded (a password with `@` or `:` is written %40, %3A). A URL
@@ -35,8 +37,8 @@ export interface MailSettings {
   port: number;
   /** smtps://: TLS from the first byte. */
   secure: boolean;
-  /** smtp:// only: "required" refuses to go on without STARTTLS (port 587); "opportunistic" uses
-   * it when offered. Always "implicit" for smtps://. */
+  /** smtp:// only: "required" refuses to go on without STARTTLS (port 587, or any port with
+   * credentials); "opportunistic" uses it when offered. Always "implicit" for smtps://. */
   starttls: "required" | "opportunistic" | "implicit";
   /** Null when the URL names no user. */
   auth: { user: string; pass: string } | null;
@@ -108,7 +110,7 @@ export function parseSmtpUrl(text: string): Pick<MailSettings, "host" | "port" |
     }
     if (auth.user === "") throw new MailSettingsError(`invalid DOSSIER_SMTP_URL "${shown}": a password without a user`);
   }
-  const starttls = secure ? "implicit" : port === 587 ? "required" : "opportunistic";
+  const starttls = secure ? "implicit" : port === 587 || auth !== null ? "required" : "opportunistic";
   return { host, port, secure, starttls, auth };
 }
 

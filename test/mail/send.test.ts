@@ -159,6 +159,16 @@ describe(mode.name, () => {
       expect(sink.received).toEqual([]);
     });
 
+    test("credentials on a port other than 587 and no STARTTLS offered: the password is never sent in the clear", async () => {
+      const sink = await smtpSink({ auth: { user: "u", pass: "secret" } });
+      const settings = sinkSettings(sink.port, {}, `smtp://u:secret@127.0.0.1:${sink.port}`);
+      expect(settings.starttls).toBe("required");
+      const outcome = await sender(settings).send(mail());
+      expect(outcome.outcome).toBe("failed");
+      expect(outcome.reply).toMatch(/^5\d\d /); // the server's refusal of STARTTLS
+      expect(sink.received).toEqual([]);
+    });
+
     test("smtps://: TLS from the first byte, credentials and message inside it", async () => {
       const cert = selfSignedCertificate();
       const sink = await smtpSink({ tls: cert, implicitTls: true, auth: { user: "u", pass: "secret" } });

@@ -13,7 +13,8 @@ describe("DOSSIER_SMTP_URL", () => {
     ["smtp://relay.internal:25", { host: "relay.internal", port: 25, secure: false, starttls: "opportunistic", auth: null }],
     ["SMTP://Mail.Example.com:2525/", { host: "Mail.Example.com", port: 2525, secure: false, starttls: "opportunistic", auth: null }],
     ["smtp://apikey:s%40cr%3At%2Fx@[::1]:587", { host: "::1", port: 587, secure: false, starttls: "required", auth: { user: "apikey", pass: "s@cr:t/x" } }],
-    ["smtp://me%40example.com:pw@127.0.0.1:1025", { host: "127.0.0.1", port: 1025, secure: false, starttls: "opportunistic", auth: { user: "me@example.com", pass: "pw" } }],
+    ["smtp://me%40example.com:pw@127.0.0.1:1025", { host: "127.0.0.1", port: 1025, secure: false, starttls: "required", auth: { user: "me@example.com", pass: "pw" } }], // credentials: never in the clear
+    ["smtp://127.0.0.1:1025", { host: "127.0.0.1", port: 1025, secure: false, starttls: "opportunistic", auth: null }],
     ["smtp://user@mail.example.com", { host: "mail.example.com", port: 587, secure: false, starttls: "required", auth: { user: "user", pass: "" } }],
   ];
   for (const [url, expected] of rows) {
