@@ -93,6 +93,7 @@ describe("issue 39, point 7: the board", () => {
     await page.getByRole("heading", { name: "No dossiers on this board yet" }).waitFor({ timeout: LOAD_MS });
     expect(await column(page, "Sourced").getByText("No dossiers in this stage.").count()).toBe(1);
     expect(await seriousFindings(page)).toEqual([]);
+    await screenshot(page, "board-empty");
     await newDossier(flow, "First one");
     await openBoard(page, at, flow);
     await card(page, "Sourced", "First one").waitFor({ timeout: LOAD_MS });
@@ -185,6 +186,32 @@ describe("issue 39, point 6: the keyboard", () => {
     expect(await focused(link("Left", "Left bottom"))).toBe(true);
     await page.keyboard.press("ArrowUp");
     expect(await focused(link("Left", "Left bottom"))).toBe(true);
+  });
+
+  test("Tab crosses a board column by column, not card by card: a column of 60 cards is 2 Tabs", async () => {
+    const flow = await newFlow("Tabbed", ["Tab full", "Tab few", "Tab none"]);
+    for (let i = 0; i < 60; i++) await newDossier(flow, `Tabbed ${i}`);
+    await newDossier(flow, "Tabbed few", {}, 1);
+    const { page } = await signedIn(at, "member");
+    await openBoard(page, at, flow);
+    await page.getByRole("searchbox", { name: "Search" }).focus();
+    const stops: string[] = [];
+    // Bounded: from the search box, Tab until the focus leaves the board (or 200 presses).
+    for (let i = 0; i < 200; i++) {
+      await page.keyboard.press("Tab");
+      const where = await page.evaluate(() => {
+        const active = (globalThis as any).document.activeElement;
+        return active?.closest(".board") ? `${active.tagName} ${active.textContent}` : null;
+      });
+      if (where === null && stops.length > 0) break;
+      if (where !== null) stops.push(where);
+    }
+    // Each column's first card (its name and its Move to…), and the full column's Show more.
+    expect(stops).toEqual(["A Tabbed 59", "BUTTON Move to…", "BUTTON Show more (10 left)", "A Tabbed few", "BUTTON Move to…"]);
+    // The arrow keys reach the rest.
+    await card(page, "Tab full", "Tabbed 59").getByRole("link", { name: "Tabbed 59" }).focus();
+    await page.keyboard.press("ArrowDown");
+    expect(await focused(card(page, "Tab full", "Tabbed 58").getByRole("link", { name: "Tabbed 58" }))).toBe(true);
   });
 
   test("after a move to another page the focus is on its heading", async () => {

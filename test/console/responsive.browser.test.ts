@@ -4,7 +4,7 @@
 // wider the whole board fits; axe finds nothing serious at a phone's width, nor in the dark theme.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { consoleServer, LOAD_MS, openBoard, seriousFindings, signedIn } from "./console";
+import { consoleServer, LOAD_MS, openBoard, screenshot, seriousFindings, signedIn } from "./console";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
@@ -93,6 +93,7 @@ describe("issue 39, point 1: every screen at every width", () => {
         const signOut = (await page.getByRole("button", { name: "Sign out" }).boundingBox())!;
         expect({ path, signOut: signOut.x >= 0 && signOut.x + signOut.width <= width && signOut.y >= 0 && signOut.y + signOut.height <= height }).toEqual({ path, signOut: true });
         if (width === 390) expect({ path, findings: await seriousFindings(page) }).toEqual({ path, findings: [] });
+        if (width === 390 && path === `/console/board/${at.flow.id}`) await screenshot(page, "board-phone", { width, height });
       }
     });
   }
@@ -118,6 +119,8 @@ test("design system: the dark theme keeps AA contrast on every screen (axe), and
       await open(path, heading);
       expect({ path, findings: await seriousFindings(page) }).toEqual({ path, findings: [] });
     }
+    await open(`/console/board/${sales.id}`, sales.name);
+    await screenshot(page, "board-dark", { width: 1366, height: 768 });
     const ground = await page.evaluate(() => (globalThis as any).getComputedStyle((globalThis as any).document.documentElement).backgroundColor as string);
     expect(ground).toBe("rgb(18, 22, 27)");
   } finally {

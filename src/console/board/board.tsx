@@ -100,8 +100,8 @@ function FlowBoard({ flow }: { flow: Flow }) {
       <FilterBar filter={filter} onChange={setFilter} member={member} names={names.data} />
       <p className="sr-only" id="board-help">
         {canMove
-          ? "The arrow keys go from card to card: up and down in a column, left and right to the next column. Drag a card to another column, or use its Move to… button."
-          : "The arrow keys go from card to card: up and down in a column, left and right to the next column. You can look at this board; your role cannot move cards."}
+          ? "Tab goes from column to column; the arrow keys from card to card: up and down in a column, left and right to the next column. Drag a card to another column, or use its Move to… button."
+          : "Tab goes from column to column; the arrow keys from card to card: up and down in a column, left and right to the next column. You can look at this board; your role cannot move cards."}
       </p>
       <div className={outcome && !outcome.ok ? "outcome error" : "outcome"} role={outcome && !outcome.ok ? "alert" : "status"}>
         {outcome?.text}
@@ -245,9 +245,10 @@ function Column({ flow, stage, filter, canMove, names, onMove, focusAfterMove, o
       <Alert error={column.error ?? sums.error} />
       {column.isSuccess && total === 0 && <p className="column-empty">No dossiers in this stage.</p>}
       <ul aria-labelledby={headingId}>
-        {cards.map((dossier) => (
+        {cards.map((dossier, i) => (
           <li key={dossier.id}>
             <Card
+              tabStop={i === 0}
               dossier={dossier}
               stages={flow.stages}
               names={names}

@@ -20,9 +20,12 @@ interface CardProps {
   onFocused?: () => void;
   /** The copy that follows the pointer while dragging. */
   overlay?: boolean;
+  /** Whether Tab stops at this card (a column's first): the others are reached by the arrow keys
+   * (board.tsx), so that Tab crosses a board column by column, not card by card (issue 39). */
+  tabStop?: boolean;
 }
 
-export function Card({ dossier, stages, names, canMove = false, onMove, focus = false, onFocused, overlay = false }: CardProps) {
+export function Card({ dossier, stages, names, canMove = false, onMove, focus = false, onFocused, overlay = false, tabStop = true }: CardProps) {
   const { setNodeRef, listeners, isDragging } = useDraggable({ id: dossier.id, data: { dossier }, disabled: !canMove || overlay });
   const nameId = useId();
   const trigger = useRef<HTMLButtonElement>(null);
@@ -43,7 +46,7 @@ export function Card({ dossier, stages, names, canMove = false, onMove, focus = 
           dossier.name
         ) : (
           // Not the browser's own drag of a link: the card's drag starts here too.
-          <Link href={`/dossiers/${dossier.id}`} draggable={false}>
+          <Link href={`/dossiers/${dossier.id}`} draggable={false} tabIndex={tabStop ? undefined : -1} aria-describedby={tabStop ? "board-help" : undefined}>
             {dossier.name}
           </Link>
         )}
@@ -65,7 +68,7 @@ export function Card({ dossier, stages, names, canMove = false, onMove, focus = 
           )}
         </p>
       )}
-      {canMove && onMove && !overlay && <MoveMenu stages={stages} current={dossier.current_stage_id} describedBy={nameId} trigger={trigger} onMove={onMove} />}
+      {canMove && onMove && !overlay && <MoveMenu stages={stages} current={dossier.current_stage_id} describedBy={nameId} trigger={trigger} onMove={onMove} tabStop={tabStop} />}
     </article>
   );
 }
@@ -76,11 +79,12 @@ interface MoveMenuProps {
   describedBy: string;
   trigger: React.RefObject<HTMLButtonElement | null>;
   onMove: (stageId: string) => void;
+  tabStop: boolean;
 }
 
 /** "Move to…": a button that opens the list of the other stages (C14's keyboard way). Escape closes
  * it and gives the focus back to the button. */
-function MoveMenu({ stages, current, describedBy, trigger, onMove }: MoveMenuProps) {
+function MoveMenu({ stages, current, describedBy, trigger, onMove, tabStop }: MoveMenuProps) {
   const [open, setOpen] = useState(false);
   const listId = useId();
   const list = useRef<HTMLUListElement>(null);
@@ -113,7 +117,7 @@ function MoveMenu({ stages, current, describedBy, trigger, onMove }: MoveMenuPro
   };
   return (
     <div className="move" onKeyDown={onKeyDown} onPointerDown={(event) => event.stopPropagation()}>
-      <button ref={trigger} type="button" aria-expanded={open} aria-controls={listId} aria-describedby={describedBy} onClick={() => setOpen(!open)}>
+      <button ref={trigger} type="button" tabIndex={tabStop ? undefined : -1} aria-expanded={open} aria-controls={listId} aria-describedby={describedBy} onClick={() => setOpen(!open)}>
         Move to…
       </button>
       {open && (
