@@ -6,6 +6,7 @@ import type { Dossier, Flow } from "../api/client";
 import { canWriteDossiers, useMember } from "../api/session";
 import { useFlows, useMemberNames } from "../board/queries";
 import { Alert } from "../ui/alert";
+import { Avatar } from "../ui/avatar";
 import { DEFAULT_PAGE_SIZE, filtered, PAGE_SIZES, queryOf, STATUSES, TYPES, withFilters } from "./filters";
 import { capitalized, day, money } from "./format";
 import { Pager } from "./pager";
@@ -90,7 +91,13 @@ function Row({ dossier, flows, names }: { dossier: Dossier; flows: Flow[]; names
       <td>{capitalized(dossier.type)}</td>
       <td>{stage ? `${stage.name}${flows.length > 1 && flow ? ` (${flow.name})` : ""}` : ""}</td>
       <td>{capitalized(dossier.status)}</td>
-      <td>{assignee}</td>
+      <td>
+        {assignee && (
+          <span className="person">
+            <Avatar name={assignee} label="" /> {assignee}
+          </span>
+        )}
+      </td>
       <td>{dossier.company ?? ""}</td>
       <td className="number">{dossier.deal_size !== null && dossier.deal_currency !== null ? money(dossier.deal_size, dossier.deal_currency) : ""}</td>
       <td>
