@@ -402,6 +402,7 @@ export function operation(doc: OperationDoc): DocumentDecoration {
 /** The document's `tags`, in the order a reference page lists them, each with what it groups.
  * Every operation's tag is one of these (Spectral's operation-tag-defined; test/openapi). */
 export const TAGS: { name: string; description: string }[] = [
+  { name: "Operations", description: "For load balancers and supervisors: is the service up, and does its database answer" },
   { name: "Dossiers", description: "Candidates and sales leads: each in one flow and one stage, with its CV and history" },
   { name: "Notes", description: "A dossier's timeline of notes" },
   { name: "Contacts", description: "People of the organization's network, linked to any number of dossiers" },
@@ -413,7 +414,6 @@ export const TAGS: { name: string; description: string }[] = [
   { name: "Members", description: "The people who sign in to the console, and their roles" },
   { name: "Session", description: "Signing in and out of the console (a cookie); programs use an API key instead" },
   { name: "Intake", description: "Mail that becomes a dossier (C15)" },
-  { name: "Operations", description: "For load balancers and supervisors" },
 ];
 
 /** The introduction a reference page shows above the operations (`info.description`, Markdown). */
