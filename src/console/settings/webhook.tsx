@@ -115,10 +115,10 @@ function DeliveryLog({ endpoint }: { endpoint: Endpoint | null }) {
                 setPage(1);
               }}
             >
-              <option value="">every delivery</option>
+              <option value="">Every delivery</option>
               {STATUSES.map((s) => (
                 <option key={s} value={s}>
-                  {s}
+                  {STATUS_WORDS[s]}
                 </option>
               ))}
             </select>
@@ -127,7 +127,7 @@ function DeliveryLog({ endpoint }: { endpoint: Endpoint | null }) {
       </div>
       {log.isPending && <p role="status">Loading the log…</p>}
       {log.isError && <p role="alert">{messageOf(log.error)}</p>}
-      {log.data && log.data.data.length === 0 && <p>No deliveries{status ? ` ${status}` : ""} yet.</p>}
+      {log.data && log.data.data.length === 0 && <p>{status ? `No delivery is “${STATUS_WORDS[status]}”.` : "No deliveries yet."}</p>}
       {log.data && log.data.data.length > 0 && (
         <TableScroll label="Delivery log table">
           <table className="settings-table">
