@@ -125,7 +125,10 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
       <td>
         <code>{apiKey.prefix}…</code>
       </td>
-      <td>{apiKey.scopes.join(", ")}</td>
+      <td>
+        {capitalFirst(apiKey.scopes.map((scope) => SCOPE_WORDS[scope] ?? scope).join(", "))}
+        <code className="scope-names muted">{apiKey.scopes.join(", ")}</code>
+      </td>
       <td>{when(apiKey.expires_at)}</td>
       <td>{when(apiKey.last_used_at)}</td>
       <td>
