@@ -432,7 +432,7 @@ Send an API key on every request: \`Authorization: Bearer svc_live_...\`. A key 
 | \`events:read\` | the event feed |
 | \`webhooks:manage\`, \`keys:manage\`, \`members:manage\` | the settings |
 
-A missing or unknown key is \`401 unauthorized\` with \`WWW-Authenticate: Bearer\`. Each answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (requests per sliding 60 s); past the limit, \`429 rate_limited\` with \`Retry-After\`.
+A missing or unknown key is \`401 unauthorized\` with \`WWW-Authenticate: Bearer\`. The answers to a known key carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (the organization's requests per sliding 60 s); past the limit, \`429 rate_limited\` with \`Retry-After\`.
 
 ## Pagination
 
@@ -440,11 +440,11 @@ Lists answer \`{"data": [...], "meta": {"total", "page", "per_page"}}\`. Ask for
 
 ## Errors
 
-Every failure answers one envelope: \`{"error": {"code", "message", "param"?, "request_id"}}\`. \`code\` is stable (each operation lists the codes it can answer, by status); \`message\` is for people; \`param\` names the body field or query parameter at fault when there is one; \`request_id\` is the answer's \`X-Request-Id\`: quote it when asking about an answer. A \`5xx\` changed nothing and is safe to retry.
+Every failure answers one envelope: \`{"error": {"code", "message", "param"?, "request_id"}}\`. \`code\` is stable (each operation lists the codes it can answer, by status); \`message\` is for people; \`param\` names the body field or query parameter at fault when there is one; \`request_id\` is the answer's \`X-Request-Id\`: quote it when asking about an answer. A \`500 internal\` is safe to retry; a \`503\` kept nothing of the request (\`server_busy\`: try again after \`Retry-After\`).
 
 ## Idempotency and concurrent changes
 
-Send \`Idempotency-Key: <unique string>\` on a \`POST\` or \`PATCH\` to retry it safely: for 24 hours the same key with the same request answers the first answer again (\`Idempotent-Replayed: true\`) and changes nothing more; with another request it is \`422 idempotency_key_reused\`. A record's answer carries its \`ETag\`: send it back in \`If-Match\` to change the record only if nobody changed it since (else \`412 precondition_failed\`), or in \`If-None-Match\` to read it again for nothing (\`304\`).
+Send \`Idempotency-Key: <unique string>\` on a \`POST\` or \`PATCH\` that lists it (every one but those that answer a secret shown once) to retry it safely: for 24 hours the same key with the same request answers the first answer again (\`Idempotent-Replayed: true\`) and changes nothing more; with another request it is \`422 idempotency_key_reused\`. A record's answer carries its \`ETag\`: send it back in \`If-Match\` to change the record only if nobody changed it since (else \`412 precondition_failed\`), or in \`If-None-Match\` to read it again for nothing (\`304\`).
 
 ## Webhooks
 
