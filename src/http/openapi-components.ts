@@ -17,12 +17,16 @@ import {
   PatchContact,
   Unlinked,
 } from "../schemas/contacts";
-import { ArchivedDossier, CreateDossier, CreateDossierForm, CvForm, Dossier, DossierStatus, DossierType, PatchDossier } from "../schemas/dossiers";
+import { ArchivedDossier, CreateDossier, CreateDossierForm, CvForm, CvRaw, Dossier, DossierStatus, DossierType, PatchDossier } from "../schemas/dossiers";
 import {
   DossierCreatedEvent,
   DossierDeletedEvent,
   DossierStageChangedEvent,
   DossierUpdatedEvent,
+  Event,
+  EventFeed,
+  EventFeedMeta,
+  EventType,
   NoteCreatedEvent,
   PreviousAttributes,
   StageChange,
@@ -44,8 +48,6 @@ import {
   WebhookEndpoint,
   WebhookEndpointWithSecret,
 } from "../schemas/webhooks";
-import { Event, EventFeed, EventFeedMeta, EventType } from "../schemas/events";
-import { CvRaw } from "../schemas/dossiers";
 
 /** Name -> schema, in the order the document lists them. An envelope is `<Record>Envelope`
  * (`{data}`) or `<Record>List` (`{data: [...], meta}`). Every answer's body is one of these (issue
