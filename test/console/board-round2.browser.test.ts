@@ -168,6 +168,27 @@ describe("issue 39, point 6: the keyboard", () => {
     await card(page, "Three", "Arrow Anna").waitFor({ timeout: LOAD_MS });
   });
 
+  test("the Move menu of a column's only card shows whole, not cut off by the column that scrolls", async () => {
+    const flow = await newFlow("Menus", ["Menu one", "Menu two", "Menu three", "Menu four", "Menu five", "Menu six"]);
+    await newDossier(flow, "Menu Mia");
+    const { page } = await signedIn(at, "member");
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await openBoard(page, at, flow);
+    const shown = card(page, "Menu one", "Menu Mia");
+    await shown.getByRole("button", { name: "Move to…" }).click();
+    for (const stage of ["Menu two", "Menu six"]) {
+      const item = shown.getByRole("button", { name: stage, exact: true });
+      // What the pointer finds at the middle of the item is the item: nothing covers or cuts it.
+      const hit = await item.evaluate((element: any) => {
+        const box = element.getBoundingClientRect();
+        return element.ownerDocument.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2) === element;
+      });
+      expect({ stage, hit }).toEqual({ stage, hit: true });
+    }
+    await shown.getByRole("button", { name: "Menu six", exact: true }).click();
+    await card(page, "Menu six", "Menu Mia").waitFor({ timeout: LOAD_MS });
+  });
+
   test("the arrow keys go from card to card, left and right from column to column, over an empty one", async () => {
     const flow = await newFlow("Grid", ["Left", "Empty", "Right"]);
     await newDossier(flow, "Left top");

@@ -82,14 +82,31 @@ interface MoveMenuProps {
   tabStop: boolean;
 }
 
+/** Where the open list shows: fixed to the window below the button (above it in the window's lower
+ * part), so that a column, which scrolls on its own, never cuts it off. */
+type Place = { top: number; right: number } | { bottom: number; right: number };
+
 /** "Move to…": a button that opens the list of the other stages (C14's keyboard way). Escape closes
- * it and gives the focus back to the button. */
+ * it and gives the focus back to the button; scrolling anything else closes it too. */
 function MoveMenu({ stages, current, describedBy, trigger, onMove, tabStop }: MoveMenuProps) {
-  const [open, setOpen] = useState(false);
+  const [place, setPlace] = useState<Place | null>(null);
+  const open = place !== null;
+  const setOpen = (opening: boolean) => {
+    const box = trigger.current?.getBoundingClientRect();
+    if (!opening || !box) return setPlace(null);
+    const right = Math.max(0, window.innerWidth - box.right);
+    setPlace(box.bottom > window.innerHeight * 0.6 ? { bottom: window.innerHeight - box.top + 4, right } : { top: box.bottom + 4, right });
+  };
   const listId = useId();
   const list = useRef<HTMLUListElement>(null);
   useEffect(() => {
-    if (open) list.current?.querySelector("button")?.focus();
+    if (!open) return;
+    list.current?.querySelector("button")?.focus({ preventScroll: true });
+    const onScroll = (event: Event) => {
+      if (!list.current?.contains(event.target as Node)) setPlace(null);
+    };
+    window.addEventListener("scroll", onScroll, true);
+    return () => window.removeEventListener("scroll", onScroll, true);
   }, [open]);
   const close = () => {
     setOpen(false);
@@ -113,7 +130,7 @@ function MoveMenu({ stages, current, describedBy, trigger, onMove, tabStop }: Mo
     if (next === null) return;
     event.preventDefault();
     event.stopPropagation();
-    items[next].focus();
+    items[next].focus({ preventScroll: true });
   };
   return (
     <div className="move" onKeyDown={onKeyDown} onPointerDown={(event) => event.stopPropagation()}>
@@ -121,7 +138,7 @@ function MoveMenu({ stages, current, describedBy, trigger, onMove, tabStop }: Mo
         Move to…
       </button>
       {open && (
-        <ul id={listId} ref={list} className="stages" aria-label="Stages">
+        <ul id={listId} ref={list} className="stages" aria-label="Stages" style={{ position: "fixed", ...place }}>
           {stages
             .filter((stage) => stage.id !== current)
             .map((stage) => (
