@@ -1,6 +1,7 @@
 // Which screen a path shows. Signing in and the setup link are open; every other screen needs a
 // session and sends to the sign-in page without one.
 import { Redirect, Route, Router, Switch } from "wouter";
+import { messageOf } from "./api/client";
 import { useSession } from "./api/session";
 import { SetUpPassword } from "./auth/setup";
 import { SignIn } from "./auth/sign-in";
@@ -17,11 +18,17 @@ import { Status } from "./ui/status";
 
 export const BASE = "/console";
 
+/** The sign-in page, with the page that was being opened to return to after it (issue 39). */
+export function signInFor(pathname: string, search: string): string {
+  const here = (pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname) + search;
+  return here === "" || here === "/" ? "/sign-in" : `/sign-in?next=${encodeURIComponent(here)}`;
+}
+
 function SignedIn() {
   const session = useSession();
   if (session.isPending) return <Status>Loading…</Status>;
-  if (session.isError) return <Status error>{session.error.message}</Status>;
-  if (!session.data) return <Redirect to="/sign-in" replace />;
+  if (session.isError) return <Status error>{messageOf(session.error)}</Status>;
+  if (!session.data) return <Redirect to={signInFor(window.location.pathname, window.location.search)} replace />;
   return (
     <Layout>
       <Switch>

@@ -4,14 +4,14 @@
 // with no internet and asks nothing of any other machine: no hosted fonts, no request proxy, no AI
 // agent, none of the hosted service's buttons. The page reads no document address from its query
 // string: the address is fixed here, and the Content-Security-Policy allows this origin only.
-import { openapi } from "@elysiajs/openapi";
+import { toOpenAPISchema } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 // By package specifier (its exports map names ./browser/standalone.js), so that it resolves from a
 // hoisted node_modules too when dossier is installed as a dependency.
 import scalarScript from "@scalar/api-reference/browser/standalone.js" with { type: "text" };
-import { componentSchemas } from "./openapi-components";
+import { componentSchemas, nameInlineAnswers } from "./openapi-components";
 import scalarMarkupRepair from "./scalar-markup-repair.browser.js" with { type: "text" };
-import { HEADER_COMPONENTS, SECURITY_SCHEMES } from "./openapi-doc";
+import { HEADER_COMPONENTS, INTRODUCTION, responseComponents, SECURITY_SCHEMES, TAGS } from "./openapi-doc";
 import { webhooks } from "./openapi-webhooks";
 
 const DOCS_PATH = "/docs";
@@ -21,6 +21,32 @@ const DOCS_SCRIPT_PATH = "/docs/assets/docs.js";
 
 const TITLE = "Dossier API";
 const DESCRIPTION = "Pipeline and contact management: dossiers, flows, notes, contacts and signed webhooks. Every path is under /api/v1.";
+
+/** The document's parts beside `paths`: the introduction, tags, components and webhooks. */
+const documentation = (version: string) => ({
+  openapi: "3.1.0",
+  info: {
+    title: TITLE,
+    version,
+    summary: DESCRIPTION,
+    description: INTRODUCTION,
+    // Whoever runs this installation answers for it; the page it is served from is theirs.
+    contact: { name: "The operator of this Dossier installation" },
+    license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+  },
+  // The paths hold /api/v1, so a server is the bare origin; the reference page replaces this
+  // default with its own origin.
+  servers: [
+    {
+      url: "{origin}",
+      description: "Where Dossier runs: scheme, host and port (dossier serve's default shown)",
+      variables: { origin: { default: "http://127.0.0.1:8080" } },
+    },
+  ],
+  // Every /api/v1 operation takes the bearer key; GET /healthz says `security: []`.
+  security: [{ bearerAuth: [] }],
+  tags: TAGS,
+});
 
 /** Code samples for the languages a Dossier integration is usually written in; the rest hidden. */
 const SHOWN_CLIENT_TARGETS = new Set(["shell", "js", "node", "python", "go"]);
@@ -116,8 +142,10 @@ const javascript = (body: string) =>
     headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400", "x-content-type-options": "nosniff" },
   });
 
-export const docs = (version: string) =>
-  new Elysia({ name: "docs" })
+export const docs = (version: string) => {
+  let served: string | undefined;
+  const plugin: Elysia = new Elysia({ name: "docs" });
+  return plugin
     .get(SCALAR_PATH, () => javascript(scalarScript), { detail: { hide: true } })
     .get(DOCS_SCRIPT_PATH, () => javascript(DOCS_SCRIPT), { detail: { hide: true } })
     .get(
@@ -133,36 +161,27 @@ export const docs = (version: string) =>
         }),
       { detail: { hide: true } },
     )
-    .use(
-      openapi({
-        provider: null,
-        specPath: SPEC_PATH,
-        exclude: { paths: [SCALAR_PATH, DOCS_SCRIPT_PATH, DOCS_PATH, SPEC_PATH] },
-        documentation: {
-          openapi: "3.1.0",
-          info: {
-            title: TITLE,
-            version,
-            description: DESCRIPTION,
-            license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
-          },
-          // The paths hold /api/v1, so a server is the bare origin; the reference page replaces
-          // this default with its own origin.
-          servers: [
-            {
-              url: "{origin}",
-              description: "Where Dossier runs: scheme, host and port (dossier serve's default shown)",
-              variables: { origin: { default: "http://127.0.0.1:8080" } },
-            },
-          ],
-          // Every /api/v1 operation takes the bearer key; GET /healthz says `security: []`.
-          security: [{ bearerAuth: [] }],
-          components: {
-            securitySchemes: SECURITY_SCHEMES,
-            schemas: componentSchemas(),
-            headers: HEADER_COMPONENTS,
-          },
-          webhooks: webhooks(),
-        } as never,
-      }),
-    );
+    .get(SPEC_PATH, function openapiDocument() {
+      // Written once, on the first request (every route is declared by then), and kept as its
+      // bytes: the document does not change while the server runs.
+      served ??= JSON.stringify(buildDocument(plugin, version));
+      return new Response(served, { headers: { "content-type": "application/json;charset=utf-8" } });
+    }, { detail: { hide: true } });
+};
+
+/** The whole document: each route's operation as @elysiajs/openapi gathers it from the routes'
+ * `detail` (src/http/openapi-doc.ts), then ours around it. */
+function buildDocument(app: Elysia, version: string): Record<string, unknown> {
+  const { paths } = toOpenAPISchema(app as never, { paths: [SCALAR_PATH, DOCS_SCRIPT_PATH, DOCS_PATH, SPEC_PATH] }, undefined, undefined, "3.1.0") as unknown as {
+    paths: Record<string, Record<string, Record<string, unknown>>>;
+  };
+  const schemas = componentSchemas();
+  // Through JSON once, so that each operation's own toJSON (its parameters) has run.
+  const finished = JSON.parse(JSON.stringify(nameInlineAnswers(paths, schemas)));
+  return {
+    ...documentation(version),
+    paths: finished,
+    components: { securitySchemes: SECURITY_SCHEMES, schemas, responses: responseComponents(), headers: HEADER_COMPONENTS },
+    webhooks: webhooks(),
+  };
+}

@@ -17,23 +17,44 @@ import {
   PatchContact,
   Unlinked,
 } from "../schemas/contacts";
-import { ArchivedDossier, CreateDossier, CreateDossierForm, CvForm, Dossier, DossierStatus, DossierType, PatchDossier } from "../schemas/dossiers";
+import { ArchivedDossier, CreateDossier, CreateDossierForm, CvForm, CvRaw, Dossier, DossierStatus, DossierType, PatchDossier } from "../schemas/dossiers";
 import {
   DossierCreatedEvent,
   DossierDeletedEvent,
   DossierStageChangedEvent,
   DossierUpdatedEvent,
+  Event,
+  EventFeed,
+  EventFeedMeta,
+  EventType,
   NoteCreatedEvent,
   PreviousAttributes,
   StageChange,
 } from "../schemas/events";
-import { Flow, FlowType, Stage } from "../schemas/flows";
+import { CreateFlow, CreateStage, DeletedStage, Flow, FlowType, NewFlowStage, PatchFlow, PatchStage, Stage } from "../schemas/flows";
+import { Actor, DossierHistory, HistoryItem, StageStay } from "../schemas/history";
+import { IntakeAddress, IntakeReceipt, RawMessage } from "../schemas/intake";
+import { ApiKey, CreatedKey, CreateKey, ScopeName } from "../schemas/keys";
 import { Note } from "../schemas/notes";
+import { FlowStats, FlowStatsAnswer, Pipeline, StageFigures } from "../schemas/stats";
+import {
+  Delivery,
+  DeliveryAttempt,
+  DeliveryStatus,
+  DeliveryWithAttempts,
+  RemovedWebhookEndpoint,
+  RotatedSecret,
+  SetWebhookEndpoint,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+} from "../schemas/webhooks";
 
 /** Name -> schema, in the order the document lists them. An envelope is `<Record>Envelope`
- * (`{data}`) or `<Record>List` (`{data: [...], meta}`). CreateNote stays inline: openapi-typescript
- * makes a member with a `default` required in a named schema (it cannot tell a request's from an
- * answer's), and `is_internal` may be left out. */
+ * (`{data}`) or `<Record>List` (`{data: [...], meta}`). Every answer's body is one of these (issue
+ * 38: a generator then names its types after them, never `ListKeys200DataItem`); a test fails on
+ * an inline one. CreateNote stays inline: openapi-typescript makes a member with a `default`
+ * required in a named schema (it cannot tell a request's from an answer's), and `is_internal` may
+ * be left out. */
 const NAMED: Record<string, TSchema> = {
   Dossier,
   DossierType,
@@ -95,6 +116,56 @@ const NAMED: Record<string, TSchema> = {
   PatchMember,
   SignIn,
   SetupPassword,
+  FlowEnvelope: One(Flow),
+  StageEnvelope: One(Stage),
+  DeletedStage,
+  DeletedStageEnvelope: One(DeletedStage),
+  CreateFlow,
+  NewFlowStage,
+  PatchFlow,
+  CreateStage,
+  PatchStage,
+  FlowStats,
+  StageStats: StageFigures,
+  PipelineValue: Pipeline,
+  FlowStatsEnvelope: FlowStatsAnswer,
+  DossierHistory,
+  HistoryItem,
+  HistoryActor: Actor,
+  StageStay,
+  IntakeAddress,
+  IntakeAddressEnvelope: One(IntakeAddress),
+  IntakeReceipt,
+  IntakeReceiptEnvelope: One(IntakeReceipt),
+  EmailMessage: RawMessage,
+  PdfFile: CvRaw,
+  Scope: ScopeName,
+  ApiKey,
+  ApiKeyList: List(ApiKey),
+  ApiKeyEnvelope: One(ApiKey),
+  CreateKey,
+  CreatedKey,
+  CreatedKeyEnvelope: One(CreatedKey),
+  WebhookEndpoint,
+  WebhookEndpointEnvelope: One(WebhookEndpoint),
+  SetWebhookEndpoint,
+  WebhookEndpointWithSecret,
+  WebhookEndpointWithSecretEnvelope: One(WebhookEndpointWithSecret),
+  RemovedWebhookEndpoint,
+  RemovedWebhookEndpointEnvelope: One(RemovedWebhookEndpoint),
+  RotatedWebhookSecret: RotatedSecret,
+  RotatedWebhookSecretEnvelope: One(RotatedSecret),
+  WebhookDeliveryStatus: DeliveryStatus,
+  WebhookDelivery: Delivery,
+  WebhookDeliveryList: List(Delivery),
+  WebhookDeliveryAttempt: DeliveryAttempt,
+  WebhookDeliveryWithAttempts: DeliveryWithAttempts,
+  WebhookDeliveryWithAttemptsEnvelope: One(DeliveryWithAttempts),
+  EventType,
+  Event,
+  EventEnvelope: One(Event),
+  EventFeedMeta,
+  EventFeed,
 };
 
 const nameOf = new Map<TSchema, string>(Object.entries(NAMED).map(([name, schema]) => [schema, name]));
@@ -120,8 +191,31 @@ function named(schema: object): string | undefined {
   return undefined;
 }
 
+/** Formats the document states where the service checks the value itself (with its own message
+ * and `param`), so that the validating schema leaves them out: a contact's pool dates (issue 38:
+ * every date-time has its format). */
+const DOCUMENT_FORMATS = new Map<unknown, string>(
+  (["pool_added_at", "pool_expires_at"] as const).map((field) => [((CreateContact.properties[field] as TSchema).anyOf as TSchema[])[0], "date-time"]),
+);
+
 /** Members whose values are data, not schemas: never replaced by a reference. */
 const DATA_MEMBERS = new Set(["examples", "example", "default", "const", "enum"]);
+
+/** TypeBox's union of literals (`anyOf: [{const: "a", type: "string"}, ...]`) as the document's
+ * `enum` of one type: what a reference page shows as a list of choices and a generator as a union
+ * or an enum type (a list of `const` shows as "Any of const" with a free-text box, issue 38). The
+ * same values are accepted: only the document's spelling changes. */
+function enumOf(schema: Record<string, unknown>): Record<string, unknown> | undefined {
+  const members = schema.anyOf;
+  if (!Array.isArray(members) || members.length === 0) return undefined;
+  const literal = (m: unknown): m is { const: string | number | boolean; type: string } =>
+    !!m && typeof m === "object" && "const" in m && Object.keys(m).every((key) => key === "const" || key === "type");
+  if (!members.every(literal)) return undefined;
+  const types = new Set(members.map((m) => m.type));
+  if (types.size !== 1 || members.some((m) => m.type === undefined)) return undefined;
+  const { anyOf: _, ...rest } = schema;
+  return { type: members[0].type, enum: members.map((m) => m.const), ...rest };
+}
 
 export const refTo = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -133,7 +227,13 @@ export function documentSchema(schema: TSchema, inline = false): Record<string, 
     if (!value || typeof value !== "object") return value;
     const name = root && inline ? undefined : named(value);
     if (name) return refTo(name);
-    return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, DATA_MEMBERS.has(key) ? member : convert(member, false)]));
+    const choices = enumOf(value as Record<string, unknown>);
+    if (choices) return choices;
+    const format = DOCUMENT_FORMATS.get(value);
+    return Object.fromEntries([
+      ...Object.entries(value).map(([key, member]) => [key, DATA_MEMBERS.has(key) ? member : convert(member, false)]),
+      ...(format ? [["format", format]] : []),
+    ]);
   };
   return convert(schema, true) as Record<string, unknown>;
 }
@@ -141,3 +241,34 @@ export function documentSchema(schema: TSchema, inline = false): Record<string, 
 /** `components.schemas`: every named schema, each referring to the others by name. */
 export const componentSchemas = (): Record<string, unknown> =>
   Object.fromEntries(Object.entries(NAMED).map(([name, schema]) => [name, documentSchema(schema, true)]));
+
+/** Answers declared outside defineRoute, whose schemas the registry above cannot see (GET /healthz
+ * declares its own), named by operation and status. */
+const ANSWER_NAMES: Record<string, string> = {
+  "getHealthz 200": "Health",
+  "getHealthz 503": "HealthUnavailable",
+};
+
+const KIND = Symbol.for("TypeBox.Kind");
+
+/** Each operation's request and answer schemas as the document writes them: a TypeBox schema that
+ * an operation declared as it is (outside defineRoute) converted like the others, and an answer's
+ * inline body named (ANSWER_NAMES) and added to `schemas`. */
+export function nameInlineAnswers(paths: Record<string, Record<string, Record<string, unknown>>>, schemas: Record<string, unknown>) {
+  for (const operations of Object.values(paths)) {
+    for (const op of Object.values(operations)) {
+      const responses = (op.responses ?? {}) as Record<string, { content?: Record<string, { schema?: unknown }> }>;
+      for (const [status, response] of Object.entries(responses)) {
+        for (const media of Object.values(response.content ?? {})) {
+          if (media.schema && typeof media.schema === "object" && KIND in media.schema) media.schema = documentSchema(media.schema as unknown as TSchema);
+          const name = ANSWER_NAMES[`${op.operationId} ${status}`];
+          if (name && media.schema && !("$ref" in (media.schema as object))) {
+            schemas[name] = media.schema;
+            media.schema = refTo(name);
+          }
+        }
+      }
+    }
+  }
+  return paths;
+}

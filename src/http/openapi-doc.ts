@@ -159,6 +159,28 @@ function errorResponse(status: number, codes: ErrorCode[], headersOf = headersFo
   };
 }
 
+/** `components.responses`: each distinct error answer, by name. 413 answers in 51 operations are 41
+ * distinct ones: each is written once and the operations refer to it, which keeps the document
+ * small for a reference page to read (issue 38: /docs took seconds over the whole document). */
+const ERROR_RESPONSES = new Map<string, { text: string; response: unknown }>();
+
+export const responseComponents = (): Record<string, unknown> =>
+  Object.fromEntries([...ERROR_RESPONSES].sort(([a], [b]) => a.localeCompare(b)).map(([name, { response }]) => [name, response]));
+
+const pascal = (code: string) => code.split("_").map((word) => word[0].toUpperCase() + word.slice(1)).join("");
+
+/** The error answer of one status as a reference to its component, named after its codes
+ * (`NotFound`, `CsrfFailedOrForbidden`), `NoKey` for the headers of an answer no key speaks for. */
+function namedErrorResponse(status: number, codes: ErrorCode[], byKey: boolean) {
+  const response = errorResponse(status, codes, byKey ? headersFor : tokenHeadersFor);
+  const name = codes.map(pascal).join("Or") + (byKey ? "" : "NoKey");
+  const text = JSON.stringify(response);
+  const known = ERROR_RESPONSES.get(name);
+  if (known && known.text !== text) throw new Error(`two different error answers would be named ${name}`);
+  ERROR_RESPONSES.set(name, { text, response });
+  return { $ref: `#/components/responses/${name}` };
+}
+
 /** A success answer: what it means (not just "OK": the contract test refuses a status text), and
  * its body: a JSON envelope, or another media type (e.g. the CV download) with its headers. */
 export interface Answer {
@@ -317,7 +339,7 @@ export function operation(doc: OperationDoc): DocumentDecoration {
     if (!codes.includes(code)) codes.push(code);
     byStatus.set(STATUS_OF[code], codes);
   }
-  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) responses[String(status)] = errorResponse(status, codes, headersOf);
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) responses[String(status)] = namedErrorResponse(status, codes, byKey);
 
   const content: Record<string, { schema: unknown; example?: unknown; encoding?: unknown }> = {};
   const bodies: [string, TSchema][] = [...(doc.body ? [["application/json", doc.body] as [string, TSchema]] : []), ...Object.entries(doc.bodies ?? {})];
@@ -376,3 +398,54 @@ export function operation(doc: OperationDoc): DocumentDecoration {
   };
   return detail as DocumentDecoration;
 }
+
+/** The document's `tags`, in the order a reference page lists them, each with what it groups.
+ * Every operation's tag is one of these (Spectral's operation-tag-defined; test/openapi). */
+export const TAGS: { name: string; description: string }[] = [
+  { name: "Operations", description: "For load balancers and supervisors: is the service up, and does its database answer" },
+  { name: "Dossiers", description: "Candidates and sales leads: each in one flow and one stage, with its CV and history" },
+  { name: "Notes", description: "A dossier's timeline of notes" },
+  { name: "Contacts", description: "People of the organization's network, linked to any number of dossiers" },
+  { name: "Dossier-contact links", description: "Which contacts a dossier involves, in which role, and which one is primary" },
+  { name: "Flows", description: "Pipelines of ordered stages, their intake addresses and their figures" },
+  { name: "Events", description: "The feed of every event, the same bodies the webhooks send: read it with `after` to miss none" },
+  { name: "Webhooks", description: "The endpoint events are sent to, its signing secret, and the delivery log" },
+  { name: "Keys", description: "API keys and their scopes" },
+  { name: "Members", description: "The people who sign in to the console, and their roles" },
+  { name: "Session", description: "Signing in and out of the console (a cookie); programs use an API key instead" },
+  { name: "Intake", description: "Mail that becomes a dossier (C15)" },
+];
+
+/** The introduction a reference page shows above the operations (`info.description`, Markdown). */
+export const INTRODUCTION = `Dossier keeps an organization's recruitment and sales pipelines: **dossiers** (candidates and sales leads) move through the stages of **flows**, with **notes**, linked **contacts** and a CV, and every change is an **event**, sent to your **webhook** and kept in a feed. Every path is under \`/api/v1\`; bodies are JSON, except a CV (\`multipart/form-data\` or \`application/pdf\`).
+
+## Keys and scopes
+
+Send an API key on every request: \`Authorization: Bearer svc_live_...\`. A key belongs to one organization, and the organization must be on the Growth plan (else \`402 plan_required\`). Make keys with \`dossier key create\` or \`POST /api/v1/keys\`; a key is shown once. Each operation names the scopes it needs; a key without them gets \`403 forbidden\`:
+
+| scope | allows |
+|---|---|
+| \`dossiers:read\`, \`dossiers:write\` | reading, creating and changing dossiers, their CVs and links |
+| \`contacts:read\`, \`contacts:write\` | the organization's contacts |
+| \`notes:read\`, \`notes:write\` | a dossier's notes |
+| \`flows:read\`, \`flows:write\` | flows, stages, intake addresses and figures |
+| \`events:read\` | the event feed |
+| \`webhooks:manage\`, \`keys:manage\`, \`members:manage\` | the settings |
+
+A missing or unknown key is \`401 unauthorized\` with \`WWW-Authenticate: Bearer\`. The answers to a known key carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (the organization's requests per sliding 60 s); past the limit, \`429 rate_limited\` with \`Retry-After\`.
+
+## Pagination
+
+Lists answer \`{"data": [...], "meta": {"total", "page", "per_page"}}\`. Ask for a page with \`page\` (from 1) and \`per_page\` (1 to 100, default 25); a page past the end answers \`data: []\` with the right \`total\`. Dossiers and contacts are newest first, notes oldest first. To keep a copy in sync, read what changed with \`updated_since\`, or follow \`GET /api/v1/events\` with \`after\` (its \`meta.next_after\`): the feed misses and repeats nothing.
+
+## Errors
+
+Every failure answers one envelope: \`{"error": {"code", "message", "param"?, "request_id"}}\`. \`code\` is stable (each operation lists the codes it can answer, by status); \`message\` is for people; \`param\` names the body field or query parameter at fault when there is one; \`request_id\` is the answer's \`X-Request-Id\`: quote it when asking about an answer. A \`500 internal\` is safe to retry; a \`503\` kept nothing of the request (\`server_busy\`: try again after \`Retry-After\`).
+
+## Idempotency and concurrent changes
+
+Send \`Idempotency-Key: <unique string>\` on a \`POST\` or \`PATCH\` that lists it (every one but those that answer a secret shown once) to retry it safely: for 24 hours the same key with the same request answers the first answer again (\`Idempotent-Replayed: true\`) and changes nothing more; with another request it is \`422 idempotency_key_reused\`. A record's answer carries its \`ETag\`: send it back in \`If-Match\` to change the record only if nobody changed it since (else \`412 precondition_failed\`), or in \`If-None-Match\` to read it again for nothing (\`304\`).
+
+## Webhooks
+
+Set an endpoint with \`PUT /api/v1/webhook-endpoint\` (its secret is shown once). Each event is sent as a \`POST\` whose body is the event (see **Webhooks** below: \`dossier.created\`, \`dossier.updated\`, \`dossier.stage_changed\`, \`dossier.deleted\`, \`note.created\`), signed in \`X-Service-Signature: t=<unix seconds>,v1=<hex>\`, an HMAC-SHA256 of \`<t>.<raw body>\` keyed with the secret. Delivery is at least once (the event's \`id\` tells repeats apart), retried on failure for about 3 days; \`GET /api/v1/webhook-deliveries\` shows each attempt. The same events are in \`GET /api/v1/events\`.`;

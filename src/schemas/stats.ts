@@ -3,8 +3,8 @@ import { Type as t } from "@sinclair/typebox";
 import { closed, DateTime, Nullable, Uuid } from "./common";
 
 export const StatsQuery = t.Object({
-  from: t.Optional(t.String({ description: "Start of the period, ISO 8601 (default: 90 days before `to`); inclusive", examples: ["2026-09-01T00:00:00Z"] })),
-  to: t.Optional(t.String({ description: "End of the period, ISO 8601 (default: now); inclusive", examples: ["2026-11-30T00:00:00Z"] })),
+  from: t.Optional(t.String({ format: "date-time", description: "Start of the period, ISO 8601 (default: 90 days before `to`); inclusive", examples: ["2026-09-01T00:00:00Z"] })),
+  to: t.Optional(t.String({ format: "date-time", description: "End of the period, ISO 8601 (default: now); inclusive", examples: ["2026-11-30T00:00:00Z"] })),
 });
 
 const count = (description: string) => t.Integer({ minimum: 0, description });

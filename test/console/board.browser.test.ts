@@ -28,9 +28,15 @@ describe("C12, C14: signing in", () => {
     await page.goto(at.first.setupUrl);
     await page.getByRole("heading", { name: "Set your password" }).waitFor({ timeout: LOAD_MS });
     expect(await seriousFindings(page)).toEqual([]);
+    // The page asks for the password only; the first start's link then asks for email and name
+    // too (issue 39: an invitation, which holds them, never does).
+    expect(await page.getByLabel("Email").count()).toBe(0);
+    await page.getByLabel("New password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Set password and sign in" }).click();
+    await page.getByLabel("Email").waitFor({ timeout: LOAD_MS });
+    expect(await seriousFindings(page)).toEqual([]);
     await page.getByLabel("Email").fill("owner@example.com");
     await page.getByLabel("Your name").fill("Olive Owner");
-    await page.getByLabel("New password").fill(PASSWORD);
     await page.getByRole("button", { name: "Set password and sign in" }).click();
     await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: LOAD_MS });
     expect(await page.getByText("Olive Owner").isVisible()).toBe(true);
@@ -80,7 +86,8 @@ describe("C14: the board", () => {
     const shown = card(page, first.name, name);
     await shown.waitFor({ timeout: LOAD_MS });
     expect(await shown.innerText()).toContain("Acme");
-    expect(await shown.innerText()).toContain("Assigned to Member");
+    // The assignee as an avatar named for a screen reader (issue 39).
+    expect(await shown.getByRole("img", { name: /^Assigned to Member \d+$/ }).count()).toBe(1);
     expect(await shown.getByText("CV attached").count()).toBe(1);
     const total = (await at.api("GET", `/dossiers?flow_id=${at.flow.id}&stage_id=${first.id}&per_page=1`)).json.meta.total;
     expect(await column(page, first.name).locator(".count").innerText()).toBe(`${total} ${total === 1 ? "dossier" : "dossiers"}`);
@@ -138,7 +145,9 @@ describe("C14: the board", () => {
     await card(page, first.name, name).getByRole("button", { name: second.name, exact: true }).click();
     const alert = page.getByRole("alert").filter({ hasText: `${name} could not move to ${second.name}` });
     await alert.waitFor({ timeout: LOAD_MS });
-    expect(await alert.innerText()).toContain("dossiers:write");
+    // In words, not the scope's API name (issue 39).
+    expect(await alert.innerText()).toContain("Your role does not allow this: it needs permission to change dossiers.");
+    expect(await alert.innerText()).not.toContain("dossiers:write");
     await card(page, first.name, name).waitFor({ timeout: LOAD_MS });
     expect(await card(page, second.name, name).count()).toBe(0);
     expect(await stageOf(dossier.id)).toBe(first.id);
@@ -164,7 +173,7 @@ describe("C14: the board", () => {
   });
 });
 
-test("C14: a column shows 50 cards and loads more on demand; a sales column sums deal_size per currency", async () => {
+test("C14: a column shows 50 cards and loads more on demand; a sales column sums deal_size per currency over every dossier of its stage, loaded or not (issue 39)", async () => {
   const sales = ((await at.api("GET", "/flows?type=sales")).json.data as typeof at.flow[])[0];
   const stage = sales.stages[0];
   for (let i = 0; i < 51; i++) {
@@ -176,7 +185,8 @@ test("C14: a column shows 50 cards and loads more on demand; a sales column sums
   const shown = column(page, stage.name);
   await shown.getByText("51 dossiers").waitFor({ timeout: LOAD_MS });
   expect(await shown.getByRole("article").count()).toBe(50);
-  expect(await shown.locator(".sums").innerText()).toContain("of the 50 shown");
+  // The true sums, before the 51st card is loaded.
+  await shown.locator(".sums").filter({ hasText: "€49,000 · $2,000" }).waitFor({ timeout: LOAD_MS });
   await shown.getByRole("button", { name: "Show more (1 left)" }).click();
   await shown.getByRole("article").nth(50).waitFor({ timeout: LOAD_MS });
   expect(await shown.getByRole("article").count()).toBe(51);

@@ -84,12 +84,13 @@ export const refusedByPolicy = (page: Page) => page.evaluate(() => (globalThis a
 /** Whether the element a locator finds has the focus. */
 export const focused = (locator: import("playwright-core").Locator) => locator.evaluate((element: any) => element === element.ownerDocument.activeElement);
 
-/** With DOSSIER_SCREENSHOTS=1, the page as it is now in docs/console/NAME.png, for docs/console.md
+/** With DOSSIER_SCREENSHOTS=1, the page as it is now in docs/console/NAME.png (1280 × 800, or
+ * `size`), for docs/console.md
  * (`DOSSIER_SCREENSHOTS=1 npm test -- test/console` remakes them all); else nothing. */
-export async function screenshot(page: Page, name: string) {
+export async function screenshot(page: Page, name: string, size: { width: number; height: number } = { width: 1280, height: 800 }) {
   if (process.env.DOSSIER_SCREENSHOTS !== "1") return;
   const folder = new URL("../../docs/console/", import.meta.url).pathname;
   mkdirSync(folder, { recursive: true });
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.setViewportSize(size);
   await page.screenshot({ path: `${folder}${name}.png`, fullPage: false });
 }

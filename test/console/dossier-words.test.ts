@@ -25,6 +25,7 @@ group("C18: the history in words", () => {
     ["created in a stage, by a key", entry("created", { name: [null, "X"], current_stage_id: [null, "s1"] }, { type: "key", id: "k", name: "ATS sync" }), "The API key “ATS sync” created it in Applied."],
     ["created by email", entry("created", { name: [null, "X"] }, { type: "email", id: "jobs@example.org", name: null }), "An email from jobs@example.org created it."],
     ["created on the command line", entry("created", {}, { type: "cli", id: "root", name: null }), "root on the command line created it."],
+    ["created on the command line by a user it could not tell (issue 39)", entry("created", {}, { type: "cli", id: "unknown", name: null }), "Someone on the server's command line created it."],
     ["no actor", entry("note_added", { note_id: [null, "n"] }, null), "Someone added a note."],
     ["a stage change", entry("stage_changed", { current_stage_id: ["s1", "s2"] }), "Ada Admin moved it from Applied to Interview."],
     ["a stage nothing names", entry("stage_changed", { current_stage_id: ["s1", "gone"] }), "Ada Admin moved it from Applied to another stage."],

@@ -144,7 +144,7 @@ describe("C14 screen 4: a dossier", () => {
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.getByRole("alert").filter({ hasText: "must be an email address" }).waitFor({ timeout: LOAD_MS });
     expect(await email.getAttribute("aria-invalid")).toBe("true");
-    expect(await description(email)).toContain("email: must be an email address");
+    expect(await description(email)).toContain("Email: must be an email address");
     expect(await email.inputValue()).toBe("nobody at example");
     expect(await details(page).getByLabel("Company").inputValue()).toBe("Hooli");
     expect((await read(id)).company).toBeNull();
@@ -176,10 +176,10 @@ describe("C14 screen 4: a dossier", () => {
     expect(shown).toEqual(["Second call: wants a proposal.", "First call went well."]);
     const stored = (await at.api("GET", `/dossiers/${id}/notes`)).json.data.map((note: { content: string }) => note.content);
     expect(stored).toEqual(["First call went well.", "Second call: wants a proposal."]);
-    // An empty note is refused beside the field.
+    // An empty note is refused beside the field, naming it by its label (issue 39).
     await page.getByRole("button", { name: "Add note" }).click();
-    await page.getByRole("alert").filter({ hasText: "content" }).waitFor({ timeout: LOAD_MS });
-    expect(await description(page.getByLabel("New note"))).toContain("content");
+    await page.getByRole("alert").filter({ hasText: "New note: cannot be empty." }).waitFor({ timeout: LOAD_MS });
+    expect(await description(page.getByLabel("New note"))).toContain("New note: cannot be empty.");
     expect(await page.getByRole("list", { name: "Notes, newest first" }).locator("li").count()).toBe(2);
   });
 

@@ -196,9 +196,11 @@ describe("C14 screen 3: the list", () => {
     expect(await seriousFindings(page)).toEqual([]);
   });
 
-  test("C10, C14: a filter the API refuses is shown in the API's words", async () => {
+  test("C10, C14: a filter the API refuses is shown in words, naming the filter by its label, not its API name (issue 39)", async () => {
     const { page } = await signedIn(at, "viewer");
     await page.goto(`${at.server.url}/console/dossiers?stage_id=not-a-uuid`);
-    await page.getByRole("alert").filter({ hasText: "stage_id" }).waitFor({ timeout: LOAD_MS });
+    const alert = page.getByRole("alert").filter({ hasText: /^Stage: / });
+    await alert.waitFor({ timeout: LOAD_MS });
+    expect(await alert.innerText()).not.toContain("stage_id");
   });
 });

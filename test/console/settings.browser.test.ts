@@ -233,7 +233,7 @@ describe("C13, C14: settings → API keys", () => {
     const form = page.getByRole("form", { name: "Create a key" });
     await form.getByLabel("dossiers:read").uncheck();
     await form.getByRole("button", { name: "Create key" }).click();
-    await alert(page, /scopes/).waitFor({ timeout: LOAD_MS });
+    await alert(page, /scopes/i).waitFor({ timeout: LOAD_MS });
   });
 });
 
@@ -282,7 +282,7 @@ describe("C7, C13, C14: settings → webhook", () => {
     const retry = page.getByRole("button", { name: `Retry dossier.created ${delivery.event_id}` });
     await retry.waitFor({ timeout: LOAD_MS });
     const row = page.getByRole("row").filter({ has: page.getByRole("button", { name: `Attempts of dossier.created ${delivery.event_id}` }) });
-    expect(await row.innerText()).toContain("failed");
+    expect(await row.innerText()).toContain("Failed");
     expect(await row.innerText()).toContain("HTTP 500");
     await page.getByRole("button", { name: `Attempts of dossier.created ${delivery.event_id}` }).click();
     const attempts = page.getByRole("table", { name: "Attempts, oldest first" });
@@ -296,7 +296,7 @@ describe("C7, C13, C14: settings → webhook", () => {
     await until(async () => received.length === 2, "the retried attempt");
     expect(JSON.parse(received[1]).id).toBe(delivery.event_id);
     await attempts.getByRole("cell", { name: "HTTP 200" }).waitFor({ timeout: LOAD_MS });
-    await row.getByText("succeeded").waitFor({ timeout: LOAD_MS });
+    await row.getByText("Delivered").waitFor({ timeout: LOAD_MS });
     expect(await retry.count()).toBe(0);
     expect(await refusedByPolicy(page)).toEqual([]);
   });

@@ -46,7 +46,8 @@ describe("the OpenAPI document", () => {
       expect(op.security, where).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
       expect(Array.isArray(op["x-scopes"]), where).toBe(true);
       for (const status of ["401", "402", "403", "429", "500"]) {
-        const schema = op.responses[status].content["application/json"].schema;
+        const answer = op.responses[status].$ref ? document.components.responses[op.responses[status].$ref.split("/").pop()] : op.responses[status];
+        const schema = answer.content["application/json"].schema;
         expect(schema.allOf[0], `${where} ${status}`).toEqual({ $ref: "#/components/schemas/Error" });
       }
     }

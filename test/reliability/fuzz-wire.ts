@@ -199,7 +199,16 @@ function parseOne(data: Buffer<ArrayBufferLike>, at: number): { response: WireRe
     body = data.subarray(next); // delimited by the close
     next = data.length;
   }
-  return { response: { status, headers, body, raw: data.subarray(at, next).toString("latin1") }, next };
+  return { response: { status, headers, body: decoded(body, headers), raw: data.subarray(at, next).toString("latin1") }, next };
+}
+
+/** The body as the server meant it: the fuzzer may send `Accept-Encoding: gzip, br`, and then a
+ * large enough answer comes compressed (src/http/compress.ts), as any client that asks expects. */
+function decoded(body: Buffer<ArrayBufferLike>, headers: [string, string][]): Buffer<ArrayBufferLike> {
+  const encoding = headers.find(([n]) => n === "content-encoding")?.[1].toLowerCase();
+  if (encoding === undefined || encoding === "identity") return body;
+  if (encoding === "gzip") return Buffer.from(Bun.gunzipSync(new Uint8Array(body)));
+  throw new Error(`an answer in an encoding nobody asked for: ${encoding}`);
 }
 
 // ---- the reference server -----------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // app's own /openapi.json (api/schema.d.ts), so that every path, query and body is checked against
 // the document. Changes carry the session's CSRF token (C12).
 import createClient, { type Middleware } from "openapi-fetch";
+import { explain } from "../ui/words";
 import type { components, paths } from "./schema";
 
 export type Dossier = components["schemas"]["Dossier"];
@@ -30,14 +31,19 @@ const csrf: Middleware = {
 export const api = createClient<paths>({ baseUrl: window.location.origin, credentials: "same-origin" });
 api.use(csrf);
 
-/** An error answer of the API, with its code and message (api-v1 "Errors"). */
+/** An error answer of the API, with its code, message and the field at fault (api-v1 "Errors");
+ * `words` is the same for people (ui/words.ts). */
 export class ApiFailure extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly param: string | null = null,
   ) {
     super(message);
+  }
+  get words(): string {
+    return explain(this.code, this.message, this.param);
   }
 }
 
@@ -50,10 +56,14 @@ interface Answer<T> {
 /** The body of a success, or an ApiFailure carrying the API's own words. */
 export function unwrap<T>({ data, error, response }: Answer<T>): T {
   if (response.ok && data !== undefined) return data;
-  const envelope = (error as { error?: { code?: string; message?: string } } | undefined)?.error;
-  throw new ApiFailure(response.status, envelope?.code ?? "unknown", envelope?.message ?? `the server answered ${response.status}`);
+  const envelope = (error as { error?: { code?: string; message?: string; param?: string } } | undefined)?.error;
+  throw new ApiFailure(response.status, envelope?.code ?? "unknown", envelope?.message ?? `the server answered ${response.status}`, envelope?.param ?? null);
 }
 
-/** Words for any failure, for the page. */
+/** Words for any failure, for the page: the API's refusals in people's words (ui/words.ts). */
 export const messageOf = (error: unknown) =>
-  error instanceof ApiFailure ? error.message : error instanceof Error ? `the server could not be reached (${error.message})` : String(error);
+  error instanceof ApiFailure
+    ? error.words
+    : error instanceof Error
+      ? "The server could not be reached. Check your connection and try again."
+      : String(error);

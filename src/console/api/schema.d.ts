@@ -979,7 +979,9 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @enum {string} */
         DossierType: "candidate" | "sales";
+        /** @enum {string} */
         DossierStatus: "active" | "won" | "lost" | "archived";
         /**
          * @example {
@@ -1046,6 +1048,7 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @enum {string} */
         ContactKind: "candidate" | "prospect" | "client" | "supplier" | "partner";
         /**
          * @example {
@@ -1115,6 +1118,7 @@ export interface components {
             /** @description Ordered by position */
             stages: components["schemas"]["Stage"][];
         };
+        /** @enum {string} */
         FlowType: "candidate" | "sales";
         /**
          * @example {
@@ -1158,6 +1162,7 @@ export interface components {
             /** @description At most one primary per dossier */
             is_primary: boolean;
         };
+        /** @enum {string} */
         LinkRole: "primary" | "hiring_manager" | "decision_maker" | "champion" | "gatekeeper" | "introducer" | "other";
         /**
          * @example {
@@ -1217,7 +1222,10 @@ export interface components {
          */
         Error: {
             error: {
-                /** @description Stable, machine-readable */
+                /**
+                 * @description Stable, machine-readable
+                 * @enum {string}
+                 */
                 code: "invalid_body" | "unauthorized" | "plan_required" | "forbidden" | "not_found" | "request_timeout" | "duplicate_contact" | "file_too_large" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "storage_unavailable" | "insufficient_storage" | "invalid_setup_link" | "invalid_credentials" | "csrf_failed" | "duplicate_member" | "last_owner" | "stage_not_empty" | "last_stage" | "delivery_not_failed" | "idempotency_key_in_use" | "cursor_expired" | "precondition_failed" | "idempotency_key_reused" | "server_busy";
                 /** @description Human readable */
                 message: string;
@@ -1844,7 +1852,10 @@ export interface components {
             /** @description Set once the member is disabled (DELETE): it can no longer sign in */
             disabled_at: string | null;
         };
-        /** @description viewer: read; member: + write dossiers, contacts, notes; admin: + flows, members, keys, webhooks, events; owner: admin's, and only an owner makes, demotes or removes an owner */
+        /**
+         * @description viewer: read; member: + write dossiers, contacts, notes; admin: + flows, members, keys, webhooks, events; owner: admin's, and only an owner makes, demotes or removes an owner
+         * @enum {string}
+         */
         MemberRole: "viewer" | "member" | "admin" | "owner";
         /**
          * @example {
@@ -2050,8 +2061,1504 @@ export interface components {
             /** @description The owner's name: needed by the first start's owner link, ignored by the others */
             name?: string;
         };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+         *         "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+         *         "name": "Sales",
+         *         "type": "sales",
+         *         "is_default": true,
+         *         "stages": [
+         *           {
+         *             "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *             "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+         *             "name": "Lead",
+         *             "position": 1,
+         *             "deadline_days": 7,
+         *             "win_probability": 10,
+         *             "color": "#90CAF9"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        FlowEnvelope: {
+            data: components["schemas"]["Flow"];
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *         "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
+         *         "name": "Lead",
+         *         "position": 1,
+         *         "deadline_days": 7,
+         *         "win_probability": 10,
+         *         "color": "#90CAF9"
+         *       }
+         *     }
+         */
+        StageEnvelope: {
+            data: components["schemas"]["Stage"];
+        };
+        /**
+         * @example {
+         *       "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *       "deleted": true
+         *     }
+         */
+        DeletedStage: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *         "deleted": true
+         *       }
+         *     }
+         */
+        DeletedStageEnvelope: {
+            data: components["schemas"]["DeletedStage"];
+        };
+        /**
+         * @example {
+         *       "type": "candidate",
+         *       "name": "Engineering hiring",
+         *       "is_default": false,
+         *       "stages": [
+         *         {
+         *           "name": "Applied",
+         *           "deadline_days": 3,
+         *           "win_probability": 10,
+         *           "color": "#90CAF9"
+         *         },
+         *         {
+         *           "name": "Hired"
+         *         }
+         *       ]
+         *     }
+         */
+        CreateFlow: {
+            type: components["schemas"]["FlowType"];
+            /** @description 1 to 200 characters after trimming; stored trimmed */
+            name: string;
+            /** @description Make it the default flow of its type, taking the flag from the current one (default false) */
+            is_default?: boolean;
+            /** @description At least one, in order: position is the 1-based place in the array */
+            stages: components["schemas"]["NewFlowStage"][];
+        };
+        NewFlowStage: {
+            /** @description 1 to 200 characters after trimming; stored trimmed */
+            name: string;
+            deadline_days?: number | null;
+            /** @description Percentage (default 0) */
+            win_probability?: number;
+            /** @description #RGB or #RRGGBB (default #9E9E9E) */
+            color?: string;
+        };
+        /**
+         * @example {
+         *       "name": "Engineering hiring 2027",
+         *       "is_default": true
+         *     }
+         */
+        PatchFlow: {
+            /** @description 1 to 200 characters after trimming; stored trimmed */
+            name?: string;
+            /** @description true makes it the default of its type (the flag moves); false on the default is refused: make another flow the default instead */
+            is_default?: boolean;
+        };
+        /**
+         * @example {
+         *       "name": "Technical test",
+         *       "deadline_days": 5,
+         *       "win_probability": 40,
+         *       "color": "#FFB74D",
+         *       "position": 3
+         *     }
+         */
+        CreateStage: {
+            /** @description 1 to 200 characters after trimming; stored trimmed */
+            name: string;
+            deadline_days?: number | null;
+            /** @description Percentage (default 0) */
+            win_probability?: number;
+            /** @description #RGB or #RRGGBB (default #9E9E9E) */
+            color?: string;
+            /** @description 1 to n + 1 (n stages now); the stages from there on move one down. Default: last */
+            position?: number;
+        };
+        /**
+         * @example {
+         *       "name": "Phone screen",
+         *       "position": 1
+         *     }
+         */
+        PatchStage: {
+            /** @description 1 to 200 characters after trimming; stored trimmed */
+            name?: string;
+            deadline_days?: number | null;
+            /** @description Percentage */
+            win_probability?: number;
+            /** @description #RGB or #RRGGBB */
+            color?: string;
+            /** @description 1 to n (n stages of the flow); the stages between its old and new place shift by one */
+            position?: number;
+        };
+        FlowStats: {
+            /** Format: uuid */
+            flow_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            to: string;
+            /** @description By position */
+            stages: components["schemas"]["StageStats"][];
+            /** @description Dossiers of the flow now won whose last change to won falls in the period */
+            won: number;
+            /** @description Dossiers of the flow now lost whose last change to lost falls in the period */
+            lost: number;
+            win_rate: number | null;
+            pipeline: components["schemas"]["PipelineValue"][] | null;
+        };
+        StageStats: {
+            /** Format: uuid */
+            stage_id: string;
+            name: string;
+            position: number;
+            /** @description Dossiers now in the stage whose status is active */
+            active: number;
+            /** @description Of those, the ones whose stage_due_at has passed */
+            overdue: number;
+            /** @description Entries into the stage in the period (creation into the first stage included) */
+            entered: number;
+            /** @description Moves out of the stage to another stage in the period (not to no stage; becoming won or lost is not leaving) */
+            left: number;
+            median_days: number | null;
+            /** @description Of `left`, the moves to a stage of higher position */
+            went_on: number;
+            went_on_share: number | null;
+        };
+        PipelineValue: {
+            /** @description ISO 4217 */
+            currency: string;
+            /** @description Sum of deal_size over the flow's active dossiers in this currency */
+            open_value: number;
+            /** @description Sum of deal_size × the current stage's win_probability / 100 */
+            weighted_value: number;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "flow_id": "0b8e7a52-3c1d-4f7e-9a55-1c2d3e4f5a6b",
+         *         "from": "2026-09-01T00:00:00.000Z",
+         *         "to": "2026-11-30T00:00:00.000Z",
+         *         "stages": [
+         *           {
+         *             "stage_id": "4f1c2d3e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *             "name": "Qualified",
+         *             "position": 1,
+         *             "active": 12,
+         *             "overdue": 2,
+         *             "entered": 30,
+         *             "left": 20,
+         *             "median_days": 3.5,
+         *             "went_on": 15,
+         *             "went_on_share": 0.75
+         *           }
+         *         ],
+         *         "won": 6,
+         *         "lost": 4,
+         *         "win_rate": 0.6,
+         *         "pipeline": [
+         *           {
+         *             "currency": "EUR",
+         *             "open_value": 120000,
+         *             "weighted_value": 36000
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        FlowStatsEnvelope: {
+            data: components["schemas"]["FlowStats"];
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "at": "2026-11-22T04:21:26.123Z",
+         *           "kind": "created",
+         *           "actor": {
+         *             "type": "key",
+         *             "id": "0b8e7a52-3c1d-4f7e-9a55-1c2d3e4f5a6b",
+         *             "name": "ATS sync"
+         *           },
+         *           "changes": {
+         *             "name": [
+         *               null,
+         *               "Jane Doe"
+         *             ],
+         *             "status": [
+         *               null,
+         *               "active"
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "meta": {
+         *         "stages": [
+         *           {
+         *             "stage_id": "4f1c2d3e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *             "entered_at": "2026-11-22T04:21:26.123Z",
+         *             "left_at": null,
+         *             "days": 1.5
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        DossierHistory: {
+            data: components["schemas"]["HistoryItem"][];
+            meta: {
+                stages: components["schemas"]["StageStay"][];
+            };
+        };
+        HistoryItem: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            at: string;
+            /** @enum {string} */
+            kind: "created" | "updated" | "stage_changed" | "cv_attached" | "note_added" | "archived" | "contact_linked" | "contact_unlinked";
+            actor: components["schemas"]["HistoryActor"] | null;
+            /** @description field → [old, new] */
+            changes: {
+                [key: string]: unknown[];
+            };
+        };
+        /** @description Who made the change */
+        HistoryActor: {
+            /** @enum {string} */
+            type: "key" | "member" | "email" | "cli";
+            /** @description The key's or member's id, the sender's address, or the system user who ran the command */
+            id: string;
+            name: string | null;
+        };
+        StageStay: {
+            /** Format: uuid */
+            stage_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            entered_at: string;
+            left_at: string | null;
+            /** @description Decimal days spent in the stage (up to now while still there) */
+            days: number;
+        };
+        /**
+         * @example {
+         *       "address": "7qk2m9x4c8v1b6n3z5p0r2t4wd@jobs.example.com"
+         *     }
+         */
+        IntakeAddress: {
+            /** @description Mail to this address becomes a dossier of the flow: a random token of 26 lower-case letters and digits at DOSSIER_INTAKE_DOMAIN */
+            address: string;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "address": "7qk2m9x4c8v1b6n3z5p0r2t4wd@jobs.example.com"
+         *       }
+         *     }
+         */
+        IntakeAddressEnvelope: {
+            data: components["schemas"]["IntakeAddress"];
+        };
+        /**
+         * @example {
+         *       "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b"
+         *     }
+         */
+        IntakeReceipt: {
+            /**
+             * Format: uuid
+             * @description The dossier the message became (never the dossier itself: the sender holds no key)
+             */
+            id: string;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b"
+         *       }
+         *     }
+         */
+        IntakeReceiptEnvelope: {
+            data: components["schemas"]["IntakeReceipt"];
+        };
+        /**
+         * Format: binary
+         * @description The raw message (RFC 5322), at most 25 MB (26,214,400 bytes)
+         * @example From: Jane Doe <jane@example.com>
+         *     Subject: Application
+         *     Message-ID: <1@example.com>
+         *
+         *     Please find my CV attached.
+         */
+        EmailMessage: Blob;
+        /**
+         * Format: binary
+         * @description The PDF bytes, at most 10 MB
+         * @example %PDF-1.7 … (the bytes of the PDF file, at most 10 MB)
+         */
+        PdfFile: Blob;
+        /**
+         * @description A scope (C12): what a key or a role may do
+         * @enum {string}
+         */
+        Scope: "dossiers:read" | "dossiers:write" | "contacts:read" | "contacts:write" | "flows:read" | "notes:read" | "notes:write" | "flows:write" | "members:manage" | "keys:manage" | "webhooks:manage" | "events:read";
+        /**
+         * @example {
+         *       "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
+         *       "prefix": "svc_live_Ab3",
+         *       "scopes": [
+         *         "dossiers:read",
+         *         "dossiers:write"
+         *       ],
+         *       "expires_at": null,
+         *       "revoked_at": null,
+         *       "last_used_at": "2026-11-22T04:21:26.123Z",
+         *       "name": "Website form"
+         *     }
+         */
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            /** @description The first 12 characters of the key, for telling keys apart (the key itself is never shown again) */
+            prefix: string;
+            /** @description The scopes the key grants */
+            scopes: components["schemas"]["Scope"][];
+            expires_at: string | null;
+            revoked_at: string | null;
+            last_used_at: string | null;
+            name: string | null;
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
+         *           "prefix": "svc_live_Ab3",
+         *           "scopes": [
+         *             "dossiers:read",
+         *             "dossiers:write"
+         *           ],
+         *           "expires_at": null,
+         *           "revoked_at": null,
+         *           "last_used_at": "2026-11-22T04:21:26.123Z",
+         *           "name": "Website form"
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        ApiKeyList: {
+            data: components["schemas"]["ApiKey"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
+         *         "prefix": "svc_live_Ab3",
+         *         "scopes": [
+         *           "dossiers:read",
+         *           "dossiers:write"
+         *         ],
+         *         "expires_at": null,
+         *         "revoked_at": null,
+         *         "last_used_at": "2026-11-22T04:21:26.123Z",
+         *         "name": "Website form"
+         *       }
+         *     }
+         */
+        ApiKeyEnvelope: {
+            data: components["schemas"]["ApiKey"];
+        };
+        /**
+         * @example {
+         *       "scopes": [
+         *         "dossiers:read",
+         *         "dossiers:write"
+         *       ],
+         *       "name": "Website form",
+         *       "expires_at": "2027-12-31T23:59:59.000Z"
+         *     }
+         */
+        CreateKey: {
+            /** @description At least one; each one the caller holds itself (else 403 forbidden) */
+            scopes: components["schemas"]["Scope"][];
+            name?: string | null;
+            expires_at?: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
+         *       "key": "svc_live_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z",
+         *       "scopes": [
+         *         "dossiers:read",
+         *         "dossiers:write"
+         *       ],
+         *       "expires_at": "2027-12-31T23:59:59.000Z",
+         *       "name": "Website form"
+         *     }
+         */
+        CreatedKey: {
+            /** Format: uuid */
+            id: string;
+            /** @description The key, shown this once only: only its SHA-256 hash is stored */
+            key: string;
+            /** @description The scopes the key grants */
+            scopes: components["schemas"]["Scope"][];
+            expires_at: string | null;
+            name: string | null;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
+         *         "key": "svc_live_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z",
+         *         "scopes": [
+         *           "dossiers:read",
+         *           "dossiers:write"
+         *         ],
+         *         "expires_at": "2027-12-31T23:59:59.000Z",
+         *         "name": "Website form"
+         *       }
+         *     }
+         */
+        CreatedKeyEnvelope: {
+            data: components["schemas"]["CreatedKey"];
+        };
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/dossier",
+         *       "enabled": true
+         *     }
+         */
+        WebhookEndpoint: {
+            /** @description http or https; a URL that resolves to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) is refused */
+            url: string;
+            /** @description false after the receiver answered 410 Gone: PUT the URL again to enable it */
+            enabled: boolean;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "url": "https://hooks.example.com/dossier",
+         *         "enabled": true
+         *       }
+         *     }
+         */
+        WebhookEndpointEnvelope: {
+            data: components["schemas"]["WebhookEndpoint"];
+        };
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/dossier"
+         *     }
+         */
+        SetWebhookEndpoint: {
+            /** @description http or https; a URL that resolves to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) is refused */
+            url: string;
+        };
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/dossier",
+         *       "enabled": true,
+         *       "secret": "whsec_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
+         *     }
+         */
+        WebhookEndpointWithSecret: {
+            /** @description http or https; a URL that resolves to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) is refused */
+            url: string;
+            enabled: boolean;
+            /** @description The signing secret, shown this once only */
+            secret: string;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "url": "https://hooks.example.com/dossier",
+         *         "enabled": true,
+         *         "secret": "whsec_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
+         *       }
+         *     }
+         */
+        WebhookEndpointWithSecretEnvelope: {
+            data: components["schemas"]["WebhookEndpointWithSecret"];
+        };
+        /**
+         * @example {
+         *       "url": null,
+         *       "enabled": false
+         *     }
+         */
+        RemovedWebhookEndpoint: {
+            url: null;
+            /** @constant */
+            enabled: false;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "url": null,
+         *         "enabled": false
+         *       }
+         *     }
+         */
+        RemovedWebhookEndpointEnvelope: {
+            data: components["schemas"]["RemovedWebhookEndpoint"];
+        };
+        /**
+         * @example {
+         *       "secret": "whsec_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
+         *     }
+         */
+        RotatedWebhookSecret: {
+            /** @description The new secret, shown this once only; the previous one keeps signing for 24 h */
+            secret: string;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "secret": "whsec_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
+         *       }
+         *     }
+         */
+        RotatedWebhookSecretEnvelope: {
+            data: components["schemas"]["RotatedWebhookSecret"];
+        };
+        /** @enum {string} */
+        WebhookDeliveryStatus: "pending" | "succeeded" | "failed" | "skipped";
+        /**
+         * @example {
+         *       "event_id": "evt_00000000000000000000000042",
+         *       "type": "dossier.created",
+         *       "status": "failed",
+         *       "attempts": 10,
+         *       "next_attempt_at": null,
+         *       "last_status_code": 500,
+         *       "last_error": "HTTP 500"
+         *     }
+         */
+        WebhookDelivery: {
+            /** @description The event's id */
+            event_id: string;
+            /**
+             * @description The event's type
+             * @enum {string}
+             */
+            type: "dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created";
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            attempts: number;
+            next_attempt_at: string | null;
+            last_status_code: number | null;
+            last_error: string | null;
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "event_id": "evt_00000000000000000000000042",
+         *           "type": "dossier.created",
+         *           "status": "failed",
+         *           "attempts": 10,
+         *           "next_attempt_at": null,
+         *           "last_status_code": 500,
+         *           "last_error": "HTTP 500"
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        WebhookDeliveryList: {
+            data: components["schemas"]["WebhookDelivery"][];
+            meta: components["schemas"]["Meta"];
+        };
+        WebhookDeliveryAttempt: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            at: string;
+            status_code: number | null;
+            error: string | null;
+            duration_ms: number;
+            response_snippet: string | null;
+        };
+        /**
+         * @example {
+         *       "event_id": "evt_00000000000000000000000042",
+         *       "type": "dossier.created",
+         *       "status": "failed",
+         *       "attempts": 10,
+         *       "next_attempt_at": null,
+         *       "last_status_code": 500,
+         *       "last_error": "HTTP 500",
+         *       "attempt_log": [
+         *         {
+         *           "at": "2026-11-22T04:21:26.123Z",
+         *           "status_code": 500,
+         *           "error": "HTTP 500",
+         *           "duration_ms": 41,
+         *           "response_snippet": "oops"
+         *         }
+         *       ]
+         *     }
+         */
+        WebhookDeliveryWithAttempts: {
+            /** @description The event's id */
+            event_id: string;
+            /**
+             * @description The event's type
+             * @enum {string}
+             */
+            type: "dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created";
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            attempts: number;
+            next_attempt_at: string | null;
+            last_status_code: number | null;
+            last_error: string | null;
+            /** @description Every attempt, oldest first */
+            attempt_log: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "event_id": "evt_00000000000000000000000042",
+         *         "type": "dossier.created",
+         *         "status": "failed",
+         *         "attempts": 10,
+         *         "next_attempt_at": null,
+         *         "last_status_code": 500,
+         *         "last_error": "HTTP 500",
+         *         "attempt_log": [
+         *           {
+         *             "at": "2026-11-22T04:21:26.123Z",
+         *             "status_code": 500,
+         *             "error": "HTTP 500",
+         *             "duration_ms": 41,
+         *             "response_snippet": "oops"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        WebhookDeliveryWithAttemptsEnvelope: {
+            data: components["schemas"]["WebhookDeliveryWithAttempts"];
+        };
+        /**
+         * @description One of the event types
+         * @enum {string}
+         */
+        EventType: "dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created";
+        /** @description An event as its webhook body (C7); `type` tells which */
+        Event: components["schemas"]["DossierCreatedEvent"] | components["schemas"]["DossierUpdatedEvent"] | components["schemas"]["DossierStageChangedEvent"] | components["schemas"]["DossierDeletedEvent"] | components["schemas"]["NoteCreatedEvent"];
+        EventEnvelope: {
+            data: components["schemas"]["Event"];
+        };
+        /**
+         * @example {
+         *       "has_more": false,
+         *       "next_after": "evt_00000000000000000000000042"
+         *     }
+         */
+        EventFeedMeta: {
+            /** @description Whether more events follow now: read again at once with after=next_after */
+            has_more: boolean;
+            next_after: string | null;
+        };
+        EventFeed: {
+            data: components["schemas"]["Event"][];
+            meta: components["schemas"]["EventFeedMeta"];
+        };
+        /**
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        Health: {
+            /** @constant */
+            status: "ok";
+        };
+        /**
+         * @example {
+         *       "status": "unavailable"
+         *     }
+         * @example {
+         *       "status": "storage_unavailable"
+         *     }
+         */
+        HealthUnavailable: {
+            /** @enum {string} */
+            status: "unavailable" | "storage_unavailable";
+        };
     };
-    responses: never;
+    responses: {
+        /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
+        CsrfFailedOrForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "csrf_failed" | "forbidden";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Gone: `cursor_expired`: The `after` event is unknown, another organization's, or older than the retention: start again without `after`. */
+        CursorExpired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "cursor_expired";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `delivery_not_failed`: Only a failed delivery can be retried. `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+        DeliveryNotFailedOrIdempotencyKeyInUse: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "delivery_not_failed" | "idempotency_key_in_use";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `duplicate_contact`: Another contact of the organization has this email (compared case-insensitively). `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+        DuplicateContactOrIdempotencyKeyInUse: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "duplicate_contact" | "idempotency_key_in_use";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `duplicate_member`: A member of the installation already has this email (compared case-insensitively). */
+        DuplicateMember: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "duplicate_member";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `duplicate_member`: A member of the installation already has this email (compared case-insensitively). */
+        DuplicateMemberNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "duplicate_member";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Content Too Large: `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
+        FileTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "file_too_large";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+        IdempotencyKeyInUse: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "idempotency_key_in_use";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+        IdempotencyKeyInUseNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "idempotency_key_in_use";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+        IdempotencyKeyReused: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "idempotency_key_reused";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
+        IdempotencyKeyReusedNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "idempotency_key_reused";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Insufficient Storage: `insufficient_storage`: There is no space left to store the CV; nothing of the request was kept. */
+        InsufficientStorage: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "insufficient_storage";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+        Internal: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Requests allowed per sliding 60 s window for the organization */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the window after this one */
+                "X-RateLimit-Remaining"?: number;
+                /** @description Seconds until a counted request leaves the window (0 when none is counted) */
+                "X-RateLimit-Reset"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "internal";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
+        InternalNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "internal";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+        InvalidBody: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "invalid_body";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
+        InvalidBodyNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "invalid_body";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. `invalid_setup_link`: A setup link that is unknown, used, expired, replaced by a newer one, or a disabled member's. */
+        InvalidBodyOrInvalidSetupLinkNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "invalid_body" | "invalid_setup_link";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Unauthorized: `invalid_credentials`: A wrong email or password (the same answer, in about the same time, for an unknown email). */
+        InvalidCredentialsNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                "WWW-Authenticate": "Bearer";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "invalid_credentials";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `last_owner`: The change would leave the organization without an owner. */
+        LastOwner: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "last_owner";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `last_owner`: The change would leave the organization without an owner. `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+        LastOwnerOrIdempotencyKeyInUse: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "last_owner" | "idempotency_key_in_use";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `last_stage`: A flow keeps at least one stage. `stage_not_empty`: A stage that holds dossiers (archived ones too) cannot be deleted. */
+        LastStageOrStageNotEmpty: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "last_stage" | "stage_not_empty";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "not_found";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
+        NotFoundNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "not_found";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "payload_too_large";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+        PayloadTooLargeNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "payload_too_large";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
+        PayloadTooLargeOrFileTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "payload_too_large" | "file_too_large";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+        PlanRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "plan_required";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
+        PlanRequiredNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "plan_required";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Precondition Failed: `precondition_failed`: If-Match does not match the record's current ETag: someone changed it first; nothing was changed. */
+        PreconditionFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "precondition_failed";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+        RateLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "rate_limited";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
+        RateLimitedNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "rate_limited";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+        RequestTimeout: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "request_timeout";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
+        RequestTimeoutNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "request_timeout";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+        ServerBusyOrStorageUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "server_busy" | "storage_unavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+        StorageUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "storage_unavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+        StorageUnavailableNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description With server_busy: whole seconds to wait */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "storage_unavailable";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. */
+        StorageUnavailableOrServerBusyNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description With server_busy: whole seconds to wait */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "storage_unavailable" | "server_busy";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
+                "WWW-Authenticate": "Bearer";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "unauthorized";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Unsupported Media Type: `unsupported_media_type`: A Content-Type that is neither multipart/form-data nor application/pdf. */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "unsupported_media_type";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Unsupported Media Type: `unsupported_media_type`: A Content-Type that is neither multipart/form-data nor application/pdf. */
+        UnsupportedMediaTypeNoKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @constant */
+                        code: "unsupported_media_type";
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: {
@@ -2091,10 +3598,7 @@ export interface operations {
                      *       "status": "ok"
                      *     }
                      */
-                    "application/json": {
-                        /** @constant */
-                        status: "ok";
-                    };
+                    "application/json": components["schemas"]["Health"];
                 };
             };
             /** @description `unavailable`: the service is up but its database does not answer (e.g. the file is gone or unreadable). `storage_unavailable`: a write to the database failed (disk full, I/O error); the service refuses changes and still answers reads until it is restarted (the reason is in its log) */
@@ -2109,9 +3613,7 @@ export interface operations {
                      *       "status": "unavailable"
                      *     }
                      */
-                    "application/json": {
-                        status: "unavailable" | "storage_unavailable";
-                    };
+                    "application/json": components["schemas"]["HealthUnavailable"];
                 };
             };
         };
@@ -2161,123 +3663,12 @@ export interface operations {
                     "application/json": components["schemas"]["DossierList"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     createDossier: {
@@ -2335,256 +3726,19 @@ export interface operations {
                     "application/json": components["schemas"]["DossierEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "payload_too_large" | "file_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Insufficient Storage: `insufficient_storage`: There is no space left to store the CV; nothing of the request was kept. */
-            507: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "insufficient_storage";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLargeOrFileTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getDossier: {
@@ -2630,123 +3784,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     archiveDossier: {
@@ -2777,161 +3820,14 @@ export interface operations {
                     "application/json": components["schemas"]["ArchivedDossierEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Precondition Failed: `precondition_failed`: If-Match does not match the record's current ETag: someone changed it first; nothing was changed. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "precondition_failed";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     updateDossier: {
@@ -2979,256 +3875,19 @@ export interface operations {
                     "application/json": components["schemas"]["DossierEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Precondition Failed: `precondition_failed`: If-Match does not match the record's current ETag: someone changed it first; nothing was changed. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "precondition_failed";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     downloadCv: {
@@ -3257,126 +3916,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": Blob;
+                    "application/pdf": components["schemas"]["PdfFile"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     attachCv: {
@@ -3403,7 +3951,7 @@ export interface operations {
                  */
                 "multipart/form-data": components["schemas"]["CvForm"];
                 /** @example %PDF-1.7 … (the bytes of the PDF file, at most 10 MB) */
-                "application/pdf": Blob;
+                "application/pdf": components["schemas"]["PdfFile"];
             };
         };
         responses: {
@@ -3424,294 +3972,21 @@ export interface operations {
                     "application/json": components["schemas"]["DossierEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Precondition Failed: `precondition_failed`: If-Match does not match the record's current ETag: someone changed it first; nothing was changed. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "precondition_failed";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "file_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unsupported Media Type: `unsupported_media_type`: A Content-Type that is neither multipart/form-data nor application/pdf. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unsupported_media_type";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Insufficient Storage: `insufficient_storage`: There is no space left to store the CV; nothing of the request was kept. */
-            507: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "insufficient_storage";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["FileTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getDossierHistory: {
@@ -3736,196 +4011,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "at": "2026-11-22T04:21:26.123Z",
-                     *           "kind": "created",
-                     *           "actor": {
-                     *             "type": "key",
-                     *             "id": "0b8e7a52-3c1d-4f7e-9a55-1c2d3e4f5a6b",
-                     *             "name": "ATS sync"
-                     *           },
-                     *           "changes": {
-                     *             "name": [
-                     *               null,
-                     *               "Jane Doe"
-                     *             ],
-                     *             "status": [
-                     *               null,
-                     *               "active"
-                     *             ]
-                     *           }
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "stages": [
-                     *           {
-                     *             "stage_id": "4f1c2d3e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
-                     *             "entered_at": "2026-11-22T04:21:26.123Z",
-                     *             "left_at": null,
-                     *             "days": 1.5
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            at: string;
-                            kind: "created" | "updated" | "stage_changed" | "cv_attached" | "note_added" | "archived" | "contact_linked" | "contact_unlinked";
-                            actor: {
-                                type: "key" | "member" | "email" | "cli";
-                                /** @description The key's or member's id, the sender's address, or the system user who ran the command */
-                                id: string;
-                                name: string | null;
-                            } | null;
-                            /** @description field → [old, new] */
-                            changes: {
-                                [key: string]: unknown[];
-                            };
-                        }[];
-                        meta: {
-                            stages: {
-                                /** Format: uuid */
-                                stage_id: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds and Z
-                                 * @example 2026-11-22T04:21:26.123Z
-                                 */
-                                entered_at: string;
-                                left_at: string | null;
-                                /** @description Decimal days spent in the stage (up to now while still there) */
-                                days: number;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["DossierHistory"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     listNotes: {
@@ -3958,142 +4052,13 @@ export interface operations {
                     "application/json": components["schemas"]["NoteList"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     createNote: {
@@ -4144,237 +4109,18 @@ export interface operations {
                     "application/json": components["schemas"]["NoteEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     listDossierContacts: {
@@ -4402,123 +4148,12 @@ export interface operations {
                     "application/json": components["schemas"]["LinkedContactList"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     linkContact: {
@@ -4579,237 +4214,18 @@ export interface operations {
                     "application/json": components["schemas"]["LinkEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     unlinkContact: {
@@ -4839,142 +4255,13 @@ export interface operations {
                     "application/json": components["schemas"]["UnlinkedEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     listContacts: {
@@ -5012,123 +4299,12 @@ export interface operations {
                     "application/json": components["schemas"]["ContactList"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     createContact: {
@@ -5175,218 +4351,17 @@ export interface operations {
                     "application/json": components["schemas"]["ContactEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `duplicate_contact`: Another contact of the organization has this email (compared case-insensitively). `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "duplicate_contact" | "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["DuplicateContactOrIdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     getContact: {
@@ -5432,123 +4407,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     deleteContact: {
@@ -5579,161 +4443,14 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedContactEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Precondition Failed: `precondition_failed`: If-Match does not match the record's current ETag: someone changed it first; nothing was changed. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "precondition_failed";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     updateContact: {
@@ -5783,256 +4500,19 @@ export interface operations {
                     "application/json": components["schemas"]["ContactEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `duplicate_contact`: Another contact of the organization has this email (compared case-insensitively). `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "duplicate_contact" | "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Precondition Failed: `precondition_failed`: If-Match does not match the record's current ETag: someone changed it first; nothing was changed. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "precondition_failed";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["DuplicateContactOrIdempotencyKeyInUse"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     listFlows: {
@@ -6064,123 +4544,12 @@ export interface operations {
                     "application/json": components["schemas"]["FlowList"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     createFlow: {
@@ -6213,23 +4582,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    type: components["schemas"]["FlowType"];
-                    /** @description 1 to 200 characters after trimming; stored trimmed */
-                    name: string;
-                    /** @description Make it the default flow of its type, taking the flag from the current one (default false) */
-                    is_default?: boolean;
-                    /** @description At least one, in order: position is the 1-based place in the array */
-                    stages: {
-                        /** @description 1 to 200 characters after trimming; stored trimmed */
-                        name: string;
-                        deadline_days?: number | null;
-                        /** @description Percentage (default 0) */
-                        win_probability?: number;
-                        /** @description #RGB or #RRGGBB (default #9E9E9E) */
-                        color?: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["CreateFlow"];
             };
         };
         responses: {
@@ -6247,245 +4600,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *         "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
-                     *         "name": "Sales",
-                     *         "type": "sales",
-                     *         "is_default": true,
-                     *         "stages": [
-                     *           {
-                     *             "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *             "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *             "name": "Lead",
-                     *             "position": 1,
-                     *             "deadline_days": 7,
-                     *             "win_probability": 10,
-                     *             "color": "#90CAF9"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["Flow"];
-                    };
+                    "application/json": components["schemas"]["FlowEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     patchFlow: {
@@ -6509,12 +4637,7 @@ export interface operations {
                  *       "is_default": true
                  *     }
                  */
-                "application/json": {
-                    /** @description 1 to 200 characters after trimming; stored trimmed */
-                    name?: string;
-                    /** @description true makes it the default of its type (the flag moves); false on the default is refused: make another flow the default instead */
-                    is_default?: boolean;
-                };
+                "application/json": components["schemas"]["PatchFlow"];
             };
         };
         responses: {
@@ -6530,264 +4653,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *         "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
-                     *         "name": "Sales",
-                     *         "type": "sales",
-                     *         "is_default": true,
-                     *         "stages": [
-                     *           {
-                     *             "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *             "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *             "name": "Lead",
-                     *             "position": 1,
-                     *             "deadline_days": 7,
-                     *             "win_probability": 10,
-                     *             "color": "#90CAF9"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["Flow"];
-                    };
+                    "application/json": components["schemas"]["FlowEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     listStages: {
@@ -6815,123 +4695,12 @@ export interface operations {
                     "application/json": components["schemas"]["StageList"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     createStage: {
@@ -6958,17 +4727,7 @@ export interface operations {
                  *       "position": 3
                  *     }
                  */
-                "application/json": {
-                    /** @description 1 to 200 characters after trimming; stored trimmed */
-                    name: string;
-                    deadline_days?: number | null;
-                    /** @description Percentage (default 0) */
-                    win_probability?: number;
-                    /** @description #RGB or #RRGGBB (default #9E9E9E) */
-                    color?: string;
-                    /** @description 1 to n + 1 (n stages now); the stages from there on move one down. Default: last */
-                    position?: number;
-                };
+                "application/json": components["schemas"]["CreateStage"];
             };
         };
         responses: {
@@ -6986,255 +4745,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *         "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *         "name": "Lead",
-                     *         "position": 1,
-                     *         "deadline_days": 7,
-                     *         "win_probability": 10,
-                     *         "color": "#90CAF9"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["Stage"];
-                    };
+                    "application/json": components["schemas"]["StageEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     getFlowStats: {
@@ -7264,227 +4789,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "flow_id": "0b8e7a52-3c1d-4f7e-9a55-1c2d3e4f5a6b",
-                     *         "from": "2026-09-01T00:00:00.000Z",
-                     *         "to": "2026-11-30T00:00:00.000Z",
-                     *         "stages": [
-                     *           {
-                     *             "stage_id": "4f1c2d3e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
-                     *             "name": "Qualified",
-                     *             "position": 1,
-                     *             "active": 12,
-                     *             "overdue": 2,
-                     *             "entered": 30,
-                     *             "left": 20,
-                     *             "median_days": 3.5,
-                     *             "went_on": 15,
-                     *             "went_on_share": 0.75
-                     *           }
-                     *         ],
-                     *         "won": 6,
-                     *         "lost": 4,
-                     *         "win_rate": 0.6,
-                     *         "pipeline": [
-                     *           {
-                     *             "currency": "EUR",
-                     *             "open_value": 120000,
-                     *             "weighted_value": 36000
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            flow_id: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            from: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             * @example 2026-11-22T04:21:26.123Z
-                             */
-                            to: string;
-                            /** @description By position */
-                            stages: {
-                                /** Format: uuid */
-                                stage_id: string;
-                                name: string;
-                                position: number;
-                                /** @description Dossiers now in the stage whose status is active */
-                                active: number;
-                                /** @description Of those, the ones whose stage_due_at has passed */
-                                overdue: number;
-                                /** @description Entries into the stage in the period (creation into the first stage included) */
-                                entered: number;
-                                /** @description Moves out of the stage to another stage in the period (not to no stage; becoming won or lost is not leaving) */
-                                left: number;
-                                median_days: number | null;
-                                /** @description Of `left`, the moves to a stage of higher position */
-                                went_on: number;
-                                went_on_share: number | null;
-                            }[];
-                            /** @description Dossiers of the flow now won whose last change to won falls in the period */
-                            won: number;
-                            /** @description Dossiers of the flow now lost whose last change to lost falls in the period */
-                            lost: number;
-                            win_rate: number | null;
-                            pipeline: {
-                                /** @description ISO 4217 */
-                                currency: string;
-                                /** @description Sum of deal_size over the flow's active dossiers in this currency */
-                                open_value: number;
-                                /** @description Sum of deal_size × the current stage's win_probability / 100 */
-                                weighted_value: number;
-                            }[] | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["FlowStatsEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     deleteStage: {
@@ -7509,185 +4823,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *         "deleted": true
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                         *       "deleted": true
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @constant */
-                            deleted: true;
-                        };
-                    };
+                    "application/json": components["schemas"]["DeletedStageEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `last_stage`: A flow keeps at least one stage. `stage_not_empty`: A stage that holds dossiers (archived ones too) cannot be deleted. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "last_stage" | "stage_not_empty";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["LastStageOrStageNotEmpty"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     patchStage: {
@@ -7711,17 +4857,7 @@ export interface operations {
                  *       "position": 1
                  *     }
                  */
-                "application/json": {
-                    /** @description 1 to 200 characters after trimming; stored trimmed */
-                    name?: string;
-                    deadline_days?: number | null;
-                    /** @description Percentage */
-                    win_probability?: number;
-                    /** @description #RGB or #RRGGBB */
-                    color?: string;
-                    /** @description 1 to n (n stages of the flow); the stages between its old and new place shift by one */
-                    position?: number;
-                };
+                "application/json": components["schemas"]["PatchStage"];
             };
         };
         responses: {
@@ -7737,255 +4873,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                     *         "flow_id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b",
-                     *         "name": "Lead",
-                     *         "position": 1,
-                     *         "deadline_days": 7,
-                     *         "win_probability": 10,
-                     *         "color": "#90CAF9"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["Stage"];
-                    };
+                    "application/json": components["schemas"]["StageEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     getFlowIntake: {
@@ -8010,143 +4912,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "address": "7qk2m9x4c8v1b6n3z5p0r2t4wd@jobs.example.com"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "address": "7qk2m9x4c8v1b6n3z5p0r2t4wd@jobs.example.com"
-                         *     }
-                         */
-                        data: {
-                            /** @description Mail to this address becomes a dossier of the flow: a random token of 26 lower-case letters and digits at DOSSIER_INTAKE_DOMAIN */
-                            address: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["IntakeAddressEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     rotateFlowIntake: {
@@ -8176,219 +4950,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "address": "7qk2m9x4c8v1b6n3z5p0r2t4wd@jobs.example.com"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "address": "7qk2m9x4c8v1b6n3z5p0r2t4wd@jobs.example.com"
-                         *     }
-                         */
-                        data: {
-                            /** @description Mail to this address becomes a dossier of the flow: a random token of 26 lower-case letters and digits at DOSSIER_INTAKE_DOMAIN */
-                            address: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["IntakeAddressEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     listEvents: {
@@ -8397,7 +4971,7 @@ export interface operations {
                 /** @description An event id (a previous answer's `meta.next_after`): only the events recorded after it. An id that is unknown, another organization's, or older than the retention answers 410 cursor_expired */
                 after?: string;
                 /** @description Only events of these types; may repeat (any of them); an unknown type is 400 */
-                type?: ("dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created")[];
+                type?: components["schemas"]["EventType"][];
                 /** @description Only this dossier's own events and the note.created of its notes; a non-uuid is 400 */
                 dossier_id?: string;
                 /** @description How many events at most, 1 to 100 */
@@ -8419,158 +4993,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: (components["schemas"]["DossierCreatedEvent"] | components["schemas"]["DossierUpdatedEvent"] | components["schemas"]["DossierStageChangedEvent"] | components["schemas"]["DossierDeletedEvent"] | components["schemas"]["NoteCreatedEvent"])[];
-                        /**
-                         * @example {
-                         *       "has_more": false,
-                         *       "next_after": "evt_00000000000000000000000042"
-                         *     }
-                         */
-                        meta: {
-                            /** @description Whether more events follow now: read again at once with after=next_after */
-                            has_more: boolean;
-                            next_after: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["EventFeed"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Gone: `cursor_expired`: The `after` event is unknown, another organization's, or older than the retention: start again without `after`. */
-            410: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "cursor_expired";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            410: components["responses"]["CursorExpired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     getEvent: {
@@ -8595,129 +5027,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description An event as its webhook body (C7); `type` tells which */
-                        data: components["schemas"]["DossierCreatedEvent"] | components["schemas"]["DossierUpdatedEvent"] | components["schemas"]["DossierStageChangedEvent"] | components["schemas"]["DossierDeletedEvent"] | components["schemas"]["NoteCreatedEvent"];
-                    };
+                    "application/json": components["schemas"]["EventEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     listKeys: {
@@ -8739,144 +5057,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
-                     *           "prefix": "svc_live_Ab3",
-                     *           "scopes": [
-                     *             "dossiers:read",
-                     *             "dossiers:write"
-                     *           ],
-                     *           "expires_at": null,
-                     *           "revoked_at": null,
-                     *           "last_used_at": "2026-11-22T04:21:26.123Z",
-                     *           "name": "Website form"
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "total": 1,
-                     *         "page": 1,
-                     *         "per_page": 25
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description The first 12 characters of the key, for telling keys apart (the key itself is never shown again) */
-                            prefix: string;
-                            /** @description The scopes the key grants */
-                            scopes: ("dossiers:read" | "dossiers:write" | "contacts:read" | "contacts:write" | "flows:read" | "notes:read" | "notes:write" | "flows:write" | "members:manage" | "keys:manage" | "webhooks:manage" | "events:read")[];
-                            expires_at: string | null;
-                            revoked_at: string | null;
-                            last_used_at: string | null;
-                            name: string | null;
-                        }[];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     createKey: {
@@ -8898,12 +5086,7 @@ export interface operations {
                  *       "expires_at": "2027-12-31T23:59:59.000Z"
                  *     }
                  */
-                "application/json": {
-                    /** @description At least one; each one the caller holds itself (else 403 forbidden) */
-                    scopes: ("dossiers:read" | "dossiers:write" | "contacts:read" | "contacts:write" | "flows:read" | "notes:read" | "notes:write" | "flows:write" | "members:manage" | "keys:manage" | "webhooks:manage" | "events:read")[];
-                    name?: string | null;
-                    expires_at?: string | null;
-                };
+                "application/json": components["schemas"]["CreateKey"];
             };
         };
         responses: {
@@ -8919,220 +5102,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
-                     *         "key": "svc_live_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z",
-                     *         "scopes": [
-                     *           "dossiers:read",
-                     *           "dossiers:write"
-                     *         ],
-                     *         "expires_at": "2027-12-31T23:59:59.000Z",
-                     *         "name": "Website form"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
-                         *       "key": "svc_live_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z",
-                         *       "scopes": [
-                         *         "dossiers:read",
-                         *         "dossiers:write"
-                         *       ],
-                         *       "expires_at": "2027-12-31T23:59:59.000Z",
-                         *       "name": "Website form"
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description The key, shown this once only: only its SHA-256 hash is stored */
-                            key: string;
-                            /** @description The scopes the key grants */
-                            scopes: ("dossiers:read" | "dossiers:write" | "contacts:read" | "contacts:write" | "flows:read" | "notes:read" | "notes:write" | "flows:write" | "members:manage" | "keys:manage" | "webhooks:manage" | "events:read")[];
-                            expires_at: string | null;
-                            name: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["CreatedKeyEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     revokeKey: {
@@ -9157,188 +5138,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
-                     *         "prefix": "svc_live_Ab3",
-                     *         "scopes": [
-                     *           "dossiers:read",
-                     *           "dossiers:write"
-                     *         ],
-                     *         "expires_at": null,
-                     *         "revoked_at": null,
-                     *         "last_used_at": "2026-11-22T04:21:26.123Z",
-                     *         "name": "Website form"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
-                         *       "prefix": "svc_live_Ab3",
-                         *       "scopes": [
-                         *         "dossiers:read",
-                         *         "dossiers:write"
-                         *       ],
-                         *       "expires_at": null,
-                         *       "revoked_at": null,
-                         *       "last_used_at": "2026-11-22T04:21:26.123Z",
-                         *       "name": "Website form"
-                         *     }
-                         */
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description The first 12 characters of the key, for telling keys apart (the key itself is never shown again) */
-                            prefix: string;
-                            /** @description The scopes the key grants */
-                            scopes: ("dossiers:read" | "dossiers:write" | "contacts:read" | "contacts:write" | "flows:read" | "notes:read" | "notes:write" | "flows:write" | "members:manage" | "keys:manage" | "webhooks:manage" | "events:read")[];
-                            expires_at: string | null;
-                            revoked_at: string | null;
-                            last_used_at: string | null;
-                            name: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["ApiKeyEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getWebhookEndpoint: {
@@ -9360,147 +5169,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "url": "https://hooks.example.com/dossier",
-                     *         "enabled": true
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "url": "https://hooks.example.com/dossier",
-                         *       "enabled": true
-                         *     }
-                         */
-                        data: {
-                            /** @description http or https; a URL that resolves to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) is refused */
-                            url: string;
-                            /** @description false after the receiver answered 410 Gone: PUT the URL again to enable it */
-                            enabled: boolean;
-                        };
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     setWebhookEndpoint: {
@@ -9517,10 +5194,7 @@ export interface operations {
                  *       "url": "https://hooks.example.com/dossier"
                  *     }
                  */
-                "application/json": {
-                    /** @description http or https; a URL that resolves to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) is refused */
-                    url: string;
-                };
+                "application/json": components["schemas"]["SetWebhookEndpoint"];
             };
         };
         responses: {
@@ -9534,207 +5208,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "url": "https://hooks.example.com/dossier",
-                     *         "enabled": true,
-                     *         "secret": "whsec_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "url": "https://hooks.example.com/dossier",
-                         *       "enabled": true,
-                         *       "secret": "whsec_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
-                         *     }
-                         */
-                        data: {
-                            /** @description http or https; a URL that resolves to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) is refused */
-                            url: string;
-                            enabled: boolean;
-                            /** @description The signing secret, shown this once only */
-                            secret: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     removeWebhookEndpoint: {
@@ -9756,146 +5241,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "url": null,
-                     *         "enabled": false
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "url": null,
-                         *       "enabled": false
-                         *     }
-                         */
-                        data: {
-                            url: null;
-                            /** @constant */
-                            enabled: false;
-                        };
-                    };
+                    "application/json": components["schemas"]["RemovedWebhookEndpointEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     rotateWebhookSecret: {
@@ -9917,162 +5271,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "secret": "whsec_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "secret": "whsec_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
-                         *     }
-                         */
-                        data: {
-                            /** @description The new secret, shown this once only; the previous one keeps signing for 24 h */
-                            secret: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["RotatedWebhookSecretEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -10103,159 +5311,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "event_id": "evt_00000000000000000000000042",
-                     *           "type": "dossier.created",
-                     *           "status": "failed",
-                     *           "attempts": 10,
-                     *           "next_attempt_at": null,
-                     *           "last_status_code": 500,
-                     *           "last_error": "HTTP 500"
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "total": 1,
-                     *         "page": 1,
-                     *         "per_page": 25
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: {
-                            /** @description The event's id */
-                            event_id: string;
-                            /** @description The event's type */
-                            type: "dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created";
-                            status: "pending" | "succeeded" | "failed" | "skipped";
-                            attempts: number;
-                            next_attempt_at: string | null;
-                            last_status_code: number | null;
-                            last_error: string | null;
-                        }[];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     getWebhookDelivery: {
@@ -10280,193 +5344,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "event_id": "evt_00000000000000000000000042",
-                     *         "type": "dossier.created",
-                     *         "status": "failed",
-                     *         "attempts": 10,
-                     *         "next_attempt_at": null,
-                     *         "last_status_code": 500,
-                     *         "last_error": "HTTP 500",
-                     *         "attempt_log": [
-                     *           {
-                     *             "at": "2026-11-22T04:21:26.123Z",
-                     *             "status_code": 500,
-                     *             "error": "HTTP 500",
-                     *             "duration_ms": 41,
-                     *             "response_snippet": "oops"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "event_id": "evt_00000000000000000000000042",
-                         *       "type": "dossier.created",
-                         *       "status": "failed",
-                         *       "attempts": 10,
-                         *       "next_attempt_at": null,
-                         *       "last_status_code": 500,
-                         *       "last_error": "HTTP 500",
-                         *       "attempt_log": [
-                         *         {
-                         *           "at": "2026-11-22T04:21:26.123Z",
-                         *           "status_code": 500,
-                         *           "error": "HTTP 500",
-                         *           "duration_ms": 41,
-                         *           "response_snippet": "oops"
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        data: {
-                            /** @description The event's id */
-                            event_id: string;
-                            /** @description The event's type */
-                            type: "dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created";
-                            status: "pending" | "succeeded" | "failed" | "skipped";
-                            attempts: number;
-                            next_attempt_at: string | null;
-                            last_status_code: number | null;
-                            last_error: string | null;
-                            /** @description Every attempt, oldest first */
-                            attempt_log: {
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds and Z
-                                 * @example 2026-11-22T04:21:26.123Z
-                                 */
-                                at: string;
-                                status_code: number | null;
-                                error: string | null;
-                                duration_ms: number;
-                                response_snippet: string | null;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryWithAttemptsEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     retryWebhookDelivery: {
@@ -10496,269 +5382,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "event_id": "evt_00000000000000000000000042",
-                     *         "type": "dossier.created",
-                     *         "status": "failed",
-                     *         "attempts": 10,
-                     *         "next_attempt_at": null,
-                     *         "last_status_code": 500,
-                     *         "last_error": "HTTP 500",
-                     *         "attempt_log": [
-                     *           {
-                     *             "at": "2026-11-22T04:21:26.123Z",
-                     *             "status_code": 500,
-                     *             "error": "HTTP 500",
-                     *             "duration_ms": 41,
-                     *             "response_snippet": "oops"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "event_id": "evt_00000000000000000000000042",
-                         *       "type": "dossier.created",
-                         *       "status": "failed",
-                         *       "attempts": 10,
-                         *       "next_attempt_at": null,
-                         *       "last_status_code": 500,
-                         *       "last_error": "HTTP 500",
-                         *       "attempt_log": [
-                         *         {
-                         *           "at": "2026-11-22T04:21:26.123Z",
-                         *           "status_code": 500,
-                         *           "error": "HTTP 500",
-                         *           "duration_ms": 41,
-                         *           "response_snippet": "oops"
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        data: {
-                            /** @description The event's id */
-                            event_id: string;
-                            /** @description The event's type */
-                            type: "dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created";
-                            status: "pending" | "succeeded" | "failed" | "skipped";
-                            attempts: number;
-                            next_attempt_at: string | null;
-                            last_status_code: number | null;
-                            last_error: string | null;
-                            /** @description Every attempt, oldest first */
-                            attempt_log: {
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds and Z
-                                 * @example 2026-11-22T04:21:26.123Z
-                                 */
-                                at: string;
-                                status_code: number | null;
-                                error: string | null;
-                                duration_ms: number;
-                                response_snippet: string | null;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryWithAttemptsEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `delivery_not_failed`: Only a failed delivery can be retried. `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "delivery_not_failed" | "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["DeliveryNotFailedOrIdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     listMembers: {
@@ -10783,104 +5419,11 @@ export interface operations {
                     "application/json": components["schemas"]["MemberList"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     createMember: {
@@ -10918,199 +5461,16 @@ export interface operations {
                     "application/json": components["schemas"]["NewMemberEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `duplicate_member`: A member of the installation already has this email (compared case-insensitively). */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "duplicate_member";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["DuplicateMember"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     disableMember: {
@@ -11138,161 +5498,14 @@ export interface operations {
                     "application/json": components["schemas"]["MemberEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `last_owner`: The change would leave the organization without an owner. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "last_owner";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["LastOwner"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     updateMember: {
@@ -11334,237 +5547,18 @@ export interface operations {
                     "application/json": components["schemas"]["MemberEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `last_owner`: The change would leave the organization without an owner. `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "last_owner" | "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "server_busy" | "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["LastOwnerOrIdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
         };
     };
     createSetupLink: {
@@ -11592,142 +5586,13 @@ export interface operations {
                     "application/json": components["schemas"]["SetupLinkEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getSession: {
@@ -11752,104 +5617,11 @@ export interface operations {
                     "application/json": components["schemas"]["SessionEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     signIn: {
@@ -11881,123 +5653,13 @@ export interface operations {
                     "application/json": components["schemas"]["SessionEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `invalid_credentials`: A wrong email or password (the same answer, in about the same time, for an unknown email). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_credentials";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description With server_busy: whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "storage_unavailable" | "server_busy";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBodyNoKey"];
+            401: components["responses"]["InvalidCredentialsNoKey"];
+            408: components["responses"]["RequestTimeoutNoKey"];
+            413: components["responses"]["PayloadTooLargeNoKey"];
+            429: components["responses"]["RateLimitedNoKey"];
+            500: components["responses"]["InternalNoKey"];
+            503: components["responses"]["StorageUnavailableOrServerBusyNoKey"];
         };
     };
     signOut: {
@@ -12022,123 +5684,12 @@ export interface operations {
                     "application/json": components["schemas"]["SignedOutEnvelope"];
                 };
             };
-            /** @description Unauthorized: `unauthorized`: A missing, malformed, unknown, revoked or expired API key, or, without an Authorization header, a session cookie that is unknown, ended or a disabled member's (the message does not say which). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description `Bearer`: send an API key as Authorization: Bearer svc_live_... */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unauthorized";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Forbidden: `csrf_failed`: A change authenticated by the session cookie without an X-CSRF-Token equal to the session's, or with an Origin that is not this server's. `forbidden`: The key or the member's role lacks a scope this operation requires, or the change gives a role or a setup link beyond what the caller holds. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "csrf_failed" | "forbidden";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Requests allowed per sliding 60 s window for the organization */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window after this one */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until a counted request leaves the window (0 when none is counted) */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     receiveIntakeMessage: {
@@ -12163,7 +5714,7 @@ export interface operations {
                  *
                  *     Please find my CV attached.
                  */
-                "message/rfc822": Blob;
+                "message/rfc822": components["schemas"]["EmailMessage"];
             };
         };
         responses: {
@@ -12176,27 +5727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b"
-                         *     }
-                         */
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description The dossier the message became (never the dossier itself: the sender holds no key)
-                             */
-                            id: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["IntakeReceiptEnvelope"];
                 };
             };
             /** @description The message became a new dossier, stored with its CV */
@@ -12210,208 +5741,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @example {
-                         *       "id": "2f6d8a1c-4b3e-4d5f-9a7b-8c9d0e1f2a3b"
-                         *     }
-                         */
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description The dossier the message became (never the dossier itself: the sender holds no key)
-                             */
-                            id: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["IntakeReceiptEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "invalid_body";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Payment Required: `plan_required`: The organization is on the Free or Pro plan; the API requires Growth. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "plan_required";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `not_found`: A path id that is malformed, unknown or another organization's; or, where stated, an id in the body that is not the organization's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "not_found";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_in_use";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unsupported Media Type: `unsupported_media_type`: A Content-Type that is neither multipart/form-data nor application/pdf. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "unsupported_media_type";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unprocessable Content: `idempotency_key_reused`: This Idempotency-Key was used with another method, path or body. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "idempotency_key_reused";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `rate_limited`: The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "rate_limited";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description With server_busy: whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "storage_unavailable";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBodyNoKey"];
+            402: components["responses"]["PlanRequiredNoKey"];
+            404: components["responses"]["NotFoundNoKey"];
+            408: components["responses"]["RequestTimeoutNoKey"];
+            409: components["responses"]["IdempotencyKeyInUseNoKey"];
+            413: components["responses"]["PayloadTooLargeNoKey"];
+            415: components["responses"]["UnsupportedMediaTypeNoKey"];
+            422: components["responses"]["IdempotencyKeyReusedNoKey"];
+            429: components["responses"]["RateLimitedNoKey"];
+            500: components["responses"]["InternalNoKey"];
+            503: components["responses"]["StorageUnavailableNoKey"];
         };
     };
     setUpPassword: {
@@ -12443,104 +5786,12 @@ export interface operations {
                     "application/json": components["schemas"]["SessionEnvelope"];
                 };
             };
-            /** @description Bad Request: `invalid_body`: A missing or unknown field, a value of the wrong type or out of its limits, malformed JSON, a JSON endpoint called without Content-Type: application/json, or an invalid query parameter. `invalid_setup_link`: A setup link that is unknown, used, expired, replaced by a newer one, or a disabled member's. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "invalid_body" | "invalid_setup_link";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Request Timeout: `request_timeout`: The request body stalled for 30 s (from the headers or from its last byte), or came slower than 10 KB/s on average after its first 30 s; the connection is closed. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "request_timeout";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict: `duplicate_member`: A member of the installation already has this email (compared case-insensitively). */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "duplicate_member";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "payload_too_large";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `internal`: An unexpected server error; the details are logged with the request id. Safe to retry. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @constant */
-                            code: "internal";
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description With server_busy: whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        error: {
-                            /** @enum {unknown} */
-                            code: "storage_unavailable" | "server_busy";
-                            message: string;
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["InvalidBodyOrInvalidSetupLinkNoKey"];
+            408: components["responses"]["RequestTimeoutNoKey"];
+            409: components["responses"]["DuplicateMemberNoKey"];
+            413: components["responses"]["PayloadTooLargeNoKey"];
+            500: components["responses"]["InternalNoKey"];
+            503: components["responses"]["StorageUnavailableOrServerBusyNoKey"];
         };
     };
     onDossierCreated: {

@@ -1,9 +1,10 @@
 // Screen 2 (C14): one flow's stages as columns of dossier cards, under the filters of the address.
 // A card moves to another stage by dragging it onto a column, or by keyboard with its "Move to…"
 // button; the move shows at once and is undone, with the API's message, if the API refuses it. A
-// viewer gets neither, nor the "New dossier" link.
-import { DndContext, DragOverlay, PointerSensor, useDroppable, useSensor, useSensors, type DragEndEvent, type DragStartEvent } from "@dnd-kit/core";
-import { useState } from "react";
+// viewer gets neither, nor the "New dossier" link. Each column scrolls on its own under its
+// header (issue 39); the arrow keys go from card to card, left and right to the next column.
+import { DndContext, DragOverlay, PointerSensor, useDroppable, useSensor, useSensors, type Announcements, type DragEndEvent, type DragStartEvent } from "@dnd-kit/core";
+import { useState, type KeyboardEvent } from "react";
 import { Link } from "wouter";
 import { messageOf, type Dossier, type Flow, type Stage } from "../api/client";
 import { canWriteDossiers, useMember } from "../api/session";
@@ -11,8 +12,8 @@ import { Alert } from "../ui/alert";
 import { Card } from "./card";
 import { FilterBar } from "./filter-bar";
 import { apiFilter, isFiltered, useBoardFilter, type DossierFilter } from "./filters";
-import { columnCards, useColumn, useFlows, useMemberNames, useMatching, useMoveCard, type Move } from "./queries";
-import { dealSums, money } from "./sums";
+import { columnCards, useColumn, useFlows, useMemberNames, useMatching, useMoveCard, usePipeline, useStageSums, type Move } from "./queries";
+import { money } from "./sums";
 
 export function Board({ flowId }: { flowId: string }) {
   const flows = useFlows();
@@ -68,6 +69,15 @@ function FlowBoard({ flow }: { flow: Flow }) {
     setFocusAfterMove({ id: dossier.id, stage: to });
   };
 
+  const nameOf = (data: { current?: Record<string, unknown> } | undefined) => (data?.current?.dossier as Dossier | undefined)?.name ?? "The card";
+  // What a screen reader hears while a card is dragged: the card and the stages by name, never an id.
+  const announcements: Announcements = {
+    onDragStart: ({ active }) => `Picked up ${nameOf(active.data)}.`,
+    onDragOver: ({ active, over }) => (over ? `${nameOf(active.data)} is over ${stageName(String(over.id))}.` : `${nameOf(active.data)} is over no stage.`),
+    onDragEnd: ({ active, over }) => (over ? `${nameOf(active.data)} was dropped on ${stageName(String(over.id))}.` : `${nameOf(active.data)} was dropped outside the stages.`),
+    onDragCancel: ({ active }) => `Moving ${nameOf(active.data)} was cancelled.`,
+  };
+
   const onDragStart = (event: DragStartEvent) => setDragged((event.active.data.current?.dossier as Dossier | undefined) ?? null);
   const onDragEnd = (event: DragEndEvent) => {
     setDragged(null);
@@ -80,27 +90,31 @@ function FlowBoard({ flow }: { flow: Flow }) {
       <div className="board-head">
         <h1>{flow.name}</h1>
         {canMove && (
-          <Link href={`/dossiers/new?flow=${flow.id}`} className="board-new">
+          <Link href={`/dossiers/new?flow=${flow.id}`} className="button-link board-new">
             New dossier
           </Link>
         )}
+        <Matching flow={flow} filter={query} shown={isFiltered(filter)} />
+        {flow.type === "sales" && <Pipeline flow={flow} />}
       </div>
       <FilterBar filter={filter} onChange={setFilter} member={member} names={names.data} />
-      <Matching flow={flow} filter={query} shown={isFiltered(filter)} />
       <p className="sr-only" id="board-help">
-        {canMove ? "Drag a card to another column, or use its Move to… button." : "You can look at this board; your role cannot move cards."}
+        {canMove
+          ? "Tab goes from column to column; the arrow keys from card to card: up and down in a column, left and right to the next column. Drag a card to another column, or use its Move to… button."
+          : "Tab goes from column to column; the arrow keys from card to card: up and down in a column, left and right to the next column. You can look at this board; your role cannot move cards."}
       </p>
       <div className={outcome && !outcome.ok ? "outcome error" : "outcome"} role={outcome && !outcome.ok ? "alert" : "status"}>
         {outcome?.text}
       </div>
+      <EmptyBoard flow={flow} filter={query} filtered={isFiltered(filter)} canMove={canMove} />
       <DndContext
         sensors={sensors}
         onDragStart={onDragStart}
         onDragEnd={onDragEnd}
         onDragCancel={() => setDragged(null)}
-        accessibility={{ screenReaderInstructions: { draggable: "Use the card's Move to… button to move it with the keyboard." } }}
+        accessibility={{ announcements, screenReaderInstructions: { draggable: "Use the card's Move to… button to move it with the keyboard." } }}
       >
-        <div className="board" aria-describedby="board-help">
+        <div className="board" aria-describedby="board-help" onKeyDown={moveFocus}>
           {flow.stages.map((stage) => (
             <Column
               key={stage.id}
@@ -118,6 +132,65 @@ function FlowBoard({ flow }: { flow: Flow }) {
         <DragOverlay>{dragged ? <Card dossier={dragged} stages={flow.stages} names={names.data} overlay /> : null}</DragOverlay>
       </DndContext>
     </>
+  );
+}
+
+/** The arrow keys on a card (not in its open Move menu): up and down to the card above or below,
+ * left and right to the card at the same place in the previous or next column that has cards. */
+function moveFocus(event: KeyboardEvent<HTMLDivElement>) {
+  const keys: Record<string, [number, number]> = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+  const step = keys[event.key];
+  const target = event.target as HTMLElement;
+  if (!step || event.altKey || event.ctrlKey || event.metaKey || target.closest(".stages")) return;
+  const card = target.closest("article.card");
+  if (!card) return;
+  const columns = [...event.currentTarget.querySelectorAll("section.column")].map((column) => [...column.querySelectorAll("article.card")]);
+  const x = columns.findIndex((cards) => cards.includes(card));
+  const y = columns[x].indexOf(card);
+  let next: Element | undefined;
+  if (step[1] !== 0) next = columns[x][y + step[1]];
+  else {
+    for (let i = x + step[0]; i >= 0 && i < columns.length && !next; i += step[0]) {
+      if (columns[i].length > 0) next = columns[i][Math.min(y, columns[i].length - 1)];
+    }
+  }
+  if (!next) return;
+  event.preventDefault();
+  next.querySelector<HTMLElement>("h3 a")?.focus();
+  next.scrollIntoView({ block: "nearest", inline: "nearest" });
+}
+
+/** An empty board says so, and how to fill it; a board whose filters match nothing says that. */
+function EmptyBoard({ flow, filter, filtered, canMove }: { flow: Flow; filter: DossierFilter; filtered: boolean; canMove: boolean }) {
+  const matching = useMatching(
+    flow.id,
+    flow.stages.map((stage) => stage.id),
+    filter,
+  );
+  if (matching !== 0) return null;
+  return (
+    <section className="empty-state" aria-labelledby="empty-board">
+      <h2 id="empty-board">{filtered ? "Nothing matches these filters" : "No dossiers on this board yet"}</h2>
+      <p>
+        {filtered
+          ? "Change or clear the filters to see more of the board."
+          : canMove
+            ? "Add the first one with New dossier, or send one by email or through the API: it shows here in its first stage."
+            : "Dossiers show here as soon as a member adds them."}
+      </p>
+    </section>
+  );
+}
+
+/** A sales flow's open pipeline, per currency, and weighted by the stages' win probabilities. */
+function Pipeline({ flow }: { flow: Flow }) {
+  const pipeline = usePipeline(flow);
+  if (!pipeline.data || pipeline.data.length === 0) return null;
+  return (
+    <p className="pipeline">
+      Open pipeline: {pipeline.data.map((p) => money(p.open_value, p.currency)).join(" · ")}
+      <span className="muted"> (weighted: {pipeline.data.map((p) => money(p.weighted_value, p.currency)).join(" · ")})</span>
+    </p>
   );
 }
 
@@ -151,7 +224,7 @@ function Column({ flow, stage, filter, canMove, names, onMove, focusAfterMove, o
   const { setNodeRef, isOver } = useDroppable({ id: stage.id, disabled: !canMove });
   const { cards, total } = columnCards(column.data);
   const headingId = `stage-${stage.id}`;
-  const sums = flow.type === "sales" ? dealSums(cards) : [];
+  const sums = useStageSums(flow, stage.id, filter, column.data);
   return (
     <section
       ref={setNodeRef}
@@ -166,18 +239,16 @@ function Column({ flow, stage, filter, canMove, names, onMove, focusAfterMove, o
           {stage.name}
         </h2>
         <p className="count">{column.isPending ? "…" : `${total} ${total === 1 ? "dossier" : "dossiers"}`}</p>
-        {sums.length > 0 && (
-          <p className="sums">
-            {sums.map(({ currency, sum }) => money(sum, currency)).join(" · ")}
-            {cards.length < total && <span className="hint"> (of the {cards.length} shown)</span>}
-          </p>
-        )}
+        {sums.data && sums.data.length > 0 && <p className="sums">{sums.data.map(({ currency, sum }) => money(sum, currency)).join(" · ")}</p>}
+        {sums.isPending && flow.type === "sales" && total > 0 && <p className="sums">Adding up…</p>}
       </header>
-      <Alert error={column.error} />
+      <Alert error={column.error ?? sums.error} />
+      {column.isSuccess && total === 0 && <p className="column-empty">No dossiers in this stage.</p>}
       <ul aria-labelledby={headingId}>
-        {cards.map((dossier) => (
+        {cards.map((dossier, i) => (
           <li key={dossier.id}>
             <Card
+              tabStop={i === 0}
               dossier={dossier}
               stages={flow.stages}
               names={names}

@@ -2,8 +2,9 @@
 // under the board's filters, and the move of a card, shown at once and undone if the API refuses it.
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryKey } from "@tanstack/react-query";
 import { useCallback, useSyncExternalStore } from "react";
-import { api, unwrap, type Dossier } from "../api/client";
+import { api, unwrap, type Dossier, type Flow } from "../api/client";
 import type { DossierFilter } from "./filters";
+import { dealSums } from "./sums";
 
 export const COLUMN_PAGE = 50;
 
@@ -66,6 +67,47 @@ export function useMatching(flowId: string, stageIds: string[], filter: DossierF
   return useSyncExternalStore(subscribe, snapshot);
 }
 
+/** A sales flow's open pipeline per currency, and its value weighted by each stage's win
+ * probability: the API's own figures (GET /flows/{id}/stats, C18), read again after each move. */
+export function usePipeline(flow: Flow) {
+  return useQuery({
+    queryKey: ["board-sums", flow.id, "pipeline"],
+    enabled: flow.type === "sales",
+    queryFn: async () => unwrap(await api.GET("/api/v1/flows/{id}/stats", { params: { path: { id: flow.id } } })).data.pipeline ?? [],
+    staleTime: 30_000,
+  });
+}
+
+/** The largest page GET /dossiers gives, and how many such pages a column's sums read at most. */
+const SUM_PAGE = 100;
+const SUM_PAGES = 100;
+
+/** A sales column's deal value per currency over every dossier of its stage under the filters, not
+ * only the cards loaded (issue 39, point 2): the cards themselves once all are loaded, else the
+ * stage's dossiers read 100 at a time. GET /flows/{id}/stats gives the open value of the whole
+ * flow only, not of each stage: see docs/console.md. Read again after each move. */
+export function useStageSums(flow: Flow, stageId: string, filter: DossierFilter, column: Column | undefined) {
+  const { cards, total } = columnCards(column);
+  const whole = column !== undefined && cards.length >= total;
+  const query = useQuery({
+    queryKey: ["board-sums", flow.id, stageId, filter, total],
+    enabled: flow.type === "sales" && column !== undefined && !whole,
+    queryFn: async () => {
+      const all: Dossier[] = [];
+      for (let page = 1; page <= SUM_PAGES; page++) {
+        const answer = unwrap(await api.GET("/api/v1/dossiers", { params: { query: { ...filter, flow_id: flow.id, stage_id: stageId, page, per_page: SUM_PAGE } } }));
+        all.push(...answer.data);
+        if (answer.data.length < SUM_PAGE || all.length >= answer.meta.total) break;
+      }
+      return dealSums(all);
+    },
+    staleTime: 30_000,
+  });
+  if (flow.type !== "sales") return { data: undefined, isPending: false, error: null };
+  if (whole) return { data: dealSums(cards), isPending: false, error: null };
+  return { data: query.data, isPending: query.isPending, error: query.error };
+}
+
 /** The cards a column holds now, and how many dossiers are in its stage. */
 export function columnCards(column: Column | undefined): { cards: Dossier[]; total: number } {
   if (!column) return { cards: [], total: 0 };
@@ -115,5 +157,7 @@ export function useMoveCard(flowId: string, filter: DossierFilter) {
       // A new stage has a new deadline: whether the card is still overdue is the API's to say.
       if (filter.overdue) void client.invalidateQueries({ queryKey: saved.into });
     },
+    // Both columns' sums change with the move.
+    onSettled: () => void client.invalidateQueries({ queryKey: ["board-sums", flowId] }),
   });
 }

@@ -13,6 +13,7 @@ import { canWriteContacts } from "./roles";
 import { useContactPage, useCreateContact } from "./queries";
 import { KINDS, POOLS, type ContactKind, type ContactQuery } from "./types";
 import { capitalizedKind, POOL_WORDS } from "./words";
+import { TableScroll } from "../ui/table-scroll";
 
 const PER_PAGE = 25;
 
@@ -86,40 +87,42 @@ export function Contacts() {
       </p>
       {list.data && (
         <>
-          <table className="list" aria-busy={list.isFetching}>
-            <caption>
-              Contacts{searching ? " found" : ""}, page {query.page} of {pageCount(total, PER_PAGE)}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Company</th>
-                <th scope="col">Role</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Dossiers</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((contact) => (
-                <tr key={contact.id}>
-                  <th scope="row">
-                    <Link href={`/contacts/${contact.id}`}>{contact.full_name}</Link>
-                  </th>
-                  <td>{contact.email ?? ""}</td>
-                  <td>{contact.company ?? ""}</td>
-                  <td>{contact.role ?? ""}</td>
-                  <td>{contact.kind.map(capitalizedKind).join(", ")}</td>
-                  <td className="number">{contact.dossier_count}</td>
-                </tr>
-              ))}
-              {list.data.data.length === 0 && (
+          <TableScroll label="Contacts table">
+            <table className="list" aria-busy={list.isFetching}>
+              <caption>
+                Contacts{searching ? " found" : ""}, page {query.page} of {pageCount(total, PER_PAGE)}
+              </caption>
+              <thead>
                 <tr>
-                  <td colSpan={6}>{searching ? "No contact matches this search." : "No contacts yet."}</td>
+                  <th scope="col">Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Company</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Dossiers</th>
                 </tr>
-              )}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {list.data.data.map((contact) => (
+                  <tr key={contact.id}>
+                    <th scope="row">
+                      <Link href={`/contacts/${contact.id}`}>{contact.full_name}</Link>
+                    </th>
+                    <td>{contact.email ?? ""}</td>
+                    <td>{contact.company ?? ""}</td>
+                    <td>{contact.role ?? ""}</td>
+                    <td>{contact.kind.map(capitalizedKind).join(", ")}</td>
+                    <td className="number">{contact.dossier_count}</td>
+                  </tr>
+                ))}
+                {list.data.data.length === 0 && (
+                  <tr>
+                    <td colSpan={6}>{searching ? "No contact matches this search." : "No contacts yet."}</td>
+                  </tr>
+                )}
+              </tbody>
+            </table>
+          </TableScroll>
           <Pager path="/contacts" params={params} page={query.page} perPage={PER_PAGE} total={total} of="contacts" />
         </>
       )}

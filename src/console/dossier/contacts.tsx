@@ -72,7 +72,10 @@ interface RowProps {
 }
 
 function LinkedRow({ contact, canWrite, busy, error, onPrimary, onUnlink }: RowProps) {
-  const details = [contact.email, contact.company, `role: ${LINK_ROLES[contact.role_on_dossier] ?? contact.role_on_dossier}`].filter(Boolean).join(" · ");
+  // The "Primary" badge says which contact is primary: a role of "primary" says nothing more, and
+  // a contact that is no longer primary may keep it from the API (issue 39; see docs/console.md).
+  const role = contact.role_on_dossier === "primary" ? null : `Role: ${LINK_ROLES[contact.role_on_dossier] ?? contact.role_on_dossier}`;
+  const details = [contact.email, contact.company, role].filter(Boolean).join(" · ");
   return (
     <li>
       <p className="contact-name">

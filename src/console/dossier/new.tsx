@@ -119,11 +119,13 @@ function NewDossierForm({ flows, chosen }: { flows: Flow[]; chosen: Flow | undef
             </select>
           )}
         </Field>
-        {fields.map((field) => (
-          <Field key={field.name} label={field.label} hint={field.hint} error={error(field.name)}>
-            {text(field)}
-          </Field>
-        ))}
+        <div className="text-fields">
+          {fields.map((field) => (
+            <Field key={field.name} label={field.label} hint={field.hint} error={error(field.name)}>
+              {text(field)}
+            </Field>
+          ))}
+        </div>
         <Field label="Assigned to" error={error("assigned_to")}>
           {(control) => (
             <select {...control} value={assignee} onChange={(event) => setAssignee(event.target.value)}>

@@ -48,7 +48,8 @@ function actorOf(entry: HistoryEntry): string {
     case "email":
       return `An email from ${actor.id}`;
     case "cli":
-      return `${actor.id} on the command line`;
+      // The command line names the system user that ran it, "unknown" when it could not tell.
+      return actor.id && actor.id !== "unknown" ? `${actor.id} on the command line` : "Someone on the server's command line";
   }
 }
 
@@ -124,4 +125,5 @@ export function duration(days: number): string {
   return "under an hour";
 }
 
-export const when = (iso: string) => new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+/** A moment in the console's one format (ui/format.ts). */
+export { formatMoment as when } from "../ui/format";

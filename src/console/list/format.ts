@@ -7,6 +7,7 @@ export const money = (amount: number, currency: string) => {
   }
 };
 
-export const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
+/** A date in the console's one format (ui/format.ts). */
+export { formatDay as day } from "../ui/format";
 
 export const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);

@@ -6,12 +6,14 @@ import type { Dossier, Flow } from "../api/client";
 import { canWriteDossiers, useMember } from "../api/session";
 import { useFlows, useMemberNames } from "../board/queries";
 import { Alert } from "../ui/alert";
+import { Avatar } from "../ui/avatar";
 import { DEFAULT_PAGE_SIZE, filtered, PAGE_SIZES, queryOf, STATUSES, TYPES, withFilters } from "./filters";
 import { capitalized, day, money } from "./format";
 import { Pager } from "./pager";
 import { pageCount } from "./paging";
 import { SearchText } from "./search";
 import { useDossierPage } from "./queries";
+import { TableScroll } from "../ui/table-scroll";
 
 export function DossierList() {
   const member = useMember();
@@ -41,33 +43,35 @@ export function DossierList() {
       </p>
       {list.data && (
         <>
-          <table className="list" aria-busy={list.isFetching}>
-            <caption>
-              Dossiers{filtered(params) ? " that match the filters" : ""}, page {query.page} of {pages}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Stage</th>
-                <th scope="col">Status</th>
-                <th scope="col">Assigned to</th>
-                <th scope="col">Company</th>
-                <th scope="col">Deal</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((dossier) => (
-                <Row key={dossier.id} dossier={dossier} flows={flows.data ?? []} names={names.data} />
-              ))}
-              {list.data.data.length === 0 && (
+          <TableScroll label="Dossiers table">
+            <table className="list" aria-busy={list.isFetching}>
+              <caption>
+                Dossiers{filtered(params) ? " that match the filters" : ""}, page {query.page} of {pages}
+              </caption>
+              <thead>
                 <tr>
-                  <td colSpan={8}>{query.page > pages ? "This page is past the last one." : "No dossier matches these filters."}</td>
+                  <th scope="col">Name</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Stage</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Assigned to</th>
+                  <th scope="col">Company</th>
+                  <th scope="col">Deal</th>
+                  <th scope="col">Updated</th>
                 </tr>
-              )}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {list.data.data.map((dossier) => (
+                  <Row key={dossier.id} dossier={dossier} flows={flows.data ?? []} names={names.data} />
+                ))}
+                {list.data.data.length === 0 && (
+                  <tr>
+                    <td colSpan={8}>{query.page > pages ? "This page is past the last one." : "No dossier matches these filters."}</td>
+                  </tr>
+                )}
+              </tbody>
+            </table>
+          </TableScroll>
           <Pager path="/dossiers" params={params} page={query.page} perPage={query.per_page} total={total} of="dossiers" />
         </>
       )}
@@ -87,7 +91,13 @@ function Row({ dossier, flows, names }: { dossier: Dossier; flows: Flow[]; names
       <td>{capitalized(dossier.type)}</td>
       <td>{stage ? `${stage.name}${flows.length > 1 && flow ? ` (${flow.name})` : ""}` : ""}</td>
       <td>{capitalized(dossier.status)}</td>
-      <td>{assignee}</td>
+      <td>
+        {assignee && (
+          <span className="person">
+            <Avatar name={assignee} label="" /> {assignee}
+          </span>
+        )}
+      </td>
       <td>{dossier.company ?? ""}</td>
       <td className="number">{dossier.deal_size !== null && dossier.deal_currency !== null ? money(dossier.deal_size, dossier.deal_currency) : ""}</td>
       <td>

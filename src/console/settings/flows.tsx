@@ -1,6 +1,7 @@
 // Settings → Flows and stages (C4, C13): the flows, a new flow with its stages, renaming, making a
 // flow its type's default; a flow's stages added, renamed, reordered with Up and Down buttons (the
-// keyboard way, the focus staying on the moved stage), deleted.
+// keyboard way, the focus staying on the moved stage), deleted; a stage's deadline, win probability
+// and colour edited under its Details (issue 39).
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { messageOf } from "../api/client";
 import { useFlows } from "../board/queries";
@@ -207,6 +208,67 @@ function StageRow({ stage, count, focus, onMoved }: StageRowProps) {
           {nameError ?? messageOf(refusal)}
         </p>
       )}
+      <StageDetails stage={stage} />
     </li>
   );
 }
+
+const DETAILS = ["deadline_days", "win_probability", "color"] as const;
+
+/** A stage's deadline, win probability and colour (issue 39, point 8), behind a disclosure. */
+function StageDetails({ stage }: { stage: Stage }) {
+  const patch = usePatchStage();
+  const [open, setOpen] = useState(false);
+  const [deadline, setDeadline] = useState(stage.deadline_days === null ? "" : String(stage.deadline_days));
+  const [probability, setProbability] = useState(String(stage.win_probability));
+  const [color, setColor] = useState(normalColour(stage.color));
+  const [saved, setSaved] = useState(false);
+  const formId = useId();
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    setSaved(false);
+    patch.mutate(
+      { id: stage.id, deadline_days: deadline.trim() === "" ? null : Number(deadline), win_probability: Number(probability), color },
+      { onSuccess: () => setSaved(true) },
+    );
+  };
+  return (
+    <div className="stage-details">
+      <button type="button" className="quiet" aria-expanded={open} aria-controls={formId} onClick={() => setOpen(!open)}>
+        {open ? "Hide details" : "Details"}
+        <span className="sr-only"> of {stage.name}</span>
+      </button>
+      {!open && (
+        <span className="muted">
+          {" "}
+          {stage.deadline_days === null ? "No deadline" : `${stage.deadline_days} ${stage.deadline_days === 1 ? "day" : "days"} to act`} · {stage.win_probability}% win
+        </span>
+      )}
+      {open && (
+        <form id={formId} className="settings-fields stage-details-form" onSubmit={save} aria-label={`Details of ${stage.name}`} noValidate>
+          <Field label="Deadline (days)" hint="Days a dossier may stay before it is overdue; empty for none." error={refusalFor(patch.error, "deadline_days", DETAILS)}>
+            {(control) => <input {...control} type="number" min={0} step={1} inputMode="numeric" value={deadline} onChange={(e) => setDeadline(e.target.value)} />}
+          </Field>
+          <Field label="Win probability (%)" error={refusalFor(patch.error, "win_probability", DETAILS)}>
+            {(control) => <input {...control} type="number" min={0} max={100} step={1} inputMode="numeric" value={probability} onChange={(e) => setProbability(e.target.value)} />}
+          </Field>
+          <Field label="Colour" error={refusalFor(patch.error, "color", DETAILS)}>
+            {(control) => <input {...control} type="color" value={color} onChange={(e) => setColor(e.target.value)} />}
+          </Field>
+          <div className="actions">
+            <button type="submit" disabled={patch.isPending}>
+              Save details<span className="sr-only"> of {stage.name}</span>
+            </button>
+            <span role="status" className="saved">
+              {saved ? "Saved." : ""}
+            </span>
+          </div>
+          <Alert message={otherRefusal(patch.error, DETAILS)} />
+        </form>
+      )}
+    </div>
+  );
+}
+
+/** #RGB as #RRGGBB, which a colour input needs. */
+const normalColour = (color: string) => (/^#[0-9a-f]{3}$/i.test(color) ? `#${[...color.slice(1)].map((c) => c + c).join("")}` : color).toLowerCase();

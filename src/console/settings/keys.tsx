@@ -6,7 +6,9 @@ import { Alert } from "../ui/alert";
 import { Field } from "../ui/field";
 import { Confirm, otherRefusal, refusalFor, ShownOnce, when } from "./parts";
 import { useCreateKey, useKeys, useRevokeKey } from "./queries";
+import { SCOPE_WORDS } from "../ui/words";
 import { SCOPES, type ApiKey, type NewKey, type Scope } from "./types";
+import { TableScroll } from "../ui/table-scroll";
 
 const FIELDS = ["name", "scopes", "expires_at"] as const;
 
@@ -30,23 +32,25 @@ export function KeysSettings() {
       {keys.isPending && <p role="status">Loading the keys…</p>}
       {keys.isError && <p role="alert">{messageOf(keys.error)}</p>}
       {keys.data && (
-        <table className="settings-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Starts with</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.map((key) => (
-              <KeyRow key={key.id} apiKey={key} />
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="API keys table">
+          <table className="settings-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Starts with</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Last used</th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.map((key) => (
+                <KeyRow key={key.id} apiKey={key} />
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </>
   );
@@ -93,7 +97,9 @@ function NewKeyForm({ onMade }: { onMade: (key: NewKey) => void }) {
         {SCOPES.map((scope) => (
           <label key={scope} className="check">
             <input type="checkbox" checked={scopes.has(scope)} onChange={(e) => toggle(scope, e.target.checked)} />
-            {scope}
+            <span>
+              {capitalFirst(SCOPE_WORDS[scope] ?? scope)} <code className="muted">{scope}</code>
+            </span>
           </label>
         ))}
       </fieldset>
@@ -119,7 +125,10 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
       <td>
         <code>{apiKey.prefix}…</code>
       </td>
-      <td>{apiKey.scopes.join(", ")}</td>
+      <td>
+        {capitalFirst(apiKey.scopes.map((scope) => SCOPE_WORDS[scope] ?? scope).join(", "))}
+        <code className="scope-names muted">{apiKey.scopes.join(", ")}</code>
+      </td>
       <td>{when(apiKey.expires_at)}</td>
       <td>{when(apiKey.last_used_at)}</td>
       <td>
@@ -139,3 +148,5 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
     </tr>
   );
 }
+
+const capitalFirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -9,6 +9,7 @@ import { Field } from "../ui/field";
 import { Confirm, otherRefusal, refusalFor, ShownOnce, when } from "./parts";
 import { useChangeRole, useDisableMember, useInvite, useMembers, useNewSetupLink } from "./queries";
 import { ROLES, type Member, type Role } from "./types";
+import { TableScroll } from "../ui/table-scroll";
 
 const INVITE_FIELDS = ["email", "name", "role"] as const;
 const INVITE_CODES = { duplicate_member: "email" };
@@ -37,22 +38,24 @@ export function MembersSettings() {
       {members.isPending && <p role="status">Loading the members…</p>}
       {members.isError && <p role="alert">{messageOf(members.error)}</p>}
       {members.data && (
-        <table className="settings-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Last signed in</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.data.map((member) => (
-              <MemberRow key={member.id} member={member} me={me} roles={grantable} onLink={setLink} />
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="Members table">
+          <table className="settings-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Last signed in</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {members.data.map((member) => (
+                <MemberRow key={member.id} member={member} me={me} roles={grantable} onLink={setLink} />
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </>
   );

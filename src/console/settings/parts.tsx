@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { ApiFailure, messageOf } from "../api/client";
 import { fieldOf } from "../ui/field";
+import { formatMoment } from "../ui/format";
 
 /** The words of a refusal about `field`: a 400 naming it (ui/field.tsx), or one of the codes that
  * `codes` ties to it (409 duplicate_member is about the email, say). */
@@ -133,4 +134,5 @@ export function Confirm({ action, subject, question, pending, onConfirm }: Confi
 }
 
 /** A date-time for a table cell, in the reader's locale; "never" for null. */
-export const when = (iso: string | null, never = "never") => (iso ? new Date(iso).toLocaleString() : never);
+/** A moment in the console's one format (ui/format.ts), or `never`. */
+export const when = (iso: string | null, never = "never") => (iso ? formatMoment(iso) : never);

@@ -8,6 +8,8 @@ const MEMBERS = ["settings", "members"] as const;
 const KEYS = ["settings", "keys"] as const;
 const ENDPOINT = ["settings", "webhook-endpoint"] as const;
 const DELIVERIES = ["settings", "deliveries"] as const;
+/** How often the webhook screen reads the endpoint's state and the delivery log again. */
+const LOG_REFRESH_MS = 3000;
 // The board's queries (board/queries.ts) of the same data: they follow every change made here.
 const BOARD_MEMBERS = ["members"] as const;
 const FLOWS = ["flows"] as const;
@@ -60,6 +62,10 @@ export const useRevokeKey = () => useChange([KEYS], async (id: string) => unwrap
 export function useEndpoint() {
   return useQuery({
     queryKey: ENDPOINT,
+    // The server disables the endpoint itself when the receiver answers 410 Gone (C7): the page
+    // reads its state again as often as the delivery log's (issue 39, point 4).
+    refetchInterval: LOG_REFRESH_MS,
+    refetchOnWindowFocus: true,
     queryFn: async () => {
       try {
         return unwrap(await api.GET("/api/v1/webhook-endpoint")).data;
@@ -80,7 +86,6 @@ export const useRotateSecret = () => useChange([], async () => unwrap(await api.
 
 export const DELIVERY_PAGE = 20;
 // The log changes while the page is open (the dispatcher sends and retries in the background).
-const LOG_REFRESH_MS = 3000;
 
 export function useDeliveries(page: number, status: DeliveryStatus | undefined) {
   return useQuery({
@@ -100,10 +105,16 @@ export function useDelivery(eventId: string) {
   });
 }
 
-export const useRetryDelivery = () =>
-  useChange([DELIVERIES], async (eventId: string) =>
-    unwrap(await api.POST("/api/v1/webhook-deliveries/{event_id}/retry", { params: { path: { event_id: eventId } } })).data,
-  );
+/** Sends a failed delivery again; the log and the endpoint's state are read again either way (a
+ * retry refused because the endpoint was disabled meanwhile shows why). */
+export function useRetryDelivery() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (eventId: string) =>
+      unwrap(await api.POST("/api/v1/webhook-deliveries/{event_id}/retry", { params: { path: { event_id: eventId } } })).data,
+    onSettled: () => Promise.all([client.invalidateQueries({ queryKey: DELIVERIES }), client.invalidateQueries({ queryKey: ENDPOINT })]),
+  });
+}
 
 // ---- Flows and stages (C4, C13); the list is the board's useFlows.
 
@@ -121,7 +132,7 @@ export const useAddStage = () =>
   );
 
 export const usePatchStage = () =>
-  useChange([FLOWS], async ({ id, ...body }: { id: string; name?: string; position?: number }) =>
+  useChange([FLOWS], async ({ id, ...body }: { id: string; name?: string; position?: number; deadline_days?: number | null; win_probability?: number; color?: string }) =>
     unwrap(await api.PATCH("/api/v1/stages/{id}", { params: { path: { id } }, body })).data,
   );
 

@@ -8,6 +8,7 @@ import { Field } from "../ui/field";
 import { Confirm, otherRefusal, refusalFor, ShownOnce, when } from "./parts";
 import { DELIVERY_PAGE, useDeliveries, useDelivery, useEndpoint, useRemoveEndpoint, useRetryDelivery, useRotateSecret, useSetEndpoint } from "./queries";
 import type { Delivery, DeliveryStatus, Endpoint } from "./types";
+import { TableScroll } from "../ui/table-scroll";
 
 const FIELDS = ["url"] as const;
 const STATUSES: readonly DeliveryStatus[] = ["pending", "succeeded", "failed", "skipped"];
@@ -27,7 +28,7 @@ export function WebhookSettings() {
           Receivers check each delivery's signature with this secret. Copy it now: it is not shown again.
         </ShownOnce>
       )}
-      <DeliveryLog />
+      <DeliveryLog endpoint={endpoint.data ?? null} />
     </>
   );
 }
@@ -83,7 +84,18 @@ function EndpointForm({ endpoint, onSecret }: { endpoint: Endpoint | null; onSec
   );
 }
 
-function DeliveryLog() {
+/** The events in words, for the log's rows. */
+const EVENT_WORDS: Record<Delivery["type"], string> = {
+  "dossier.created": "Dossier created",
+  "dossier.updated": "Dossier changed",
+  "dossier.stage_changed": "Dossier moved to another stage",
+  "dossier.deleted": "Dossier deleted",
+  "note.created": "Note added",
+};
+
+const STATUS_WORDS: Record<DeliveryStatus, string> = { pending: "Waiting", succeeded: "Delivered", failed: "Failed", skipped: "Not sent" };
+
+function DeliveryLog({ endpoint }: { endpoint: Endpoint | null }) {
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState<DeliveryStatus | "">("");
   const log = useDeliveries(page, status || undefined);
@@ -103,10 +115,10 @@ function DeliveryLog() {
                 setPage(1);
               }}
             >
-              <option value="">every delivery</option>
+              <option value="">Every delivery</option>
               {STATUSES.map((s) => (
                 <option key={s} value={s}>
-                  {s}
+                  {STATUS_WORDS[s]}
                 </option>
               ))}
             </select>
@@ -115,26 +127,28 @@ function DeliveryLog() {
       </div>
       {log.isPending && <p role="status">Loading the log…</p>}
       {log.isError && <p role="alert">{messageOf(log.error)}</p>}
-      {log.data && log.data.data.length === 0 && <p>No deliveries{status ? ` ${status}` : ""} yet.</p>}
+      {log.data && log.data.data.length === 0 && <p>{status ? `No delivery is “${STATUS_WORDS[status]}”.` : "No deliveries yet."}</p>}
       {log.data && log.data.data.length > 0 && (
-        <table className="settings-table">
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last result</th>
-              <th scope="col">Next attempt</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {log.data.data.map((delivery) => (
-              <DeliveryRow key={delivery.event_id} delivery={delivery} />
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="Delivery log table">
+          <table className="settings-table">
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Type</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last result</th>
+                <th scope="col">Next attempt</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {log.data.data.map((delivery) => (
+                <DeliveryRow key={delivery.event_id} delivery={delivery} endpoint={endpoint} />
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       {pages > 1 && (
         <nav aria-label="Delivery log pages" className="pages">
@@ -155,7 +169,7 @@ function DeliveryLog() {
 
 const result = (statusCode: number | null, error: string | null) => (statusCode !== null ? `HTTP ${statusCode}` : (error ?? "—"));
 
-function DeliveryRow({ delivery }: { delivery: Delivery }) {
+function DeliveryRow({ delivery, endpoint }: { delivery: Delivery; endpoint: Endpoint | null }) {
   const [open, setOpen] = useState(false);
   const retry = useRetryDelivery();
   const attemptsId = `attempts-${delivery.event_id}`;
@@ -163,11 +177,14 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
     <Fragment>
       <tr>
         <th scope="row">
-          <code className="event-id">{delivery.event_id}</code>
+          {EVENT_WORDS[delivery.type] ?? delivery.type}
+          <span className="event-id muted">{delivery.event_id}</span>
         </th>
-        <td>{delivery.type}</td>
         <td>
-          <span className={`badge delivery-${delivery.status}`}>{delivery.status}</span>
+          <code>{delivery.type}</code>
+        </td>
+        <td>
+          <span className={`badge delivery-${delivery.status}`}>{STATUS_WORDS[delivery.status] ?? delivery.status}</span>
         </td>
         <td>{delivery.attempts}</td>
         <td>{delivery.attempts === 0 ? "—" : (delivery.last_error ?? result(delivery.last_status_code, null))}</td>
@@ -186,11 +203,22 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
               Attempts
             </button>
             {delivery.status === "failed" && (
-              <button type="button" disabled={retry.isPending} aria-label={`Retry ${delivery.type} ${delivery.event_id}`} onClick={() => retry.mutate(delivery.event_id)}>
+              <button
+                type="button"
+                disabled={retry.isPending || !endpoint?.enabled}
+                aria-label={`Retry ${delivery.type} ${delivery.event_id}`}
+                aria-describedby={endpoint?.enabled ? undefined : `${attemptsId}-off`}
+                onClick={() => retry.mutate(delivery.event_id)}
+              >
                 Retry
               </button>
             )}
           </div>
+          {delivery.status === "failed" && !endpoint?.enabled && (
+            <p className="hint" id={`${attemptsId}-off`}>
+              {endpoint ? "The endpoint is disabled: save its URL again to retry." : "No endpoint is set: set one to retry."}
+            </p>
+          )}
           <Alert error={retry.error} />
         </td>
       </tr>

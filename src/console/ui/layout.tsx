@@ -1,18 +1,23 @@
 // The frame of every signed-in screen: the product's name, the flows' boards, who is signed in,
-// and signing out.
+// and signing out. It wraps onto more lines on a narrow screen, Sign out always in view (issue 39).
+// After a move to another page, the focus goes to that page's heading, so that a keyboard or a
+// screen reader starts there and not at the top of the document.
 import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { messageOf } from "../api/client";
 import { canManageSettings, useMember, useSignOut } from "../api/session";
 import { useFlows } from "../board/queries";
+import { Avatar } from "./avatar";
+import { useFocusHeading } from "./focus";
 
 export function Layout({ children }: { children: ReactNode }) {
   const member = useMember();
   const signOut = useSignOut();
   const flows = useFlows();
   const [location, navigate] = useLocation();
+  const main = useFocusHeading(location);
   return (
-    <>
+    <div className="shell">
       <a className="skip" href="#content">
         Skip to content
       </a>
@@ -53,18 +58,19 @@ export function Layout({ children }: { children: ReactNode }) {
           </ul>
         </nav>
         <div className="who">
-          <span>
+          <Avatar name={member.name} label="" />
+          <span className="who-name">
             {member.name} <span className="role">({member.role})</span>
           </span>
-          <button type="button" onClick={() => signOut.mutate(undefined, { onSuccess: () => navigate("/sign-in") })} disabled={signOut.isPending}>
+          <button type="button" className="quiet" onClick={() => signOut.mutate(undefined, { onSuccess: () => navigate("/sign-in") })} disabled={signOut.isPending}>
             Sign out
           </button>
           {signOut.isError && <span role="alert">{messageOf(signOut.error)}</span>}
         </div>
       </header>
-      <main id="content" tabIndex={-1}>
+      <main id="content" tabIndex={-1} ref={main}>
         {children}
       </main>
-    </>
+    </div>
   );
 }
