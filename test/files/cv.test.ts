@@ -67,7 +67,7 @@ describe("stageCv (C5)", () => {
     mkdirSync(existing, { recursive: true });
     writeFileSync(join(existing, "cv.pdf"), "%PDF-old");
     const again = await stageCv(ctx, org.id, UUID, await pdf());
-    again.discard();
+    await again.discard();
     expect(readdirSync(existing)).toEqual(["cv.pdf"]);
     expect(readFileSync(join(existing, "cv.pdf"), "utf8")).toBe("%PDF-old");
   });
