@@ -150,13 +150,13 @@ const duplicate = () => new ApiError("duplicate_contact", "a contact with this e
 // Building blocks, called inside a caller's unit (they open none).
 
 /** The organization's contact with this email, compared case-insensitively (C10), or null. */
-export async function findContactByEmail(ctx: Context, organizationId: string, email: string): Promise<ContactRow | null> {
-  return await ctx.store.contacts.rowByEmail(organizationId, fold(email));
+export function findContactByEmail(ctx: Context, organizationId: string, email: string): Promise<ContactRow | null> {
+  return ctx.store.contacts.rowByEmail(organizationId, fold(email));
 }
 
 /** The organization's contact row, or null (another organization's is null too). */
-export async function findContact(ctx: Context, organizationId: string, contactId: string): Promise<ContactRow | null> {
-  return await ctx.store.contacts.rowById(organizationId, contactId);
+export function findContact(ctx: Context, organizationId: string, contactId: string): Promise<ContactRow | null> {
+  return ctx.store.contacts.rowById(organizationId, contactId);
 }
 
 /**
@@ -214,14 +214,14 @@ export async function writeNewContact(ctx: Context, organizationId: string, inpu
 }
 
 /** The contact with its dossier_count, or null when it is not the organization's. */
-export async function getContact(ctx: Context, organizationId: string, contactId: string): Promise<Contact | null> {
-  return await ctx.store.contacts.byId(organizationId, contactId);
+export function getContact(ctx: Context, organizationId: string, contactId: string): Promise<Contact | null> {
+  return ctx.store.contacts.byId(organizationId, contactId);
 }
 
 /** The contact as GET /contacts/{id} shows it: the same as getContact, remembered (frozen) while
  * nothing is committed, unless DOSSIER_CACHE=off. */
-export async function showContact(ctx: Context, organizationId: string, contactId: string): Promise<Contact | null> {
-  return await ctx.store.contacts.shown(organizationId, contactId, { remember: ctx.config.cache });
+export function showContact(ctx: Context, organizationId: string, contactId: string): Promise<Contact | null> {
+  return ctx.store.contacts.shown(organizationId, contactId, { remember: ctx.config.cache });
 }
 
 const COLUMN_OF = {

@@ -79,12 +79,12 @@ function checkFields(fields: object, type: DossierType) {
   }
 }
 
-export const getDossier = async (ctx: Context, organizationId: string, id: string): Promise<Dossier | null> => await ctx.store.dossiers.byId(organizationId, id);
+export const getDossier = (ctx: Context, organizationId: string, id: string): Promise<Dossier | null> => ctx.store.dossiers.byId(organizationId, id);
 
 /** The dossier as GET /dossiers/{id} shows it: the same as getDossier, remembered (frozen) while
  * nothing is committed, unless DOSSIER_CACHE=off. */
-export const showDossier = async (ctx: Context, organizationId: string, id: string): Promise<Dossier | null> =>
-  await ctx.store.dossiers.shown(organizationId, id, { remember: ctx.config.cache });
+export const showDossier = (ctx: Context, organizationId: string, id: string): Promise<Dossier | null> =>
+  ctx.store.dossiers.shown(organizationId, id, { remember: ctx.config.cache });
 
 async function mustGet(ctx: Context, organizationId: string, id: string): Promise<Dossier> {
   const dossier = await getDossier(ctx, organizationId, id);
@@ -288,4 +288,4 @@ export async function attachCv(ctx: Context, organizationId: string, id: string,
 }
 
 /** Where a dossier's CV lies on disk (its cv_url), or null without a dossier or a CV. */
-export const cvOf = async (ctx: Context, organizationId: string, id: string): Promise<string | null> => await ctx.store.dossiers.cvUrl(organizationId, id);
+export const cvOf = (ctx: Context, organizationId: string, id: string): Promise<string | null> => ctx.store.dossiers.cvUrl(organizationId, id);

@@ -150,4 +150,4 @@ export async function authenticate(ctx: Context, authorization: string | null): 
 }
 
 /** The principal memory holds for this key hash, still valid; never read from api_keys. */
-export const recallPrincipal = async (ctx: Context, keyHash: string): Promise<Remembered | undefined> => await ctx.store.principals.recall(keyHash);
+export const recallPrincipal = (ctx: Context, keyHash: string): Promise<Remembered | undefined> => ctx.store.principals.recall(keyHash);

@@ -13,13 +13,13 @@ export type LinkItem = Static<typeof LinkItemSchema>;
 export type LinkRole = Static<typeof LinkRoleSchema>;
 
 /** True when the dossier (archived included) is the organization's. */
-export async function dossierExists(ctx: Context, organizationId: string, dossierId: string): Promise<boolean> {
-  return await ctx.store.links.dossierExists(organizationId, dossierId);
+export function dossierExists(ctx: Context, organizationId: string, dossierId: string): Promise<boolean> {
+  return ctx.store.links.dossierExists(organizationId, dossierId);
 }
 
 /** True when the contact is the organization's. */
-export async function contactExists(ctx: Context, organizationId: string, contactId: string): Promise<boolean> {
-  return await ctx.store.contacts.exists(organizationId, contactId);
+export function contactExists(ctx: Context, organizationId: string, contactId: string): Promise<boolean> {
+  return ctx.store.contacts.exists(organizationId, contactId);
 }
 
 /**

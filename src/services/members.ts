@@ -238,5 +238,5 @@ export async function newSetupLink(ctx: Context, actor: Actor, id: string, base:
 
 /** Call inside a unit: the first start's owner link (C2, C12), for an organization with no member
  * yet; whoever uses it chooses the owner's email, name and password. */
-export const writeOwnerSetupLink = async (ctx: Context, organizationId: string, base: string): Promise<string> =>
-  await writeSetupLink(ctx, organizationId, null, "owner", base);
+export const writeOwnerSetupLink = (ctx: Context, organizationId: string, base: string): Promise<string> =>
+  writeSetupLink(ctx, organizationId, null, "owner", base);

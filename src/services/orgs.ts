@@ -37,9 +37,9 @@ export async function updateOrg(ctx: Context, id: string, changes: { name?: stri
   return getOrg(ctx, id);
 }
 
-export const getOrg = async (ctx: Context, id: string): Promise<OrgView | null> => await ctx.store.orgs.byId(id);
+export const getOrg = (ctx: Context, id: string): Promise<OrgView | null> => ctx.store.orgs.byId(id);
 
 /** Oldest first. */
-export const listOrgs = async (ctx: Context): Promise<OrgView[]> => await ctx.store.orgs.all();
+export const listOrgs = (ctx: Context): Promise<OrgView[]> => ctx.store.orgs.all();
 
-export const countOrgs = async (ctx: Context): Promise<number> => await ctx.store.orgs.count();
+export const countOrgs = (ctx: Context): Promise<number> => ctx.store.orgs.count();

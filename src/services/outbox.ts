@@ -37,7 +37,7 @@ export async function recordEvent(
 }
 
 /** The sequence number of the newest event (0 when there is none). */
-export const lastEventSeq = async (ctx: Context): Promise<number> => await ctx.store.events.lastSeq();
+export const lastEventSeq = (ctx: Context): Promise<number> => ctx.store.events.lastSeq();
 
 /** Marks the organization's pending events recorded after `seq` as never to be delivered
  * (`skipped`, C7), within the transaction that recorded them: no dispatcher ever sees them pending. */
