@@ -10,7 +10,7 @@ import { migrate } from "./migrate";
 import { storeQueries, type StoreQueries } from "./queries";
 import * as schema from "./schema";
 import { CommitStamp } from "./commit-stamp";
-import { currentScope, inScope, type Scope, type Side } from "./scope";
+import { currentScope, inScope, type Method, type Scope, type Side } from "./scope";
 import { beginSnapshot, endSnapshot, stampCommits } from "./snapshot";
 import { WalKeeper } from "./wal";
 
@@ -210,17 +210,22 @@ function settled<T>(work: () => T | Promise<T>): Promise<T> {
 }
 
 /** The query modules as the store gives them: each method runs on the side of the work in
- * progress (`sideNow`) and answers a promise. `shape` names the resources and their methods. */
+ * progress (`sideNow`) and answers a promise. `shape` names the resources and their methods; each
+ * side keeps its methods in one array in that order (`methodsOf`), so a call costs one lookup. */
 function answering(shape: StoreQueries, sideNow: () => Side): AsyncQueries<StoreQueries> {
   const store: Record<string, Record<string, unknown>> = {};
-  for (const [resource, methods] of Object.entries(shape) as [keyof StoreQueries, Record<string, unknown>][]) {
+  let index = 0;
+  for (const [resource, methods] of Object.entries(shape)) {
     const forwards: Record<string, unknown> = {};
-    for (const [name, method] of Object.entries(methods)) {
+    for (const [name, method] of Object.entries(methods as Record<string, unknown>)) {
       if (typeof method !== "function") continue;
-      forwards[name] = (...args: unknown[]) => {
+      if (method.length > 6) throw new Error(`${resource}.${name} takes more than the six arguments a store query may`);
+      const at = index++;
+      // Six arguments at most (every query method takes fewer), passed without a spread.
+      forwards[name] = (a?: unknown, b?: unknown, c?: unknown, d?: unknown, e?: unknown, f?: unknown) => {
         try {
-          const queries = sideNow().queries[resource] as Record<string, (...args: unknown[]) => unknown>;
-          return Promise.resolve(queries[name](...args));
+          const side = sideNow();
+          return Promise.resolve((side.methods ??= methodsOf(side.queries))[at](a, b, c, d, e, f));
         } catch (error) {
           return Promise.reject(error);
         }
@@ -229,6 +234,15 @@ function answering(shape: StoreQueries, sideNow: () => Side): AsyncQueries<Store
     store[resource] = forwards;
   }
   return store as unknown as AsyncQueries<StoreQueries>;
+}
+
+/** A side's query methods in `answering`'s order, bound to their modules. */
+function methodsOf(queries: StoreQueries): Method[] {
+  const all: Method[] = [];
+  for (const methods of Object.values(queries) as Record<string, unknown>[]) {
+    for (const method of Object.values(methods)) if (typeof method === "function") all.push((method as Method).bind(methods));
+  }
+  return all;
 }
 
 /** The database holds personal data (docs/security.md): a folder made for it is 0700 and a new

@@ -15,7 +15,11 @@ export interface Side {
   sqlite: Database;
   queries: StoreQueries;
   generations: Generations;
+  /** Its query methods in one array, in the store's order (src/db/client.ts, filled on first use). */
+  methods?: Method[];
 }
+
+export type Method = (...args: unknown[]) => unknown;
 
 /** A unit of work or a read snapshot in progress on a side; `open` drops when it ends, so that
  * work it started and that outlives it (a promise nobody awaited) is not taken for it. */
