@@ -160,6 +160,7 @@ export function startSmtp(ctx: Context, desk: IntakeDesk, settings: SmtpSettings
       admitted.set(session.id, []);
       callback();
     },
+    // unawaited: smtp-server takes a callback, and every outcome (a refusal included) goes to it
     async onRcptTo(address, session, callback) {
       try {
         const entry = await desk.admit(tokenOf(address.address));
