@@ -16,9 +16,9 @@ const Unavailable = t.Object(
 export const health = (ctx: Context) =>
   new Elysia({ name: "health" }).get(
     "/healthz",
-    async ({ set }) => {
+    ({ set }) => {
       try {
-        await ctx.store.health.ping();
+        ctx.store.health.ping();
       } catch {
         set.status = 503;
         return { status: "unavailable" as const };

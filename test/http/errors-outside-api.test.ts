@@ -83,9 +83,9 @@ describe("failures of routes outside /api/v1 keep their own type of answer", () 
   });
 });
 
-describe("the real app: the answers outside /api/v1 stay as they were", async () => {
+describe("the real app: the answers outside /api/v1 stay as they were", () => {
   const app = makeApp();
-  const org = await makeOrg(app);
+  const org = makeOrg(app);
 
   test("C2: /healthz and /openapi.json answer JSON, /docs HTML", async () => {
     const health = await call(app, "GET", "/healthz");
