@@ -29,12 +29,12 @@ export interface Figure {
   maxMs: number;
 }
 
-function measure(question: string, rounds: number, read: () => number): Figure {
-  let answered = read();
+async function measure(question: string, rounds: number, read: () => Promise<number>): Promise<Figure> {
+  let answered = await read();
   const times: number[] = [];
   for (let r = 0; r < rounds; r++) {
     const started = performance.now();
-    answered = read();
+    answered = await read();
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
@@ -42,21 +42,21 @@ function measure(question: string, rounds: number, read: () => number): Figure {
   return { question, answered, medianMs: times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2, maxMs: times[times.length - 1] };
 }
 
-export function benchEventsFeed(options: { events: number; rows: number; rounds: number; dataDir: string }): Figure[] {
+export async function benchEventsFeed(options: { events: number; rows: number; rounds: number; dataDir: string }): Promise<Figure[]> {
   const now = Date.now();
   const ctx = openContext({ dataDir: options.dataDir, env: { DOSSIER_LOG: "off", DOSSIER_CACHE: "off" } });
   try {
     const { sqlite } = ctx.store;
-    const org = sqlite.transaction(() => writeOrg(ctx, { name: "Events bench", plan: "growth" })).immediate();
+    const org = await ctx.store.write(() => writeOrg(ctx, { name: "Events bench", plan: "growth" }));
     const flow = sqlite.query<{ id: string }, [string]>(`SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default = 1`).get(org.id)!;
     const stage = sqlite.query<{ id: string }, [string]>(`SELECT id FROM stages WHERE flow_id = ? ORDER BY position LIMIT 1`).get(flow.id)!;
 
     // Events: ten per dossier, the dossiers' turns interleaved.
     const dossierIds = Array.from({ length: Math.max(1, Math.floor(options.events / 10)) }, () => crypto.randomUUID());
     const kinds = ["dossier.created", "dossier.updated", "note.created", "dossier.stage_changed", "dossier.updated", "note.created", "dossier.updated", "note.created", "dossier.stage_changed", "dossier.updated"];
-    const firstSeq = ctx.store.events.nextSeq();
+    const firstSeq = await ctx.store.events.nextSeq();
     const recording = performance.now();
-    sqlite.transaction(() => {
+    await ctx.store.write(async () => {
       for (let i = 0; i < options.events; i++) {
         const dossierId = dossierIds[i % dossierIds.length];
         const type = kinds[Math.floor(i / dossierIds.length) % kinds.length];
@@ -65,9 +65,9 @@ export function benchEventsFeed(options: { events: number; rows: number; rounds:
         const createdAt = new Date(now - DAY + Math.floor((i * DAY) / options.events)).toISOString();
         const data = type === "note.created" ? { id: crypto.randomUUID(), dossier_id: dossierId, content: "called back" } : { id: dossierId, name: "Ada Lovelace", status: "active" };
         const body = JSON.stringify({ id, type, created_at: createdAt, organization_id: org.id, data });
-        ctx.store.events.insert({ seq, id, organizationId: org.id, type, createdAt, body, status: "skipped", nextAttemptAt: null });
+        await ctx.store.events.insert({ seq, id, organizationId: org.id, type, createdAt, body, status: "skipped", nextAttemptAt: null });
       }
-    }).immediate();
+    });
     const recorded: Figure = { question: `recording ${options.events} events (one transaction)`, answered: options.events, medianMs: performance.now() - recording, maxMs: performance.now() - recording };
 
     // Dossiers and contacts for updated_since: two years of them, 1 % changed in the last day.
@@ -92,13 +92,13 @@ export function benchEventsFeed(options: { events: number; rows: number; rounds:
     const page = { page: 1, perPage: 25 };
     return [
       recorded,
-      measure(`GET /events?dossier_id= (a dossier with 10 of ${options.events} events)`, options.rounds, () => listEvents(ctx, org.id, { types: [], dossierId: middle, limit: 50 }).bodies.length),
-      measure(`GET /events?dossier_id= (a dossier with none of ${options.events} events)`, options.rounds, () => listEvents(ctx, org.id, { types: [], dossierId: crypto.randomUUID(), limit: 50 }).bodies.length),
-      measure(`GET /dossiers?updated_since=<a day ago> (1 % of ${options.rows})`, options.rounds, () => listDossiers(ctx, org.id, { ...page, updatedSince: since }).total),
-      measure(`GET /contacts?updated_since=<a day ago> (1 % of ${options.rows})`, options.rounds, () => listContacts(ctx, org.id, { ...page, updatedSince: since }).total),
+      await measure(`GET /events?dossier_id= (a dossier with 10 of ${options.events} events)`, options.rounds, async () => (await listEvents(ctx, org.id, { types: [], dossierId: middle, limit: 50 })).bodies.length),
+      await measure(`GET /events?dossier_id= (a dossier with none of ${options.events} events)`, options.rounds, async () => (await listEvents(ctx, org.id, { types: [], dossierId: crypto.randomUUID(), limit: 50 })).bodies.length),
+      await measure(`GET /dossiers?updated_since=<a day ago> (1 % of ${options.rows})`, options.rounds, async () => (await listDossiers(ctx, org.id, { ...page, updatedSince: since })).total),
+      await measure(`GET /contacts?updated_since=<a day ago> (1 % of ${options.rows})`, options.rounds, async () => (await listContacts(ctx, org.id, { ...page, updatedSince: since })).total),
     ];
   } finally {
-    ctx.store.close();
+    await ctx.store.close();
   }
 }
 
@@ -111,7 +111,7 @@ if (import.meta.main) {
   const data = opt("data");
   const dataDir = data ?? mkdtempSync(join(tmpdir(), "dossier-bench-events-"));
   try {
-    const figures = benchEventsFeed({ events: Number(opt("events") ?? "100000"), rows: Number(opt("rows") ?? "20000"), rounds: Number(opt("rounds") ?? "50"), dataDir });
+    const figures = await benchEventsFeed({ events: Number(opt("events") ?? "100000"), rows: Number(opt("rows") ?? "20000"), rounds: Number(opt("rounds") ?? "50"), dataDir });
     if (argv.includes("--json")) console.log(JSON.stringify(figures));
     else for (const f of figures) console.log(`${f.question}: median ${f.medianMs.toFixed(2)} ms, max ${f.maxMs.toFixed(2)} ms (${f.answered} in the answer)`);
   } finally {

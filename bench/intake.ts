@@ -34,7 +34,7 @@ const pdf = (size: number) => {
 };
 
 const dir = mkdtempSync(join(tmpdir(), "dossier-bench-intake-"));
-const server = startServer({ host: "127.0.0.1", port: 0, dataDir: dir, webhooks: false, config: { log: "off", intakeRateLimit: 1_000_000 } });
+const server = await startServer({ host: "127.0.0.1", port: 0, dataDir: dir, webhooks: false, config: { log: "off", intakeRateLimit: 1_000_000 } });
 try {
   const ctx = server.app.dossier;
   const org = await createOrg(ctx, { name: "Bench", plan: "growth" });

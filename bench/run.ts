@@ -124,7 +124,7 @@ if (writesBefore !== undefined && !(writesBefore > 0)) {
 }
 const selected = (name: string) => !only || only.includes(name);
 if (only?.includes("stats")) {
-  runStatsBench({ n: Number(opt("stats-n") ?? "100000"), rounds: Number(opt("rounds") ?? "20") });
+  await runStatsBench({ n: Number(opt("stats-n") ?? "100000"), rounds: Number(opt("rounds") ?? "20") });
   if (only.length === 1) process.exit(0);
 }
 const RAW: Record<"list" | "create", { label: string; spec: RequestSpec }> = {

@@ -35,13 +35,13 @@ export interface StatsBenchResult {
   profile?: Record<string, number>;
 }
 
-export function benchStats(options: { n: number; rounds: number; dataDir: string; profile?: boolean }): StatsBenchResult {
+export async function benchStats(options: { n: number; rounds: number; dataDir: string; profile?: boolean }): Promise<StatsBenchResult> {
   const now = Date.now();
   const ctx = openContext({ dataDir: options.dataDir, env: { DOSSIER_LOG: "off" } });
   try {
     const { sqlite } = ctx.store;
     const seedStarted = performance.now();
-    const org = sqlite.transaction(() => writeOrg(ctx, { name: "Stats bench", plan: "growth" })).immediate();
+    const org = await ctx.store.write(() => writeOrg(ctx, { name: "Stats bench", plan: "growth" }));
     const flow = sqlite.query<{ id: string }, [string]>(`SELECT id FROM flows WHERE organization_id = ? AND type = 'sales' AND is_default = 1`).get(org.id)!;
     const stages = sqlite
       .query<{ id: string; deadline_days: number | null }, [string]>(`SELECT id, deadline_days FROM stages WHERE flow_id = ? ORDER BY position`)
@@ -86,12 +86,12 @@ export function benchStats(options: { n: number; rounds: number; dataDir: string
     const seedSeconds = (performance.now() - seedStarted) / 1000;
 
     const asked = period(ctx, {});
-    let stats = flowStats(ctx, org.id, flow.id, asked)!; // unmeasured: the pages come into the cache
+    let stats = (await flowStats(ctx, org.id, flow.id, asked))!; // unmeasured: the pages come into the cache
     const profile = options.profile ? timeEachMethod(ctx.store.stats) : undefined;
     const times: number[] = [];
     for (let r = 0; r < options.rounds; r++) {
       const started = performance.now();
-      stats = flowStats(ctx, org.id, flow.id, asked)!;
+      stats = (await flowStats(ctx, org.id, flow.id, asked))!;
       times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
@@ -100,7 +100,7 @@ export function benchStats(options: { n: number; rounds: number; dataDir: string
     const perRead = profile && Object.fromEntries(Object.entries(profile).map(([name, ms]) => [name, ms / options.rounds]));
     return { n: options.n, rounds: options.rounds, seedSeconds, medianMs, maxMs: times[times.length - 1], targetMs: STATS_TARGET_MS, stats, profile: perRead };
   } finally {
-    ctx.store.close();
+    await ctx.store.close();
   }
 }
 
@@ -124,10 +124,10 @@ function timeEachMethod(queries: Record<string, unknown>): Record<string, number
 
 /** Seeds a folder (a temporary one unless `data` is given), measures, and prints one line for a
  * person or the result as JSON. */
-export function runStatsBench(options: { n: number; rounds: number; data?: string; json?: boolean; profile?: boolean }): StatsBenchResult {
+export async function runStatsBench(options: { n: number; rounds: number; data?: string; json?: boolean; profile?: boolean }): Promise<StatsBenchResult> {
   const dataDir = options.data ?? mkdtempSync(join(tmpdir(), "dossier-bench-stats-"));
   try {
-    const result = benchStats({ n: options.n, rounds: options.rounds, dataDir, profile: options.profile });
+    const result = await benchStats({ n: options.n, rounds: options.rounds, dataDir, profile: options.profile });
     if (options.json) console.log(JSON.stringify({ ...result, stats: undefined }));
     else {
       const verdict = result.medianMs < STATS_TARGET_MS ? "meets" : "MISSES";
@@ -152,7 +152,7 @@ if (import.meta.main) {
     const i = argv.indexOf(`--${name}`);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  runStatsBench({
+  await runStatsBench({
     n: Number(opt("n") ?? "100000"),
     rounds: Number(opt("rounds") ?? "20"),
     data: opt("data"),

@@ -65,8 +65,8 @@ async function throughput(receiverUrl: string, total: number, orgCount: number) 
     for (const org of orgs) await setEndpoint(ctx, org, receiverUrl);
     const data = { id: crypto.randomUUID(), type: "candidate", name: "Benchmark Candidate", email: "bench@example.com", status: "active" };
     for (let i = 0; i < total; i += 1000) {
-      await ctx.store.write(() => {
-        for (let j = i; j < Math.min(total, i + 1000); j++) recordEvent(ctx, orgs[j % orgCount], "dossier.created", data);
+      await ctx.store.write(async () => {
+        for (let j = i; j < Math.min(total, i + 1000); j++) await recordEvent(ctx, orgs[j % orgCount], "dossier.created", data);
       });
     }
     await seed.close();

@@ -60,7 +60,7 @@ export function openContext(options: ContextOptions = {}): Context {
     logger,
     get masterKey() {
       // A new key only for a database that holds no secret sealed with the old one (C20).
-      return (masterKey ??= loadMasterKey(memory ? null : config.dataDir, () => !store.sealedSecrets.any()));
+      return (masterKey ??= loadMasterKey(memory ? null : config.dataDir, () => !store.holdsSealedSecrets()));
     },
     now: options.now ?? (() => new Date()),
   };

@@ -53,7 +53,7 @@ export class ListenError extends Error {
   }
 }
 
-export function startServer(options: AppOptions & ServeOptions): RunningServer {
+export async function startServer(options: AppOptions & ServeOptions): Promise<RunningServer> {
   // C20: one server per data folder, locked before anything in it is touched (migrations, the
   // master key, the sweep): a second server stops here, having changed nothing.
   const dataDir = contextConfig(options).dataDir;
@@ -75,7 +75,7 @@ export function startServer(options: AppOptions & ServeOptions): RunningServer {
   try {
     // C5: temporary files and CVs that no dossier points at are removed before the first request.
     // Only under the lock: another server's upload in progress looks exactly like such a file.
-    const swept = sweepFiles(app.dossier);
+    const swept = await sweepFiles(app.dossier);
     if (swept.temporary + swept.orphans + swept.restored > 0) app.dossier.logger.log("info", "swept stray CV files", { ...swept });
   } catch (error) {
     abandon();

@@ -86,9 +86,9 @@ export function open(parsed: Parsed, options: { create?: boolean } = {}): Contex
 }
 
 /** `open`, for a command about one organization: exits 1 when the data folder has no such one. */
-export function openOrg(parsed: Parsed, organizationId: string): Context {
+export async function openOrg(parsed: Parsed, organizationId: string): Promise<Context> {
   const ctx = open(parsed);
-  if (!getOrg(ctx, organizationId)) throw new UnknownIdError(`no organization ${organizationId}`);
+  if (!(await getOrg(ctx, organizationId))) throw new UnknownIdError(`no organization ${organizationId}`);
   return ctx;
 }
 

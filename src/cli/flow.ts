@@ -57,7 +57,7 @@ export async function flowCommand(sub: string | undefined, argv: string[]) {
   } catch (error) {
     throw error instanceof ApiError ? new UsageError(`--stages: ${error.message}`) : error;
   }
-  const ctx = openOrg(parsed, organizationId);
+  const ctx = await openOrg(parsed, organizationId);
   const flow = await ctx.store.write(() => insertFlow(ctx, organizationId, { type: type as FlowType, name, stages, isDefault: parsed.values.default === true }));
   output(parsed, flow, `${flow.id}  ${flow.name} (${flow.type}${flow.is_default ? ", default" : ""}): ${flow.stages.map((s) => s.name).join(" → ")}`);
 }
@@ -66,7 +66,7 @@ async function intakeCommand(argv: string[]) {
   const parsed = parse(argv, { flow: { type: "string" }, rotate: { type: "boolean" } });
   const flowId = required(parsed, "flow").toLowerCase();
   const ctx = open(parsed);
-  const organizationId = ctx.store.intake.flowOrganization(flowId);
+  const organizationId = await ctx.store.intake.flowOrganization(flowId);
   if (!organizationId) throw new UnknownIdError(`no flow ${flowId}`);
   const result = parsed.values.rotate ? await rotateIntakeAddress(ctx, organizationId, flowId) : await intakeAddress(ctx, organizationId, flowId);
   output(parsed, result, result!.address);

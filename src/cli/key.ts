@@ -76,7 +76,7 @@ export async function keyCommand(sub: string | undefined, argv: string[]) {
         expiresAt: expiresAt(optional(parsed, "expires-at"), new Date()),
         name: optional(parsed, "name") ?? null,
       };
-      const ctx = openOrg(parsed, organizationId);
+      const ctx = await openOrg(parsed, organizationId);
       const key = await createKey(ctx, input);
       output(parsed, key, `${key.key}\n(shown once: store it now; id ${key.id}, scopes ${key.scopes.join(",")})`);
       return;
@@ -84,8 +84,8 @@ export async function keyCommand(sub: string | undefined, argv: string[]) {
     case "list": {
       const parsed = parse(argv, { org: { type: "string" } });
       const organizationId = required(parsed, "org");
-      const ctx = openOrg(parsed, organizationId);
-      const keys = listKeys(ctx, organizationId);
+      const ctx = await openOrg(parsed, organizationId);
+      const keys = await listKeys(ctx, organizationId);
       output(
         parsed,
         { data: keys },

@@ -74,7 +74,7 @@ export async function memberCommand(sub: string | undefined, argv: string[]) {
         name: argument(() => checkName(required(parsed, "name"))),
         role: argument(() => checkRole(required(parsed, "role"))),
       };
-      const ctx = openOrg(parsed, organizationId);
+      const ctx = await openOrg(parsed, organizationId);
       const { id, email, name, role, setup_url } = await createMember(ctx, operator(organizationId), input, base(ctx.config));
       output(parsed, { id, email, name, role, setup_url }, `${setup_url}\n(member ${id}, ${role}: send them this link; it works once, for 7 days)`);
       return;
@@ -82,8 +82,8 @@ export async function memberCommand(sub: string | undefined, argv: string[]) {
     case "list": {
       const parsed = parse(argv, { org: { type: "string" } });
       const organizationId = required(parsed, "org");
-      const ctx = openOrg(parsed, organizationId);
-      const members = listMembers(ctx, operator(organizationId));
+      const ctx = await openOrg(parsed, organizationId);
+      const members = await listMembers(ctx, operator(organizationId));
       output(
         parsed,
         { data: members },
@@ -96,7 +96,7 @@ export async function memberCommand(sub: string | undefined, argv: string[]) {
       const email = parsed.positionals[0];
       if (!email) throw new UsageError("member setup-link needs the member's EMAIL");
       const ctx = open(parsed);
-      const member = findMemberByEmail(ctx, email);
+      const member = await findMemberByEmail(ctx, email);
       if (!member) throw new UnknownIdError(`no member with the email ${email}`);
       const link = await newSetupLink(ctx, operator(member.organization_id), member.id, base(ctx.config));
       output(parsed, link, `${link.setup_url}\n(for ${member.email}: it works once, for 7 days; their older links no longer work)`);

@@ -95,7 +95,7 @@ export async function orgCommand(sub: string | undefined, argv: string[]) {
     }
     case "list": {
       const parsed = parse(argv, {});
-      const orgs = listOrgs(open(parsed));
+      const orgs = await listOrgs(open(parsed));
       output(parsed, { data: orgs }, orgs.map(describe).join("\n") || "no organizations");
       return;
     }

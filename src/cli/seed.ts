@@ -38,7 +38,7 @@ export async function seedCommand(argv: string[]) {
   const contacts = count(optional(parsed, "contacts"), "contacts", 1, 150);
   const seed = seedValue(optional(parsed, "seed"));
   const ctx = open(parsed);
-  const org = getOrg(ctx, organizationId);
+  const org = await getOrg(ctx, organizationId);
   if (!org) throw new UnknownIdError(`no organization ${organizationId}`);
   const progress = progressLine(!parsed.values.json && process.stderr.isTTY === true);
   let drawnAt = -Infinity;

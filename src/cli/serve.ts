@@ -116,7 +116,7 @@ async function start(host: string, port: number, config: Config) {
   // what a `dossier` process loads, and the other commands need none of it.
   const { ListenError, startServer } = await import("../server");
   try {
-    return startServer({ host, port, config, held: true });
+    return await startServer({ host, port, config, held: true });
   } catch (error) {
     throw error instanceof ListenError ? new UsageError(error.message) : openFailure(error, config.dataDir);
   }

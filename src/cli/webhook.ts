@@ -57,9 +57,9 @@ ${OUTPUT_LINES}
 ${STORE_ENV_HELP}`,
 };
 
-function orgContext(parsed: Parsed) {
+async function orgContext(parsed: Parsed) {
   const organizationId = required(parsed, "org");
-  const ctx = openOrg(parsed, organizationId);
+  const ctx = await openOrg(parsed, organizationId);
   return { ctx, organizationId };
 }
 
@@ -79,14 +79,14 @@ export async function webhookCommand(sub: string | undefined, argv: string[]) {
     case "set": {
       const parsed = parse(argv, { org: { type: "string" }, url: { type: "string" } });
       const url = checkUrl(required(parsed, "url"));
-      const { ctx, organizationId } = orgContext(parsed);
+      const { ctx, organizationId } = await orgContext(parsed);
       const result = await setEndpoint(ctx, organizationId, url);
       output(parsed, result, `endpoint ${result.url}\nsecret ${result.secret}\n(shown once: store it now)`);
       return;
     }
     case "rotate-secret": {
       const parsed = parse(argv, { org: { type: "string" } });
-      const { ctx, organizationId } = orgContext(parsed);
+      const { ctx, organizationId } = await orgContext(parsed);
       const result = await rotateSecret(ctx, organizationId);
       if (!result) throw new UnknownIdError(`organization ${organizationId} has no webhook endpoint`);
       output(parsed, result, `secret ${result.secret}\n(shown once; the previous secret keeps signing for 24 h)`);
@@ -94,7 +94,7 @@ export async function webhookCommand(sub: string | undefined, argv: string[]) {
     }
     case "unset": {
       const parsed = parse(argv, { org: { type: "string" } });
-      const { ctx, organizationId } = orgContext(parsed);
+      const { ctx, organizationId } = await orgContext(parsed);
       output(parsed, await unsetEndpoint(ctx, organizationId), "webhook endpoint removed");
       return;
     }
@@ -104,7 +104,7 @@ export async function webhookCommand(sub: string | undefined, argv: string[]) {
       if (status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(status)) {
         throw new UsageError(`--status must be one of ${DELIVERY_STATUSES.join(", ")}`);
       }
-      const { ctx, organizationId } = orgContext(parsed);
+      const { ctx, organizationId } = await orgContext(parsed);
       const result = await operatorCall(() =>
         listDeliveries(ctx, organizationId, { status: status as DeliveryStatus | undefined, eventId: optional(parsed, "event") }),
       );

@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
-import { closeSync, mkdirSync, openSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { Logger } from "../log";
 import { Generations } from "./generations";
@@ -9,24 +10,42 @@ import { migrate } from "./migrate";
 import { storeQueries, type StoreQueries } from "./queries";
 import * as schema from "./schema";
 import { CommitStamp } from "./commit-stamp";
-import { readSnapshot, stampCommits } from "./snapshot";
+import { currentScope, inScope, type Method, type Scope, type Side } from "./scope";
+import { beginSnapshot, endSnapshot, stampCommits } from "./snapshot";
 import { WalKeeper } from "./wal";
 
 
 export type Orm = BunSQLiteDatabase<typeof schema>;
 
-export interface Store extends StoreQueries {
-  /** For src/db and tests only: everything else goes through the query modules (src/db/queries.ts). */
+/** A query module's methods as the store gives them: each answers a promise (on SQLite, one
+ * already settled), so that a service is written once for every engine (C19). */
+type Answering<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+export type AsyncQueries<Q> = { readonly [R in keyof Q]: { readonly [M in keyof Q[R]]: Answering<Q[R][M]> } };
+
+export interface Store extends AsyncQueries<StoreQueries> {
+  /** For src/db and tests only: the writer's connection (everything else goes through the query
+   * modules, src/db/queries.ts). */
   sqlite: Database;
+  /** For src/db and tests only: the first read connection, where reads run and the caches fill
+   * (another opens only while it is inside a read snapshot that awaits something else). */
+  reader: Database;
   orm: Orm;
-  /** Runs `read` (synchronous, no writes) in one read transaction: its statements see one
-   * snapshot and take the WAL read lock once (src/db/snapshot.ts). */
-  read<T>(read: () => T): T;
-  /** The caches' one invalidation rule (src/db/generations.ts). */
+  /** Runs `read` (no writes) in one read snapshot: its queries see one state of the database, on a
+   * connection of their own (src/db/scope.ts). Inside a unit or a snapshot already, as is. */
+  read<T>(read: () => T | Promise<T>): Promise<T>;
+  /** The caches' one invalidation rule (src/db/generations.ts), as the reads see it. */
   readonly generations: Generations;
-  /** Runs `unit` (synchronous SQL) in the next group commit and resolves with its result once the
-   * commit is durable (src/db/group-commit.ts, C11). Every change goes through here. */
-  write<T>(unit: () => T, options?: WriteOptions): Promise<T>;
+  /** Runs `unit` in the next group commit and resolves with its result once the commit is durable
+   * (src/db/group-commit.ts, C11). Every change goes through here. A unit awaits nothing but the
+   * store: the group's other units wait for it. */
+  write<T>(unit: () => T | Promise<T>, options?: WriteOptions): Promise<T>;
+  /** The outbox as the webhook dispatcher reads it, synchronously, on a read connection of its
+   * own (its fair queue reads as it decides: src/webhooks/fair-queue.ts). SQLite's alone: C19's
+   * second step gives the dispatcher claims and leases on both engines. */
+  readonly outboxReader: StoreQueries["outbox"];
+  /** Whether the database holds secrets sealed with the master key (C20), answered at once: asked
+   * before the key is read, which the context does synchronously (src/context.ts). */
+  holdsSealedSecrets(): boolean;
   /** Calls `listener` after each group is durable (the webhook dispatcher's wake-up call). */
   onCommit(listener: () => void): () => void;
   /** Why a write failed, once one has (C11): from then on writes are refused (503) and /healthz
@@ -50,45 +69,112 @@ export interface StoreOptions {
   logger?: Logger;
 }
 
+/** Read connections one store opens at most: one more each time every open one is inside a read
+ * snapshot that awaits something besides the store (a file). */
+const MAX_READERS = 64;
+
 /**
- * Opens (and migrates) the database. `path` is a file or ":memory:".
+ * Opens (and migrates) the database. `path` is a file, or ":memory:" for a database of the
+ * store's own in a temporary folder that close() removes (units and reads need two connections
+ * to one database: see src/db/scope.ts).
  * WAL lets readers run beside the one writer.
  */
 export function openStore(path: string, options: StoreOptions = {}): Store {
   const memory = path === ":memory:";
-  if (!memory) createPrivately(path);
-  const sqlite = new Database(path, { create: true, strict: true });
+  const scratch = memory ? mkdtempSync(join(tmpdir(), "dossier-db-")) : null;
+  const file = scratch ? join(scratch, "dossier.db") : path;
+  createPrivately(file);
+  const sqlite = new Database(file, { create: true, strict: true });
   sqlite.run("PRAGMA busy_timeout = 10000");
-  if (!memory) sqlite.run("PRAGMA journal_mode = WAL");
+  sqlite.run("PRAGMA journal_mode = WAL");
   const full = (options.sync ?? "full") === "full";
   const offThread = options.flushOffThread === true && !memory;
-  sqlite.run(`PRAGMA synchronous = ${full && !offThread ? "FULL" : "NORMAL"}`);
+  // A scratch database is lost with its process anyway: nothing of it is flushed.
+  sqlite.run(`PRAGMA synchronous = ${memory ? "OFF" : full && !offThread ? "FULL" : "NORMAL"}`);
   sqlite.run("PRAGMA foreign_keys = ON");
   // The server's units each run in a savepoint, which keeps the original of each page the unit
   // changes (the statement journal; a create changes about 50): in memory, not in a temporary file
   // opened, written and unlinked for every write (1.5 ms of CPU per create with the file, 1.1 ms
   // without). Its large sorts are bounded by LIMIT (the contact search keeps at most 50,001 ids).
-  if (offThread) sqlite.run("PRAGMA temp_store = MEMORY");
+  if (offThread || memory) sqlite.run("PRAGMA temp_store = MEMORY");
   migrate(sqlite);
   const orm = drizzle({ client: sqlite, schema });
   const log = options.logger?.log.bind(options.logger);
-  const wal = offThread ? new WalKeeper(sqlite, path, (msg, fields) => log?.("warn", msg, fields)) : null;
+  const wal = offThread ? new WalKeeper(sqlite, file, (msg, fields) => log?.("warn", msg, fields)) : null;
+  // The server's store only: a command runs once and keeps no cache worth a stamp.
+  const stamp = new CommitStamp(offThread ? file : null);
+  const sideOf = (connection: Database, writes: boolean): Side => {
+    stampCommits(connection, stamp);
+    const generations = new Generations(connection, () => writes);
+    const deps = { sqlite: connection, orm: connection === sqlite ? orm : drizzle({ client: connection, schema }), generations };
+    return { sqlite: connection, queries: storeQueries(deps), generations };
+  };
+  const writer = sideOf(sqlite, true);
   const commits = new GroupCommit(sqlite, {
     flush: wal && full ? () => wal.flush() : null,
     betweenGroups: wal ? () => wal.checkpointIfDue() : undefined,
     onFailure: (reason) => log?.("error", "a write to the database failed: refusing writes until a restart", { error: reason }),
-  });
-  const generations = new Generations(sqlite, () => commits.inWriteUnit);
-  // The server's store only: a command runs once and keeps no cache worth a stamp.
-  const stamp = new CommitStamp(offThread ? path : null);
-  stampCommits(sqlite, stamp);
+  }, writer);
+
+  const readers: Side[] = [];
+  const readerOn = (connection: Database): Side => {
+    connection.run("PRAGMA busy_timeout = 10000");
+    // Reads only: a change made outside a unit of work is a bug, refused here rather than
+    // committed outside the group (and outside its durability).
+    connection.run("PRAGMA query_only = ON");
+    if (offThread || memory) connection.run("PRAGMA temp_store = MEMORY");
+    return sideOf(connection, false);
+  };
+  const openReader = (): Side => {
+    if (readers.length >= MAX_READERS) throw new Error(`more than ${MAX_READERS} read snapshots at once`);
+    const reader = readerOn(new Database(file, { strict: true }));
+    readers.push(reader);
+    return reader;
+  };
+  /** A read connection not inside a read snapshot (in the common case, the first). */
+  const freeReader = (): Side => {
+    for (const reader of readers) if (!reader.sqlite.inTransaction) return reader;
+    return openReader();
+  };
+  const main = openReader();
+  // Not among `readers`: never inside a read snapshot, so each of its statements sees the latest commit.
+  let dispatcherSide: Side | null = null;
+  const sideNow = (): Side => currentScope()?.side ?? freeReader();
+
   return {
-    ...storeQueries({ sqlite, orm, generations }),
-    generations,
+    ...answering(writer.queries, sideNow),
+    generations: main.generations,
     sqlite,
+    reader: main.sqlite,
     orm,
-    read: (read) => readSnapshot(sqlite, read),
+    read<T>(read: () => T | Promise<T>): Promise<T> {
+      if (currentScope()) return settled(read);
+      const side = freeReader();
+      const scope: Scope = { side, open: true, writes: false };
+      const end = () => {
+        scope.open = false;
+        endSnapshot(side.sqlite);
+      };
+      beginSnapshot(side.sqlite);
+      let result: T | Promise<T>;
+      try {
+        result = inScope(scope, read);
+      } catch (error) {
+        end();
+        return Promise.reject(error);
+      }
+      if (!(result instanceof Promise)) {
+        end();
+        return Promise.resolve(result);
+      }
+      return result.finally(end);
+    },
     write: (unit, options) => commits.write(unit, options),
+    holdsSealedSecrets: () => main.queries.sealedSecrets.any(),
+    get outboxReader() {
+      dispatcherSide ??= readerOn(new Database(file, { strict: true }));
+      return dispatcherSide.queries.outbox;
+    },
     onCommit: (listener) => commits.onCommit(listener),
     get failure() {
       return commits.failure;
@@ -101,14 +187,62 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       // At once when idle, so that a caller that does not wait finds the file closed.
       const finish = async () => {
         await wal?.closeThread();
+        for (const reader of readers) reader.sqlite.close();
+        dispatcherSide?.sqlite.close();
         sqlite.close();
         stamp.close(); // after SQLite, as below
         // After SQLite: closing any descriptor of the -shm file drops the process's locks on it.
         await wal?.close();
+        if (scratch) rmSync(scratch, { recursive: true, force: true });
       };
       return commits.busy ? commits.idle().then(finish) : finish();
     },
   };
+}
+
+/** `work`'s result as a promise, its throw as a rejection. */
+function settled<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(work());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** The query modules as the store gives them: each method runs on the side of the work in
+ * progress (`sideNow`) and answers a promise. `shape` names the resources and their methods; each
+ * side keeps its methods in one array in that order (`methodsOf`), so a call costs one lookup. */
+function answering(shape: StoreQueries, sideNow: () => Side): AsyncQueries<StoreQueries> {
+  const store: Record<string, Record<string, unknown>> = {};
+  let index = 0;
+  for (const [resource, methods] of Object.entries(shape)) {
+    const forwards: Record<string, unknown> = {};
+    for (const [name, method] of Object.entries(methods as Record<string, unknown>)) {
+      if (typeof method !== "function") continue;
+      if (method.length > 6) throw new Error(`${resource}.${name} takes more than the six arguments a store query may`);
+      const at = index++;
+      // Six arguments at most (every query method takes fewer), passed without a spread.
+      forwards[name] = (a?: unknown, b?: unknown, c?: unknown, d?: unknown, e?: unknown, f?: unknown) => {
+        try {
+          const side = sideNow();
+          return Promise.resolve((side.methods ??= methodsOf(side.queries))[at](a, b, c, d, e, f));
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      };
+    }
+    store[resource] = forwards;
+  }
+  return store as unknown as AsyncQueries<StoreQueries>;
+}
+
+/** A side's query methods in `answering`'s order, bound to their modules. */
+function methodsOf(queries: StoreQueries): Method[] {
+  const all: Method[] = [];
+  for (const methods of Object.values(queries) as Record<string, unknown>[]) {
+    for (const method of Object.values(methods)) if (typeof method === "function") all.push((method as Method).bind(methods));
+  }
+  return all;
 }
 
 /** The database holds personal data (docs/security.md): a folder made for it is 0700 and a new

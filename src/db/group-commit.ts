@@ -1,12 +1,12 @@
-// Group commit (C11): every change goes through `await write(unit)`. A unit is synchronous SQL
-// (bun:sqlite is synchronous); units that arrive while a flush is in flight wait, and the next
+// Group commit (C11): every change goes through `await write(unit)`. A unit is a function that
+// awaits nothing but the store (its queries answer at once on SQLite); units that arrive while a flush is in flight wait, and the next
 // group commits them all in one transaction, each inside its own savepoint, so that a unit that
 // throws (404, 409, a constraint) is rolled back alone and gets its own error while the rest of
 // its group commits. A write on an idle store starts a group on the next turn of the event loop
 // (setImmediate, no timer), so that the writes of the requests Bun hands over in the same turn
 // join it: fewer commits and flushes per write under load (docs/decisions.md). A write nobody
 // waits for (`atOnce`: a key's last_used_at) commits in its call when the store is idle (inside a
-// read snapshot: right after it, before any await resumes), so that what its caller does next sees it.
+// so that what its caller does next sees it.
 //
 // Durability: with a `flush` (the server's store), the connection commits with
 // synchronous=NORMAL, which writes the WAL without waiting for the disk, and `flush` then
@@ -14,7 +14,8 @@
 // answered and the commit listeners (the webhook dispatcher) told, so no answer and no delivery
 // ever precedes the flush of its commit, and the thread that answers HTTP never waits on the disk:
 // reads go on while the flush is in flight (they may see the commit a few ms before it is durable,
-// as C11 allows; never an uncommitted change, since a group never spans an `await`).
+// as C11 allows; never an uncommitted change, since reads run on connections of their own:
+// src/db/scope.ts). The units of a group run one after the other, each awaited before the next.
 // Without a flush (the CLI's store at synchronous=FULL, where SQLite fsyncs inside COMMIT; memory;
 // DOSSIER_SYNC=normal) the same code commits and answers at once.
 //
@@ -24,6 +25,7 @@
 import type { Database } from "bun:sqlite";
 import { bindActor, withoutActor } from "../actor";
 import { ApiError } from "../errors";
+import { currentScope, inScope, outsideScopes, type Side } from "./scope";
 
 /** After the I/O callbacks of this turn of the event loop (the requests that arrived with this one). */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -56,7 +58,7 @@ export interface WriteOptions {
 }
 
 interface Waiting {
-  unit: () => unknown;
+  unit: () => unknown | Promise<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -69,7 +71,6 @@ export class GroupCommit {
    * that arrives after that starts a new run. */
   private active = false;
   private running: Promise<void> = Promise.resolve();
-  private inUnit = false;
   private unflushed = false;
   private readonly listeners = new Set<() => void>();
   private readonly begin;
@@ -82,6 +83,9 @@ export class GroupCommit {
   constructor(
     private readonly sqlite: Database,
     private readonly options: GroupCommitOptions,
+    /** The writer's connection and its query modules: the units' side (src/db/scope.ts). Without
+     * one (a test of the group commit alone), units speak to `sqlite` themselves. */
+    private readonly writer?: Side,
   ) {
     this.begin = sqlite.query("BEGIN IMMEDIATE");
     this.commit = sqlite.query("COMMIT");
@@ -92,9 +96,9 @@ export class GroupCommit {
   }
 
   /** Runs `unit` in the next group; resolves with its result once its commit is durable. */
-  write<T>(unit: () => T, options: WriteOptions = {}): Promise<T> {
-    // A unit is one synchronous piece of work: a write inside one would wait for its own group.
-    if (this.inUnit) throw new Error("store.write called inside a unit of work");
+  write<T>(unit: () => T | Promise<T>, options: WriteOptions = {}): Promise<T> {
+    // A write inside a unit would wait for its own group.
+    if (currentScope()?.writes) throw new Error("store.write called inside a unit of work");
     if (this.failure !== null) return Promise.reject(storageUnavailable());
     // The unit runs later, in the context of whoever started the run: it keeps its writer's actor.
     const work = bindActor(unit);
@@ -102,10 +106,8 @@ export class GroupCommit {
       this.queue.push({ unit: work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.active) {
         this.active = true;
-        const start = () => withoutActor(() => this.run());
-        // An `atOnce` write asked for inside a read snapshot (a GET's key check) starts right after
-        // the snapshot's synchronous stretch, before its caller's next await resumes.
-        this.running = !options.atOnce ? nextTurn().then(start) : this.sqlite.inTransaction ? Promise.resolve().then(start) : start();
+        const start = () => outsideScopes(() => withoutActor(() => this.run()));
+        this.running = options.atOnce ? start() : nextTurn().then(start);
       }
     });
   }
@@ -120,11 +122,6 @@ export class GroupCommit {
   /** True while this store has committed changes that are not yet durable. */
   get settling(): boolean {
     return this.unflushed;
-  }
-
-  /** True while a unit runs: what it reads may include its own uncommitted changes. */
-  get inWriteUnit(): boolean {
-    return this.inUnit;
   }
 
   /** True while a group is being committed, flushed or followed by a checkpoint. */
@@ -158,7 +155,7 @@ export class GroupCommit {
         for (const waiting of group) waiting.reject(storageUnavailable());
         continue;
       }
-      const outcomes = this.commitGroup(group);
+      const outcomes = await this.commitGroup(group);
       if (outcomes && this.options.flush) {
         this.unflushed = true;
         try {
@@ -194,7 +191,7 @@ export class GroupCommit {
   }
 
   /** One transaction for the whole group; null when the transaction itself failed. */
-  private commitGroup(group: Waiting[]): ({ ok: true; value: unknown } | { ok: false; error: unknown })[] | null {
+  private async commitGroup(group: Waiting[]): Promise<({ ok: true; value: unknown } | { ok: false; error: unknown })[] | null> {
     try {
       this.begin.run();
     } catch (error) {
@@ -206,14 +203,17 @@ export class GroupCommit {
     try {
       for (const waiting of group) {
         this.savepoint.run();
-        this.inUnit = true;
+        // Without a writer side, the unit's queries are its own; the scope still tells a write
+        // asked for inside it.
+        const scope = { side: this.writer as Side, open: true, writes: true };
         try {
-          const value = waiting.unit();
-          this.inUnit = false;
+          let value = inScope(scope, waiting.unit);
+          if (value instanceof Promise) value = await value;
+          scope.open = false;
           this.release.run();
           outcomes.push({ ok: true, value });
         } catch (error) {
-          this.inUnit = false;
+          scope.open = false;
           if (isWriteFailure(error)) throw error;
           this.rollbackTo.run();
           this.release.run();
@@ -223,7 +223,6 @@ export class GroupCommit {
       this.commit.run();
       return outcomes;
     } catch (error) {
-      this.inUnit = false;
       try {
         if (this.sqlite.inTransaction) this.rollback.run();
       } catch {

@@ -22,6 +22,19 @@ export function readSnapshot<T>(sqlite: Database, read: () => T): T {
   }
 }
 
+/** Begins a read snapshot on a connection outside any transaction (the store's read(), whose work
+ * may await: it ends it with endSnapshot). */
+export function beginSnapshot(sqlite: Database) {
+  const stamp = stamps.get(sqlite)?.now() ?? -1;
+  sqlite.query("BEGIN").run();
+  reading.set(sqlite, stamp);
+}
+
+export function endSnapshot(sqlite: Database) {
+  reading.delete(sqlite);
+  sqlite.query("COMMIT").run();
+}
+
 /** The connections in a read snapshot of readSnapshot's (which writes nothing), with the commit
  * stamp read before it began. */
 const reading = new WeakMap<Database, number>();

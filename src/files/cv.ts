@@ -48,7 +48,7 @@ export interface StagedCv {
    * ran, puts the previous `cv.pdf` back (or removes the new one when there was none), unless the
    * event shows that the transaction did commit after all. Then removes the dossier's folder when
    * this upload created it and it is empty. */
-  discard(): void;
+  discard(): Promise<void>;
 }
 
 /**
@@ -127,9 +127,9 @@ async function writeStaged(ctx: Context, organizationId: string, dossierId: stri
         // left for sweepFiles (its event is recorded, so it is known to be garbage)
       }
     },
-    discard() {
+    async discard() {
       rmSync(temp, { force: true });
-      if (placedWith !== null && !hasCommitted(ctx, organizationId, placedWith)) {
+      if (placedWith !== null && !(await hasCommitted(ctx, organizationId, placedWith))) {
         if (aside) restoreAside(aside, final);
         else if (renamed) rmSync(final, { force: true });
         syncPath(dossierDir);
@@ -173,9 +173,9 @@ function restoreAside(aside: string, final: string) {
 }
 
 /** Whether the transaction that recorded this event committed (after it ended, either way). */
-function hasCommitted(ctx: Context, organizationId: string, eventId: string): boolean {
+async function hasCommitted(ctx: Context, organizationId: string, eventId: string): Promise<boolean> {
   try {
-    return ctx.store.cvFiles.eventCommitted(organizationId, eventId);
+    return await ctx.store.cvFiles.eventCommitted(organizationId, eventId);
   } catch {
     return false; // on the failure path, a database that cannot answer did not commit
   }
@@ -209,7 +209,7 @@ export interface SweepResult {
  * Only the layout `<org>/dossiers/<dossier>/...` is looked at; other files under the files folder
  * are left alone. Call it before the server accepts requests.
  */
-export function sweepFiles(ctx: Context): SweepResult {
+export async function sweepFiles(ctx: Context): Promise<SweepResult> {
   const result: SweepResult = { temporary: 0, orphans: 0, restored: 0 };
   const { cvFiles } = ctx.store;
   for (const org of list(ctx.filesDir)) {
@@ -223,7 +223,7 @@ export function sweepFiles(ctx: Context): SweepResult {
         const aside = ASIDE.exec(name);
         if (!aside) continue;
         const path = join(dossierDir, name);
-        if (cvFiles.eventRecorded(org, aside[1])) {
+        if ((await cvFiles.eventRecorded(org, aside[1]))) {
           rmSync(path, { force: true });
           result.temporary++;
         } else {
@@ -238,7 +238,7 @@ export function sweepFiles(ctx: Context): SweepResult {
         if (TEMP.test(name)) {
           rmSync(path, { force: true });
           result.temporary++;
-        } else if (name === CV_NAME && !cvFiles.dossierHasCv(org, dossierId, cvUrl(org, dossierId))) {
+        } else if (name === CV_NAME && !(await cvFiles.dossierHasCv(org, dossierId, cvUrl(org, dossierId)))) {
           rmSync(path, { force: true });
           result.orphans++;
         }

@@ -31,10 +31,10 @@ export function cookieOf(request: Request, name: string): string | null {
 
 /** The request's principal, or null: the Authorization header when there is one (it decides, even
  * when a cookie comes too), else the session cookie. */
-function principalOf(ctx: Context, request: Request): Principal | null {
+async function principalOf(ctx: Context, request: Request): Promise<Principal | null> {
   const authorization = request.headers.get("authorization");
   if (authorization !== null) {
-    const holder = authenticate(ctx, authorization);
+    const holder = await authenticate(ctx, authorization);
     return holder ? { kind: "key", ...holder } : null;
   }
   return sessionOf(ctx, cookieOf(request, SESSION_COOKIE));
@@ -47,8 +47,8 @@ function principalOf(ctx: Context, request: Request): Principal | null {
  * an organization is counted and gets the rate-limit headers, whatever its answer, except a 429
  * (C8, C10).
  */
-function admit(ctx: Context, limiter: RateLimiter, site: Site, required: Scope[], request: Request, headers: Headers): Principal {
-  const principal = principalOf(ctx, request);
+async function admit(ctx: Context, limiter: RateLimiter, site: Site, required: Scope[], request: Request, headers: Headers): Promise<Principal> {
+  const principal = await principalOf(ctx, request);
   if (!principal) throw new ApiError("unauthorized", "a valid API key is required: Authorization: Bearer svc_live_...");
   // The request log names the organization on a 402, 403 or 429 too.
   noteOrganization(request, principal.organizationId);
@@ -79,7 +79,7 @@ function admit(ctx: Context, limiter: RateLimiter, site: Site, required: Scope[]
 }
 
 /** Checks a request's principal for `required` scopes, setting the rate-limit headers on `headers`. */
-export type Guard = (required: Scope[], request: Request, headers: Headers) => Principal;
+export type Guard = (required: Scope[], request: Request, headers: Headers) => Promise<Principal>;
 
 /** The guard of one app: its organizations share one rate limiter. */
 export const guard =

@@ -16,9 +16,9 @@ const Unavailable = t.Object(
 export const health = (ctx: Context) =>
   new Elysia({ name: "health" }).get(
     "/healthz",
-    ({ set }) => {
+    async ({ set }) => {
       try {
-        ctx.store.health.ping();
+        await ctx.store.health.ping();
       } catch {
         set.status = 503;
         return { status: "unavailable" as const };

@@ -73,10 +73,10 @@ export class Idempotency {
 
   /** The stored answer when this request (`asked`) repeats the key's first; 422 when the key was
    * used for another request; null when the key is new. */
-  stored(asked: Fingerprint): Answer | null {
+  async stored(asked: Fingerprint): Promise<Answer | null> {
     this.asked = asked;
     const { organizationId, principalId, key } = this.scope;
-    const found = this.ctx.store.idempotency.find(organizationId, principalId, key, this.since);
+    const found = await this.ctx.store.idempotency.find(organizationId, principalId, key, this.since);
     if (!found) return null;
     if (found.method !== asked.method || found.path !== asked.path || found.body_hash !== asked.body_hash) {
       throw new ApiError("idempotency_key_reused", "this Idempotency-Key was used for another request (method, path or body); use a new key");
@@ -97,7 +97,7 @@ export class Idempotency {
   }
 
   /** Stores the answer to the request `stored` was asked about; runs inside a unit of work. */
-  writeAnswer(answer: Answer) {
+  async writeAnswer(answer: Answer) {
     if (!this.asked) throw new Error("writeAnswer before stored");
     const now = this.ctx.now();
     const row: RememberedAnswer = {
@@ -108,10 +108,10 @@ export class Idempotency {
       ...answer,
       created_at: now.toISOString(),
     };
-    this.ctx.store.idempotency.remember(row);
+    await this.ctx.store.idempotency.remember(row);
     if (now.getTime() - (lastSweep.get(this.ctx) ?? 0) >= SWEEP_EVERY_MS) {
       lastSweep.set(this.ctx, now.getTime());
-      this.ctx.store.idempotency.sweep(this.since);
+      await this.ctx.store.idempotency.sweep(this.since);
     }
   }
 

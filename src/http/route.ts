@@ -67,7 +67,7 @@ export interface RouteSpec<P extends string, L, Q extends TObject, S extends TSc
    * nothing (404). */
   idPattern?: RegExp;
   /** The path's resource; throws not_found when there is none. */
-  load?: (asked: Asked<NoInfer<P>>) => L;
+  load?: (asked: Asked<NoInfer<P>>) => L | Promise<L>;
   /** The query parameters, all optional: `t.Optional`, or with a `default`, or an array (may repeat). */
   query?: Q;
   /** The JSON body, read with readJson unless `read` is given. */
@@ -187,13 +187,13 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
     spec.location && value !== null && typeof value === "object" && "data" in value ? `/api/v1${spec.location(value.data as Record<string, unknown>)}` : null;
 
   /** A request's context whose units check If-Match first and store the answer last. */
-  const withUnits = (ctx: Context, before?: () => void, after?: (value: unknown) => void): Context => {
+  const withUnits = (ctx: Context, before?: () => Promise<void>, after?: (value: unknown) => Promise<void>): Context => {
     if (!before && !after) return ctx;
-    const write = <T>(unit: () => T) =>
-      ctx.store.write(() => {
-        before?.();
-        const value = unit();
-        after?.(value);
+    const write = <T>(unit: () => T | Promise<T>) =>
+      ctx.store.write(async () => {
+        await before?.();
+        const value = await unit();
+        await after?.(value);
         return value;
       });
     // Copies with their own properties (getters stay getters): a service may spread a context.
@@ -204,11 +204,10 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
     });
   };
 
-  // Synchronous up to the body, so that a route that reads none answers without a promise.
-  const run = (ctx: Context, principal: Principal, params: Record<P, string>, request: Request, set: Reply, remember?: (value: unknown) => void) => {
+  const run = async (ctx: Context, principal: Principal, params: Record<P, string>, request: Request, set: Reply, remember?: (value: unknown) => Promise<void>) => {
     const asked = { ctx, principal, params };
-    const resource = spec.load ? spec.load(asked) : (undefined as L);
-    let before: (() => void) | undefined;
+    const resource = spec.load ? await spec.load(asked) : (undefined as L);
+    let before: (() => Promise<void>) | undefined;
     let current: string | undefined;
     if (spec.conditional) {
       current = etagOf(resource);
@@ -220,17 +219,13 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
       const match = request.headers.get("if-match");
       if (match !== null && spec.method !== "GET") {
         if (!ifMatchHolds(match, current)) throw preconditionFailed();
-        before = () => {
-          if (!ifMatchHolds(match, etagOf(spec.load!(asked)))) throw preconditionFailed();
+        before = async () => {
+          if (!ifMatchHolds(match, etagOf(await spec.load!(asked)))) throw preconditionFailed();
         };
       }
     }
     const query = (spec.query ? parseQuery(spec.query, searchParams(request)) : {}) as Static<Q>;
     const inUnits = withUnits(ctx, before, remember);
-    const answer = (body: B) => {
-      const value = spec.handler({ ...asked, ctx: inUnits, resource, query, body, request, set });
-      return value instanceof Promise ? value.then(withStatus) : withStatus(value);
-    };
     const withStatus = (value: unknown) => {
       if (only !== undefined && (set.status === undefined || set.status === 200)) set.status = only;
       const location = Number(set.status) === 201 ? locationOf(value) : null;
@@ -239,9 +234,9 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
       if (tagged && value !== null && typeof value === "object" && "data" in value) set.headers.etag = value.data === resource && current !== undefined ? current : etagOf(value.data);
       return value;
     };
-    if (!readsBody) return answer(undefined as B);
     const json = () => readJson(request, spec.body!);
-    return (spec.read ? spec.read(request, json) : (json() as Promise<B>)).then(answer);
+    const body = !readsBody ? (undefined as B) : await (spec.read ? (await spec.read(request, json)) : (json() as Promise<B>));
+    return withStatus(await spec.handler({ ...asked, ctx: inUnits, resource, query, body, request, set }));
   };
 
   /** A request with an Idempotency-Key: replayed, refused (422, 409), or run with its answer stored. */
@@ -253,7 +248,7 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
       // Compared byte for byte (C20), so read as bytes before anything else reads them; each
       // route's own limit applies when it reads the copy. A route that reads no body ignores one.
       const bytes = readsBody ? await readBytes(request, BODY_LIMIT, spec.bodies ? fileTooLarge : payloadTooLarge) : new Uint8Array();
-      const stored = keyed.stored(fingerprint(request, bytes));
+      const stored = await keyed.stored(fingerprint(request, bytes));
       if (stored) {
         // The ETag of the record the stored answer shows, as the first answer had.
         if (tagged && stored.status < 300) set.headers.etag = etagOf((JSON.parse(stored.body) as { data: unknown }).data);
@@ -265,7 +260,7 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
       let kept: StoredAnswer | null = null;
       const remember = (value: unknown) => {
         kept = { status: Number(only ?? 200), content_type: JSON_TYPE, location: only === 201 ? locationOf(one(value)) : null, body: JSON.stringify(one(value)) };
-        keyed.writeAnswer(kept);
+        return keyed.writeAnswer(kept);
       };
       const copy = new Request(request.url, { method: request.method, headers: request.headers, body: bytes.byteLength > 0 ? bytes : null });
       try {
@@ -283,17 +278,17 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
     }
   };
 
-  const handle = (ctx: Context, guard: Guard) => (request: Request, raw: Record<string, string>, set: Reply) =>
+  const handle = (ctx: Context, guard: Guard) => async (request: Request, raw: Record<string, string>, set: Reply) =>
     // A read's key check, its resource and its answer see one snapshot, which takes the WAL read
     // lock once (src/db/snapshot.ts): the key check alone, outside it, took and dropped the lock
     // again, which cost more than the check itself. What a handler reads after an await is in a
     // snapshot of its own.
-    spec.method === "GET" ? ctx.store.read(() => checked(ctx, guard, request, raw, set)) : checked(ctx, guard, request, raw, set);
-  const checked = (ctx: Context, guard: Guard, request: Request, raw: Record<string, string>, set: Reply) => {
+    spec.method === "GET" ? (await ctx.store.read(() => checked(ctx, guard, request, raw, set))) : (await checked(ctx, guard, request, raw, set));
+  const checked = async (ctx: Context, guard: Guard, request: Request, raw: Record<string, string>, set: Reply) => {
     const key = idempotent ? idempotencyKey(request) : null;
     let principal: Principal;
     try {
-      principal = guard(spec.scopes, request, set.headers);
+      principal = await guard(spec.scopes, request, set.headers);
     } catch (error) {
       // A malformed key's 400 comes after 429 and before 403 (C20).
       if (key === "malformed" && error instanceof ApiError && error.status === 403) throw malformedKey();
@@ -304,10 +299,10 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
     if (spec.method === "GET") return afterGuard(ctx, request, raw, set, principal, key);
     return asActor(actorOf(principal), () => afterGuard(ctx, request, raw, set, principal, key));
   };
-  const afterGuard = (ctx: Context, request: Request, raw: Record<string, string>, set: Reply, principal: Principal, key: string | null) => {
+  const afterGuard = async (ctx: Context, request: Request, raw: Record<string, string>, set: Reply, principal: Principal, key: string | null) => {
     const params = {} as Record<P, string>;
     for (const name of declared) params[name] = spec.idPattern ? matchingId(spec.idPattern, raw[name]) : pathId(raw[name]);
-    return key === null ? run(ctx, principal, params, request, set) : once(ctx, principal, params, request, set, key);
+    return key === null ? (await run(ctx, principal, params, request, set)) : (await once(ctx, principal, params, request, set, key));
   };
 
   return { id: spec.id, method: spec.method, path: spec.path, hook, handle };

@@ -24,8 +24,8 @@ export class IntakeDesk {
 
   /** Where mail to `token` goes. Throws ApiError: not_found (an unknown token), plan_required
    * (not counted), rate_limited (with `retryAfter` seconds). */
-  admit(token: string): Admitted {
-    const target = intakeTarget(this.ctx, token);
+  async admit(token: string): Promise<Admitted> {
+    const target = await intakeTarget(this.ctx, token);
     if (!target) throw notFound("no intake address has this token");
     if (target.plan !== "growth") throw new ApiError("plan_required", `email intake requires the Growth plan; this organization is on ${target.plan}`);
     const rate = this.limiter.hit(`intake:${token.toLowerCase()}`, this.ctx.config.intakeRateLimit, this.ctx.now().getTime());
@@ -38,7 +38,7 @@ export class IntakeDesk {
   /** Parses `raw` once (off this thread) and makes a dossier of it for each target; resolves once
    * all are durable. Rejects with UnreadableMessage for a message that cannot be read. `remember`
    * runs last in each target's unit of work (takeIn). */
-  async receive(targets: IntakeTarget[], raw: Uint8Array, remember?: (taken: Taken) => void): Promise<Taken[]> {
+  async receive(targets: IntakeTarget[], raw: Uint8Array, remember?: (taken: Taken) => Promise<void>): Promise<Taken[]> {
     const application = await this.parser.parse(raw);
     return Promise.all(targets.map((target) => takeIn(this.ctx, target, application, remember)));
   }

@@ -160,9 +160,10 @@ export function startSmtp(ctx: Context, desk: IntakeDesk, settings: SmtpSettings
       admitted.set(session.id, []);
       callback();
     },
-    onRcptTo(address, session, callback) {
+    // unawaited: smtp-server takes a callback, and every outcome (a refusal included) goes to it
+    async onRcptTo(address, session, callback) {
       try {
-        const entry = desk.admit(tokenOf(address.address));
+        const entry = await desk.admit(tokenOf(address.address));
         const list = admitted.get(session.id) ?? [];
         list.push(entry);
         admitted.set(session.id, list);

@@ -6,11 +6,11 @@ import { writeOwnerSetupLink } from "./members";
 import { countOrgs, writeOrg } from "./orgs";
 
 /** `base` is the `<base>` of the owner's setup link (C20). */
-export function bootstrap(ctx: Context, base: string): Promise<{ organizationId: string; key: string; setupUrl: string } | null> {
-  return ctx.store.write(() => {
-    if (countOrgs(ctx) > 0) return null;
-    const org = writeOrg(ctx, { name: "Default", plan: "growth" });
-    const key = writeKey(ctx, { organizationId: org.id, scopes: [...SCOPES], name: "bootstrap" });
-    return { organizationId: org.id, key: key.key, setupUrl: writeOwnerSetupLink(ctx, org.id, base) };
+export async function bootstrap(ctx: Context, base: string): Promise<{ organizationId: string; key: string; setupUrl: string } | null> {
+  return await ctx.store.write(async () => {
+    if ((await countOrgs(ctx)) > 0) return null;
+    const org = await writeOrg(ctx, { name: "Default", plan: "growth" });
+    const key = await writeKey(ctx, { organizationId: org.id, scopes: [...SCOPES], name: "bootstrap" });
+    return { organizationId: org.id, key: key.key, setupUrl: (await writeOwnerSetupLink(ctx, org.id, base)) };
   });
 }

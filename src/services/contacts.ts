@@ -134,10 +134,10 @@ const NON_ASCII = /[^\x00-\x7f]/;
 
 /** The triggers fold the search row with SQLite's lower(), which knows ASCII only: rewrite it with
  * C10's folding when the text is not plain ASCII. Inside the caller's unit. */
-function refreshSearch(ctx: Context, row: ContactRow) {
+async function refreshSearch(ctx: Context, row: ContactRow) {
   const texts = [row.fullName, row.company, row.role];
   if (!texts.some((t) => t !== null && NON_ASCII.test(t))) return;
-  ctx.store.contacts.setSearchText(row.organizationId, row.id, {
+  await ctx.store.contacts.setSearchText(row.organizationId, row.id, {
     fullName: fold(row.fullName),
     company: row.company === null ? null : fold(row.company),
     role: row.role === null ? null : fold(row.role),
@@ -150,12 +150,12 @@ const duplicate = () => new ApiError("duplicate_contact", "a contact with this e
 // Building blocks, called inside a caller's unit (they open none).
 
 /** The organization's contact with this email, compared case-insensitively (C10), or null. */
-export function findContactByEmail(ctx: Context, organizationId: string, email: string): ContactRow | null {
+export function findContactByEmail(ctx: Context, organizationId: string, email: string): Promise<ContactRow | null> {
   return ctx.store.contacts.rowByEmail(organizationId, fold(email));
 }
 
 /** The organization's contact row, or null (another organization's is null too). */
-export function findContact(ctx: Context, organizationId: string, contactId: string): ContactRow | null {
+export function findContact(ctx: Context, organizationId: string, contactId: string): Promise<ContactRow | null> {
   return ctx.store.contacts.rowById(organizationId, contactId);
 }
 
@@ -165,7 +165,7 @@ export function findContact(ctx: Context, organizationId: string, contactId: str
  * the organization (case-insensitive) throws duplicate_contact (409), as the unique index says.
  * The input is expected valid (see checkContactFields); pool dates are stored as given.
  */
-export function insertContact(ctx: Context, organizationId: string, input: ContactInput): ContactRow {
+export async function insertContact(ctx: Context, organizationId: string, input: ContactInput): Promise<ContactRow> {
   const kinds = uniqueKinds(input.kind ?? []);
   const now = ctx.now().toISOString();
   const email = input.email ?? null;
@@ -188,8 +188,8 @@ export function insertContact(ctx: Context, organizationId: string, input: Conta
     createdAt: now,
     updatedAt: now,
   };
-  if (!ctx.store.contacts.insert(row)) throw duplicate();
-  refreshSearch(ctx, row);
+  if (!(await ctx.store.contacts.insert(row))) throw duplicate();
+  await refreshSearch(ctx, row);
   return row;
 }
 
@@ -207,20 +207,20 @@ export const deleteContact = (ctx: Context, organizationId: string, contactId: s
   ctx.store.write(() => writeContactDeletion(ctx, organizationId, contactId));
 
 /** Checks and inserts a contact; call inside a unit of work. */
-export function writeNewContact(ctx: Context, organizationId: string, input: ContactInput): Contact {
+export async function writeNewContact(ctx: Context, organizationId: string, input: ContactInput): Promise<Contact> {
   const checked = checkContactFields(input);
   checkPoolWindow(checked.pool_added_at ?? null, checked.pool_expires_at ?? null);
-  return contactOf(insertContact(ctx, organizationId, checked), 0);
+  return contactOf((await insertContact(ctx, organizationId, checked)), 0);
 }
 
 /** The contact with its dossier_count, or null when it is not the organization's. */
-export function getContact(ctx: Context, organizationId: string, contactId: string): Contact | null {
+export function getContact(ctx: Context, organizationId: string, contactId: string): Promise<Contact | null> {
   return ctx.store.contacts.byId(organizationId, contactId);
 }
 
 /** The contact as GET /contacts/{id} shows it: the same as getContact, remembered (frozen) while
  * nothing is committed, unless DOSSIER_CACHE=off. */
-export function showContact(ctx: Context, organizationId: string, contactId: string): Contact | null {
+export function showContact(ctx: Context, organizationId: string, contactId: string): Promise<Contact | null> {
   return ctx.store.contacts.shown(organizationId, contactId, { remember: ctx.config.cache });
 }
 
@@ -241,8 +241,8 @@ const COLUMN_OF = {
  * Applies a PATCH (only the keys sent change; C10 nulls); call inside a unit. A PATCH that
  * changes nothing writes nothing and keeps updated_at. Null when the contact is not the org's.
  */
-export function writeContactPatch(ctx: Context, organizationId: string, contactId: string, patch: ContactPatch): Contact | null {
-  const current = findContact(ctx, organizationId, contactId);
+export async function writeContactPatch(ctx: Context, organizationId: string, contactId: string, patch: ContactPatch): Promise<Contact | null> {
+  const current = await findContact(ctx, organizationId, contactId);
   if (!current) return null;
   const checked = checkContactFields(patch);
   const changes: Partial<ContactRow> = {};
@@ -265,8 +265,8 @@ export function writeContactPatch(ctx: Context, organizationId: string, contactI
   if (Object.keys(changes).length > 0) {
     changes.updatedAt = ctx.now().toISOString();
     next.updatedAt = changes.updatedAt;
-    if (!ctx.store.contacts.update(organizationId, contactId, changes)) throw duplicate();
-    if ("fullName" in changes || "company" in changes || "role" in changes) refreshSearch(ctx, next);
+    if (!(await ctx.store.contacts.update(organizationId, contactId, changes))) throw duplicate();
+    if ("fullName" in changes || "company" in changes || "role" in changes) await refreshSearch(ctx, next);
   }
   return getContact(ctx, organizationId, contactId);
 }
@@ -275,15 +275,15 @@ export function writeContactPatch(ctx: Context, organizationId: string, contactI
  * Hard delete (api-v1, C6): the links go with it, the dossiers stay, and a dossier whose primary
  * it was gets contact_id null; no event (C10). Call inside a unit. False when not the org's.
  */
-export function writeContactDeletion(ctx: Context, organizationId: string, contactId: string): boolean {
+export async function writeContactDeletion(ctx: Context, organizationId: string, contactId: string): Promise<boolean> {
   const { contacts, links } = ctx.store;
-  if (!contacts.exists(organizationId, contactId)) return false;
-  for (const link of ctx.store.history.linksOfContact(organizationId, contactId)) {
-    recordHistory(ctx, organizationId, link.dossier_id, "contact_unlinked", linkEnded(contactId, link));
+  if (!(await contacts.exists(organizationId, contactId))) return false;
+  for (const link of (await ctx.store.history.linksOfContact(organizationId, contactId))) {
+    await recordHistory(ctx, organizationId, link.dossier_id, "contact_unlinked", linkEnded(contactId, link));
   }
-  links.clearDossierContact(organizationId, contactId);
-  links.deleteAllOfContact(organizationId, contactId);
-  contacts.delete(organizationId, contactId);
+  await links.clearDossierContact(organizationId, contactId);
+  await links.deleteAllOfContact(organizationId, contactId);
+  await contacts.delete(organizationId, contactId);
   return true;
 }
 
@@ -302,8 +302,8 @@ export interface ContactQuery {
  * request time (C6, C10), `search` a case-insensitive substring of full_name, email, company or
  * role (C6, C10; see src/db/contact-search.ts), `updatedSince` (C17). Total and page agree (one snapshot).
  */
-export function listContacts(ctx: Context, organizationId: string, query: ContactQuery): { data: Contact[]; total: number } {
-  return ctx.store.contacts.page({
+export async function listContacts(ctx: Context, organizationId: string, query: ContactQuery): Promise<{ data: Contact[]; total: number }> {
+  return await ctx.store.contacts.page({
     organizationId,
     mask: query.kinds && query.kinds.length > 0 ? kindMaskOf(query.kinds) : 0,
     search: query.search === undefined || query.search === "" ? null : fold(query.search),

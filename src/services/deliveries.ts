@@ -49,21 +49,21 @@ const toDelivery = (row: DeliveryRow): Delivery => ({
  * With `eventId`: that one event, with `attempt_log`; throws DeliveryError("not_found") when the
  * organization has no such event. A `status` outside DELIVERY_STATUSES throws a TypeError.
  */
-export function listDeliveries(ctx: Context, organizationId: string, filter: DeliveryFilter = {}): { data: Delivery[] } {
+export async function listDeliveries(ctx: Context, organizationId: string, filter: DeliveryFilter = {}): Promise<{ data: Delivery[] }> {
   const { deliveries } = ctx.store;
   if (filter.status !== undefined && !DELIVERY_STATUSES.includes(filter.status)) {
     throw new TypeError(`unknown delivery status "${filter.status}": expected ${DELIVERY_STATUSES.join(", ")}`);
   }
   if (filter.eventId !== undefined) {
     const eventId = filter.eventId;
-    return ctx.store.read(() => {
-      const row = deliveries.byEventId(organizationId, eventId);
+    return await ctx.store.read(async () => {
+      const row = await deliveries.byEventId(organizationId, eventId);
       if (!row) throw new DeliveryError("not_found", `no event ${eventId} in organization ${organizationId}`);
       if (filter.status !== undefined && row.status !== filter.status) return { data: [] };
-      return { data: [{ ...toDelivery(row), attempt_log: deliveries.attempts(row.seq) }] };
+      return { data: [{ ...toDelivery(row), attempt_log: (await deliveries.attempts(row.seq)) }] };
     });
   }
-  return { data: deliveries.newest(organizationId, filter.status, filter.limit ?? null).map(toDelivery) };
+  return { data: (await deliveries.newest(organizationId, filter.status, filter.limit ?? null)).map(toDelivery) };
 }
 
 /**
@@ -74,48 +74,48 @@ export function listDeliveries(ctx: Context, organizationId: string, filter: Del
  * skipped), `no_endpoint` (the organization has no enabled endpoint: `webhook set` first).
  */
 export function retryDelivery(ctx: Context, eventId: string): Promise<{ event_id: string; status: "pending" }> {
-  return ctx.store.write(() => {
-    writeRetry(ctx, ctx.store.deliveries.byEventIdInAnyOrganization(eventId), eventId);
+  return ctx.store.write(async () => {
+    await writeRetry(ctx, (await ctx.store.deliveries.byEventIdInAnyOrganization(eventId)), eventId);
     return { event_id: eventId, status: "pending" as const };
   });
 }
 
 /** The retry's unit of work, shared by the CLI and the API; throws DeliveryError. */
-function writeRetry(ctx: Context, row: DeliveryRow | null, eventId: string) {
+async function writeRetry(ctx: Context, row: DeliveryRow | null, eventId: string) {
   if (!row) throw new DeliveryError("not_found", `no event ${eventId}`);
   if (row.status !== "failed") {
     throw new DeliveryError("not_failed", `delivery ${eventId} is ${row.status}: only a failed delivery can be retried`);
   }
-  if (!ctx.store.webhooks.hasEnabled(row.organization_id)) {
+  if (!(await ctx.store.webhooks.hasEnabled(row.organization_id))) {
     throw new DeliveryError(
       "no_endpoint",
       `organization ${row.organization_id} has no enabled webhook endpoint: run "dossier webhook set" first`,
     );
   }
-  ctx.store.deliveries.requeue(row.seq, ctx.now().getTime());
+  await ctx.store.deliveries.requeue(row.seq, ctx.now().getTime());
 }
 
 /** GET /webhook-deliveries (C13, C20): a page of the log, newest first. */
-export function deliveryPage(
+export async function deliveryPage(
   ctx: Context,
   organizationId: string,
   query: DeliveryPageFilter & { page: number; perPage: number },
-): { data: Delivery[]; total: number } {
+): Promise<{ data: Delivery[]; total: number }> {
   const { deliveries } = ctx.store;
   const filter = { status: query.status, type: query.type };
-  return ctx.store.read(() => ({
-    total: deliveries.count(organizationId, filter),
-    data: deliveries.page(organizationId, filter, query.perPage, (query.page - 1) * query.perPage).map(toDelivery),
+  return await ctx.store.read(async () => ({
+    total: (await deliveries.count(organizationId, filter)),
+    data: (await deliveries.page(organizationId, filter, query.perPage, (query.page - 1) * query.perPage)).map(toDelivery),
   }));
 }
 
 /** GET /webhook-deliveries/{event_id}: the delivery with its attempt log, or not_found. */
-export function getDelivery(ctx: Context, organizationId: string, eventId: string): Delivery & { attempt_log: AttemptLogEntry[] } {
+export async function getDelivery(ctx: Context, organizationId: string, eventId: string): Promise<Delivery & { attempt_log: AttemptLogEntry[] }> {
   const { deliveries } = ctx.store;
-  return ctx.store.read(() => {
-    const row = deliveries.byEventId(organizationId, eventId);
+  return await ctx.store.read(async () => {
+    const row = await deliveries.byEventId(organizationId, eventId);
     if (!row) throw notFound("delivery not found");
-    return { ...toDelivery(row), attempt_log: deliveries.attempts(row.seq) };
+    return { ...toDelivery(row), attempt_log: (await deliveries.attempts(row.seq)) };
   });
 }
 
@@ -124,7 +124,7 @@ export function getDelivery(ctx: Context, organizationId: string, eventId: strin
  * endpoint to send it to: 404 not_found. */
 export async function retryDeliveryOf(ctx: Context, organizationId: string, eventId: string): Promise<Delivery & { attempt_log: AttemptLogEntry[] }> {
   try {
-    await ctx.store.write(() => writeRetry(ctx, ctx.store.deliveries.byEventId(organizationId, eventId), eventId));
+    await ctx.store.write(async () => writeRetry(ctx, (await ctx.store.deliveries.byEventId(organizationId, eventId)), eventId));
   } catch (error) {
     if (!(error instanceof DeliveryError)) throw error;
     if (error.code === "not_failed") throw new ApiError("delivery_not_failed", error.message);

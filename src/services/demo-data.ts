@@ -58,19 +58,19 @@ export async function seedDemoData(ctx: Context, organizationId: string, options
   };
 
   /** One transaction whose events are recorded as never to be delivered. */
-  const batch = (work: () => void) =>
-    ctx.store.write(() => {
-      const since = lastEventSeq(ctx);
-      work();
-      skipEventsAfter(ctx, organizationId, since);
+  const batch = (work: () => Promise<void>) =>
+    ctx.store.write(async () => {
+      const since = await lastEventSeq(ctx);
+      await work();
+      await skipEventsAfter(ctx, organizationId, since);
     });
 
   const people: Person[] = [];
   for (let start = 0; start < options.contacts; start += BATCH * 4) {
-    await batch(() => {
+    await batch(async () => {
       for (let i = start; i < Math.min(start + BATCH * 4, options.contacts); i++) {
         clock = now - random.between(90, 150) * DAY;
-        people.push(newPerson(timed, organizationId, i, random, now));
+        people.push((await newPerson(timed, organizationId, i, random, now)));
         counts.contacts++;
         options.onProgress?.(++done, total);
       }
@@ -79,10 +79,10 @@ export async function seedDemoData(ctx: Context, organizationId: string, options
 
   const candidates = people.filter((p) => p.side === "candidate");
   const business = people.filter((p) => p.side === "business");
-  const stagesOf = { candidate: defaultStages(ctx, organizationId, "candidate"), sales: defaultStages(ctx, organizationId, "sales") };
+  const stagesOf = { candidate: (await defaultStages(ctx, organizationId, "candidate")), sales: (await defaultStages(ctx, organizationId, "sales")) };
   const next = { candidate: 0, sales: 0 };
   for (let start = 0; start < options.dossiers; start += BATCH) {
-    await batch(() => {
+    await batch(async () => {
       for (let i = start; i < Math.min(start + BATCH, options.dossiers); i++) {
         // The first two are one of each, so that both flows have dossiers from two on.
         const type: DossierType = i === 0 ? "candidate" : i === 1 ? "sales" : random.chance(0.6) ? "candidate" : "sales";
@@ -90,7 +90,7 @@ export async function seedDemoData(ctx: Context, organizationId: string, options
         const pool = own.length > 0 ? own : people;
         const person = pool[next[type]++ % pool.length];
         const plan = planDossier(random, type, stagesOf[type], now);
-        const story = tellDossier(timed, organizationId, { type, person, plan, business, random, now, setClock: (at) => (clock = at) });
+        const story = await tellDossier(timed, organizationId, { type, person, plan, business, random, now, setClock: (at) => (clock = at) });
         counts.dossiers++;
         counts[type === "candidate" ? "candidate_dossiers" : "sales_dossiers"]++;
         counts.notes += story.notes;
@@ -114,7 +114,7 @@ interface Person {
 
 /** Contact `index`: three in five are candidates, the others people at client and prospect
  * companies, two at each company (a buyer and a colleague). */
-function newPerson(ctx: Context, organizationId: string, index: number, random: Random, now: number): Person {
+async function newPerson(ctx: Context, organizationId: string, index: number, random: Random, now: number): Promise<Person> {
   const first = random.pick(words.FIRST_NAMES);
   const last = random.pick(words.LAST_NAMES);
   const full_name = `${first} ${last}`;
@@ -123,8 +123,8 @@ function newPerson(ctx: Context, organizationId: string, index: number, random: 
   if (index % 5 < 3) {
     // A third of the candidates sit in the talent pool, some of them past its six months.
     const pooled = random.chance(0.3) ? now - random.between(10, 240) * DAY : null;
-    const contact = writeNewContact(ctx, organizationId, {
-      full_name, email: freeEmail(ctx, organizationId, `${first}.${last}`, "inbox.example"), phone, city,
+    const contact = await writeNewContact(ctx, organizationId, {
+      full_name, email: (await freeEmail(ctx, organizationId, `${first}.${last}`, "inbox.example")), phone, city,
       company: random.pick(words.EMPLOYERS), role: random.pick(words.TITLES), kind: ["candidate"],
       pool_added_at: pooled === null ? null : new Date(pooled).toISOString(),
       pool_expires_at: pooled === null ? null : new Date(pooled + 180 * DAY).toISOString(),
@@ -134,8 +134,8 @@ function newPerson(ctx: Context, organizationId: string, index: number, random: 
   const businessIndex = Math.floor(index / 5) * 2 + (index % 5) - 3;
   const company = words.COMPANIES[Math.floor(businessIndex / 2) % words.COMPANIES.length];
   const kind = [random.chance(0.5) ? "client" : "prospect", ...(random.chance(0.1) ? ["partner"] : [])];
-  const contact = writeNewContact(ctx, organizationId, {
-    full_name, email: freeEmail(ctx, organizationId, `${first}.${last}`, company.domain), phone, city,
+  const contact = await writeNewContact(ctx, organizationId, {
+    full_name, email: (await freeEmail(ctx, organizationId, `${first}.${last}`, company.domain)), phone, city,
     company: company.name, role: random.pick(words.BUSINESS_TITLES), kind,
   });
   return { contact, side: "business" };
@@ -143,11 +143,11 @@ function newPerson(ctx: Context, organizationId: string, index: number, random: 
 
 /** `local@domain`, or with a number added when the organization has that address already
  * (contact emails are unique per organization, C6): seeding twice never clashes. */
-function freeEmail(ctx: Context, organizationId: string, local: string, domain: string): string {
+async function freeEmail(ctx: Context, organizationId: string, local: string, domain: string): Promise<string> {
   const base = local.toLowerCase();
   for (let n = 1; n <= 10_000; n++) {
     const email = `${base}${n === 1 ? "" : n}@${domain}`;
-    if (!findContactByEmail(ctx, organizationId, email)) return email;
+    if (!(await findContactByEmail(ctx, organizationId, email))) return email;
   }
   throw new Error(`no free email address for ${base}@${domain}`);
 }
@@ -205,7 +205,7 @@ interface Telling {
 }
 
 /** Makes the dossier and walks it through its plan, step by step in time order. */
-function tellDossier(ctx: Context, organizationId: string, t: Telling): { final: Pick<Dossier, "status" | "stage_due_at">; notes: number; links: number } {
+async function tellDossier(ctx: Context, organizationId: string, t: Telling): Promise<{ final: Pick<Dossier, "status" | "stage_due_at">; notes: number; links: number }> {
   const { type, person, plan, random } = t;
   const contact = person.contact;
   t.setClock(plan.enteredAt[0]);
@@ -219,7 +219,7 @@ function tellDossier(ctx: Context, organizationId: string, t: Telling): { final:
           name: `${contact.company ?? contact.full_name}: ${random.pick(words.DEALS)}`, role: contact.role, company: contact.company,
           contact_person: contact.full_name, deal_size: random.between(4, 240) * 500, deal_currency: "EUR",
         };
-  let dossier = writeNewDossier(ctx, organizationId, { type, email: contact.email, phone: contact.phone, contact_id: contact.id, ...fields });
+  let dossier = await writeNewDossier(ctx, organizationId, { type, email: contact.email, phone: contact.phone, contact_id: contact.id, ...fields });
   let links = 1;
   const end = plan.closedAt ?? t.now - 60_000;
 
@@ -230,40 +230,40 @@ function tellDossier(ctx: Context, organizationId: string, t: Telling): { final:
     const other = type === "sales" && colleagues.length > 0 ? colleagues[0] : random.pick(others);
     const role: LinkRole = type === "candidate" ? "hiring_manager" : random.pick(["decision_maker", "champion", "gatekeeper"] as const);
     t.setClock(plan.enteredAt[0] + 60_000);
-    writeLink(ctx, organizationId, dossier.id, other.contact.id, role, false);
+    await writeLink(ctx, organizationId, dossier.id, other.contact.id, role, false);
     links++;
   }
 
-  const steps: { at: number; run(): void }[] = [];
+  const steps: { at: number; run(): Promise<unknown> }[] = [];
   for (let j = 1; j <= plan.target; j++) {
     const stage = plan.stages[j];
-    steps.push({ at: plan.enteredAt[j], run: () => (dossier = writeDossierPatch(ctx, organizationId, dossier.id, { current_stage_id: stage.id })) });
+    steps.push({ at: plan.enteredAt[j], run: async () => (dossier = await writeDossierPatch(ctx, organizationId, dossier.id, { current_stage_id: stage.id })) });
   }
   const noteCount = random.between(0, 3);
   const texts = words.NOTES[type];
   for (let n = 0; n < noteCount; n++) {
     const content = random.pick(texts);
     const isInternal = random.chance(0.8);
-    steps.push({ at: plan.enteredAt[0] + random.next() * (end - plan.enteredAt[0]), run: () => void writeNote(ctx, organizationId, checkedNote(ctx, dossier.id, { content, is_internal: isInternal })) });
+    steps.push({ at: plan.enteredAt[0] + random.next() * (end - plan.enteredAt[0]), run: () => writeNote(ctx, organizationId, checkedNote(ctx, dossier.id, { content, is_internal: isInternal })) });
   }
   steps.sort((a, b) => a.at - b.at);
   for (const step of steps) {
     t.setClock(step.at);
-    step.run();
+    await step.run();
   }
   if (plan.status === "won" || plan.status === "lost") {
     t.setClock(plan.closedAt!);
-    dossier = writeDossierPatch(ctx, organizationId, dossier.id, { status: plan.status });
+    dossier = await writeDossierPatch(ctx, organizationId, dossier.id, { status: plan.status });
   } else if (plan.status === "archived") {
     t.setClock(plan.closedAt!);
-    writeArchive(ctx, organizationId, dossier.id);
+    await writeArchive(ctx, organizationId, dossier.id);
     return { final: { status: "archived", stage_due_at: dossier.stage_due_at }, notes: noteCount, links };
   }
   return { final: dossier, notes: noteCount, links };
 }
 
-function defaultStages(ctx: Context, organizationId: string, type: DossierType): Stage[] {
-  const flow = listFlows(ctx, organizationId, { type, page: 1, perPage: 100 }).data.find((f) => f.is_default);
+async function defaultStages(ctx: Context, organizationId: string, type: DossierType): Promise<Stage[]> {
+  const flow = (await listFlows(ctx, organizationId, { type, page: 1, perPage: 100 })).data.find((f) => f.is_default);
   return flow?.stages ?? [];
 }
 

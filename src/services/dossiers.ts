@@ -79,15 +79,15 @@ function checkFields(fields: object, type: DossierType) {
   }
 }
 
-export const getDossier = (ctx: Context, organizationId: string, id: string): Dossier | null => ctx.store.dossiers.byId(organizationId, id);
+export const getDossier = (ctx: Context, organizationId: string, id: string): Promise<Dossier | null> => ctx.store.dossiers.byId(organizationId, id);
 
 /** The dossier as GET /dossiers/{id} shows it: the same as getDossier, remembered (frozen) while
  * nothing is committed, unless DOSSIER_CACHE=off. */
-export const showDossier = (ctx: Context, organizationId: string, id: string): Dossier | null =>
+export const showDossier = (ctx: Context, organizationId: string, id: string): Promise<Dossier | null> =>
   ctx.store.dossiers.shown(organizationId, id, { remember: ctx.config.cache });
 
-function mustGet(ctx: Context, organizationId: string, id: string): Dossier {
-  const dossier = getDossier(ctx, organizationId, id);
+async function mustGet(ctx: Context, organizationId: string, id: string): Promise<Dossier> {
+  const dossier = await getDossier(ctx, organizationId, id);
   if (!dossier) throw notFound("dossier not found");
   return dossier;
 }
@@ -101,19 +101,19 @@ const withSince = (query: ListDossiersQuery): ListDossiersQuery =>
 
 /** GET /dossiers: C5's filters and C17's updated_since, newest first (created_at desc, id desc), C3
  * paging, exact total. */
-export function listDossiers(ctx: Context, organizationId: string, raw: ListDossiersQuery): { data: Dossier[]; total: number } {
+export async function listDossiers(ctx: Context, organizationId: string, raw: ListDossiersQuery): Promise<{ data: Dossier[]; total: number }> {
   const query = withSince(raw);
   const now = clockFor(ctx, query);
-  return ctx.store.read(() => ctx.store.dossiers.page(organizationId, query, now, { remember: ctx.config.cache }));
+  return await ctx.store.read(() => ctx.store.dossiers.page(organizationId, query, now, { remember: ctx.config.cache }));
 }
 
 /** The same list as the route answers it: `json` is the page's array as JSON text, the same text
  * as JSON.stringify(listDossiers(...).data), remembered while the organization's dossiers are
  * unchanged (DOSSIER_CACHE). */
-export function listDossiersJson(ctx: Context, organizationId: string, raw: ListDossiersQuery): Answer {
+export async function listDossiersJson(ctx: Context, organizationId: string, raw: ListDossiersQuery): Promise<Answer> {
   const query = withSince(raw);
   const now = clockFor(ctx, query);
-  return ctx.store.read(() => ctx.store.dossiers.pageJson(organizationId, query, now, { remember: ctx.config.cache }));
+  return await ctx.store.read(() => ctx.store.dossiers.pageJson(organizationId, query, now, { remember: ctx.config.cache }));
 }
 
 function dueAt(enteredAt: string, deadlineDays: number | null): string | null {
@@ -139,7 +139,7 @@ export async function createDossier(ctx: Context, organizationId: string, raw: C
   try {
     created = await ctx.store.write(() => writeNewDossier(ctx, organizationId, raw, id, staged));
   } catch (error) {
-    staged?.discard();
+    await staged?.discard();
     throw error;
   }
   staged?.committed();
@@ -147,11 +147,11 @@ export async function createDossier(ctx: Context, organizationId: string, raw: C
 }
 
 /** createDossier's unit of work (for a caller that makes several in one). */
-export function writeNewDossier(ctx: Context, organizationId: string, raw: CreateDossierInput, id = newId(), staged: StagedCv | null = null): Dossier {
+export async function writeNewDossier(ctx: Context, organizationId: string, raw: CreateDossierInput, id = newId(), staged: StagedCv | null = null): Promise<Dossier> {
   const rows = ctx.store.dossiers;
   const input = dropNulls(raw);
   checkFields(input, input.type);
-  const flow = input.flow_id ? rows.flow(organizationId, input.flow_id.toLowerCase()) : rows.defaultFlow(organizationId, input.type);
+  const flow = input.flow_id ? (await rows.flow(organizationId, input.flow_id.toLowerCase())) : (await rows.defaultFlow(organizationId, input.type));
   if (!flow) {
     if (input.flow_id) throw notFound("flow_id: flow not found");
     throw invalidBody(`flow_id: the organization has no default ${input.type} flow; give flow_id`);
@@ -160,35 +160,35 @@ export function writeNewDossier(ctx: Context, organizationId: string, raw: Creat
   let contactId: string | null = null;
   if (input.contact_id) {
     contactId = input.contact_id.toLowerCase();
-    if (!rows.contactExists(organizationId, contactId)) throw notFound("contact_id: contact not found");
+    if (!(await rows.contactExists(organizationId, contactId))) throw notFound("contact_id: contact not found");
   }
-  const stage = rows.firstStage(organizationId, flow.id);
+  const stage = await rows.firstStage(organizationId, flow.id);
   const now = ctx.now().toISOString();
   const name = input.name.trim();
   // The contact first, so that the dossier's INSERT carries its contact_id (C5: the primary's).
-  if (!contactId && input.email) contactId = findContactByEmail(ctx, organizationId, input.email)?.id ?? null;
+  if (!contactId && input.email) contactId = (await findContactByEmail(ctx, organizationId, input.email))?.id ?? null;
   if (!contactId) {
-    contactId = insertContact(ctx, organizationId, {
+    contactId = (await insertContact(ctx, organizationId, {
       full_name: name,
       email: input.email ?? null,
       phone: input.phone ?? null,
       company: input.company ?? null,
       role: input.role ?? null,
       kind: [input.type === "candidate" ? "candidate" : "prospect"],
-    }).id;
+    })).id;
   }
   // The row as stored is the event's and the answer's Dossier, without reading it again.
   const given = Object.fromEntries(STORED_AS_GIVEN.map((field) => [field, input[field] ?? null])) as Pick<Dossier, (typeof STORED_AS_GIVEN)[number] & keyof Dossier>;
-  const dossier = rows.insert({
+  const dossier = await rows.insert({
     ...given,
     id, organization_id: organizationId, flow_id: flow.id, type: input.type, name, status: "active",
     current_stage_id: stage?.id ?? null, assigned_to: input.assigned_to?.toLowerCase() ?? null, cv_url: staged?.url ?? null,
     contact_id: contactId, stage_entered_at: stage ? now : null, stage_due_at: stage ? dueAt(now, stage.deadline_days) : null,
     created_at: now, updated_at: now,
   });
-  insertPrimaryLink(ctx, organizationId, id, contactId);
-  const eventId = recordEvent(ctx, organizationId, "dossier.created", dossier);
-  recordHistory(ctx, organizationId, id, "created", changesOf({} as Dossier, dossier, CREATED_FIELDS));
+  await insertPrimaryLink(ctx, organizationId, id, contactId);
+  const eventId = await recordEvent(ctx, organizationId, "dossier.created", dossier);
+  await recordHistory(ctx, organizationId, id, "created", changesOf({} as Dossier, dossier, CREATED_FIELDS));
   staged?.place(eventId); // last: the commit follows
   return dossier;
 }
@@ -202,8 +202,8 @@ export const updateDossier = (ctx: Context, organizationId: string, id: string, 
   ctx.store.write(() => writeDossierPatch(ctx, organizationId, id, patch));
 
 /** updateDossier's unit of work. */
-export function writeDossierPatch(ctx: Context, organizationId: string, id: string, patch: PatchDossierInput): Dossier {
-  const before = mustGet(ctx, organizationId, id);
+export async function writeDossierPatch(ctx: Context, organizationId: string, id: string, patch: PatchDossierInput): Promise<Dossier> {
+  const before = await mustGet(ctx, organizationId, id);
   checkFields(patch, before.type);
   const next: DossierChanges = {};
   for (const field of PATCH_FIELDS) {
@@ -215,7 +215,7 @@ export function writeDossierPatch(ctx: Context, organizationId: string, id: stri
   }
   let stage: StageDeadline | null = null;
   if (typeof next.current_stage_id === "string") {
-    stage = ctx.store.dossiers.stageOfFlow(organizationId, before.flow_id ?? "", next.current_stage_id);
+    stage = await ctx.store.dossiers.stageOfFlow(organizationId, before.flow_id ?? "", next.current_stage_id);
     if (!stage) throw invalidBody("current_stage_id: the stage does not belong to the dossier's flow");
   }
   const changed = Object.keys(next) as (keyof PatchDossierInput)[];
@@ -227,10 +227,10 @@ export function writeDossierPatch(ctx: Context, organizationId: string, id: stri
     set.stage_entered_at = stage ? now : null;
     set.stage_due_at = stage ? dueAt(now, stage.deadline_days) : null;
   }
-  ctx.store.dossiers.update(organizationId, id, set);
-  const after = mustGet(ctx, organizationId, id);
+  await ctx.store.dossiers.update(organizationId, id, set);
+  const after = await mustGet(ctx, organizationId, id);
   if (stageChanged) {
-    recordEvent(ctx, organizationId, "dossier.stage_changed", {
+    await recordEvent(ctx, organizationId, "dossier.stage_changed", {
       id,
       current_stage_id: after.current_stage_id,
       previous_stage_id: before.current_stage_id,
@@ -238,10 +238,10 @@ export function writeDossierPatch(ctx: Context, organizationId: string, id: stri
     });
   }
   const previous = Object.fromEntries(changed.map((field) => [field, before[field]]));
-  recordEvent(ctx, organizationId, "dossier.updated", after, { previous_attributes: previous });
-  if (stageChanged) recordHistory(ctx, organizationId, id, "stage_changed", changesOf(before, after, ["current_stage_id"]));
+  await recordEvent(ctx, organizationId, "dossier.updated", after, { previous_attributes: previous });
+  if (stageChanged) await recordHistory(ctx, organizationId, id, "stage_changed", changesOf(before, after, ["current_stage_id"]));
   const others = changed.filter((field) => field !== "current_stage_id");
-  if (others.length > 0) recordHistory(ctx, organizationId, id, "updated", changesOf(before, after, others));
+  if (others.length > 0) await recordHistory(ctx, organizationId, id, "updated", changesOf(before, after, others));
   return after;
 }
 
@@ -251,12 +251,12 @@ export const archiveDossier = (ctx: Context, organizationId: string, id: string)
   ctx.store.write(() => writeArchive(ctx, organizationId, id));
 
 /** archiveDossier's unit of work. */
-export function writeArchive(ctx: Context, organizationId: string, id: string): { id: string; status: "archived" } {
-  const before = mustGet(ctx, organizationId, id);
+export async function writeArchive(ctx: Context, organizationId: string, id: string): Promise<{ id: string; status: "archived" }> {
+  const before = await mustGet(ctx, organizationId, id);
   if (before.status !== "archived") {
-    ctx.store.dossiers.update(organizationId, id, { status: "archived", updated_at: ctx.now().toISOString() });
-    recordEvent(ctx, organizationId, "dossier.deleted", mustGet(ctx, organizationId, id));
-    recordHistory(ctx, organizationId, id, "archived", { status: [before.status, "archived"] });
+    await ctx.store.dossiers.update(organizationId, id, { status: "archived", updated_at: ctx.now().toISOString() });
+    await recordEvent(ctx, organizationId, "dossier.deleted", await mustGet(ctx, organizationId, id));
+    await recordHistory(ctx, organizationId, id, "archived", { status: [before.status, "archived"] });
   }
   return { id, status: "archived" as const };
 }
@@ -264,23 +264,23 @@ export function writeArchive(ctx: Context, organizationId: string, id: string): 
 /** POST /dossiers/{id}/cv (C5): the new file replaces the old one; `dossier.updated` with
  * `previous_attributes: { cv_url: <old value> }`. Archived dossiers take CVs too (C10). */
 export async function attachCv(ctx: Context, organizationId: string, id: string, bytes: Uint8Array): Promise<Dossier> {
-  mustGet(ctx, organizationId, id);
+  await mustGet(ctx, organizationId, id);
   const staged = await stageCv(ctx, organizationId, id, bytes);
   let updated: Dossier;
   try {
-    updated = await ctx.store.write(() => {
-      const before = mustGet(ctx, organizationId, id);
-      ctx.store.dossiers.update(organizationId, id, { cv_url: staged.url, updated_at: ctx.now().toISOString() });
-      const after = mustGet(ctx, organizationId, id);
-      const eventId = recordEvent(ctx, organizationId, "dossier.updated", after, { previous_attributes: { cv_url: before.cv_url } });
-      recordHistory(ctx, organizationId, id, "cv_attached", { cv_url: [before.cv_url, after.cv_url] });
+    updated = await ctx.store.write(async () => {
+      const before = await mustGet(ctx, organizationId, id);
+      await ctx.store.dossiers.update(organizationId, id, { cv_url: staged.url, updated_at: ctx.now().toISOString() });
+      const after = await mustGet(ctx, organizationId, id);
+      const eventId = await recordEvent(ctx, organizationId, "dossier.updated", after, { previous_attributes: { cv_url: before.cv_url } });
+      await recordHistory(ctx, organizationId, id, "cv_attached", { cv_url: [before.cv_url, after.cv_url] });
       // Last, the commit follows. Over an existing CV, the old file is kept aside until the
       // transaction has ended: a failed commit puts it back (C5, C7), see files/cv.ts.
       staged.place(eventId);
       return after;
     });
   } catch (error) {
-    staged.discard();
+    await staged.discard();
     throw error;
   }
   staged.committed();
@@ -288,4 +288,4 @@ export async function attachCv(ctx: Context, organizationId: string, id: string,
 }
 
 /** Where a dossier's CV lies on disk (its cv_url), or null without a dossier or a CV. */
-export const cvOf = (ctx: Context, organizationId: string, id: string): string | null => ctx.store.dossiers.cvUrl(organizationId, id);
+export const cvOf = (ctx: Context, organizationId: string, id: string): Promise<string | null> => ctx.store.dossiers.cvUrl(organizationId, id);

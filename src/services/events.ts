@@ -35,17 +35,17 @@ const retentionEdge = (ctx: Context) => new Date(ctx.now().getTime() - ctx.confi
  * and units commit one after another, so a read never sees an event while an earlier one is still
  * to commit: reading on from the last id seen misses nothing.
  */
-export function listEvents(ctx: Context, organizationId: string, query: EventFeedQuery): EventPage {
+export async function listEvents(ctx: Context, organizationId: string, query: EventFeedQuery): Promise<EventPage> {
   const since = retentionEdge(ctx);
-  return ctx.store.read(() => {
+  return await ctx.store.read(async () => {
     let afterSeq = 0;
     if (query.after !== undefined) {
       // Ids of either form (docs/decisions.md, "Event ids") stand for their row's sequence.
-      const cursor = ctx.store.events.cursor(organizationId, query.after);
+      const cursor = await ctx.store.events.cursor(organizationId, query.after);
       if (!cursor || cursor.created_at < since) throw cursorExpired();
       afterSeq = cursor.seq;
     }
-    const rows = ctx.store.events.feed(organizationId, {
+    const rows = await ctx.store.events.feed(organizationId, {
       afterSeq,
       since,
       types: query.types.length > 0 ? [...new Set(query.types)] : null,
@@ -63,8 +63,8 @@ export function listEvents(ctx: Context, organizationId: string, query: EventFee
 
 /** GET /events/{id}: the event's body as JSON text; null when the organization has none by that
  * id within the retention. */
-export function getEvent(ctx: Context, organizationId: string, id: string): string | null {
-  const found = ctx.store.events.byId(organizationId, id);
+export async function getEvent(ctx: Context, organizationId: string, id: string): Promise<string | null> {
+  const found = await ctx.store.events.byId(organizationId, id);
   return found && found.created_at >= retentionEdge(ctx) ? found.body : null;
 }
 

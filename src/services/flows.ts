@@ -87,12 +87,12 @@ export function validateStages(input: unknown): StageInput[] {
 
 /** Inserts a flow and its stages; call inside a unit. `isDefault` takes the flag from the
  * type's current default flow (C4). */
-export function insertFlow(
+export async function insertFlow(
   ctx: Context,
   organizationId: string,
   input: { type: FlowType; name: string; isDefault: boolean; stages: StageInput[] },
-): Flow {
-  if (input.isDefault) ctx.store.flows.clearDefault(organizationId, input.type);
+): Promise<Flow> {
+  if (input.isDefault) await ctx.store.flows.clearDefault(organizationId, input.type);
   const id = newId();
   const flow: Flow = {
     id,
@@ -110,28 +110,30 @@ export function insertFlow(
       color: s.color ?? DEFAULT_COLOR,
     })),
   };
-  ctx.store.flows.insert({ ...flow, created_at: ctx.now().toISOString() });
-  writeIntakeAddress(ctx, organizationId, id);
+  await ctx.store.flows.insert({ ...flow, created_at: ctx.now().toISOString() });
+  await writeIntakeAddress(ctx, organizationId, id);
   return flow;
 }
 
-export function insertDefaultFlows(ctx: Context, organizationId: string): Flow[] {
-  return DEFAULT_FLOWS.map((f) => insertFlow(ctx, organizationId, { ...f, isDefault: true }));
+export async function insertDefaultFlows(ctx: Context, organizationId: string): Promise<Flow[]> {
+  const flows: Flow[] = [];
+  for (const flow of DEFAULT_FLOWS) flows.push(await insertFlow(ctx, organizationId, { ...flow, isDefault: true }));
+  return flows;
 }
 
 /** By name, then id, each with its stages. */
 export function listFlows(ctx: Context, organizationId: string, query: { type?: FlowType; page: number; perPage: number }) {
   const { flows } = ctx.store;
-  return ctx.store.read(() => ({
-    total: flows.count(organizationId, query.type),
-    data: flows.page(organizationId, query.type, query.perPage, (query.page - 1) * query.perPage),
+  return ctx.store.read(async () => ({
+    total: (await flows.count(organizationId, query.type)),
+    data: (await flows.page(organizationId, query.type, query.perPage, (query.page - 1) * query.perPage)),
   }));
 }
 
 /** The flow's stages by position, or null when the flow is not the organization's. */
-export function listStages(ctx: Context, organizationId: string, flowId: string): Stage[] | null {
+export async function listStages(ctx: Context, organizationId: string, flowId: string): Promise<Stage[] | null> {
   const { flows } = ctx.store;
-  return ctx.store.read(() => (flows.exists(organizationId, flowId) ? flows.stagesOf(organizationId, flowId) : null));
+  return await ctx.store.read(async () => ((await flows.exists(organizationId, flowId)) ? (await flows.stagesOf(organizationId, flowId)) : null));
 }
 
 /** A flow's or a stage's name: 1 to 200 code points after trimming (C3), stored trimmed. */
@@ -149,35 +151,35 @@ export function createFlow(ctx: Context, organizationId: string, body: Static<ty
 }
 
 /** The flow, or not_found when it is not the organization's. */
-export function getFlow(ctx: Context, organizationId: string, flowId: string): Flow {
-  const flow = ctx.store.read(() => ctx.store.flows.byId(organizationId, flowId));
+export async function getFlow(ctx: Context, organizationId: string, flowId: string): Promise<Flow> {
+  const flow = await ctx.store.read(() => ctx.store.flows.byId(organizationId, flowId));
   if (!flow) throw notFound("flow not found");
   return flow;
 }
 
 /** PATCH /flows/{id} (C13, C20): rename, or make it the default of its type (the flag moves). Each
  * type keeps a default, so `is_default: false` on the default is refused. */
-export function patchFlow(ctx: Context, organizationId: string, flowId: string, body: Static<typeof PatchFlow>): Promise<Flow> {
+export async function patchFlow(ctx: Context, organizationId: string, flowId: string, body: Static<typeof PatchFlow>): Promise<Flow> {
   const name = body.name === undefined ? undefined : checkedName(body.name);
-  return ctx.store.write(() => {
+  return await ctx.store.write(async () => {
     const { flows } = ctx.store;
-    const flow = flows.byId(organizationId, flowId);
+    const flow = await flows.byId(organizationId, flowId);
     if (!flow) throw notFound("flow not found");
     if (body.is_default === false && flow.is_default) {
       throw invalidBody("is_default: each type keeps a default flow; make another flow the default instead");
     }
-    if (name !== undefined && name !== flow.name) flows.rename(organizationId, flowId, name);
+    if (name !== undefined && name !== flow.name) await flows.rename(organizationId, flowId, name);
     if (body.is_default === true && !flow.is_default) {
-      flows.clearDefault(organizationId, flow.type);
-      flows.makeDefault(organizationId, flowId);
+      await flows.clearDefault(organizationId, flow.type);
+      await flows.makeDefault(organizationId, flowId);
     }
-    return flows.byId(organizationId, flowId)!;
+    return (await flows.byId(organizationId, flowId))!;
   });
 }
 
 /** The stage, or not_found when it is not the organization's. */
-export function getStage(ctx: Context, organizationId: string, stageId: string): Stage {
-  const stage = ctx.store.flows.stageById(organizationId, stageId);
+export async function getStage(ctx: Context, organizationId: string, stageId: string): Promise<Stage> {
+  const stage = await ctx.store.flows.stageById(organizationId, stageId);
   if (!stage) throw notFound("stage not found");
   return stage;
 }
@@ -185,13 +187,13 @@ export function getStage(ctx: Context, organizationId: string, stageId: string):
 /** POST /flows/{id}/stages (C13, C20): at `position` (the stages from there on move one down), or last. */
 export function addStage(ctx: Context, organizationId: string, flowId: string, body: Static<typeof CreateStage>): Promise<Stage> {
   const name = checkedName(body.name);
-  return ctx.store.write(() => {
+  return ctx.store.write(async () => {
     const { flows } = ctx.store;
-    if (!flows.exists(organizationId, flowId)) throw notFound("flow not found");
-    const count = flows.stageCount(organizationId, flowId);
+    if (!(await flows.exists(organizationId, flowId))) throw notFound("flow not found");
+    const count = await flows.stageCount(organizationId, flowId);
     const position = body.position ?? count + 1;
     if (position > count + 1) throw invalidBody(`position: must be from 1 to ${count + 1}`);
-    if (position <= count) flows.shiftStages(organizationId, flowId, position, count, 1);
+    if (position <= count) await flows.shiftStages(organizationId, flowId, position, count, 1);
     const stage: Stage = {
       id: newId(),
       flow_id: flowId,
@@ -201,7 +203,7 @@ export function addStage(ctx: Context, organizationId: string, flowId: string, b
       win_probability: body.win_probability ?? 0,
       color: body.color ?? DEFAULT_COLOR,
     };
-    flows.insertStage(organizationId, stage);
+    await flows.insertStage(organizationId, stage);
     return stage;
   });
 }
@@ -210,10 +212,10 @@ export function addStage(ctx: Context, organizationId: string, flowId: string, b
  * shift by one, so positions stay 1..n). A PATCH that changes nothing writes nothing. */
 export function patchStage(ctx: Context, organizationId: string, stageId: string, body: Static<typeof PatchStage>): Promise<Stage> {
   const name = body.name === undefined ? undefined : checkedName(body.name);
-  return ctx.store.write(() => {
+  return ctx.store.write(async () => {
     const { flows } = ctx.store;
-    const stage = getStage(ctx, organizationId, stageId);
-    const count = flows.stageCount(organizationId, stage.flow_id);
+    const stage = await getStage(ctx, organizationId, stageId);
+    const count = await flows.stageCount(organizationId, stage.flow_id);
     if (body.position !== undefined && body.position > count) throw invalidBody(`position: must be from 1 to ${count}`);
     const next: Stage = {
       ...stage,
@@ -224,12 +226,12 @@ export function patchStage(ctx: Context, organizationId: string, stageId: string
       ...(body.position === undefined ? {} : { position: body.position }),
     };
     if (next.position !== stage.position) {
-      flows.placeStage(organizationId, stageId, 0);
-      if (next.position < stage.position) flows.shiftStages(organizationId, stage.flow_id, next.position, stage.position - 1, 1);
-      else flows.shiftStages(organizationId, stage.flow_id, stage.position + 1, next.position, -1);
+      await flows.placeStage(organizationId, stageId, 0);
+      if (next.position < stage.position) await flows.shiftStages(organizationId, stage.flow_id, next.position, stage.position - 1, 1);
+      else await flows.shiftStages(organizationId, stage.flow_id, stage.position + 1, next.position, -1);
     }
     const changed = (Object.keys(next) as (keyof Stage)[]).some((field) => next[field] !== stage[field]);
-    if (changed) flows.updateStage(organizationId, next);
+    if (changed) await flows.updateStage(organizationId, next);
     return next;
   });
 }
@@ -237,16 +239,16 @@ export function patchStage(ctx: Context, organizationId: string, stageId: string
 /** DELETE /stages/{id} (C13, C20): a flow keeps at least one stage (checked first), and a stage that
  * any dossier is in, archived ones too, stays; the stages after it close up. */
 export function deleteStage(ctx: Context, organizationId: string, stageId: string): Promise<{ id: string; deleted: true }> {
-  return ctx.store.write(() => {
+  return ctx.store.write(async () => {
     const { flows } = ctx.store;
-    const stage = getStage(ctx, organizationId, stageId);
-    const count = flows.stageCount(organizationId, stage.flow_id);
+    const stage = await getStage(ctx, organizationId, stageId);
+    const count = await flows.stageCount(organizationId, stage.flow_id);
     if (count === 1) throw new ApiError("last_stage", "a flow keeps at least one stage: this is the flow's last");
-    if (flows.stageHoldsDossiers(organizationId, stageId)) {
+    if ((await flows.stageHoldsDossiers(organizationId, stageId))) {
       throw new ApiError("stage_not_empty", "the stage holds dossiers (archived ones too): move them to another stage first");
     }
-    flows.deleteStage(organizationId, stageId);
-    if (stage.position < count) flows.shiftStages(organizationId, stage.flow_id, stage.position + 1, count, -1);
+    await flows.deleteStage(organizationId, stageId);
+    if (stage.position < count) await flows.shiftStages(organizationId, stage.flow_id, stage.position + 1, count, -1);
     return { id: stageId, deleted: true as const };
   });
 }

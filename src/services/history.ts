@@ -17,10 +17,10 @@ export type StageTime = Static<typeof StageStay>;
 const DAY_MS = 86_400_000;
 
 /** Records one item; call inside the unit of the change, beside its recordEvent. */
-export function recordHistory(ctx: Context, organizationId: string, dossierId: string, kind: HistoryKind, changes: Changes) {
+export async function recordHistory(ctx: Context, organizationId: string, dossierId: string, kind: HistoryKind, changes: Changes) {
   const actor = currentActor();
-  const name = actor?.name ?? (actor ? nameOf(ctx, organizationId, actor) : null);
-  ctx.store.history.insert(organizationId, dossierId, {
+  const name = actor?.name ?? (actor ? (await nameOf(ctx, organizationId, actor)) : null);
+  await ctx.store.history.insert(organizationId, dossierId, {
     at: ctx.now().toISOString(),
     kind,
     actor_type: actor?.type ?? null,
@@ -31,9 +31,9 @@ export function recordHistory(ctx: Context, organizationId: string, dossierId: s
 }
 
 /** A key's or member's name as it is now: the principal need not carry it. */
-function nameOf(ctx: Context, organizationId: string, actor: Actor): string | null {
-  if (actor.type === "key") return ctx.store.history.keyName(organizationId, actor.id);
-  if (actor.type === "member") return ctx.store.history.memberName(organizationId, actor.id);
+async function nameOf(ctx: Context, organizationId: string, actor: Actor): Promise<string | null> {
+  if (actor.type === "key") return await ctx.store.history.keyName(organizationId, actor.id);
+  if (actor.type === "member") return await ctx.store.history.memberName(organizationId, actor.id);
   return null;
 }
 
@@ -56,16 +56,16 @@ export const linkEnded = (contactId: string, link: { role_on_dossier: string; is
 
 /** GET /dossiers/{id}/history: every item, oldest first, and the stays in stages by entered_at.
  * Not paged: a dossier's history grows with what people do to it, and meta.stages needs it whole. */
-export function dossierHistory(ctx: Context, organizationId: string, dossierId: string): { data: HistoryItem[]; meta: { stages: StageTime[] } } {
+export async function dossierHistory(ctx: Context, organizationId: string, dossierId: string): Promise<{ data: HistoryItem[]; meta: { stages: StageTime[] } }> {
   const now = ctx.now().getTime();
-  return ctx.store.read(() => {
-    const data = ctx.store.history.ofDossier(organizationId, dossierId).map((row) => ({
+  return await ctx.store.read(async () => {
+    const data = (await ctx.store.history.ofDossier(organizationId, dossierId)).map((row) => ({
       at: row.at,
       kind: row.kind as HistoryKind,
       actor: row.actor_type === null ? null : { type: row.actor_type, id: row.actor_id ?? "", name: row.actor_name },
       changes: JSON.parse(row.changes) as Changes,
     }));
-    const stages = ctx.store.history.staysOfDossier(organizationId, dossierId).map((stay) => ({
+    const stages = (await ctx.store.history.staysOfDossier(organizationId, dossierId)).map((stay) => ({
       ...stay,
       days: ((stay.left_at === null ? now : Date.parse(stay.left_at)) - Date.parse(stay.entered_at)) / DAY_MS,
     }));

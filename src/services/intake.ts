@@ -35,9 +35,9 @@ const addressOf = (ctx: Context, token: string) => ({ address: `${token}@${ctx.c
 
 /** A new address for the flow, inside the unit that creates (or rotates) it: every flow gets one
  * when it is made (insertFlow), so that reading an address never writes. */
-export function writeIntakeAddress(ctx: Context, organizationId: string, flowId: string): string {
+export async function writeIntakeAddress(ctx: Context, organizationId: string, flowId: string): Promise<string> {
   const token = newToken();
-  ctx.store.intake.setAddress({
+  await ctx.store.intake.setAddress({
     organization_id: organizationId,
     flow_id: flowId,
     token_hash: hashKey(token),
@@ -51,7 +51,7 @@ export function writeIntakeAddress(ctx: Context, organizationId: string, flowId:
  * existed gets one at the server's start (`giveFlowsAddresses`); one whose sealed copy no longer
  * opens (the master key was lost and a new one made) gets a new address, which the log says. */
 export async function intakeAddress(ctx: Context, organizationId: string, flowId: string): Promise<{ address: string } | null> {
-  const found = ctx.store.read(() => (ctx.store.flows.exists(organizationId, flowId) ? ctx.store.intake.address(organizationId, flowId) : undefined));
+  const found = await ctx.store.read(async () => ((await ctx.store.flows.exists(organizationId, flowId)) ? (await ctx.store.intake.address(organizationId, flowId)) : undefined));
   if (found === undefined) return null;
   if (found) {
     try {
@@ -66,25 +66,25 @@ export async function intakeAddress(ctx: Context, organizationId: string, flowId
 /** POST /flows/{id}/intake/rotate: a new address; the old one stops working at once. Null: no
  * such flow. */
 export async function rotateIntakeAddress(ctx: Context, organizationId: string, flowId: string): Promise<{ address: string } | null> {
-  const token = await ctx.store.write(() => (ctx.store.flows.exists(organizationId, flowId) ? writeIntakeAddress(ctx, organizationId, flowId) : null));
+  const token = await ctx.store.write(async () => ((await ctx.store.flows.exists(organizationId, flowId)) ? (await writeIntakeAddress(ctx, organizationId, flowId)) : null));
   return token === null ? null : addressOf(ctx, token);
 }
 
 /** At the server's start: an address for every flow that has none (flows made before intake
  * existed). Returns how many were made. */
 export async function giveFlowsAddresses(ctx: Context): Promise<number> {
-  return ctx.store.write(() => {
-    const missing = ctx.store.intake.flowsWithoutAddress();
-    for (const flow of missing) writeIntakeAddress(ctx, flow.organization_id, flow.id);
+  return ctx.store.write(async () => {
+    const missing = await ctx.store.intake.flowsWithoutAddress();
+    for (const flow of missing) await writeIntakeAddress(ctx, flow.organization_id, flow.id);
     return missing.length;
   });
 }
 
 /** Where mail to `token` goes, or null for an unknown token. */
-export function intakeTarget(ctx: Context, token: string): IntakeTarget | null {
+export async function intakeTarget(ctx: Context, token: string): Promise<IntakeTarget | null> {
   // A token is lower-case letters and digits; anything else is unknown without a look-up.
   if (!/^[a-z0-9]{20,64}$/i.test(token)) return null;
-  return ctx.store.intake.target(hashKey(token.toLowerCase()));
+  return await ctx.store.intake.target(hashKey(token.toLowerCase()));
 }
 
 /** What became of a message: its dossier, and whether this delivery made it. */
@@ -102,36 +102,36 @@ export const intakePrincipal = (token: string) => `intake:${hashKey(token.toLowe
  * days gives the first dossier's id and creates nothing (`created: false`). Resolves once durable.
  * `remember` runs last in the unit, with its outcome: what must be durable with it (the answer to
  * an Idempotency-Key) is written there. */
-export async function takeIn(ctx: Context, target: IntakeTarget, application: Application, remember?: (taken: Taken) => void): Promise<Taken> {
+export async function takeIn(ctx: Context, target: IntakeTarget, application: Application, remember?: (taken: Taken) => Promise<void>): Promise<Taken> {
   const id = newId();
   const staged: StagedCv | null = application.cv ? await stageCv(ctx, target.organization_id, id, application.cv) : null;
   let result: Taken;
   try {
     const sender = { type: "email" as const, id: application.from, name: application.name };
-    result = await asActor(sender, () => ctx.store.write(() => {
-      const taken = writeTakeIn(ctx, target, application, id, staged);
-      remember?.(taken);
+    result = await asActor(sender, () => ctx.store.write(async () => {
+      const taken = await writeTakeIn(ctx, target, application, id, staged);
+      await remember?.(taken);
       return taken;
     }));
   } catch (error) {
-    staged?.discard();
+    await staged?.discard();
     throw error;
   }
   if (result.created) staged?.committed();
-  else staged?.discard();
+  else await staged?.discard();
   return result;
 }
 
 /** The unit of takeIn: the dossier, or the one this Message-ID already made. */
-function writeTakeIn(ctx: Context, target: IntakeTarget, application: Application, id: string, staged: StagedCv | null): Taken {
+async function writeTakeIn(ctx: Context, target: IntakeTarget, application: Application, id: string, staged: StagedCv | null): Promise<Taken> {
   const now = ctx.now();
   const messageId = application.messageId;
   if (messageId) {
     const since = new Date(now.getTime() - DEDUPE_MS).toISOString();
-    const previous = ctx.store.intake.previous(target.organization_id, target.flow_id, messageId, since);
+    const previous = await ctx.store.intake.previous(target.organization_id, target.flow_id, messageId, since);
     if (previous) return { id: previous, created: false };
   }
-  writeNewDossier(
+  await writeNewDossier(
     ctx,
     target.organization_id,
     { type: target.flow_type, flow_id: target.flow_id, name: application.name, email: application.email, intake_notes: application.intake_notes || null },
@@ -139,7 +139,7 @@ function writeTakeIn(ctx: Context, target: IntakeTarget, application: Applicatio
     staged,
   );
   if (messageId) {
-    ctx.store.intake.record({ organization_id: target.organization_id, flow_id: target.flow_id, message_id: messageId, dossier_id: id, received_at: now.toISOString() });
+    await ctx.store.intake.record({ organization_id: target.organization_id, flow_id: target.flow_id, message_id: messageId, dossier_id: id, received_at: now.toISOString() });
   }
   return { id, created: true };
 }

@@ -38,7 +38,7 @@ type KeyInput = { organizationId: string; scopes: Scope[]; expiresAt?: string | 
 export const createKey = (ctx: Context, input: KeyInput): Promise<CreatedKey> => ctx.store.write(() => writeKey(ctx, input));
 
 /** createKey's unit of work. */
-export function writeKey(ctx: Context, input: KeyInput): CreatedKey {
+export async function writeKey(ctx: Context, input: KeyInput): Promise<CreatedKey> {
   const key = KEY_PREFIX + randomAlphanumeric(32);
   const row: KeyRow = {
     id: newId(),
@@ -52,7 +52,7 @@ export function writeKey(ctx: Context, input: KeyInput): CreatedKey {
     last_used_at: null,
     created_at: ctx.now().toISOString(),
   };
-  ctx.store.keys.insert(row);
+  await ctx.store.keys.insert(row);
   return { id: row.id, key, scopes: input.scopes, expires_at: row.expires_at, name: row.name };
 }
 
@@ -69,8 +69,8 @@ const listed = (k: KeyRow): ListedKey => ({
 });
 
 /** Oldest first, revoked ones too. */
-export function listKeys(ctx: Context, organizationId: string): ListedKey[] {
-  return ctx.store.keys.ofOrganization(organizationId).map(listed);
+export async function listKeys(ctx: Context, organizationId: string): Promise<ListedKey[]> {
+  return (await ctx.store.keys.ofOrganization(organizationId)).map(listed);
 }
 
 /** POST /keys (C13, C20): a key cannot grant a scope its creator (a key, or a member by its role)
@@ -92,8 +92,8 @@ export function createKeyAs(ctx: Context, creator: { organizationId: string; sco
 }
 
 /** The organization's key, or not_found. */
-export function getKey(ctx: Context, organizationId: string, id: string): ListedKey {
-  const row = ctx.store.keys.byIdInOrganization(organizationId, id);
+export async function getKey(ctx: Context, organizationId: string, id: string): Promise<ListedKey> {
+  const row = await ctx.store.keys.byIdInOrganization(organizationId, id);
   if (!row) throw notFound("key not found");
   return listed(row);
 }
@@ -101,9 +101,9 @@ export function getKey(ctx: Context, organizationId: string, id: string): Listed
 /** DELETE /keys/{id}: revokes the organization's key (the first revocation time stays) and answers
  * it as it is now. */
 export async function revokeKeyOf(ctx: Context, organizationId: string, id: string): Promise<ListedKey> {
-  await ctx.store.write(() => {
-    if (!ctx.store.keys.byIdInOrganization(organizationId, id)) throw notFound("key not found");
-    writeRevocation(ctx, id);
+  await ctx.store.write(async () => {
+    if (!(await ctx.store.keys.byIdInOrganization(organizationId, id))) throw notFound("key not found");
+    await writeRevocation(ctx, id);
   });
   return getKey(ctx, organizationId, id);
 }
@@ -111,13 +111,13 @@ export async function revokeKeyOf(ctx: Context, organizationId: string, id: stri
 /** Revokes the key (idempotent: the first revocation time stays). Null when the key is unknown. */
 export async function revokeKey(ctx: Context, id: string): Promise<{ id: string; revoked_at: string } | null> {
   await ctx.store.write(() => writeRevocation(ctx, id));
-  const row = ctx.store.keys.byId(id);
+  const row = await ctx.store.keys.byId(id);
   return row ? { id: row.id, revoked_at: row.revoked_at! } : null;
 }
 
 /** revokeKey's unit of work. */
-export function writeRevocation(ctx: Context, id: string) {
-  ctx.store.keys.revoke(id, ctx.now().toISOString());
+export async function writeRevocation(ctx: Context, id: string) {
+  await ctx.store.keys.revoke(id, ctx.now().toISOString());
 }
 
 // last_used_at is written at most once a minute per key, so reads stay reads. Kept apart from the
@@ -129,11 +129,11 @@ const lastUsedWritten = new Map<string, number>();
 /** The key's principal, or null for any of C8's 401 causes (which are not told apart). The
  * lookup is by hash, so no comparison ever touches the stored secret. Known keys are served from
  * memory (src/db/principals.ts says how long, per C10); DOSSIER_CACHE=off reads every time. */
-export function authenticate(ctx: Context, authorization: string | null): Principal | null {
+export async function authenticate(ctx: Context, authorization: string | null): Promise<Principal | null> {
   if (!authorization?.startsWith("Bearer ")) return null;
   const key = authorization.slice(7);
   if (!KEY_FORMAT.test(key)) return null;
-  const entry = ctx.store.principals.byKeyHash(hashKey(key), ctx.config.cache);
+  const entry = await ctx.store.principals.byKeyHash(hashKey(key), ctx.config.cache);
   if (!entry) return null;
   const now = ctx.now().getTime();
   if (entry.expiresAt <= now) return null;
@@ -150,4 +150,4 @@ export function authenticate(ctx: Context, authorization: string | null): Princi
 }
 
 /** The principal memory holds for this key hash, still valid; never read from api_keys. */
-export const recallPrincipal = (ctx: Context, keyHash: string): Remembered | undefined => ctx.store.principals.recall(keyHash);
+export const recallPrincipal = (ctx: Context, keyHash: string): Promise<Remembered | undefined> => ctx.store.principals.recall(keyHash);

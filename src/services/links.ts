@@ -13,12 +13,12 @@ export type LinkItem = Static<typeof LinkItemSchema>;
 export type LinkRole = Static<typeof LinkRoleSchema>;
 
 /** True when the dossier (archived included) is the organization's. */
-export function dossierExists(ctx: Context, organizationId: string, dossierId: string): boolean {
+export function dossierExists(ctx: Context, organizationId: string, dossierId: string): Promise<boolean> {
   return ctx.store.links.dossierExists(organizationId, dossierId);
 }
 
 /** True when the contact is the organization's. */
-export function contactExists(ctx: Context, organizationId: string, contactId: string): boolean {
+export function contactExists(ctx: Context, organizationId: string, contactId: string): Promise<boolean> {
   return ctx.store.contacts.exists(organizationId, contactId);
 }
 
@@ -42,30 +42,30 @@ export const unlinkContact = (ctx: Context, organizationId: string, dossierId: s
   ctx.store.write(() => writeUnlink(ctx, organizationId, dossierId, contactId));
 
 /** linkContact's body, for a unit of work that does more. */
-export function writeLink(
+export async function writeLink(
   ctx: Context,
   organizationId: string,
   dossierId: string,
   contactId: string,
   roleOnDossier: LinkRole,
   isPrimary?: boolean,
-): { created: boolean; link: Link } {
-  if (!dossierExists(ctx, organizationId, dossierId)) throw notFound("dossier not found");
-  if (!contactExists(ctx, organizationId, contactId)) throw notFound("contact_id: contact not found");
+): Promise<{ created: boolean; link: Link }> {
+  if (!(await dossierExists(ctx, organizationId, dossierId))) throw notFound("dossier not found");
+  if (!(await contactExists(ctx, organizationId, contactId))) throw notFound("contact_id: contact not found");
   const { links } = ctx.store;
-  const old = ctx.store.history.link(organizationId, dossierId, contactId);
-  const wasPrimary = links.isPrimary(organizationId, dossierId, contactId);
+  const old = await ctx.store.history.link(organizationId, dossierId, contactId);
+  const wasPrimary = await links.isPrimary(organizationId, dossierId, contactId);
   const linked = wasPrimary !== null;
   const primary = isPrimary ?? wasPrimary ?? false;
-  if (primary) links.demotePrimary(organizationId, dossierId, contactId);
-  if (linked) links.update(organizationId, dossierId, contactId, roleOnDossier, primary);
-  else links.insert({ organizationId, dossierId, contactId, roleOnDossier, isPrimary: primary, createdAt: ctx.now().toISOString() });
-  links.syncDossierContact(organizationId, dossierId);
+  if (primary) await links.demotePrimary(organizationId, dossierId, contactId);
+  if (linked) await links.update(organizationId, dossierId, contactId, roleOnDossier, primary);
+  else await links.insert({ organizationId, dossierId, contactId, roleOnDossier, isPrimary: primary, createdAt: ctx.now().toISOString() });
+  await links.syncDossierContact(organizationId, dossierId);
   const changes: Changes = {};
   if (old?.role_on_dossier !== roleOnDossier) changes.role_on_dossier = [old?.role_on_dossier ?? null, roleOnDossier];
   if (old?.is_primary !== primary) changes.is_primary = [old?.is_primary ?? null, primary];
   if (Object.keys(changes).length > 0) {
-    recordHistory(ctx, organizationId, dossierId, "contact_linked", { contact_id: [old ? contactId : null, contactId], ...changes });
+    await recordHistory(ctx, organizationId, dossierId, "contact_linked", { contact_id: [old ? contactId : null, contactId], ...changes });
   }
   return {
     created: !linked,
@@ -76,26 +76,26 @@ export function writeLink(
 /** The primary link of a dossier inserted in this same unit, whose INSERT already set
  * contact_id (POST /dossiers, C5). A new dossier has no link: nothing to demote, look up or sync,
  * which linkContact would each do with a statement. Both rows are known to be the organization's. */
-export function insertPrimaryLink(ctx: Context, organizationId: string, dossierId: string, contactId: string) {
-  ctx.store.links.insert({ organizationId, dossierId, contactId, roleOnDossier: "primary", isPrimary: true, createdAt: ctx.now().toISOString() });
+export async function insertPrimaryLink(ctx: Context, organizationId: string, dossierId: string, contactId: string) {
+  await ctx.store.links.insert({ organizationId, dossierId, contactId, roleOnDossier: "primary", isPrimary: true, createdAt: ctx.now().toISOString() });
 }
 
 /**
  * Removes a link (the contact stays); call inside a unit. Not linked: not_found (C10).
  * When it was the primary, the dossier's contact_id becomes null. No event (C10).
  */
-export function writeUnlink(ctx: Context, organizationId: string, dossierId: string, contactId: string) {
-  if (!dossierExists(ctx, organizationId, dossierId)) throw notFound("dossier not found");
-  const old = ctx.store.history.link(organizationId, dossierId, contactId);
-  if (old) recordHistory(ctx, organizationId, dossierId, "contact_unlinked", linkEnded(contactId, old));
-  if (!ctx.store.links.delete(organizationId, dossierId, contactId)) throw notFound("this contact is not linked to the dossier");
-  ctx.store.links.syncDossierContact(organizationId, dossierId);
+export async function writeUnlink(ctx: Context, organizationId: string, dossierId: string, contactId: string) {
+  if (!(await dossierExists(ctx, organizationId, dossierId))) throw notFound("dossier not found");
+  const old = await ctx.store.history.link(organizationId, dossierId, contactId);
+  if (old) await recordHistory(ctx, organizationId, dossierId, "contact_unlinked", linkEnded(contactId, old));
+  if (!(await ctx.store.links.delete(organizationId, dossierId, contactId))) throw notFound("this contact is not linked to the dossier");
+  await ctx.store.links.syncDossierContact(organizationId, dossierId);
   return { dossier_id: dossierId, contact_id: contactId, unlinked: true as const };
 }
 
 /** A dossier's contacts: the primary first, then by link time, oldest first (C10); null when the
  * dossier is not the organization's. */
-export function listDossierContacts(ctx: Context, organizationId: string, dossierId: string): LinkItem[] | null {
-  if (!dossierExists(ctx, organizationId, dossierId)) return null;
-  return ctx.store.links.ofDossier(organizationId, dossierId);
+export async function listDossierContacts(ctx: Context, organizationId: string, dossierId: string): Promise<LinkItem[] | null> {
+  if (!(await dossierExists(ctx, organizationId, dossierId))) return null;
+  return await ctx.store.links.ofDossier(organizationId, dossierId);
 }

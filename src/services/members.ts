@@ -109,24 +109,24 @@ const duplicate = () => new ApiError("duplicate_member", "a member with this ema
 export const setupUrl = (base: string, token: string) => `${base.replace(/\/+$/, "")}/console/setup#token=${token}`;
 
 /** The member, or 404 (another organization's member is unknown here). */
-function target(ctx: Context, actor: Actor, id: string): MemberRow {
-  const row = ctx.store.members.byId(actor.organizationId, id);
+async function target(ctx: Context, actor: Actor, id: string): Promise<MemberRow> {
+  const row = await ctx.store.members.byId(actor.organizationId, id);
   if (!row) throw new ApiError("not_found", "member not found");
   return row;
 }
 
 /** 404 unless the organization has this member: a path's resource, checked before its body (C3). */
-export function requireMember(ctx: Context, organizationId: string, id: string): string {
-  if (!ctx.store.members.byId(organizationId, id)) throw new ApiError("not_found", "member not found");
+export async function requireMember(ctx: Context, organizationId: string, id: string): Promise<string> {
+  if (!(await ctx.store.members.byId(organizationId, id))) throw new ApiError("not_found", "member not found");
   return id;
 }
 
 /** Call inside a unit: voids the member's unused links and makes a new one; its setup_url. */
-function writeSetupLink(ctx: Context, organizationId: string, memberId: string | null, role: Role | null, base: string): string {
+async function writeSetupLink(ctx: Context, organizationId: string, memberId: string | null, role: Role | null, base: string): Promise<string> {
   const token = randomToken();
   const now = ctx.now();
-  if (memberId !== null) ctx.store.members.voidSetupLinks(organizationId, memberId);
-  ctx.store.members.insertSetupLink({
+  if (memberId !== null) await ctx.store.members.voidSetupLinks(organizationId, memberId);
+  await ctx.store.members.insertSetupLink({
     id: newId(),
     organizationId,
     memberId,
@@ -140,14 +140,14 @@ function writeSetupLink(ctx: Context, organizationId: string, memberId: string |
 
 /** Every member of the organization, disabled ones too (C20): any signed-in role may look, a key
  * needs members:manage. */
-export function listMembers(ctx: Context, actor: Actor): Member[] {
+export async function listMembers(ctx: Context, actor: Actor): Promise<Member[]> {
   if (actor.kind === "key") requireScope(actor, "members:manage");
-  return ctx.store.members.list(actor.organizationId).map(memberView);
+  return (await ctx.store.members.list(actor.organizationId)).map(memberView);
 }
 
 /** The member with this email in the whole installation, or null. */
-export function findMemberByEmail(ctx: Context, email: string): Member | null {
-  const row = ctx.store.members.byFoldedEmail(foldEmail(email));
+export async function findMemberByEmail(ctx: Context, email: string): Promise<Member | null> {
+  const row = await ctx.store.members.byFoldedEmail(foldEmail(email));
   return row ? memberView(row) : null;
 }
 
@@ -158,15 +158,15 @@ export interface MemberInput {
 }
 
 /** POST /members (C12): 201 with the member and its setup_url. */
-export function createMember(ctx: Context, actor: Actor, input: MemberInput, base: string): Promise<Member & { setup_url: string }> {
+export async function createMember(ctx: Context, actor: Actor, input: MemberInput, base: string): Promise<Member & { setup_url: string }> {
   requireScope(actor, "members:manage");
   const email = checkEmail(input.email);
   const name = checkName(input.name);
   const role = checkRole(input.role);
   requireMayGive(actor, role);
-  return ctx.store.write(() => {
+  return await ctx.store.write(async () => {
     const members = ctx.store.members;
-    if (members.byFoldedEmail(foldEmail(email))) throw duplicate();
+    if ((await members.byFoldedEmail(foldEmail(email)))) throw duplicate();
     const row: MemberRow = {
       id: newId(),
       organizationId: actor.organizationId,
@@ -179,14 +179,14 @@ export function createMember(ctx: Context, actor: Actor, input: MemberInput, bas
       lastSignInAt: null,
       disabledAt: null,
     };
-    members.insert(row);
-    return { ...memberView(row), setup_url: writeSetupLink(ctx, row.organizationId, row.id, null, base) };
+    await members.insert(row);
+    return { ...memberView(row), setup_url: (await writeSetupLink(ctx, row.organizationId, row.id, null, base)) };
   });
 }
 
 /** Call inside a unit: 409 last_owner when taking `row` away from the owners would leave none. */
-function checkOwnersLeft(ctx: Context, row: MemberRow) {
-  if (row.role === "owner" && row.disabledAt === null && ctx.store.members.activeOwners(row.organizationId) <= 1) {
+async function checkOwnersLeft(ctx: Context, row: MemberRow) {
+  if (row.role === "owner" && row.disabledAt === null && (await ctx.store.members.activeOwners(row.organizationId)) <= 1) {
     throw new ApiError("last_owner", "the organization must keep at least one owner");
   }
 }
@@ -194,15 +194,15 @@ function checkOwnersLeft(ctx: Context, row: MemberRow) {
 /** PATCH /members/{id} `{name?, role?}`. A role change takes effect on the member's next request. */
 export function updateMember(ctx: Context, actor: Actor, id: string, patch: { name?: unknown; role?: unknown }): Promise<Member> {
   requireScope(actor, "members:manage");
-  return ctx.store.write(() => {
-    const row = target(ctx, actor, id);
+  return ctx.store.write(async () => {
+    const row = await target(ctx, actor, id);
     const name = patch.name === undefined ? row.name : checkName(patch.name);
     const role = patch.role === undefined ? row.role : checkRole(patch.role);
     if (role !== row.role) {
       requireMayGive(actor, row.role, role);
-      if (role !== "owner") checkOwnersLeft(ctx, row);
+      if (role !== "owner") await checkOwnersLeft(ctx, row);
     }
-    if (name !== row.name || role !== row.role) ctx.store.members.update(row.organizationId, row.id, name, role);
+    if (name !== row.name || role !== row.role) await ctx.store.members.update(row.organizationId, row.id, name, role);
     return memberView({ ...row, name, role });
   });
 }
@@ -211,15 +211,15 @@ export function updateMember(ctx: Context, actor: Actor, id: string, patch: { na
  * the row stays, so that `assigned_to` and history keep resolving. Disabling again changes nothing. */
 export function disableMember(ctx: Context, actor: Actor, id: string): Promise<Member> {
   requireScope(actor, "members:manage");
-  return ctx.store.write(() => {
-    const row = target(ctx, actor, id);
+  return ctx.store.write(async () => {
+    const row = await target(ctx, actor, id);
     if (row.role === "owner") requireMayGive(actor, "owner");
     if (row.disabledAt !== null) return memberView(row);
-    checkOwnersLeft(ctx, row);
+    await checkOwnersLeft(ctx, row);
     const at = ctx.now().toISOString();
-    ctx.store.members.disable(row.organizationId, row.id, at);
-    ctx.store.sessions.deleteOfMember(row.organizationId, row.id);
-    ctx.store.members.voidSetupLinks(row.organizationId, row.id);
+    await ctx.store.members.disable(row.organizationId, row.id, at);
+    await ctx.store.sessions.deleteOfMember(row.organizationId, row.id);
+    await ctx.store.members.voidSetupLinks(row.organizationId, row.id);
     return memberView({ ...row, disabledAt: at });
   });
 }
@@ -227,16 +227,16 @@ export function disableMember(ctx: Context, actor: Actor, id: string): Promise<M
 /** POST /members/{id}/setup-link: a new link (for a forgotten password), which voids the older
  * ones. For an owner, only an owner over the API (C20); `dossier member setup-link` is the
  * operator's way back in. */
-export function newSetupLink(ctx: Context, actor: Actor, id: string, base: string): Promise<{ setup_url: string }> {
+export async function newSetupLink(ctx: Context, actor: Actor, id: string, base: string): Promise<{ setup_url: string }> {
   requireScope(actor, "members:manage");
-  return ctx.store.write(() => {
-    const row = target(ctx, actor, id);
+  return await ctx.store.write(async () => {
+    const row = await target(ctx, actor, id);
     requireMayGive(actor, row.role);
-    return { setup_url: writeSetupLink(ctx, row.organizationId, row.id, null, base) };
+    return { setup_url: (await writeSetupLink(ctx, row.organizationId, row.id, null, base)) };
   });
 }
 
 /** Call inside a unit: the first start's owner link (C2, C12), for an organization with no member
  * yet; whoever uses it chooses the owner's email, name and password. */
-export const writeOwnerSetupLink = (ctx: Context, organizationId: string, base: string): string =>
+export const writeOwnerSetupLink = (ctx: Context, organizationId: string, base: string): Promise<string> =>
   writeSetupLink(ctx, organizationId, null, "owner", base);

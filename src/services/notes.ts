@@ -13,14 +13,14 @@ export type Note = Static<typeof NoteSchema>;
 type NoteInput = Static<typeof CreateNote>;
 
 /** Oldest first (C3); notes written in the same millisecond keep the order they were written in. */
-export function listNotes(
+export async function listNotes(
   ctx: Context,
   organizationId: string,
   dossierId: string,
   paging: { page: number; perPage: number },
-): { data: Note[]; total: number } {
+): Promise<{ data: Note[]; total: number }> {
   const offset = (paging.page - 1) * paging.perPage;
-  return ctx.store.read(() => ctx.store.notes.shownPage(organizationId, dossierId, paging.perPage, offset, { remember: ctx.config.cache }));
+  return await ctx.store.read(() => ctx.store.notes.shownPage(organizationId, dossierId, paging.perPage, offset, { remember: ctx.config.cache }));
 }
 
 /** A note: content not empty and at most 20,000 characters after trimming, stored as given (C3,
@@ -32,10 +32,10 @@ export function createNote(ctx: Context, organizationId: string, dossierId: stri
 }
 
 /** createNote's unit of work; `note` from checkedNote. */
-export function writeNote(ctx: Context, organizationId: string, note: Note): Note {
-  ctx.store.notes.insert(organizationId, note);
-  recordEvent(ctx, organizationId, "note.created", note);
-  recordHistory(ctx, organizationId, note.dossier_id, "note_added", { note_id: [null, note.id] });
+export async function writeNote(ctx: Context, organizationId: string, note: Note): Promise<Note> {
+  await ctx.store.notes.insert(organizationId, note);
+  await recordEvent(ctx, organizationId, "note.created", note);
+  await recordHistory(ctx, organizationId, note.dossier_id, "note_added", { note_id: [null, note.id] });
   return note;
 }
 

@@ -15,15 +15,15 @@ type OrgInput = { name: string; plan?: Plan; rateLimit?: number };
 export const createOrg = (ctx: Context, input: OrgInput): Promise<OrgView> => ctx.store.write(() => writeOrg(ctx, input));
 
 /** createOrg's unit of work: the organization and its default flows. */
-export function writeOrg(ctx: Context, input: OrgInput): OrgView {
+export async function writeOrg(ctx: Context, input: OrgInput): Promise<OrgView> {
   const org: OrgView = {
     id: newId(),
     name: input.name,
     plan: input.plan ?? "growth",
     rate_limit: input.rateLimit ?? ctx.config.defaultRateLimit,
   };
-  ctx.store.orgs.insert({ ...org, created_at: ctx.now().toISOString() });
-  insertDefaultFlows(ctx, org.id);
+  await ctx.store.orgs.insert({ ...org, created_at: ctx.now().toISOString() });
+  await insertDefaultFlows(ctx, org.id);
   return org;
 }
 
@@ -37,9 +37,9 @@ export async function updateOrg(ctx: Context, id: string, changes: { name?: stri
   return getOrg(ctx, id);
 }
 
-export const getOrg = (ctx: Context, id: string): OrgView | null => ctx.store.orgs.byId(id);
+export const getOrg = (ctx: Context, id: string): Promise<OrgView | null> => ctx.store.orgs.byId(id);
 
 /** Oldest first. */
-export const listOrgs = (ctx: Context): OrgView[] => ctx.store.orgs.all();
+export const listOrgs = (ctx: Context): Promise<OrgView[]> => ctx.store.orgs.all();
 
-export const countOrgs = (ctx: Context): number => ctx.store.orgs.count();
+export const countOrgs = (ctx: Context): Promise<number> => ctx.store.orgs.count();

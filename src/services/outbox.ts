@@ -11,19 +11,19 @@ export const eventIdOf = (seq: number) => "evt_" + String(seq).padStart(26, "0")
  * enabled endpoint now, else `skipped` (C7: never delivered later). Returns the event id.
  * Its sequence is taken here, inside the writing unit: units run one after another, so the order in
  * which sequences are taken is the order in which they commit. */
-export function recordEvent(
+export async function recordEvent(
   ctx: Context,
   organizationId: string,
   type: EventType,
   data: unknown,
   extra: Record<string, unknown> = {},
-): string {
-  const seq = ctx.store.events.nextSeq();
+): Promise<string> {
+  const seq = await ctx.store.events.nextSeq();
   const id = eventIdOf(seq);
   const createdAt = ctx.now().toISOString();
   const body = JSON.stringify({ id, type, created_at: createdAt, organization_id: organizationId, data, ...extra });
-  const deliverable = ctx.store.events.hasEnabledEndpoint(organizationId);
-  ctx.store.events.insert({
+  const deliverable = await ctx.store.events.hasEnabledEndpoint(organizationId);
+  await ctx.store.events.insert({
     seq,
     id,
     organizationId,
@@ -37,10 +37,10 @@ export function recordEvent(
 }
 
 /** The sequence number of the newest event (0 when there is none). */
-export const lastEventSeq = (ctx: Context): number => ctx.store.events.lastSeq();
+export const lastEventSeq = (ctx: Context): Promise<number> => ctx.store.events.lastSeq();
 
 /** Marks the organization's pending events recorded after `seq` as never to be delivered
  * (`skipped`, C7), within the transaction that recorded them: no dispatcher ever sees them pending. */
-export function skipEventsAfter(ctx: Context, organizationId: string, seq: number) {
-  ctx.store.events.skipPendingAfter(organizationId, seq);
+export async function skipEventsAfter(ctx: Context, organizationId: string, seq: number) {
+  await ctx.store.events.skipPendingAfter(organizationId, seq);
 }

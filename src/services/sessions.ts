@@ -52,11 +52,11 @@ function throttleOf(ctx: Context): SignInThrottle {
 const invalidCredentials = () => new ApiError("invalid_credentials", "wrong email or password");
 
 /** Call inside a unit: a new session of the member, its sign-in time recorded. */
-function writeSession(ctx: Context, member: MemberRow): SignedIn {
+async function writeSession(ctx: Context, member: MemberRow): Promise<SignedIn> {
   const token = randomToken();
   const csrfToken = randomToken();
   const at = ctx.now().toISOString();
-  ctx.store.sessions.insert({
+  await ctx.store.sessions.insert({
     id: newId(),
     organizationId: member.organizationId,
     memberId: member.id,
@@ -65,7 +65,7 @@ function writeSession(ctx: Context, member: MemberRow): SignedIn {
     createdAt: at,
     lastUsedAt: at,
   });
-  ctx.store.members.recordSignIn(member.organizationId, member.id, at);
+  await ctx.store.members.recordSignIn(member.organizationId, member.id, at);
   return { member: memberView({ ...member, lastSignInAt: at }), csrf_token: csrfToken, token };
 }
 
@@ -83,7 +83,7 @@ export async function signIn(ctx: Context, input: { email: unknown; password: un
   const wait = throttle.retryAfter(email, address, ctx.now().getTime());
   if (wait > 0) throw new ApiError("rate_limited", "too many failed sign-ins; try again later", wait);
   const forgive = throttle.fail(email, address, ctx.now().getTime());
-  const row = ctx.store.members.byFoldedEmail(email);
+  const row = await ctx.store.members.byFoldedEmail(email);
   const usable = row !== null && row.disabledAt === null && row.passwordHash !== null;
   // A password longer than any we accept cannot match; it is checked against the stand-in hash
   // all the same, so that its answer takes as long as any other failure.
@@ -97,12 +97,12 @@ export async function signIn(ctx: Context, input: { email: unknown; password: un
   }
   if (!matched) throw invalidCredentials();
   forgive();
-  return ctx.store.write(() => {
+  return ctx.store.write(async () => {
     // Disabled while the hash was checked: as if the password were wrong.
-    const member = ctx.store.members.byId(row!.organizationId, row!.id);
+    const member = await ctx.store.members.byId(row!.organizationId, row!.id);
     if (!member || member.disabledAt !== null) throw invalidCredentials();
     const now = ctx.now().getTime();
-    ctx.store.sessions.deleteEnded(member.organizationId, member.id, new Date(now - IDLE_MS).toISOString(), new Date(now - LIFETIME_MS).toISOString());
+    await ctx.store.sessions.deleteEnded(member.organizationId, member.id, new Date(now - IDLE_MS).toISOString(), new Date(now - LIFETIME_MS).toISOString());
     return writeSession(ctx, member);
   });
 }
@@ -126,29 +126,29 @@ export interface SetupInput {
 export async function redeemSetupLink(ctx: Context, input: SetupInput): Promise<SignedIn> {
   if (typeof input.token !== "string" || !TOKEN_FORMAT.test(input.token)) throw invalidLink();
   const tokenHash = hashToken(input.token);
-  const usable = () => {
-    const link = ctx.store.members.setupLinkByHash(tokenHash);
+  const usable = async () => {
+    const link = await ctx.store.members.setupLinkByHash(tokenHash);
     if (!link || link.usedAt !== null || Date.parse(link.expiresAt) <= ctx.now().getTime()) throw invalidLink();
-    const member = link.memberId === null ? null : ctx.store.members.byId(link.organizationId, link.memberId);
+    const member = link.memberId === null ? null : (await ctx.store.members.byId(link.organizationId, link.memberId));
     if (link.memberId !== null && (!member || member.disabledAt !== null)) throw invalidLink();
     return { link, member };
   };
-  const { link } = usable();
+  const { link } = await usable();
   const owner = link.memberId === null ? { email: checkEmail(input.email), name: checkName(input.name) } : null;
   const password = checkPassword(input.password);
-  if (owner && ctx.store.members.byFoldedEmail(foldEmail(owner.email))) throw new ApiError("duplicate_member", "a member with this email already exists", undefined, "email");
+  if (owner && (await ctx.store.members.byFoldedEmail(foldEmail(owner.email)))) throw new ApiError("duplicate_member", "a member with this email already exists", undefined, "email");
   const passwordHash = await hashPassword(password);
-  return ctx.store.write(() => {
+  return ctx.store.write(async () => {
     // Checked again in the unit: another request may have used the link while the hash was made.
-    const { member } = usable();
-    if (!ctx.store.members.useSetupLink(link.organizationId, link.id, ctx.now().toISOString())) throw invalidLink();
+    const { member } = await usable();
+    if (!(await ctx.store.members.useSetupLink(link.organizationId, link.id, ctx.now().toISOString()))) throw invalidLink();
     let row: MemberRow;
     if (member) {
       row = { ...member, passwordHash };
-      ctx.store.members.setPassword(row.organizationId, row.id, passwordHash);
-      ctx.store.sessions.deleteOfMember(row.organizationId, row.id);
+      await ctx.store.members.setPassword(row.organizationId, row.id, passwordHash);
+      await ctx.store.sessions.deleteOfMember(row.organizationId, row.id);
     } else {
-      if (ctx.store.members.byFoldedEmail(foldEmail(owner!.email))) throw new ApiError("duplicate_member", "a member with this email already exists", undefined, "email");
+      if ((await ctx.store.members.byFoldedEmail(foldEmail(owner!.email)))) throw new ApiError("duplicate_member", "a member with this email already exists", undefined, "email");
       row = {
         id: newId(),
         organizationId: link.organizationId,
@@ -161,7 +161,7 @@ export async function redeemSetupLink(ctx: Context, input: SetupInput): Promise<
         lastSignInAt: null,
         disabledAt: null,
       };
-      ctx.store.members.insert(row);
+      await ctx.store.members.insert(row);
     }
     return writeSession(ctx, row);
   });
@@ -172,9 +172,9 @@ export async function redeemSetupLink(ctx: Context, input: SetupInput): Promise<
  * (14 days unused, 30 in all) or its member disabled. The role and the organization's plan are read
  * on every call, so a change takes effect on the session's next request (C20).
  */
-export function sessionOf(ctx: Context, token: string | null | undefined): SessionPrincipal | null {
+export async function sessionOf(ctx: Context, token: string | null | undefined): Promise<SessionPrincipal | null> {
   if (!token || !TOKEN_FORMAT.test(token)) return null;
-  const found = ctx.store.sessions.byTokenHash(hashToken(token));
+  const found = await ctx.store.sessions.byTokenHash(hashToken(token));
   if (!found || found.disabledAt !== null) return null;
   const now = ctx.now().getTime();
   const lastUsed = Date.parse(found.lastUsedAt);
@@ -199,8 +199,8 @@ export function sessionOf(ctx: Context, token: string | null | undefined): Sessi
 }
 
 /** GET /session: the session's member and its CSRF token. */
-export function currentSession(ctx: Context, session: SessionPrincipal): { member: Member; csrf_token: string } {
-  const row = ctx.store.members.byId(session.organizationId, session.memberId)!;
+export async function currentSession(ctx: Context, session: SessionPrincipal): Promise<{ member: Member; csrf_token: string }> {
+  const row = (await ctx.store.members.byId(session.organizationId, session.memberId))!;
   return { member: memberView(row), csrf_token: session.csrfToken };
 }
 

@@ -29,17 +29,17 @@ export function period(ctx: Context, query: { from?: string; to?: string }): { f
   return { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
 }
 
-export const flowExists = (ctx: Context, organizationId: string, flowId: string): boolean => ctx.store.stats.flow(organizationId, flowId) !== null;
+export const flowExists = async (ctx: Context, organizationId: string, flowId: string): Promise<boolean> => (await ctx.store.stats.flow(organizationId, flowId)) !== null;
 
 /** The flow's figures, or null when the flow is not the organization's. */
-export function flowStats(ctx: Context, organizationId: string, flowId: string, asked: { from: string; to: string }): FlowStats | null {
+export async function flowStats(ctx: Context, organizationId: string, flowId: string, asked: { from: string; to: string }): Promise<FlowStats | null> {
   const now = ctx.now().toISOString();
   const { from, to } = asked;
   const q = ctx.store.stats;
-  return ctx.store.read(() => {
-    const flow = q.flow(organizationId, flowId);
+  return await ctx.store.read(async () => {
+    const flow = await q.flow(organizationId, flowId);
     if (!flow) return null;
-    const groups = q.activeByStage(organizationId, flowId, now);
+    const groups = await q.activeByStage(organizationId, flowId, now);
     const active = new Map<string | null, number>();
     const overdue = new Map<string | null, number>();
     const pipeline = new Map<string, PipelineRow>();
@@ -52,23 +52,24 @@ export function flowStats(ctx: Context, organizationId: string, flowId: string, 
       sum.weighted_value += group.weighted_value ?? 0;
       pipeline.set(group.currency, sum);
     }
-    const stages = q.stages(organizationId, flowId).map((stage): StageFigures => {
-      const { days, went_on } = q.staysLeft(organizationId, flowId, stage.id, stage.position, from, to);
+    const stages: StageFigures[] = [];
+    for (const stage of await q.stages(organizationId, flowId)) {
+      const { days, went_on } = await q.staysLeft(organizationId, flowId, stage.id, stage.position, from, to);
       const left = days.length;
-      return {
+      stages.push({
         stage_id: stage.id,
         name: stage.name,
         position: stage.position,
         active: active.get(stage.id) ?? 0,
         overdue: overdue.get(stage.id) ?? 0,
-        entered: q.entered(organizationId, stage.id, from, to),
+        entered: await q.entered(organizationId, stage.id, from, to),
         left,
         median_days: left === 0 ? null : median(days),
         went_on,
         went_on_share: left === 0 ? null : went_on / left,
-      };
-    });
-    const { won, lost } = q.outcomes(organizationId, flowId, from, to);
+      });
+    }
+    const { won, lost } = await q.outcomes(organizationId, flowId, from, to);
     return {
       flow_id: flowId,
       from,

@@ -21,12 +21,12 @@ export async function setEndpoint(ctx: Context, organizationId: string, url: str
 /** Null when the organization has no endpoint. */
 export function rotateSecret(ctx: Context, organizationId: string): Promise<{ secret: string } | null> {
   const { webhooks } = ctx.store;
-  return ctx.store.write(() => {
-    const current = webhooks.sealedSecret(organizationId);
+  return ctx.store.write(async () => {
+    const current = await webhooks.sealedSecret(organizationId);
     if (current === null) return null;
     const secret = newSecret();
     const now = ctx.now();
-    webhooks.rotate(organizationId, {
+    await webhooks.rotate(organizationId, {
       secret: seal(ctx.masterKey, secret),
       previousSecret: current,
       previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
@@ -37,10 +37,10 @@ export function rotateSecret(ctx: Context, organizationId: string): Promise<{ se
 }
 
 export async function unsetEndpoint(ctx: Context, organizationId: string): Promise<{ url: null }> {
-  await ctx.store.write(() => {
-    ctx.store.webhooks.remove(organizationId);
+  await ctx.store.write(async () => {
+    await ctx.store.webhooks.remove(organizationId);
     // Nothing pending is delivered once the endpoint is gone; nothing skipped is revived (C10).
-    ctx.store.outbox.skipPending(organizationId);
+    await ctx.store.outbox.skipPending(organizationId);
   });
   return { url: null };
 }
@@ -50,8 +50,8 @@ export async function unsetEndpoint(ctx: Context, organizationId: string): Promi
 export const allowsPrivate = (ctx: Context): boolean => ctx.config.webhookAllowPrivate;
 
 /** GET /webhook-endpoint (C13): `{url, enabled}`; not_found when none is set. */
-export function getEndpoint(ctx: Context, organizationId: string): { url: string; enabled: boolean } {
-  const endpoint = ctx.store.webhooks.endpoint(organizationId);
+export async function getEndpoint(ctx: Context, organizationId: string): Promise<{ url: string; enabled: boolean }> {
+  const endpoint = await ctx.store.webhooks.endpoint(organizationId);
   if (!endpoint) throw notFound("no webhook endpoint is set");
   return { url: endpoint.url, enabled: endpoint.disabled_at === null };
 }

@@ -94,7 +94,7 @@ class WebhookDispatcher implements Dispatcher {
   private readonly committing = new Set<Promise<void>>();
 
   constructor(private readonly ctx: Context) {
-    this.outbox = ctx.store.outbox;
+    this.outbox = ctx.store.outboxReader;
     this.lastSeq = this.outbox.lastSeq();
     this.stopListening = ctx.store.onCommit(() => {
       this.wantNew = true;
@@ -276,7 +276,7 @@ class WebhookDispatcher implements Dispatcher {
     if (!current.url || !current.secret || current.disabled_at) {
       // No enabled endpoint any more (C7: not delivered later). A result like any other: committed
       // through the store (C11).
-      await ctx.store.write(() => this.outbox.markSkipped(row.seq));
+      await ctx.store.write(() => ctx.store.outbox.markSkipped(row.seq));
       return;
     }
     const at = ctx.now();
@@ -321,14 +321,15 @@ class WebhookDispatcher implements Dispatcher {
   private async flush() {
     const batch = this.outcomes.splice(0);
     const goneOrgs = this.queue.goneOrganizations();
-    const { ctx, outbox } = this;
+    const { ctx } = this;
+    const { outbox } = ctx.store;
     const schedule = ctx.config.webhookRetrySchedule;
     const nextTimes: number[] = [];
     const logged: Record<string, unknown>[] = [];
     try {
-      await ctx.store.write(() => {
+      await ctx.store.write(async () => {
         for (const { row, at, endedAt, attemptsBefore, url, secret, result } of batch) {
-          outbox.recordAttempt(row.seq, { ...result, at: at.toISOString() });
+          await outbox.recordAttempt(row.seq, { ...result, at: at.toISOString() });
           const line = {
             event_id: row.id,
             event_type: row.type,
@@ -339,15 +340,15 @@ class WebhookDispatcher implements Dispatcher {
             duration_ms: result.durationMs,
           };
           const decided = attemptOutcome(result, attemptsBefore + 1, endedAt, schedule);
-          if (decided.outcome === "succeeded") outbox.markSucceeded(row.seq, result.statusCode!);
+          if (decided.outcome === "succeeded") await outbox.markSucceeded(row.seq, result.statusCode!);
           else if (decided.outcome === "endpoint_disabled") {
             // C10: the delivery fails at once, the endpoint is disabled, pending deliveries skipped
             // (unless `webhook set` replaced the endpoint meanwhile).
-            outbox.markFailed(row.seq, 410, result.error);
-            if (outbox.disableEndpoint(row.organization_id, url, secret, ctx.now().toISOString())) outbox.skipPending(row.organization_id);
-          } else if (decided.outcome === "failed") outbox.markFailed(row.seq, result.statusCode, result.error);
+            await outbox.markFailed(row.seq, 410, result.error);
+            if (await outbox.disableEndpoint(row.organization_id, url, secret, ctx.now().toISOString())) await outbox.skipPending(row.organization_id);
+          } else if (decided.outcome === "failed") await outbox.markFailed(row.seq, result.statusCode, result.error);
           else {
-            outbox.markRetry(row.seq, decided.at, result.statusCode, result.error);
+            await outbox.markRetry(row.seq, decided.at, result.statusCode, result.error);
             nextTimes.push(decided.at);
             logged.push({ ...line, outcome: "retry", next_attempt_at: new Date(decided.at).toISOString() });
             continue;

@@ -8,9 +8,9 @@ import { tempDir } from "../helpers";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-test("bench/stats.ts seeds a sales flow with moves and outcomes and times its figures", () => {
+test("bench/stats.ts seeds a sales flow with moves and outcomes and times its figures", async () => {
   const dataDir = tempDir();
-  const result = benchStats({ n: 300, rounds: 2, dataDir });
+  const result = await benchStats({ n: 300, rounds: 2, dataDir });
   expect(result.medianMs).toBeGreaterThan(0);
   const { stats } = result;
   const db = new Database(join(dataDir, "dossier.db"), { readonly: true });
@@ -26,8 +26,8 @@ test("bench/stats.ts seeds a sales flow with moves and outcomes and times its fi
   }
 });
 
-test("bench/stats.ts --profile tells the time of a read spent in each statement of the stats query module", () => {
-  const { profile } = benchStats({ n: 50, rounds: 2, dataDir: tempDir(), profile: true });
+test("bench/stats.ts --profile tells the time of a read spent in each statement of the stats query module", async () => {
+  const { profile } = await benchStats({ n: 50, rounds: 2, dataDir: tempDir(), profile: true });
   expect(Object.keys(profile!).sort()).toEqual(["activeByStage", "entered", "flow", "outcomes", "stages", "staysLeft"]);
   expect(Object.values(profile!).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
 });

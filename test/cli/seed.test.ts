@@ -44,12 +44,12 @@ async function all(app: ReturnType<typeof makeApp>, key: string, path: string): 
   throw new Error(`more than 100 pages at ${path}`);
 }
 
-describe("dossier seed: realistic demo data, valid through the API", () => {
+describe("dossier seed: realistic demo data, valid through the API", async () => {
   const { data, org, key } = setUp();
   // An event from before the seed, waiting for its delivery: the seed must leave it pending.
   const before = openContext({ dataDir: data, env: { DOSSIER_LOG: "off" } });
-  const earlier = before.store.sqlite.transaction(() => writeNewDossier(before, org, { type: "candidate", name: "Before the seed" })).immediate();
-  before.store.close();
+  const earlier = await before.store.write(() => writeNewDossier(before, org, { type: "candidate", name: "Before the seed" }));
+  await before.store.close();
 
   const seeded = dossier(data, "seed", "--org", org, "--dossiers", "60", "--contacts", "40", "--seed", "42", "--json");
   // The API on the seeded folder, for every test here: they only read through it.
@@ -147,8 +147,8 @@ describe("dossier seed: realistic demo data, valid through the API", () => {
 });
 
 describe("dossier seed: arguments, determinism, progress", () => {
-  test("the same --seed gives the same data again, in another organization", () => {
-    const shape = () => {
+  test("the same --seed gives the same data again, in another organization", async () => {
+    const shape = async () => {
       const { data, org } = setUp();
       expect(dossier(data, "seed", "--org", org, "--dossiers", "12", "--contacts", "10", "--seed", "7", "--json").code).toBe(0);
       const ctx = openContext({ dataDir: data, env: { DOSSIER_LOG: "off" } });
@@ -160,12 +160,12 @@ describe("dossier seed: arguments, determinism, progress", () => {
           )
           .all(org);
       } finally {
-        ctx.store.close();
+        await ctx.store.close();
       }
     };
-    const first = shape();
+    const first = await shape();
     expect(first).toHaveLength(12);
-    expect(shape()).toEqual(first);
+    expect((await shape())).toEqual(first);
   });
 
   test("seeding twice into one organization adds to it (no clash on contact emails)", () => {

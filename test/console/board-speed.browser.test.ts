@@ -31,9 +31,9 @@ async function seededFlow(assignees: (string | null)[]) {
   const ctx = at.server.app.dossier;
   const org = at.first.organizationId;
   for (let start = 0; start < DOSSIERS; start += 250) {
-    await ctx.store.write(() => {
+    await ctx.store.write(async () => {
       for (let i = start; i < Math.min(start + 250, DOSSIERS); i++) {
-        const dossier = writeNewDossier(ctx, org, {
+        const dossier = await writeNewDossier(ctx, org, {
           type: "candidate",
           flow_id: flow.id,
           name: `Candidate ${i} Lastname`,
@@ -45,7 +45,7 @@ async function seededFlow(assignees: (string | null)[]) {
           assigned_to: assignees[i % assignees.length],
         });
         const stage = flow.stages[i % flow.stages.length];
-        if (stage.id !== dossier.current_stage_id) writeDossierPatch(ctx, org, dossier.id, { current_stage_id: stage.id });
+        if (stage.id !== dossier.current_stage_id) await writeDossierPatch(ctx, org, dossier.id, { current_stage_id: stage.id });
       }
     });
   }

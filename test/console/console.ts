@@ -16,7 +16,7 @@ export const LOAD_MS = 60_000;
 
 /** `webhooks`: run the webhook dispatcher (off by default); `config`: settings over the defaults. */
 export async function consoleServer(options: { webhooks?: boolean; config?: Partial<Config> } = {}) {
-  const server = startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: options.webhooks ?? false, config: { log: "off", ...options.config } });
+  const server = await startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: options.webhooks ?? false, config: { log: "off", ...options.config } });
   afterAll(() => server.stop());
   const first = (await bootstrap(server.app.dossier, server.app.site.base))!;
   const api = async (method: string, path: string, body?: unknown) => {

@@ -3,6 +3,8 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
+import { Generations } from "../../src/db/generations";
+import { currentScope } from "../../src/db/scope";
 import { openStore, type Store } from "../../src/db/client";
 import { onCleanup, tempDir } from "../helpers";
 
@@ -61,8 +63,10 @@ describe("generations: one per organization and table, moved by the commit that 
 });
 
 describe("GenerationCache", () => {
+  // On the writer's connection, where these tests read and write (the store's own caches live on
+  // its read connections, src/db/scope.ts): a value read in a unit is never remembered.
   const cached = (s: Store) => {
-    const cache = s.generations.cache<string[]>(["flows"], { maxEntries: 10 });
+    const cache = new Generations(s.sqlite, () => currentScope()?.writes === true).cache<string[]>(["flows"], { maxEntries: 10 });
     let loads = 0;
     const get = (org: string) =>
       cache.get(org, () => {

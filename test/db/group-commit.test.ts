@@ -83,6 +83,7 @@ describe("C11 group commit", () => {
     expect(values(sqlite)).toEqual(["unawaited"]); // in the call: the caller's next read sees it
     const queued = commits.write(insert(sqlite, "behind"), { atOnce: true });
     expect(values(sqlite)).toEqual(["unawaited"]); // a flush is in flight: it waits for the next group
+    await until(() => disk.calls() === 1, 5_000, "the first flush");
     disk.open(0);
     await first;
     await until(() => disk.calls() === 2, 5_000, "the second flush");

@@ -37,15 +37,15 @@ test("a folder from before the history gets each dossier's current stay and outc
   let now = new Date("2026-01-10T00:00:00.000Z");
   const ctx = openContext({ dataDir: data, config: { log: "off" }, now: () => now });
   onCleanup(() => ctx.store.close());
-  expect(dossierHistory(ctx, "o1", "d1")).toEqual({ data: [], meta: { stages: [{ stage_id: "s1", entered_at: LATER, left_at: null, days: 5 }] } });
+  expect((await dossierHistory(ctx, "o1", "d1"))).toEqual({ data: [], meta: { stages: [{ stage_id: "s1", entered_at: LATER, left_at: null, days: 5 }] } });
   const asked = { from: AT, to: now.toISOString() };
-  expect(flowStats(ctx, "o1", "f1", asked)).toMatchObject({ won: 1, lost: 0, win_rate: 1 });
+  expect((await flowStats(ctx, "o1", "f1", asked))).toMatchObject({ won: 1, lost: 0, win_rate: 1 });
 
   await updateDossier(ctx, "o1", "d1", { current_stage_id: "s2" });
   now = new Date("2026-01-11T00:00:00.000Z");
-  expect(dossierHistory(ctx, "o1", "d1").meta.stages).toEqual([
+  expect((await dossierHistory(ctx, "o1", "d1")).meta.stages).toEqual([
     { stage_id: "s1", entered_at: LATER, left_at: "2026-01-10T00:00:00.000Z", days: 5 },
     { stage_id: "s2", entered_at: "2026-01-10T00:00:00.000Z", left_at: null, days: 1 },
   ]);
-  expect(flowStats(ctx, "o1", "f1", { from: AT, to: now.toISOString() })!.stages[0]).toMatchObject({ left: 1, went_on: 1, median_days: 5 });
+  expect((await flowStats(ctx, "o1", "f1", { from: AT, to: now.toISOString() }))!.stages[0]).toMatchObject({ left: 1, went_on: 1, median_days: 5 });
 });

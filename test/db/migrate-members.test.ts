@@ -39,12 +39,12 @@ test("a folder from before members is upgraded: its rows stay, and members sign 
   expect(sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM "__drizzle_migrations"`).get()!.n).toBe(embeddedMigrations.length);
   expect(sqlite.query<{ name: string }, []>("SELECT name FROM dossiers WHERE id = 'd1'").get()!.name).toBe("Kept dossier");
   expect(sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM api_keys").get()!.n).toBe(1);
-  expect(listMembers(ctx, operator("o1"))).toEqual([]);
+  expect((await listMembers(ctx, operator("o1")))).toEqual([]);
 
   const made = await createMember(ctx, operator("o1"), { email: "first@upgraded.example", name: "First", role: "owner" }, "http://127.0.0.1:8080");
   await redeemSetupLink(ctx, { token: made.setup_url.split("#token=")[1], password: "a good password" });
   const signed = await signIn(ctx, { email: "FIRST@upgraded.example", password: "a good password" }, "192.0.2.1");
-  expect(sessionOf(ctx, signed.token)).toMatchObject({ organizationId: "o1", role: "owner" });
+  expect((await sessionOf(ctx, signed.token))).toMatchObject({ organizationId: "o1", role: "owner" });
   expect(sqlite.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()!.integrity_check).toBe("ok");
   expect(sqlite.query("PRAGMA foreign_key_check").all()).toEqual([]);
 });

@@ -23,16 +23,16 @@ describe("embedded migrations", () => {
     for (const m of embeddedMigrations) expect(m.sql).toBe(readFileSync(join(root, "drizzle", `${m.tag}.sql`), "utf8"));
   });
 
-  test("an empty file gets every table; running again applies nothing", () => {
+  test("an empty file gets every table; running again applies nothing", async () => {
     const path = join(tempDir(), "empty.db");
     const store = openStore(path);
     expect(tablesOf(store.sqlite)).toEqual(expect.arrayContaining(["organizations", "api_keys", "flows", "stages", "dossiers", "contacts", "dossier_contacts", "notes", "events", "delivery_attempts", "webhook_endpoints"]));
     expect(migrate(store.sqlite)).toBe(0);
     expect(store.sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM "__drizzle_migrations"`).get()!.n).toBe(embeddedMigrations.length);
-    store.close();
+    await store.close();
   });
 
-  test.each(embeddedMigrations.map((_, k) => [k]))("a file made by the first %d migration(s) is brought up to date with its rows kept", (k) => {
+  test.each(embeddedMigrations.map((_, k) => [k]))("a file made by the first %d migration(s) is brought up to date with its rows kept", async (k) => {
     const path = join(tempDir(), "older.db");
     const older = new Database(path);
     migrate(older, embeddedMigrations.slice(0, k));
@@ -66,19 +66,19 @@ describe("embedded migrations", () => {
       .get()!.n;
     expect(undated).toBe(0);
     expect(store.sqlite.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()!.integrity_check).toBe("ok");
-    store.close();
+    await store.close();
   });
 
-  test("C1 pragmas: WAL, synchronous FULL by default and NORMAL on request, foreign keys on", () => {
+  test("C1 pragmas: WAL, synchronous FULL by default and NORMAL on request, foreign keys on", async () => {
     const full = openStore(join(tempDir(), "full.db"));
     expect(full.sqlite.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()!.journal_mode).toBe("wal");
     expect(full.sqlite.query<{ synchronous: number }, []>("PRAGMA synchronous").get()!.synchronous).toBe(2);
     expect(full.sqlite.query<{ foreign_keys: number }, []>("PRAGMA foreign_keys").get()!.foreign_keys).toBe(1);
     expect(full.sqlite.query<{ timeout: number }, []>("PRAGMA busy_timeout").get()!.timeout).toBeGreaterThan(0);
-    full.close();
+    await full.close();
     const normal = openStore(join(tempDir(), "normal.db"), { sync: "normal" });
     expect(normal.sqlite.query<{ synchronous: number }, []>("PRAGMA synchronous").get()!.synchronous).toBe(1);
-    normal.close();
+    await normal.close();
   });
 });
 

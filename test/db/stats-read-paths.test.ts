@@ -29,7 +29,7 @@ const app = makeApp({ now: () => new Date(time) });
 const sql = app.dossier.store.sqlite;
 
 describe("C18, C20 'Stats edge cases': the figures' rows against a recount after moves, archiving, status changes and a stage deleted", async () => {
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const flows = (await ok(call(app, "GET", "/flows?type=sales", { key: org.key }))) as { id: string; is_default: boolean }[];
   const flow = flows.find((f) => f.is_default)!;
   const doomed = await ok(call(app, "POST", `/flows/${flow.id}/stages`, { key: org.key, body: { name: "Doomed", win_probability: 40 } }));
@@ -90,22 +90,22 @@ describe("C18, C20 'Stats edge cases': the figures' rows against a recount after
     expect([...became.keys()].filter((id) => !["won", "lost"].includes(status.get(id)!)).length).toBeGreaterThan(0);
   });
 
-  test("won and lost over several periods equal the log's count of dossiers now so whose last change to it falls in the period", () => {
+  test("won and lost over several periods equal the log's count of dossiers now so whose last change to it falls in the period", async () => {
     const start = Date.parse("2026-03-01T00:00:00.000Z");
     for (let i = 0; i < 20; i++) {
       const a = start + Math.floor(rand() * 40 * DAY);
       const b = start + Math.floor(rand() * 40 * DAY);
       const [from, to] = [new Date(Math.min(a, b)).toISOString(), new Date(Math.max(a, b)).toISOString()];
       const count = (which: string) => [...became].filter(([id, o]) => status.get(id) === which && o.status === which && o.at >= from && o.at <= to).length;
-      const stats = flowStats(app.dossier, org.id, flow.id, { from, to })!;
+      const stats = (await flowStats(app.dossier, org.id, flow.id, { from, to }))!;
       expect([from, to, stats.won, stats.lost]).toEqual([from, to, count("won"), count("lost")]);
     }
   });
 
-  test("left and went_on, with stays that went to the deleted stage, equal the definition's COUNT over the visits joined to the stages as they are now", () => {
+  test("left and went_on, with stays that went to the deleted stage, equal the definition's COUNT over the visits joined to the stages as they are now", async () => {
     const from = "2026-03-01T00:00:00.000Z";
     const to = new Date(time).toISOString();
-    const stats = flowStats(app.dossier, org.id, flow.id, { from, to })!;
+    const stats = (await flowStats(app.dossier, org.id, flow.id, { from, to }))!;
     const toDeleted = sql.query<{ n: number }, [string, string]>(`SELECT count(*) AS n FROM stage_visits WHERE organization_id = ? AND next_stage_id = ?`).get(org.id, doomed.id)!.n;
     expect(toDeleted).toBeGreaterThan(0);
     for (const s of stats.stages) {
@@ -119,8 +119,8 @@ describe("C18, C20 'Stats edge cases': the figures' rows against a recount after
     }
   });
 
-  test("the pipeline's active dossiers, read from the partial index, equal a COUNT/SUM over every dossier of the flow", () => {
-    const stats = flowStats(app.dossier, org.id, flow.id, { from: "2026-03-01T00:00:00.000Z", to: new Date(time).toISOString() })!;
+  test("the pipeline's active dossiers, read from the partial index, equal a COUNT/SUM over every dossier of the flow", async () => {
+    const stats = (await flowStats(app.dossier, org.id, flow.id, { from: "2026-03-01T00:00:00.000Z", to: new Date(time).toISOString() }))!;
     const counted = sql
       .query<{ stage_id: string; n: number }, [string, string]>(
         `SELECT current_stage_id AS stage_id, count(*) AS n FROM dossiers NOT INDEXED WHERE organization_id = ? AND flow_id = ? AND status = 'active' AND current_stage_id IS NOT NULL GROUP BY current_stage_id`,
@@ -135,7 +135,7 @@ describe("C18, C20 'Stats edge cases': the figures' rows against a recount after
 });
 
 test("C18: every statement of the figures reads an index alone (no scan of a table, no look-up of rows, no sort)", async () => {
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   const flows = (await ok(call(app, "GET", "/flows?type=sales", { key: org.key }))) as { id: string; is_default: boolean }[];
   const flow = flows.find((f) => f.is_default)!;
   const seen: { sql: string; params: unknown[] }[] = [];
@@ -200,9 +200,9 @@ test("migration 0011 on an older folder: outcomes that no longer stand go, the o
     { dossier_id: "won", status: "won", at: "2026-01-04T00:00:00.000Z" },
     { dossier_id: "won-then-lost", status: "lost", at: "2026-01-06T00:00:00.000Z" },
   ]);
-  expect(flowStats(ctx, "o1", "f1", { from: AT, to: "2026-01-10T00:00:00.000Z" })).toMatchObject({ won: 1, lost: 2 });
+  expect((await flowStats(ctx, "o1", "f1", { from: AT, to: "2026-01-10T00:00:00.000Z" }))).toMatchObject({ won: 1, lost: 2 });
 
   await updateDossier(ctx, "o1", "won", { status: "active" });
   expect(outcomes()).toHaveLength(2);
-  expect(flowStats(ctx, "o1", "f1", { from: AT, to: "2026-01-10T00:00:00.000Z" })).toMatchObject({ won: 0, lost: 2, win_rate: 0 });
+  expect((await flowStats(ctx, "o1", "f1", { from: AT, to: "2026-01-10T00:00:00.000Z" }))).toMatchObject({ won: 0, lost: 2, win_rate: 0 });
 });

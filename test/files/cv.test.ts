@@ -33,13 +33,13 @@ describe("isPdf (C5)", () => {
 
 describe("stageCv (C5)", () => {
   /** Each test's own app and organization, so no test sees a folder another one left. */
-  function ownOrg() {
+  async function ownOrg() {
     const app = makeApp();
-    return { org: makeOrg(app), ctx: app.dossier };
+    return { org: (await makeOrg(app)), ctx: app.dossier };
   }
 
   test("writes a temporary file beside the final one; place() renames it into place; nothing else remains", async () => {
-    const { org, ctx } = ownOrg();
+    const { org, ctx } = await ownOrg();
     const bytes = await pdf();
     const staged = await stageCv(ctx, org.id, UUID, bytes);
     const folder = join(ctx.filesDir, org.id, "dossiers", UUID);
@@ -52,44 +52,44 @@ describe("stageCv (C5)", () => {
     staged.place("evt_NeverRecorded0000000000000000");
     expect(readdirSync(folder)).toEqual(["cv.pdf"]);
     expect(new Uint8Array(readFileSync(join(folder, "cv.pdf")))).toEqual(bytes);
-    staged.discard(); // no such event: the transaction did not commit
+    await staged.discard(); // no such event: the transaction did not commit
     expect(existsSync(folder)).toBe(false); // the folder it made is gone with the file
   });
 
   test("discard() before place() removes the temporary file and the folder it created, not an existing one", async () => {
-    const { org, ctx } = ownOrg();
+    const { org, ctx } = await ownOrg();
     const fresh = "1b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
     const staged = await stageCv(ctx, org.id, fresh, await pdf());
-    staged.discard();
+    await staged.discard();
     expect(existsSync(join(ctx.filesDir, org.id, "dossiers", fresh))).toBe(false);
 
     const existing = join(ctx.filesDir, org.id, "dossiers", UUID);
     mkdirSync(existing, { recursive: true });
     writeFileSync(join(existing, "cv.pdf"), "%PDF-old");
     const again = await stageCv(ctx, org.id, UUID, await pdf());
-    again.discard();
+    await again.discard();
     expect(readdirSync(existing)).toEqual(["cv.pdf"]);
     expect(readFileSync(join(existing, "cv.pdf"), "utf8")).toBe("%PDF-old");
   });
 
   test("a transaction that throws after place() is rolled back; the caller's discard removes the placed file of a new dossier", async () => {
-    const { org, ctx } = ownOrg();
+    const { org, ctx } = await ownOrg();
     const id = "2b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
     const staged = await stageCv(ctx, org.id, id, await pdf());
     await expect(
-      ctx.store.write(() => {
-        staged.place(recordEvent(ctx, org.id, "dossier.created", { id }));
+      ctx.store.write(async () => {
+        staged.place((await recordEvent(ctx, org.id, "dossier.created", { id })));
         throw new Error("commit failed");
       }),
     ).rejects.toThrow("commit failed");
-    staged.discard();
+    await staged.discard();
     expect(existsSync(join(ctx.filesDir, org.id, "dossiers", id))).toBe(false);
   });
 });
 
-describe("replacing a CV: the committed file is kept aside until the transaction ends (C5, C7)", () => {
+describe("replacing a CV: the committed file is kept aside until the transaction ends (C5, C7)", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   const ctx = app.dossier;
   const ASIDE = /^\.cv\.pdf\.evt_[A-Za-z0-9]+\.old$/;
 
@@ -97,8 +97,8 @@ describe("replacing a CV: the committed file is kept aside until the transaction
   /** A transaction that places the CV and then fails, as a failing COMMIT would. */
   async function placeThenFail(staged: { place(eventId: string): void }, id: string) {
     await expect(
-      ctx.store.write(() => {
-        staged.place(recordEvent(ctx, org.id, "dossier.updated", { id }));
+      ctx.store.write(async () => {
+        staged.place((await recordEvent(ctx, org.id, "dossier.updated", { id })));
         throw new Error("commit failed");
       }),
     ).rejects.toThrow("commit failed");
@@ -116,8 +116,8 @@ describe("replacing a CV: the committed file is kept aside until the transaction
     const folder = withOldCv(id);
     const staged = await stageCv(ctx, org.id, id, new TextEncoder().encode("%PDF-new"));
     let eventId = "";
-    await ctx.store.write(() => {
-      eventId = recordEvent(ctx, org.id, "dossier.updated", { id });
+    await ctx.store.write(async () => {
+      eventId = await recordEvent(ctx, org.id, "dossier.updated", { id });
       staged.place(eventId);
       expect(readdirSync(folder).sort()).toEqual([`.cv.pdf.${eventId}.old`, "cv.pdf"]);
       expect(readFileSync(join(folder, `.cv.pdf.${eventId}.old`), "utf8")).toBe("%PDF-old");
@@ -133,7 +133,7 @@ describe("replacing a CV: the committed file is kept aside until the transaction
     const folder = withOldCv(id);
     const staged = await stageCv(ctx, org.id, id, new TextEncoder().encode("%PDF-new"));
     await placeThenFail(staged, id);
-    staged.discard();
+    await staged.discard();
     expect(readdirSync(folder)).toEqual(["cv.pdf"]);
     expect(readFileSync(join(folder, "cv.pdf"), "utf8")).toBe("%PDF-old");
   });
@@ -142,7 +142,7 @@ describe("replacing a CV: the committed file is kept aside until the transaction
     const id = "6b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
     const staged = await stageCv(ctx, org.id, id, new TextEncoder().encode("%PDF-new"));
     await placeThenFail(staged, id);
-    staged.discard();
+    await staged.discard();
     expect(existsSync(join(ctx.filesDir, org.id, "dossiers", id))).toBe(false);
   });
 
@@ -150,11 +150,11 @@ describe("replacing a CV: the committed file is kept aside until the transaction
     const id = "7b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
     const folder = withOldCv(id);
     const staged = await stageCv(ctx, org.id, id, new TextEncoder().encode("%PDF-new"));
-    await ctx.store.write(() => {
-      staged.place(recordEvent(ctx, org.id, "dossier.updated", { id }));
+    await ctx.store.write(async () => {
+      staged.place((await recordEvent(ctx, org.id, "dossier.updated", { id })));
       expect(readdirSync(folder).filter((name) => ASIDE.test(name))).toHaveLength(1);
     });
-    staged.discard(); // e.g. something after the commit threw
+    await staged.discard(); // e.g. something after the commit threw
     expect(readdirSync(folder)).toEqual(["cv.pdf"]);
     expect(readFileSync(join(folder, "cv.pdf"), "utf8")).toBe("%PDF-new");
   });
@@ -163,7 +163,7 @@ describe("replacing a CV: the committed file is kept aside until the transaction
 describe("D3: the new folders of a CV are flushed in their parents (C1, C5)", () => {
   test("foldersToSync: the parent of each folder stageCv must create, outermost first; none when the dossier's folder exists", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const base = app.dossier.filesDir;
     const id = "9b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
     const dossierDir = join(base, org.id, "dossiers", id);
@@ -178,7 +178,7 @@ describe("D3: the new folders of a CV are flushed in their parents (C1, C5)", ()
 
   test("stageCv in a new organization's folder creates (and flushes) the whole chain; discard removes only the dossier's folder", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const base = app.dossier.filesDir;
     const id = "ab7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
     const dossierDir = join(base, org.id, "dossiers", id);
@@ -186,7 +186,7 @@ describe("D3: the new folders of a CV are flushed in their parents (C1, C5)", ()
     const staged = await stageCv(app.dossier, org.id, id, await pdf());
     expect(foldersToSync(base, dossierDir)).toEqual([]);
     expect(readdirSync(dossierDir)).toHaveLength(1);
-    staged.discard();
+    await staged.discard();
     expect(existsSync(dossierDir)).toBe(false);
     expect(existsSync(join(base, org.id, "dossiers"))).toBe(true);
   });
@@ -195,7 +195,7 @@ describe("D3: the new folders of a CV are flushed in their parents (C1, C5)", ()
 describe("sweepFiles: the start-up sweep (C5)", () => {
   test("removes temporary files and CV files no dossier points at, keeps the pointed ones and files outside the layout", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const ctx = app.dossier;
     const bytes = await pdf();
     const kept = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Kept" } })).json.data;
@@ -213,7 +213,7 @@ describe("sweepFiles: the start-up sweep (C5)", () => {
     writeFileSync(join(stray, "cv.pdf"), "%PDF-orphan");
     writeFileSync(join(stray, ".cv.pdf.zz.tmp"), "%PDF-");
     // Another organization's dossier id under this organization's folder is not pointed at either.
-    const other = makeOrg(app);
+    const other = await makeOrg(app);
     const theirs = (await call(app, "POST", "/dossiers", { key: other.key, body: { type: "candidate", name: "Theirs" } })).json.data;
     await call(app, "POST", `/dossiers/${theirs.id}/cv`, { key: other.key, raw: bytes, contentType: "application/pdf" });
     mkdirSync(join(ctx.filesDir, org.id, "dossiers", theirs.id), { recursive: true });
@@ -222,7 +222,7 @@ describe("sweepFiles: the start-up sweep (C5)", () => {
     writeFileSync(join(ctx.filesDir, "README"), "operator's note");
     writeFileSync(join(keptDir, "notes.txt"), "left alone");
 
-    expect(sweepFiles(ctx)).toEqual({ temporary: 2, orphans: 3, restored: 0 });
+    expect((await sweepFiles(ctx))).toEqual({ temporary: 2, orphans: 3, restored: 0 });
     expect(filesUnder(ctx.filesDir)).toEqual([
       "README",
       `${org.id}/dossiers/${kept.id}/cv.pdf`,
@@ -235,12 +235,12 @@ describe("sweepFiles: the start-up sweep (C5)", () => {
     // The kept CV is still served, and a second sweep finds nothing.
     const response = await app.handle(new Request(`http://localhost/api/v1/dossiers/${kept.id}/cv`, { headers: { authorization: `Bearer ${org.key}` } }));
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(bytes);
-    expect(sweepFiles(ctx)).toEqual({ temporary: 0, orphans: 0, restored: 0 });
+    expect((await sweepFiles(ctx))).toEqual({ temporary: 0, orphans: 0, restored: 0 });
   });
 
   test("C5, C7: a crash while a replacement was in flight: a copy kept aside for a transaction that never committed is put back as cv.pdf", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const ctx = app.dossier;
     const one = new TextEncoder().encode("%PDF-1.4 ONE");
     // Two dossiers with a committed CV "ONE".
@@ -258,18 +258,18 @@ describe("sweepFiles: the start-up sweep (C5)", () => {
     // Crash after the copy was made, before the rename: both names are links to the one file "ONE".
     linkSync(join(linked, "cv.pdf"), join(linked, ".cv.pdf.evt_NeverCommitted111111111111111.old"));
 
-    expect(sweepFiles(ctx)).toEqual({ temporary: 1, orphans: 0, restored: 2 });
+    expect((await sweepFiles(ctx))).toEqual({ temporary: 1, orphans: 0, restored: 2 });
     for (const [folder, id] of [[renamed, ids[0]], [linked, ids[1]]]) {
       expect(readdirSync(folder)).toEqual(["cv.pdf"]);
       const response = await app.handle(new Request(`http://localhost/api/v1/dossiers/${id}/cv`, { headers: { authorization: `Bearer ${org.key}` } }));
       expect(await response.text()).toBe("%PDF-1.4 ONE");
     }
-    expect(sweepFiles(ctx)).toEqual({ temporary: 0, orphans: 0, restored: 0 });
+    expect((await sweepFiles(ctx))).toEqual({ temporary: 0, orphans: 0, restored: 0 });
   });
 
   test("C5: a crash after the commit, before the copy was removed: the copy is garbage, the new cv.pdf stays", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const ctx = app.dossier;
     const d = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Committed" } })).json.data;
     await call(app, "POST", `/dossiers/${d.id}/cv`, { key: org.key, raw: new TextEncoder().encode("%PDF-1.4 ONE"), contentType: "application/pdf" });
@@ -277,13 +277,13 @@ describe("sweepFiles: the start-up sweep (C5)", () => {
     const last = ctx.store.sqlite.query<{ id: string }, [string]>(`SELECT id FROM events WHERE organization_id = ? ORDER BY seq DESC LIMIT 1`).get(org.id)!;
     const folder = join(ctx.filesDir, org.id, "dossiers", d.id);
     writeFileSync(join(folder, `.cv.pdf.${last.id}.old`), "%PDF-1.4 ONE");
-    expect(sweepFiles(ctx)).toEqual({ temporary: 1, orphans: 0, restored: 0 });
+    expect((await sweepFiles(ctx))).toEqual({ temporary: 1, orphans: 0, restored: 0 });
     expect(readdirSync(folder)).toEqual(["cv.pdf"]);
     expect(readFileSync(join(folder, "cv.pdf"), "utf8")).toBe("%PDF-1.4 TWO");
   });
 
-  test("an empty or missing files folder is fine", () => {
+  test("an empty or missing files folder is fine", async () => {
     const app = makeApp();
-    expect(sweepFiles(app.dossier)).toEqual({ temporary: 0, orphans: 0, restored: 0 });
+    expect((await sweepFiles(app.dossier))).toEqual({ temporary: 0, orphans: 0, restored: 0 });
   });
 });

@@ -51,24 +51,23 @@ export interface Org {
 }
 
 /** An organization (default flows included) with a key of the given scopes (default: all). */
-export function makeOrg(app: DossierApp, options: { plan?: Plan; scopes?: Scope[]; rateLimit?: number; name?: string } = {}): Org {
-  return setUp(app.dossier, () => {
-    const org = writeOrg(app.dossier, { name: options.name ?? "Test org", plan: options.plan ?? "growth", rateLimit: options.rateLimit });
-    const key = writeKey(app.dossier, { organizationId: org.id, scopes: options.scopes ?? [...SCOPES] });
+export function makeOrg(app: DossierApp, options: { plan?: Plan; scopes?: Scope[]; rateLimit?: number; name?: string } = {}): Promise<Org> {
+  return setUp(app.dossier, async () => {
+    const org = await writeOrg(app.dossier, { name: options.name ?? "Test org", plan: options.plan ?? "growth", rateLimit: options.rateLimit });
+    const key = await writeKey(app.dossier, { organizationId: org.id, scopes: options.scopes ?? [...SCOPES] });
     return { id: org.id, key: key.key, keyId: key.id };
   });
 }
 
 /** Another key for the same organization. */
-export function makeKey(app: DossierApp, org: Org, scopes: Scope[], expiresAt?: string): string {
-  return setUp(app.dossier, () => writeKey(app.dossier, { organizationId: org.id, scopes, expiresAt }).key);
+export function makeKey(app: DossierApp, org: Org, scopes: Scope[], expiresAt?: string): Promise<string> {
+  return setUp(app.dossier, async () => (await writeKey(app.dossier, { organizationId: org.id, scopes, expiresAt })).key);
 }
 
-/** A test's setting up, synchronously: one transaction on the store's connection, beside its
- * group commit (no group is ever open across an await, so none is open now). Not flushed: a
- * test's setup need not survive a power loss. What the test checks goes through the services. */
-export function setUp<T>(ctx: Context, unit: () => T): T {
-  return ctx.store.sqlite.transaction(unit).immediate();
+/** A test's setting up: one unit of work, as any change (whatever the engine under test). What
+ * the test checks goes through the services. */
+export function setUp<T>(ctx: Context, unit: () => T | Promise<T>): Promise<T> {
+  return ctx.store.write(unit);
 }
 
 type RawBody = string | Uint8Array | ArrayBuffer | Blob | FormData;
@@ -125,10 +124,10 @@ export function rowCounts(app: DossierApp): Record<string, number> {
 }
 
 /** Polls `read` until it gives a value other than undefined or false (bounded by `timeoutMs`). */
-export async function until<T>(read: () => T | undefined | false, timeoutMs: number, what: string): Promise<T> {
+export async function until<T>(read: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
-    const value = read();
+    const value = await read();
     if (value !== undefined && value !== false) return value;
     if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await Bun.sleep(10);

@@ -111,13 +111,13 @@ export function scenarios<F extends object>(
 async function runRow<F extends object>(app: DossierApp, setup: (world: World) => F | Promise<F>, row: Row<F>): Promise<void> {
   const as = row.as ?? "all scopes";
   const plan: Plan | undefined = as === "free plan" ? "free" : as === "pro plan" ? "pro" : undefined;
-  const world: World = { app, org: makeOrg(app, { rateLimit: 1_000_000 }), other: makeOrg(app, { rateLimit: 1_000_000 }) };
+  const world: World = { app, org: (await makeOrg(app, { rateLimit: 1_000_000 })), other: (await makeOrg(app, { rateLimit: 1_000_000 })) };
   const fixtures = { ...world, ...(await setup(world)) };
   // The setup speaks for a Growth organization (the only plan the API serves); the plan changes after.
   if (plan) expect(await updateOrg(app.dossier, world.org.id, { plan })).toMatchObject({ plan });
   const fixed = <T>(value: Fixed<F, T>): T => (typeof value === "function" ? (value as (f: World & F) => T)(fixtures) : value);
 
-  const options: CallOptions = isRole(as) ? { headers: (await signedInMember(app, world.org.id, as)).headers } : { key: keyFor(app, world, as) };
+  const options: CallOptions = isRole(as) ? { headers: (await signedInMember(app, world.org.id, as)).headers } : { key: (await keyFor(app, world, as)) };
   if (row.body !== undefined) options.body = fixed(row.body);
   if (row.raw !== undefined) {
     const raw = fixed(row.raw);
@@ -147,13 +147,13 @@ async function runRow<F extends object>(app: DossierApp, setup: (world: World) =
   }
 }
 
-function keyFor(app: DossierApp, world: World, as: Exclude<Principal, Role>): string | null {
-  if (Array.isArray(as)) return makeKey(app, world.org, as);
+async function keyFor(app: DossierApp, world: World, as: Exclude<Principal, Role>): Promise<string | null> {
+  if (Array.isArray(as)) return await makeKey(app, world.org, as);
   switch (as) {
     case "no key":
       return null;
     case "no scopes":
-      return makeKey(app, world.org, []);
+      return await makeKey(app, world.org, []);
     case "another org":
       return world.other.key;
     default:

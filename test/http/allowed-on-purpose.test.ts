@@ -9,7 +9,7 @@ setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.t
 describe("keys belong to the organization, not to the member who made them (C12, C13)", () => {
   test("a key an admin made keeps working once that admin is disabled; the admin's session does not", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const admin = await signedInMember(app, org.id, "admin");
     const made = await call(app, "POST", "/keys", { headers: admin.headers, body: { scopes: ["dossiers:read"], name: "Reporting" } });
     expect(made.status).toBe(201);
@@ -27,8 +27,8 @@ describe("keys belong to the organization, not to the member who made them (C12,
 describe("keys:manage revokes any key of its organization, whatever that key's scopes (C13)", () => {
   test("a key with keys:manage alone revokes a key of every scope, and can revoke itself", async () => {
     const app = makeApp();
-    const org = makeOrg(app); // org.key holds every scope
-    const manager = makeKey(app, org, ["keys:manage"]);
+    const org = await makeOrg(app); // org.key holds every scope
+    const manager = await makeKey(app, org, ["keys:manage"]);
     expect((await call(app, "DELETE", `/keys/${org.keyId}`, { key: manager })).status).toBe(200);
     expect((await call(app, "GET", "/dossiers", { key: org.key })).status).toBe(401);
 
@@ -40,8 +40,8 @@ describe("keys:manage revokes any key of its organization, whatever that key's s
 
   test("but it cannot make a key with more scopes than its own (403, C13)", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
-    const manager = makeKey(app, org, ["keys:manage"]);
+    const org = await makeOrg(app);
+    const manager = await makeKey(app, org, ["keys:manage"]);
     const answer = await call(app, "POST", "/keys", { key: manager, body: { scopes: ["dossiers:read"] } });
     expect(answer.status).toBe(403);
     expect(answer.json.error.code).toBe("forbidden");

@@ -18,11 +18,11 @@ setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.t
 type App = ReturnType<typeof makeApp>;
 
 /** Two apps on one data folder: `on` with the default caches, `off` with DOSSIER_CACHE=off. */
-function pair() {
+async function pair() {
   const on = makeApp();
   const off = makeApp({ dataDir: on.dossier.config.dataDir, env: { DOSSIER_CACHE: "off" } });
   // Every read is asked four times after every write: more than the default 600 a minute.
-  return { on, off, org: makeOrg(on, { rateLimit: 100_000 }) };
+  return { on, off, org: (await makeOrg(on, { rateLimit: 100_000 })) };
 }
 
 // An error body quotes its own request's id (issue 38): the rest must be the same.
@@ -39,7 +39,7 @@ describe("DOSSIER_CACHE in the config", () => {
 
 describe("the same answers with the caches on and off", () => {
   test("reads after creates, stage moves, updates, archiving, contact writes and a revoked key", async () => {
-    const { on, off, org } = pair();
+    const { on, off, org } = await pair();
     const flows = (await call(on, "GET", "/flows", { key: org.key })).json.data as { type: string; stages: { id: string }[] }[];
     const candidate = flows.find((f) => f.type === "candidate")!;
     const ids: string[] = [];
@@ -117,7 +117,7 @@ describe("the same answers with the caches on and off", () => {
 
 describe("off means nothing is remembered", () => {
   test("no dossier answer, page boundary, contact search or page, or principal is kept", async () => {
-    const { on, off, org } = pair();
+    const { on, off, org } = await pair();
     let made = { id: "" };
     for (let i = 0; i < 5; i++) {
       const created = await call(on, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: `Ada ${i}`, email: `ada${i}@example.com` } });
@@ -130,18 +130,18 @@ describe("off means nothing is remembered", () => {
       }
     }
     const first = { page: 1, perPage: 25 };
-    const remembered = (app: App) => ({
-      list: listDossiersJson(app.dossier, org.id, first) === listDossiersJson(app.dossier, org.id, first),
-      boundaries: pageBoundaries(app.dossier.store.sqlite).size > 0,
-      search: cacheStats(app.dossier.store.sqlite).entries > 0,
-      pages: cacheStats(app.dossier.store.sqlite).pages > 0,
-      principal: recallPrincipal(app.dossier, hashKey(org.key)) !== undefined,
-      record: (() => {
+    const remembered = async (app: App) => ({
+      list: (await listDossiersJson(app.dossier, org.id, first)) === (await listDossiersJson(app.dossier, org.id, first)),
+      boundaries: pageBoundaries(app.dossier.store.reader).size > 0,
+      search: cacheStats(app.dossier.store.reader).entries > 0,
+      pages: cacheStats(app.dossier.store.reader).pages > 0,
+      principal: (await recallPrincipal(app.dossier, hashKey(org.key))) !== undefined,
+      record: (await (async () => {
         const shown = () => app.dossier.store.read(() => app.dossier.store.dossiers.shown(org.id, made.id, { remember: app.dossier.config.cache }));
-        return shown() === shown();
-      })(),
+        return (await shown()) === (await shown());
+      })()),
     });
-    expect(remembered(on)).toEqual({ list: true, boundaries: true, search: true, pages: true, principal: true, record: true });
-    expect(remembered(off)).toEqual({ list: false, boundaries: false, search: false, pages: false, principal: false, record: false });
+    expect((await remembered(on))).toEqual({ list: true, boundaries: true, search: true, pages: true, principal: true, record: true });
+    expect((await remembered(off))).toEqual({ list: false, boundaries: false, search: false, pages: false, principal: false, record: false });
   });
 });

@@ -23,14 +23,14 @@ describe("changes by the dossier CLI (another process) on the same file", () => 
   const app = makeApp({ dataDir: data });
 
   test("key revoke → 401 on the next request", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     await warm(app, org.key);
     expect(dossier(data, "key", "revoke", org.keyId, "--json").code).toBe(0);
     expect((await flows(app, org.key)).status).toBe(401);
   });
 
   test("plan pro → 402, back to growth with a new rate limit → 200 with that limit", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     await warm(app, org.key);
     expect(dossier(data, "org", "update", org.id, "--plan", "pro", "--json").code).toBe(0);
     expect((await flows(app, org.key)).status).toBe(402);
@@ -41,14 +41,14 @@ describe("changes by the dossier CLI (another process) on the same file", () => 
   });
 
   test("a rate limit lowered below what was used → 429 on the next request", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     await warm(app, org.key);
     expect(dossier(data, "org", "update", org.id, "--rate-limit", "2", "--json").code).toBe(0);
     expect((await flows(app, org.key)).status).toBe(429);
   });
 
   test("a key created by the CLI works at once", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     await warm(app, org.key);
     const created = dossier(data, "key", "create", "--org", org.id, "--scopes", "flows:read", "--json").json;
     expect((await flows(app, created.key)).status).toBe(200);
@@ -61,8 +61,8 @@ describe("changes through another connection of this process (openContext on the
   const other = openContext({ dataDir: data, config: { log: "off" } });
 
   test("revoke, plan and rate limit take effect on the next request", async () => {
-    const org = makeOrg(app);
-    const second = makeOrg(app);
+    const org = await makeOrg(app);
+    const second = await makeOrg(app);
     await warm(app, org.key);
     await warm(app, second.key);
     await revokeKey(other, org.keyId);
@@ -71,7 +71,7 @@ describe("changes through another connection of this process (openContext on the
     expect((await flows(app, second.key)).status).toBe(402);
     await updateOrg(other, second.id, { plan: "growth", rateLimit: 9 });
     expect((await flows(app, second.key)).headers.get("x-ratelimit-limit")).toBe("9");
-    other.store.close();
+    await other.store.close();
   });
 });
 
@@ -79,7 +79,7 @@ describe("changes through this app's own services (same connection)", () => {
   const app = makeApp();
 
   test("a key created in-process works at once; revoking it → 401 on the next request", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     await warm(app, org.key);
     const extra = await createKey(app.dossier, { organizationId: org.id, scopes: ["flows:read"] });
     await warm(app, extra.key);
@@ -89,7 +89,7 @@ describe("changes through this app's own services (same connection)", () => {
   });
 
   test("plan and rate limit changes take effect on the next request", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     await warm(app, org.key);
     await updateOrg(app.dossier, org.id, { plan: "pro" });
     expect((await flows(app, org.key)).status).toBe(402);
@@ -103,7 +103,7 @@ describe("expiry and last_used_at with a controlled clock", () => {
   const app = makeApp({ now: () => new Date(now) });
 
   test("a remembered key answers 401 from its expiry time on", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const expiresAt = now + 30_000;
     const key = await createKey(app.dossier, { organizationId: org.id, scopes: ["flows:read"], expiresAt: new Date(expiresAt).toISOString() });
     await warm(app, key.key);
@@ -117,7 +117,7 @@ describe("expiry and last_used_at with a controlled clock", () => {
   });
 
   test("last_used_at is recorded, then refreshed at most once a minute", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     // The request does not wait for this write: it joins the store's next group (C11).
     const lastUsed = async () => {
       await app.dossier.store.idle();
@@ -139,18 +139,18 @@ describe("expiry and last_used_at with a controlled clock", () => {
 describe("what a remembered principal outlives (src/db/generations.ts)", () => {
   const data = tempDir();
   const app = makeApp({ dataDir: data });
-  const remembered = (key: string) => recallPrincipal(app.dossier, hashKey(key)) !== undefined;
+  const remembered = async (key: string) => (await recallPrincipal(app.dossier, hashKey(key))) !== undefined;
 
   test("another organization's key and plan changes, and its own last_used_at, keep it; its own organization's change drops it", async () => {
-    const org = makeOrg(app);
-    const neighbour = makeOrg(app);
+    const org = await makeOrg(app);
+    const neighbour = await makeOrg(app);
     await warm(app, org.key);
     await app.dossier.store.idle();
-    expect(remembered(org.key)).toBe(true);
+    expect((await remembered(org.key))).toBe(true);
     expect(dossier(data, "key", "revoke", neighbour.keyId, "--json").code).toBe(0);
     await updateOrg(app.dossier, neighbour.id, { plan: "pro" });
-    expect(remembered(org.key)).toBe(true);
+    expect((await remembered(org.key))).toBe(true);
     await updateOrg(app.dossier, org.id, { name: "Renamed" });
-    expect(remembered(org.key)).toBe(false);
+    expect((await remembered(org.key))).toBe(false);
   });
 });

@@ -6,13 +6,13 @@ import { call, makeApp, makeKey, makeOrg, setUp } from "../helpers";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-describe("C8 401 unauthorized: every cause, one message", () => {
+describe("C8 401 unauthorized: every cause, one message", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
-  const revoked = makeKey(app, org, ["flows:read"]);
+  const org = await makeOrg(app);
+  const revoked = await makeKey(app, org, ["flows:read"]);
   const revokedId = app.dossier.store.sqlite.query<{ id: string }, []>("SELECT id FROM api_keys ORDER BY created_at DESC, rowid DESC LIMIT 1").get()!.id;
-  setUp(app.dossier, () => writeRevocation(app.dossier, revokedId));
-  const expired = makeKey(app, org, ["flows:read"], new Date(Date.now() - 1000).toISOString());
+  await setUp(app.dossier, () => writeRevocation(app.dossier, revokedId));
+  const expired = await makeKey(app, org, ["flows:read"], new Date(Date.now() - 1000).toISOString());
   const cases: [string, Record<string, string>][] = [
     ["no header", {}],
     ["not Bearer", { authorization: `Basic ${org.key}` }],
@@ -34,7 +34,7 @@ describe("C8 401 unauthorized: every cause, one message", () => {
   });
 
   test("a key not yet expired works, and last_used_at is recorded", async () => {
-    const later = makeKey(app, org, ["flows:read"], new Date(Date.now() + 60_000).toISOString());
+    const later = await makeKey(app, org, ["flows:read"], new Date(Date.now() + 60_000).toISOString());
     expect((await call(app, "GET", "/flows", { key: later })).status).toBe(200);
     const row = app.dossier.store.sqlite.query<{ last_used_at: string | null }, [string]>("SELECT last_used_at FROM api_keys WHERE prefix = ?").get(later.slice(0, 12));
     expect(row!.last_used_at).not.toBeNull();
@@ -53,7 +53,7 @@ describe("C8 401 unauthorized: every cause, one message", () => {
 describe("C8 402 plan_required and 403 forbidden", () => {
   const app = makeApp();
   test.each(["free", "pro"] as const)("an organization on %s gets 402 with rate-limit headers", async (plan) => {
-    const org = makeOrg(app, { plan });
+    const org = await makeOrg(app, { plan });
     const answer = await call(app, "GET", "/flows", { key: org.key });
     expect(answer.status).toBe(402);
     expect(answer.json.error.code).toBe("plan_required");
@@ -61,14 +61,14 @@ describe("C8 402 plan_required and 403 forbidden", () => {
   });
 
   test("a plan change takes effect on the next request (C10)", async () => {
-    const org = makeOrg(app, { plan: "pro" });
+    const org = await makeOrg(app, { plan: "pro" });
     expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(402);
     await updateOrg(app.dossier, org.id, { plan: "growth" });
     expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(200);
   });
 
   test("a key without flows:read gets 403 on GET /flows", async () => {
-    const org = makeOrg(app, { scopes: ["dossiers:read", "contacts:read"] });
+    const org = await makeOrg(app, { scopes: ["dossiers:read", "contacts:read"] });
     const answer = await call(app, "GET", "/flows", { key: org.key });
     expect(answer.status).toBe(403);
     expect(answer.json.error.code).toBe("forbidden");
@@ -82,20 +82,20 @@ describe("C3 order of checks: 401 → 402 → 429 → 403 → 404 → 400", () =
     expect((await call(app, "GET", "/flows/00000000-0000-4000-8000-000000000000/stages?per_page=0")).status).toBe(401);
   });
   test("402 wins over 403 and 404", async () => {
-    const org = makeOrg(app, { plan: "free", scopes: ["notes:read"] });
+    const org = await makeOrg(app, { plan: "free", scopes: ["notes:read"] });
     expect((await call(app, "GET", "/flows/not-a-uuid/stages", { key: org.key })).status).toBe(402);
   });
   test("429 wins over 403", async () => {
-    const org = makeOrg(app, { rateLimit: 1, scopes: ["notes:read"] });
+    const org = await makeOrg(app, { rateLimit: 1, scopes: ["notes:read"] });
     expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(403);
     expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(429);
   });
   test("403 wins over 404", async () => {
-    const org = makeOrg(app, { scopes: ["notes:read"] });
+    const org = await makeOrg(app, { scopes: ["notes:read"] });
     expect((await call(app, "GET", "/flows/not-a-uuid/stages", { key: org.key })).status).toBe(403);
   });
   test("404 for a malformed or unknown path id (never 400)", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     for (const id of ["not-a-uuid", "00000000-0000-4000-8000-000000000000", "1'; DROP TABLE flows;--"]) {
       const answer = await call(app, "GET", `/flows/${encodeURIComponent(id)}/stages`, { key: org.key });
       expect(answer.status).toBe(404);
@@ -108,8 +108,8 @@ describe("C8 rate limits: sliding 60 s window per organization", () => {
   test("headers count down; 429 with Retry-After; 429s do not count; another org is unaffected", async () => {
     let now = Date.parse("2026-11-22T10:00:00.000Z");
     const app = makeApp({ now: () => new Date(now) });
-    const busy = makeOrg(app, { rateLimit: 3 });
-    const calm = makeOrg(app, { rateLimit: 3 });
+    const busy = await makeOrg(app, { rateLimit: 3 });
+    const calm = await makeOrg(app, { rateLimit: 3 });
     const remaining: string[] = [];
     for (let i = 0; i < 3; i++) {
       const answer = await call(app, "GET", "/flows", { key: busy.key });
@@ -140,7 +140,7 @@ describe("C8 rate limits: sliding 60 s window per organization", () => {
 
   test("answers other than 2xx count too (C10), and carry the headers", async () => {
     const app = makeApp();
-    const org = makeOrg(app, { rateLimit: 5, scopes: ["notes:read"] });
+    const org = await makeOrg(app, { rateLimit: 5, scopes: ["notes:read"] });
     const forbidden = await call(app, "GET", "/flows", { key: org.key });
     expect(forbidden.status).toBe(403);
     expect(forbidden.headers.get("x-ratelimit-remaining")).toBe("4");
@@ -152,7 +152,7 @@ describe("C8 rate limits: sliding 60 s window per organization", () => {
 
   test("a rate-limit change takes effect on the next request (C10)", async () => {
     const app = makeApp();
-    const org = makeOrg(app, { rateLimit: 1 });
+    const org = await makeOrg(app, { rateLimit: 1 });
     expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(200);
     expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(429);
     await updateOrg(app.dossier, org.id, { rateLimit: 10 });
@@ -170,7 +170,7 @@ describe("C10 what counts, and the rate-limit headers on every answer of an iden
   test("C10: a real 404 (unknown dossier, key with dossiers:read) and a 400 count, with the three headers", async () => {
     let now = start;
     const app = makeApp({ now: () => new Date(now) });
-    const org = makeOrg(app, { rateLimit: 5, scopes: ["dossiers:read"] });
+    const org = await makeOrg(app, { rateLimit: 5, scopes: ["dossiers:read"] });
     const missing = await call(app, "GET", "/dossiers/00000000-0000-4000-8000-000000000000", { key: org.key });
     expect(missing.status).toBe(404);
     expect(missing.json.error.code).toBe("not_found");
@@ -185,9 +185,9 @@ describe("C10 what counts, and the rate-limit headers on every answer of an iden
   test("C10: X-RateLimit-Reset on answers that are not 429: seconds until the oldest counted request leaves", async () => {
     let now = start;
     const app = makeApp({ now: () => new Date(now) });
-    const org = makeOrg(app, { rateLimit: 10, scopes: ["notes:read"] });
+    const org = await makeOrg(app, { rateLimit: 10, scopes: ["notes:read"] });
     expect((await call(app, "GET", "/flows", { key: org.key })).headers.get("x-ratelimit-reset")).toBe("60"); // 403
-    const growth = makeOrg(app, { rateLimit: 10 });
+    const growth = await makeOrg(app, { rateLimit: 10 });
     now += 20_400;
     const ok = await call(app, "GET", "/flows", { key: growth.key });
     expect(ok.status).toBe(200);
@@ -202,7 +202,7 @@ describe("C10 what counts, and the rate-limit headers on every answer of an iden
 
   test("C10: an unknown path under /api/v1 is answered before authentication: no headers, not counted", async () => {
     const app = makeApp();
-    const org = makeOrg(app, { rateLimit: 5 });
+    const org = await makeOrg(app, { rateLimit: 5 });
     expect((await call(app, "GET", "/flows", { key: org.key })).headers.get("x-ratelimit-remaining")).toBe("4");
     for (const path of ["/nope", "/flows/", "/dossiers/x/nope"]) {
       const unknown = await call(app, "GET", path, { key: org.key });
@@ -215,7 +215,7 @@ describe("C10 what counts, and the rate-limit headers on every answer of an iden
   test("C3, C10: 402 wins over 429, and every 402 counts, past the limit too", async () => {
     let now = start;
     const app = makeApp({ now: () => new Date(now) });
-    const org = makeOrg(app, { plan: "free", rateLimit: 2 });
+    const org = await makeOrg(app, { plan: "free", rateLimit: 2 });
     const seen: (string | null)[][] = [];
     for (let i = 0; i < 3; i++) {
       const answer = await call(app, "GET", "/flows", { key: org.key });
@@ -241,7 +241,7 @@ describe("C10 what counts, and the rate-limit headers on every answer of an iden
   test("C8: after the limit is lowered below the count, Retry-After is when a request is really free again", async () => {
     let now = start;
     const app = makeApp({ now: () => new Date(now) });
-    const org = makeOrg(app, { rateLimit: 10 });
+    const org = await makeOrg(app, { rateLimit: 10 });
     for (let i = 0; i < 6; i++) {
       expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(200);
       now += 5_000;

@@ -103,10 +103,10 @@ function rawRequest(base: string, request: RawRequest): Promise<RawAnswer> {
   });
 }
 
-describe("C8 bodies over the limits, over real HTTP: 413 with the error envelope and X-Request-Id", () => {
-  const server = startServer({ dataDir: tempDir(), port: 0, webhooks: false, config: { log: "off" } });
+describe("C8 bodies over the limits, over real HTTP: 413 with the error envelope and X-Request-Id", async () => {
+  const server = await startServer({ dataDir: tempDir(), port: 0, webhooks: false, config: { log: "off" } });
   afterAll(() => server.stop());
-  const org = makeOrg(server.app);
+  const org = await makeOrg(server.app);
   const auth = { authorization: `Bearer ${org.key}` };
   let dossierId = "";
 

@@ -95,10 +95,10 @@ const busy = (answer: Answer | null | undefined) =>
   answer?.status === 503 && answer.headers["retry-after"] === "1" && answer.headers["x-request-id"] !== undefined &&
   JSON.parse(answer.body).error.code === "server_busy";
 
-describe("request bodies in flight are capped (DOSSIER_BODY_MEMORY)", () => {
-  const server = startServer({ dataDir: tempDir(), port: 0, webhooks: false, env: { DOSSIER_BODY_MEMORY: "3MB" }, config: { log: "off" } });
+describe("request bodies in flight are capped (DOSSIER_BODY_MEMORY)", async () => {
+  const server = await startServer({ dataDir: tempDir(), port: 0, webhooks: false, env: { DOSSIER_BODY_MEMORY: "3MB" }, config: { log: "off" } });
   afterAll(() => server.stop());
-  const org = makeOrg(server.app);
+  const org = await makeOrg(server.app);
   const dossier = async (name: string) =>
     (await call(server.app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name } })).json.data.id as string;
   const cvPath = (id: string) => `/api/v1/dossiers/${id}/cv`;

@@ -7,9 +7,9 @@ import { makeOrg, tempDir } from "../helpers";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-const server = startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: false, config: { log: "off" } });
+const server = await startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: false, config: { log: "off" } });
 afterAll(() => server.stop());
-const org = makeOrg(server.app);
+const org = await makeOrg(server.app);
 
 /** The raw answer, its body as sent on the wire (not decoded). */
 async function raw(path: string, acceptEncoding: string | null) {
@@ -19,7 +19,7 @@ async function raw(path: string, acceptEncoding: string | null) {
   return { status: answer.status, headers: answer.headers, bytes: new Uint8Array(await answer.arrayBuffer()) };
 }
 
-const ready = (async () => {
+const ready = await (async () => {
   for (let i = 0; i < 20; i++) {
     const made = await fetch(`${server.url}/api/v1/dossiers`, {
       method: "POST",

@@ -9,7 +9,7 @@ const pdf = new TextEncoder().encode("%PDF-1.7\n% a CV\n%%EOF\n");
 
 async function setup() {
   const app = makeApp();
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   const created = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Ada", email: "ada@example.com" } });
   return { app, org, id: created.json.data.id as string, contactId: created.json.data.contact_id as string, etag: created.headers.get("etag") };
 }

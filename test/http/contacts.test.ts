@@ -61,10 +61,10 @@ async function contacts({ app, org, other }: World) {
 }
 type Fixtures = Awaited<ReturnType<typeof contacts>>;
 
-describe("POST /contacts (api-v1 Contacts, C6)", () => {
+describe("POST /contacts (api-v1 Contacts, C6)", async () => {
   const time = clock();
   const app = makeApp({ now: time.now });
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
 
   test("C6: 201 with every field, null where unset, dossier_count 0, kind [] by default", async () => {
     const answer = await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "Ada Lovelace" } });
@@ -198,9 +198,9 @@ scenarios("POST /contacts: rules", contacts, [
   })),
 ]);
 
-describe("email uniqueness (api-v1 Errors duplicate_contact, C10 case folding)", () => {
+describe("email uniqueness (api-v1 Errors duplicate_contact, C10 case folding)", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
 
   test("C10: PATCH of a contact's own email in another case is not a duplicate; email null frees the address", async () => {
     const a = await create(app, org, { full_name: "Self", email: "self@example.org" });
@@ -240,9 +240,9 @@ scenarios("email uniqueness: rules (api-v1 Errors duplicate_contact, C10 case fo
   },
 ]);
 
-describe("email uniqueness under concurrency, through a real server", () => {
+describe("email uniqueness under concurrency, through a real server", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
 
   const withServer = async (work: (base: string) => Promise<void>) => {
     const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => app.handle(request) });
@@ -284,10 +284,10 @@ describe("email uniqueness under concurrency, through a real server", () => {
   });
 });
 
-describe("GET /contacts/{id}, PATCH, DELETE (api-v1 Contacts, C6, C10)", () => {
+describe("GET /contacts/{id}, PATCH, DELETE (api-v1 Contacts, C6, C10)", async () => {
   const time = clock();
   const app = makeApp({ now: time.now });
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
 
   test("C6: dossier_count counts links, archived dossiers included", async () => {
     const c = await create(app, org, { full_name: "Linked" });
@@ -440,7 +440,7 @@ describe("GET /contacts: sort, paging, kind, pool (C3, C6, C10)", () => {
   const app = makeApp({ now: time.now });
 
   test("C3: newest first (created_at desc, then id desc), stable across pages; meta", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const made: { id: string; created_at: string }[] = [];
     for (let i = 0; i < 7; i++) {
       if (i % 3 === 0) time.tick(10); // some share a created_at: id decides
@@ -481,7 +481,7 @@ describe("GET /contacts?kind= (C6: repeated = any of)", () => {
   const app = makeApp();
 
   test("C6: kind repeated matches contacts holding any of the kinds", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     await create(app, org, { full_name: "K none" });
     await create(app, org, { full_name: "K client", kind: ["client"] });
     await create(app, org, { full_name: "K partner+supplier", kind: ["partner", "supplier"] });
@@ -498,7 +498,7 @@ describe("GET /contacts?kind= (C6: repeated = any of)", () => {
   });
 
   test("C6: after a PATCH of kind, the filter follows", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const c = await create(app, org, { full_name: "K moving", kind: ["client"] });
     await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body: { kind: ["partner"] } });
     expect(names(await call(app, "GET", "/contacts?kind=client", { key: org.key }))).not.toContain("K moving");
@@ -506,10 +506,10 @@ describe("GET /contacts?kind= (C6: repeated = any of)", () => {
   });
 });
 
-describe("GET /contacts?pool= (C6, C10): windows just before, at and after their bounds", () => {
+describe("GET /contacts?pool= (C6, C10): windows just before, at and after their bounds", async () => {
   const time = clock("2026-01-01T00:00:00.000Z");
   const app = makeApp({ now: time.now });
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const ADDED = "2026-04-01T00:00:00.000Z";
   const EXPIRES = "2026-07-01T00:00:00.000Z";
   const shift = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
@@ -540,7 +540,7 @@ describe("GET /contacts?pool= (C6, C10): windows just before, at and after their
   });
 
   test("C6: pool and kind combine", async () => {
-    const own = makeOrg(app);
+    const own = await makeOrg(app);
     await call(app, "POST", "/contacts", { key: own.key, body: { full_name: "window", pool_added_at: ADDED, pool_expires_at: EXPIRES } });
     await call(app, "POST", "/contacts", { key: own.key, body: { full_name: "window client", kind: ["client"], pool_added_at: ADDED, pool_expires_at: EXPIRES } });
     time.set(shift(ADDED, 1));
@@ -548,10 +548,10 @@ describe("GET /contacts?pool= (C6, C10): windows just before, at and after their
   });
 });
 
-describe("GET /contacts?search= (C6, C10: case-insensitive substring, index-served)", () => {
+describe("GET /contacts?search= (C6, C10: case-insensitive substring, index-served)", async () => {
   const app = makeApp();
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
-  const other = makeOrg(app);
+  const org = await makeOrg(app, { rateLimit: 1_000_000 });
+  const other = await makeOrg(app);
   const search = async (q: string, key = org.key) => names(await call(app, "GET", `/contacts?search=${encodeURIComponent(q)}&per_page=100`, { key })).sort();
 
   beforeAll(async () => {

@@ -8,10 +8,10 @@ setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.t
 
 const MB10 = 10_485_760;
 
-describe("CV uploads over HTTP", () => {
-  const server = startServer({ dataDir: tempDir(), port: 0, webhooks: false, config: { log: "off" } });
+describe("CV uploads over HTTP", async () => {
+  const server = await startServer({ dataDir: tempDir(), port: 0, webhooks: false, config: { log: "off" } });
   afterAll(() => server.stop());
-  const org = makeOrg(server.app);
+  const org = await makeOrg(server.app);
   const auth = { authorization: `Bearer ${org.key}` };
   const big = new Uint8Array(MB10);
   big.set(new TextEncoder().encode("%PDF-1.7\n"));

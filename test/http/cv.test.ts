@@ -61,9 +61,9 @@ async function expectRejected(app: DossierApp, request: () => Promise<{ status: 
   return answer;
 }
 
-describe("C5: multipart POST /dossiers", () => {
+describe("C5: multipart POST /dossiers", async () => {
   const app = makeApp();
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const post = (data: FormData | Uint8Array, contentType?: string) => call(app, "POST", "/dossiers", { key: org.key, raw: data, contentType });
 
   test("a CV made by pdf-lib round-trips byte for byte: on disk at <org>/dossiers/<id>/cv.pdf and through GET /dossiers/{id}/cv", async () => {
@@ -140,10 +140,10 @@ describe("C5: multipart POST /dossiers", () => {
   });
 });
 
-describe("C5: POST /dossiers/{id}/cv", () => {
+describe("C5: POST /dossiers/{id}/cv", async () => {
   const app = makeApp();
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
-  const other = makeOrg(app);
+  const org = await makeOrg(app, { rateLimit: 1_000_000 });
+  const other = await makeOrg(app);
   const newDossier = async () => (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "With CV" } })).json.data;
   const upload = (id: string, raw: FormData | Uint8Array | string | undefined, contentType?: string, key = org.key) =>
     call(app, "POST", `/dossiers/${id}/cv`, { key, raw, contentType });
@@ -227,7 +227,7 @@ describe("C5: POST /dossiers/{id}/cv", () => {
       await expectRejected(app, () => upload(id, "not a pdf", "application/pdf"), 404, "not_found");
       await expectRejected(app, () => upload(id, pdfLike(1000), "application/pdf"), 404, "not_found");
     }
-    const reader = makeKey(app, org, ["dossiers:read"]);
+    const reader = await makeKey(app, org, ["dossiers:read"]);
     await expectRejected(app, () => upload(UUID, "x", "text/plain", reader), 403, "forbidden");
   });
 
@@ -245,10 +245,10 @@ describe("C5: POST /dossiers/{id}/cv", () => {
   });
 });
 
-describe("C5: GET /dossiers/{id}/cv", () => {
+describe("C5: GET /dossiers/{id}/cv", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
-  const other = makeOrg(app);
+  const org = await makeOrg(app);
+  const other = await makeOrg(app);
 
   test("404 not_found when the dossier has no CV, is unknown, or is another organization's", async () => {
     const d = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "No CV" } })).json.data;
@@ -262,16 +262,16 @@ describe("C5: GET /dossiers/{id}/cv", () => {
   });
 
   test("api-v1 Authentication: needs dossiers:read", async () => {
-    const writer = makeKey(app, org, ["notes:read"]);
+    const writer = await makeKey(app, org, ["notes:read"]);
     expect((await call(app, "GET", `/dossiers/${UUID}/cv`, { key: writer })).status).toBe(403);
   });
 });
 
 // A failure at COMMIT, after place(): a deferred foreign key that a trigger breaks is checked only
 // then. The trap is set and removed around each request, so that the setup's uploads commit.
-describe("C5, C7: a CV upload whose COMMIT fails leaves the files as they were and emits nothing", () => {
+describe("C5, C7: a CV upload whose COMMIT fails leaves the files as they were and emits nothing", async () => {
   const app = makeApp();
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const { sqlite } = app.dossier.store;
   sqlite.run(`CREATE TABLE commit_trap (x TEXT REFERENCES organizations(id) DEFERRABLE INITIALLY DEFERRED)`);
   const armed = async <T>(request: () => Promise<T>): Promise<T> => {

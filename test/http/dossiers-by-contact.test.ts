@@ -6,10 +6,10 @@ import { call, makeApp, makeOrg } from "../helpers";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-describe("GET /dossiers?contact_id", () => {
+describe("GET /dossiers?contact_id", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
-  const other = makeOrg(app);
+  const org = await makeOrg(app);
+  const other = await makeOrg(app);
   const as = (key: string) => ({
     post: async (path: string, body: unknown) => {
       const answer = await call(app, "POST", path, { key, body });

@@ -67,9 +67,9 @@ function movingClock(start: string): () => Date {
 
 const long = (n: number) => "x".repeat(n);
 
-describe("POST /dossiers (JSON)", () => {
+describe("POST /dossiers (JSON)", async () => {
   const app = makeApp();
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const org = await makeOrg(app, { rateLimit: 1_000_000 });
 
   test("C5: a candidate dossier has every field, null where unset, and sits in the first stage of the default flow", async () => {
     const { candidate } = await flowsOf(app, org);
@@ -221,10 +221,10 @@ scenarios("POST /dossiers (JSON): rules", async (world) => ({ ...(await flows(wo
     status: 403, json: refused("forbidden"),
   },
 ]);
-describe("C5: contact on create", () => {
+describe("C5: contact on create", async () => {
   const app = makeApp();
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
-  const other = makeOrg(app);
+  const org = await makeOrg(app, { rateLimit: 1_000_000 });
+  const other = await makeOrg(app);
   const sqlite = app.dossier.store.sqlite;
   const contact = (id: string) => sqlite.query<any, [string]>(`SELECT * FROM contacts WHERE id = ?`).get(id);
   const links = (dossierId: string) =>
@@ -276,9 +276,9 @@ describe("C5: contact on create", () => {
 // C5 "all of it happens in one transaction with the dossier", C7 "a change that rolls back emits
 // nothing": the failure comes last, when the outbox event is written, after the contact, the
 // dossier and the link are in. A trigger on this file's database refuses every event insert.
-describe("C5, C7: contact on create is atomic when the failure comes after the contact insert", () => {
+describe("C5, C7: contact on create is atomic when the failure comes after the contact insert", async () => {
   const app = makeApp();
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const sqlite = app.dossier.store.sqlite;
   /** Every row of the tables a create touches (counts kept by triggers included), and the files. */
   const state = () => ({
@@ -350,8 +350,8 @@ describe("GET /dossiers", () => {
   };
 
   test("C3: newest first (created_at desc, then id desc), every item a whole dossier; other organizations' left out", async () => {
-    const org = makeOrg(app, { rateLimit: 1_000_000 });
-    await create(app, makeOrg(app), { type: "candidate", name: "Other org" });
+    const org = await makeOrg(app, { rateLimit: 1_000_000 });
+    await create(app, (await makeOrg(app)), { type: "candidate", name: "Other org" });
     const made = await seq(org, 3);
     // Three created in the same millisecond: id desc breaks the tie.
     tick();
@@ -365,7 +365,7 @@ describe("GET /dossiers", () => {
   });
 
   test("C3: pagination edges: last page, past the end, per_page 100", async () => {
-    const org = makeOrg(app, { rateLimit: 1_000_000 });
+    const org = await makeOrg(app, { rateLimit: 1_000_000 });
     await seq(org, 6);
     const all = (await list(org, "?per_page=100")).data;
     expect(all.length).toBe(6);
@@ -379,7 +379,7 @@ describe("GET /dossiers", () => {
   });
 
   test("C10: without status archived dossiers are left out; status=archived lists them; status filters", async () => {
-    const org = makeOrg(app, { rateLimit: 1_000_000 });
+    const org = await makeOrg(app, { rateLimit: 1_000_000 });
     await seq(org, 2);
     tick();
     const won = await create(app, org, { type: "sales", name: "Won deal" });
@@ -397,8 +397,8 @@ describe("GET /dossiers", () => {
   });
 
   test("api-v1: type, stage_id, flow_id and assigned_to filters (C5)", async () => {
-    const org = makeOrg(app, { rateLimit: 1_000_000 });
-    const other = makeOrg(app);
+    const org = await makeOrg(app, { rateLimit: 1_000_000 });
+    const other = await makeOrg(app);
     const { candidate, sales } = await flowsOf(app, org);
     const assigned = "5d1e2c3b-4a59-4687-9a0b-1c2d3e4f5a6b";
     await seq(org, 2);
@@ -424,7 +424,7 @@ describe("GET /dossiers", () => {
   });
 
   test("C5, C10: q is a case-insensitive substring over name, email and company (JavaScript lower-casing), not role or phone", async () => {
-    const org = makeOrg(app, { rateLimit: 1_000_000 });
+    const org = await makeOrg(app, { rateLimit: 1_000_000 });
     await seq(org, 3);
     tick();
     await create(app, org, { type: "candidate", name: "Zoë ÅNGSTRÖM", email: "zoe@Mail.example", company: "Straße GmbH", role: "Needle", phone: "Needle" });
@@ -445,7 +445,7 @@ describe("GET /dossiers", () => {
     // Its own app and clock: the test moves time.
     let now = new Date("2026-03-01T10:00:00.000Z");
     const fresh = makeApp({ now: () => now });
-    const o = makeOrg(fresh);
+    const o = await makeOrg(fresh);
     const { candidate } = await flowsOf(fresh, o);
     const late = await create(fresh, o, { type: "candidate", name: "Late" }); // Applied: 3 days
     const won = await create(fresh, o, { type: "candidate", name: "Late but won" });
@@ -496,11 +496,11 @@ scenarios("GET /dossiers/{id}", dossiers, [
     name: "tenancy: another organization's dossier → 404 not_found", method: "GET", path: "/dossiers/{theirs}", status: 404, json: refused("not_found"),
   },
 ]);
-describe("PATCH /dossiers/{id}", () => {
+describe("PATCH /dossiers/{id}", async () => {
   let clock = new Date("2026-05-01T08:00:00.000Z");
   const tick = () => (clock = new Date(clock.getTime() + 60_000));
   const app = makeApp({ now: () => clock });
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const patch = (id: string, body: unknown, key = org.key) => call(app, "PATCH", `/dossiers/${id}`, { key, body });
 
   test("every field of the PATCH table changes; dossier.updated carries the whole dossier and previous_attributes of exactly the changed fields", async () => {
@@ -675,9 +675,9 @@ scenarios("PATCH /dossiers/{id}: rules", patchFixtures, [
   },
 ], { app: makeApp({ now: movingClock("2026-05-01T08:00:00.000Z") }) });
 
-describe("DELETE /dossiers/{id}", () => {
+describe("DELETE /dossiers/{id}", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
 
   test("C5, C10: archives and keeps the data; dossier.deleted carries the whole archived dossier", async () => {
     const d = await create(app, org, { type: "candidate", name: "Archive me", email: "arch@example.com" });

@@ -83,9 +83,9 @@ describe("failures of routes outside /api/v1 keep their own type of answer", () 
   });
 });
 
-describe("the real app: the answers outside /api/v1 stay as they were", () => {
+describe("the real app: the answers outside /api/v1 stay as they were", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
 
   test("C2: /healthz and /openapi.json answer JSON, /docs HTML", async () => {
     const health = await call(app, "GET", "/healthz");

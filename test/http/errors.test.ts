@@ -4,9 +4,9 @@ import { call, makeApp, makeOrg } from "../helpers";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-describe("the error envelope", () => {
+describe("the error envelope", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
 
   test.each([
     ["GET", "/api/v1/nothing-here"],
@@ -25,7 +25,7 @@ describe("the error envelope", () => {
 
   test("C8: a thrown error is 500 internal with a generic message; details go to the log", async () => {
     const broken = makeApp({ config: { log: "json" } });
-    const brokenOrg = makeOrg(broken);
+    const brokenOrg = await makeOrg(broken);
     const lines: string[] = [];
     const write = process.stderr.write;
     process.stderr.write = ((chunk: string) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
@@ -70,6 +70,8 @@ describe("C2: GET /healthz", () => {
   test("200 {status: ok} when the database answers, 503 when it does not", async () => {
     const app = makeApp();
     expect((await call(app, "GET", "/healthz")).json).toEqual({ status: "ok" });
+    // The database stops answering: its connections (the writer's and the reads') are gone.
+    app.dossier.store.reader.close();
     app.dossier.store.sqlite.close();
     expect((await call(app, "GET", "/healthz")).status).toBe(503);
   });

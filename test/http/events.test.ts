@@ -31,7 +31,7 @@ function eventIds(app: DossierApp, org: Org): string[] {
 async function feed({ app, org, other }: World) {
   const d0 = await newDossier(app, org, "Old");
   const [e0] = eventIds(app, org);
-  setUp(app.dossier, () =>
+  await setUp(app.dossier, () =>
     app.dossier.store.sqlite.query(`UPDATE events SET created_at = ? WHERE id = ?`).run(new Date(Date.now() - 40 * 86_400_000).toISOString(), e0),
   );
   const d1 = await newDossier(app, org, "First");
@@ -145,9 +145,9 @@ scenarios("GET /events: C17, C20 rules", feed, [
   { name: "C17: GET /events/{id} needs events:read → 403", as: ["dossiers:read"], method: "GET", path: "/events/{e1}", status: 403, json: refused("forbidden") },
 ]);
 
-describe("C17: the feed is what the webhooks carry", () => {
+describe("C17: the feed is what the webhooks carry", async () => {
   const app = makeApp();
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const org = await makeOrg(app, { rateLimit: 1_000_000 });
 
   test("C7, C17: each item is the exact webhook body of its event, recorded while no endpoint is set (status skipped)", async () => {
     const d = await newDossier(app, org, "Body");
@@ -168,7 +168,7 @@ describe("C17: the feed is what the webhooks carry", () => {
 describe("C17: reading with next_after while 8 writers add events misses nothing and repeats nothing", () => {
   test("4 writers through the API, 4 through a second connection on the same file (as the CLI); the reader pages by 7", async () => {
     const app = makeApp();
-    const org = makeOrg(app, { rateLimit: 1_000_000 });
+    const org = await makeOrg(app, { rateLimit: 1_000_000 });
     const second = openContext({ dataDir: app.dossier.config.dataDir, config: { log: "off" } });
     onCleanup(() => second.store.close());
     const PER_WRITER = 15;

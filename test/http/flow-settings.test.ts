@@ -123,7 +123,7 @@ scenarios("DELETE /stages/{id} (C13, C20)", flows, [
 describe("C20: last_stage is checked before stage_not_empty", () => {
   test("the last stage of a flow, holding a dossier, answers last_stage", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const solo = await post<Flow>(app, org, "/flows", { type: "sales", name: "Solo", stages: [{ name: "Only" }] });
     await post(app, org, "/dossiers", { type: "sales", name: "Deal", flow_id: solo.id });
     const answer = await call(app, "DELETE", `/stages/${solo.stages[0].id}`, { key: org.key });
@@ -132,9 +132,9 @@ describe("C20: last_stage is checked before stage_not_empty", () => {
   });
 });
 
-describe("C20: stage positions are always 1..n, in order", () => {
+describe("C20: stage positions are always 1..n, in order", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
 
   const names = async (flowId: string) => {
     const stages = (await call(app, "GET", `/flows/${flowId}/stages`, { key: org.key })).json.data as Stage[];
@@ -195,7 +195,7 @@ describe("C20: stage positions are always 1..n, in order", () => {
 describe("C4, C13: the default flag moves", () => {
   test("PATCH is_default true takes the flag from the type's default and leaves the other type's", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const mine = await post<Flow>(app, org, "/flows", { type: "candidate", name: "Mine", stages: [{ name: "One" }] });
     expect((await call(app, "PATCH", `/flows/${mine.id}`, { key: org.key, body: { is_default: true } })).json.data.is_default).toBe(true);
     const listed = (await call(app, "GET", "/flows", { key: org.key })).json.data as (Flow & { type: string })[];

@@ -6,10 +6,10 @@ import { refused, scenarios, type World } from "../helpers/scenario";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-describe("GET /flows", () => {
+describe("GET /flows", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
-  const other = makeOrg(app);
+  const org = await makeOrg(app);
+  const other = await makeOrg(app);
 
   test("C4: a new organization has one default flow per type, stages in order with every field", async () => {
     const answer = await call(app, "GET", "/flows", { key: org.key });
@@ -42,7 +42,7 @@ describe("GET /flows", () => {
 describe("C4: flow create --default moves the default flag", () => {
   test("at most one default flow per type", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     await app.dossier.store.write(() => insertFlow(app.dossier, org.id, { type: "candidate", name: "New default", isDefault: true, stages: [{ name: "Only" }] }));
     const flows = (await call(app, "GET", "/flows?type=candidate", { key: org.key })).json.data;
     expect(flows.map((f: { name: string; is_default: boolean }) => [f.name, f.is_default])).toEqual([
@@ -54,9 +54,9 @@ describe("C4: flow create --default moves the default flag", () => {
 
 /** Two flows beside the defaults, so that sorting and paging have something to show. */
 async function twoMore({ app, org }: World) {
-  await app.dossier.store.write(() => {
-    insertFlow(app.dossier, org.id, { type: "candidate", name: "Alpha hiring", isDefault: false, stages: [{ name: "One" }] });
-    insertFlow(app.dossier, org.id, { type: "sales", name: "Zulu deals", isDefault: false, stages: [{ name: "One" }] });
+  await app.dossier.store.write(async () => {
+    await insertFlow(app.dossier, org.id, { type: "candidate", name: "Alpha hiring", isDefault: false, stages: [{ name: "One" }] });
+    await insertFlow(app.dossier, org.id, { type: "sales", name: "Zulu deals", isDefault: false, stages: [{ name: "One" }] });
   });
   const theirs = (await call(app, "GET", "/flows?type=sales", { key: org.key })).json.data[0];
   return { salesFlow: theirs as { id: string; stages: unknown[] } };

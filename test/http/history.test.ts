@@ -40,7 +40,7 @@ interface Fixtures {
 
 /** A candidate dossier in its flow's first stage, a second dossier, a contact linked to both. */
 async function fixtures(): Promise<Fixtures> {
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const dossier = await ok(call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Ada", email: "ada@example.com" } }));
   const other = await ok(call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Bea" } }));
   const stages = ((await ok(call(app, "GET", `/flows/${dossier.flow_id}/stages`, { key: org.key }))) as { id: string }[]).map((s) => s.id);
@@ -155,24 +155,24 @@ describe("C18, C20: each request → the history items it adds", () => {
 
   test("C18: another organization's dossier, or none, is 404; the read needs dossiers:read", async () => {
     const f = await fixtures();
-    const other = makeOrg(app);
+    const other = await makeOrg(app);
     expect((await call(app, "GET", `/dossiers/${f.dossier.id}/history`, { key: other.key })).status).toBe(404);
     expect((await call(app, "GET", `/dossiers/${crypto.randomUUID()}/history`, { key: f.org.key })).status).toBe(404);
-    const reader = setUp(app.dossier, () => writeKey(app.dossier, { organizationId: f.org.id, scopes: ["notes:read"] }).key);
+    const reader = await setUp(app.dossier, async () => (await writeKey(app.dossier, { organizationId: f.org.id, scopes: ["notes:read"] })).key);
     expect((await call(app, "GET", `/dossiers/${f.dossier.id}/history`, { key: reader })).json.error.code).toBe("forbidden");
   });
 });
 
 describe("C18: the actor of each way in", () => {
   test("a key: its id and name", async () => {
-    const org = makeOrg(app);
-    const named = setUp(app.dossier, () => writeKey(app.dossier, { organizationId: org.id, scopes: ["dossiers:write", "dossiers:read"], name: "ATS sync" }));
+    const org = await makeOrg(app);
+    const named = await setUp(app.dossier, () => writeKey(app.dossier, { organizationId: org.id, scopes: ["dossiers:write", "dossiers:read"], name: "ATS sync" }));
     const d = await ok(call(app, "POST", "/dossiers", { key: named.key, body: { type: "sales", name: "Deal" } }));
     expect((await history(org, d.id)).data[0].actor).toEqual({ type: "key", id: named.id, name: "ATS sync" });
   });
 
   test("a member: what a signed-in member's request runs as is recorded, past the group commit", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const d = await ok(call(app, "POST", "/dossiers", { key: org.key, body: { type: "sales", name: "Deal" } }));
     const made = await createMember(app.dossier, operator(org.id), { email: `mia-${org.id}@example.com`, name: "Mia Member", role: "admin" }, "http://127.0.0.1:8080");
     // What the route layer sets for a member's principal: the id; the name is the member's own.
@@ -181,18 +181,18 @@ describe("C18: the actor of each way in", () => {
   });
 
   test("C20: an email: {type: email, id: <From address>, name: <display name>}", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const flow = app.dossier.store.sqlite
       .query<{ id: string }, [string]>("SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default = 1")
       .get(org.id)!.id;
     const address = (await intakeAddress(app.dossier, org.id, flow))!.address;
     const message = await compose({ from: '"Ada Lovelace" <ada@example.com>', replyTo: "other@example.com", subject: "Hi", text: "CV", messageId: "<h1@example.com>" });
-    const { id } = await takeIn(app.dossier, intakeTarget(app.dossier, address.split("@")[0])!, await readApplication(message));
+    const { id } = await takeIn(app.dossier, (await intakeTarget(app.dossier, address.split("@")[0]))!, await readApplication(message));
     expect((await history(org, id)).data[0]).toMatchObject({ kind: "created", actor: { type: "email", id: "ada@example.com", name: "Ada Lovelace" } });
   });
 
   test("C20: an email over POST /intake/{token} is the sender's too, not the token's", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const flow = app.dossier.store.sqlite
       .query<{ id: string }, [string]>("SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default = 1")
       .get(org.id)!.id;

@@ -8,9 +8,9 @@ import { makeApp, makeOrg, tempDir } from "../helpers";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-describe("C3: the path is routed whatever the Host", () => {
+describe("C3: the path is routed whatever the Host", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   const get = (url: string) => app.handle(new Request(url, { headers: { authorization: `Bearer ${org.key}` } }));
 
   test.each(["localhost", "x", "db", "app", "app:80", "a.b", "127.0.0.1:8080", "[::1]:8080"])("Host %s: GET /api/v1/flows → 200", async (host) => {
@@ -44,8 +44,8 @@ describe("C3: the path is routed whatever the Host", () => {
   });
 });
 
-describe("C3: a real server behind a proxy that sends `Host: app`", () => {
-  const server = startServer({ dataDir: tempDir(), port: 0, webhooks: false, config: { log: "off" } });
+describe("C3: a real server behind a proxy that sends `Host: app`", async () => {
+  const server = await startServer({ dataDir: tempDir(), port: 0, webhooks: false, config: { log: "off" } });
   afterAll(() => server.stop());
 
   const raw = (request: string) =>

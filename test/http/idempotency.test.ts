@@ -25,7 +25,7 @@ const dossierCount = (app: ReturnType<typeof makeApp>, orgId: string) =>
 describe("C16: Idempotency-Key", () => {
   test("C16: a replay answers the stored answer with Idempotent-Replayed, no event, no change", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const first = await call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey("create-1") });
     expect(first.status).toBe(201);
     expect(first.headers.get("idempotent-replayed")).toBeNull();
@@ -42,7 +42,7 @@ describe("C16: Idempotency-Key", () => {
 
   test("C20: the same key with another body, path or method: 422 idempotency_key_reused, nothing changed", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const first = await call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey("k") });
     expect(first.status).toBe(201);
     const before = rowCounts(app);
@@ -61,8 +61,8 @@ describe("C16: Idempotency-Key", () => {
 
   test("C20: keys belong to the principal: another key of the organization runs its own request", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
-    const second = makeKey(app, org, ["dossiers:write"]);
+    const org = await makeOrg(app);
+    const second = await makeKey(app, org, ["dossiers:write"]);
     const a = await call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey("shared") });
     const b = await call(app, "POST", "/dossiers", { key: second, body: dossier, headers: withKey("shared") });
     expect([a.status, b.status]).toEqual([201, 201]);
@@ -72,7 +72,7 @@ describe("C16: Idempotency-Key", () => {
 
   test("C16: 20 concurrent requests with one key create one dossier and one event; the others are 409 or replays", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const answers = await Promise.all(
       Array.from({ length: 20 }, () => call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey("burst") })),
     );
@@ -91,7 +91,7 @@ describe("C16: Idempotency-Key", () => {
 
   test("C20: a 4xx of a request that ran is stored and replayed; a fixed body with the same key is 422", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const bad = await call(app, "POST", "/dossiers", { key: org.key, body: { ...dossier, name: "" }, headers: withKey("bad") });
     expect(bad.status).toBe(400);
     const again = await call(app, "POST", "/dossiers", { key: org.key, body: { ...dossier, name: "" }, headers: withKey("bad") });
@@ -106,11 +106,11 @@ describe("C16: Idempotency-Key", () => {
 
   test("C20: 401, 402, 403 and 429 are not stored: the same key runs once the key may", async () => {
     const app = makeApp();
-    const org = makeOrg(app, { scopes: ["dossiers:read"] });
+    const org = await makeOrg(app, { scopes: ["dossiers:read"] });
     const refused = await call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey("later") });
     expect(refused.status).toBe(403);
-    const writer = makeOrg(app);
-    const limited = makeOrg(app, { rateLimit: 1 });
+    const writer = await makeOrg(app);
+    const limited = await makeOrg(app, { rateLimit: 1 });
     expect((await call(app, "GET", "/dossiers", { key: limited.key })).status).toBe(200);
     const tooMany = await call(app, "POST", "/dossiers", { key: limited.key, body: dossier, headers: withKey("later") });
     expect(tooMany.status).toBe(429);
@@ -121,8 +121,8 @@ describe("C16: Idempotency-Key", () => {
 
   test("C20: a malformed key is 400 invalid_body after 429 and before 403; nothing stored", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
-    const readOnly = makeOrg(app, { scopes: ["dossiers:read"] });
+    const org = await makeOrg(app);
+    const readOnly = await makeOrg(app, { scopes: ["dossiers:read"] });
     for (const key of ["", "x".repeat(256), "é", "tab\there"]) {
       const answer = await call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey(key) });
       expect([key, answer.status, answer.json?.error?.code]).toEqual([key, 400, "invalid_body"]);
@@ -135,7 +135,7 @@ describe("C16: Idempotency-Key", () => {
 
   test("C16: a PATCH replay changes nothing and emits nothing, even after the record moved on", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const created = await call(app, "POST", "/dossiers", { key: org.key, body: dossier });
     const id = created.json.data.id;
     const first = await call(app, "PATCH", `/dossiers/${id}`, { key: org.key, body: { company: "London" }, headers: withKey("p") });
@@ -152,7 +152,7 @@ describe("C16: Idempotency-Key", () => {
   test("C20: keys older than 24 hours are gone: the key runs again", async () => {
     let now = Date.parse("2026-11-20T10:00:00.000Z");
     const app = makeApp({ now: () => new Date(now) });
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     expect((await call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey("day") })).status).toBe(201);
     now += 24 * 60 * 60 * 1000 + 1;
     const later = await call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey("day") });
@@ -167,14 +167,14 @@ describe("C16: Idempotency-Key", () => {
 
   test("C16: a GET ignores the key; so does a route without one of POST and PATCH", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const answer = await call(app, "GET", "/dossiers", { key: org.key, headers: withKey("") });
     expect(answer.status).toBe(200);
   });
 
   test("C16: a 5xx is not stored: the retry runs", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const { sqlite } = app.dossier.store;
     sqlite.run(`CREATE TEMP TRIGGER refuse BEFORE INSERT ON dossiers BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
     const failed = await call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey("retry") });
@@ -189,7 +189,7 @@ describe("C16: Idempotency-Key", () => {
 
   test("C16: multipart bodies are compared by their bytes", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const pdf = new TextEncoder().encode("%PDF-1.7\n% a CV\n%%EOF\n");
     const form = (name: string) => {
       const body = new FormData();
@@ -217,7 +217,7 @@ describe("C16: Idempotency-Key", () => {
 
   test("C20: the rate limit counts replays", async () => {
     const app = makeApp();
-    const org = makeOrg(app, { rateLimit: 2 });
+    const org = await makeOrg(app, { rateLimit: 2 });
     expect((await call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey("r") })).status).toBe(201);
     const replay = await call(app, "POST", "/dossiers", { key: org.key, body: dossier, headers: withKey("r") });
     expect(replay.headers.get("x-ratelimit-remaining")).toBe("0");
@@ -228,7 +228,7 @@ describe("C16: Idempotency-Key", () => {
 describe("C20: where Idempotency-Key is ignored", () => {
   test("C20: a route whose answer carries a secret shown once ignores the key: a retry gets a new secret, nothing is stored", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const routes = [
       defineRoute({
         id: "makeSecret",
@@ -256,7 +256,7 @@ describe("C20: where Idempotency-Key is ignored", () => {
 
   test("C16: a link's replay gives the first answer's status and body (the handler's own, stored after the commit)", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const created = await call(app, "POST", "/dossiers", { key: org.key, body: dossier });
     const contact = await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "Grace" } });
     const link = { contact_id: contact.json.data.id, role_on_dossier: "other" };

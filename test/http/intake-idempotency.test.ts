@@ -28,7 +28,7 @@ const dossiers = (app: App) => count(app, "SELECT count(*) AS n FROM dossiers");
 const events = (app: App) => count(app, "SELECT count(*) AS n FROM events");
 
 async function growthOrg(app: App) {
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   return { org, token: await tokenOf(app, org.id) };
 }
 

@@ -41,7 +41,7 @@ scenarios("C15, C20: POST /intake/{token}", withAddress, [
 describe("C15, C20: POST /intake/{token} in sequence", () => {
   test("the same Message-ID again → 200 with the first id, nothing new; the dossier is the message's", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const { token, message } = await withAddress({ app, org, other: org });
     const first = await call(app, "POST", `/api/v1/intake/${token}`, { raw: message, contentType: "message/rfc822" });
     expect(first.status).toBe(201);
@@ -57,7 +57,7 @@ describe("C15, C20: POST /intake/{token} in sequence", () => {
 
   test("after a rotation the old token is unknown (404)", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const { flow, token, message } = await withAddress({ app, org, other: org });
     expect((await call(app, "POST", `/api/v1/flows/${flow}/intake/rotate`, { key: org.key })).status).toBe(200);
     expect((await call(app, "POST", `/api/v1/intake/${token}`, { raw: message, contentType: "message/rfc822" })).status).toBe(404);
@@ -65,7 +65,7 @@ describe("C15, C20: POST /intake/{token} in sequence", () => {
 
   test("C20: the plan (402) comes before the limit and is not counted; the token's own limit → 429 with Retry-After and no X-RateLimit headers", async () => {
     const app = makeApp({ config: { intakeRateLimit: 2 } });
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const { token } = await withAddress({ app, org, other: org });
     const send = (i: number) => compose({ from: "x@example.com", text: `m${i}`, messageId: `<limit-${i}@example.com>` }).then((m) => call(app, "POST", `/api/v1/intake/${token}`, { raw: m, contentType: "message/rfc822" }));
     await updateOrg(app.dossier, org.id, { plan: "pro" });
@@ -82,7 +82,7 @@ describe("C15, C20: POST /intake/{token} in sequence", () => {
 
   test("C20: intake spends none of the organization's API budget", async () => {
     const app = makeApp();
-    const org = makeOrg(app, { rateLimit: 2 });
+    const org = await makeOrg(app, { rateLimit: 2 });
     const { token, message } = await withAddress({ app, org, other: org });
     for (let i = 0; i < 3; i++) await call(app, "POST", `/api/v1/intake/${token}`, { raw: message, contentType: "message/rfc822" });
     expect((await call(app, "GET", "/api/v1/flows", { key: org.key })).status).toBe(200);

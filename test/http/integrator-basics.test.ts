@@ -10,9 +10,9 @@ setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.t
 const flowOf = (app: ReturnType<typeof makeApp>, orgId: string) =>
   app.dossier.store.sqlite.query<{ id: string }, [string]>("SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default = 1").get(orgId)!.id;
 
-describe("C3: unknown query parameters are ignored (issue 38 asked for 400; the contract decides)", () => {
+describe("C3: unknown query parameters are ignored (issue 38 asked for 400; the contract decides)", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
 
   test("a list with an unknown parameter answers as without it; a route with no query ignores one too", async () => {
     const plain = await call(app, "GET", "/dossiers?status=won", { key: org.key });
@@ -35,15 +35,15 @@ describe("C3: unknown query parameters are ignored (issue 38 asked for 400; the 
 
   test("C3's order: 401, 403 and the path's 404 come before the query's 400", async () => {
     expect((await call(app, "GET", "/dossiers?per_page=0", { key: null })).status).toBe(401);
-    const reader = makeOrg(app, { scopes: ["contacts:read"] });
+    const reader = await makeOrg(app, { scopes: ["contacts:read"] });
     expect((await call(app, "GET", "/dossiers?per_page=0", { key: reader.key })).status).toBe(403);
     expect((await call(app, "GET", `/dossiers/${crypto.randomUUID()}/notes?per_page=0`, { key: org.key })).status).toBe(404);
   });
 });
 
-describe("issue 38: error.param names the field or query parameter at fault", () => {
+describe("issue 38: error.param names the field or query parameter at fault", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   const ada = { type: "candidate", name: "Ada" };
 
   test.each([
@@ -94,10 +94,10 @@ describe("issue 38: error.param names the field or query parameter at fault", ()
   });
 });
 
-describe("issue 38: request_id in every error body", () => {
+describe("issue 38: request_id in every error body", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
-  const pro = makeOrg(app, { plan: "pro" });
+  const org = await makeOrg(app);
+  const pro = await makeOrg(app, { plan: "pro" });
 
   test.each([
     ["400", "GET", "/dossiers?per_page=0", org.key, 400],
@@ -124,9 +124,9 @@ describe("issue 38: request_id in every error body", () => {
   });
 });
 
-describe("issue 38: Location on a 201, WWW-Authenticate on a 401", () => {
+describe("issue 38: Location on a 201, WWW-Authenticate on a 401", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   const json = { key: org.key };
 
   test("each create answers 201 with the created resource's URL under /api/v1", async () => {

@@ -69,7 +69,7 @@ scenarios("DELETE /keys/{id} (C13, C20)", keys, [
 describe("C13: a key made over the API works at once, with its scopes alone; a revoked one answers 401", () => {
   test("create, use, revoke, use", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const made = (await call(app, "POST", "/keys", { key: org.key, body: { scopes: ["dossiers:read"] } })).json.data;
     expect((await call(app, "GET", "/dossiers", { key: made.key })).status).toBe(200);
     expect((await call(app, "POST", "/dossiers", { key: made.key, body: { type: "candidate", name: "Ada" } })).status).toBe(403);
@@ -85,8 +85,8 @@ describe("C13: a key made over the API works at once, with its scopes alone; a r
 
   test("C20: a key with keys:manage cannot make itself a key with more scopes, one scope at a time either", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
-    const manager = makeKey(app, org, ["keys:manage", "notes:read"]);
+    const org = await makeOrg(app);
+    const manager = await makeKey(app, org, ["keys:manage", "notes:read"]);
     for (const scope of ["dossiers:write", "webhooks:manage", "members:manage", "events:read"]) {
       const answer = await call(app, "POST", "/keys", { key: manager, body: { scopes: [scope] } });
       expect(answer.status, scope).toBe(403);

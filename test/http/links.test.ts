@@ -52,10 +52,10 @@ async function linkFixtures({ app, org, other }: World) {
 }
 type Fixtures = Awaited<ReturnType<typeof linkFixtures>>;
 
-describe("POST /dossiers/{id}/contacts (C6, C10)", () => {
+describe("POST /dossiers/{id}/contacts (C6, C10)", async () => {
   const time = clock();
   const app = makeApp({ now: time.now });
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
 
   test("C6: 201 for a new link with the link shape; is_primary defaults to false; no event, updated_at kept", async () => {
     const d = insertDossier(app, org.id);
@@ -161,10 +161,10 @@ scenarios("POST /dossiers/{id}/contacts: rules", linkFixtures, [
   },
 ]);
 
-describe("GET /dossiers/{id}/contacts (C10 order and meta)", () => {
+describe("GET /dossiers/{id}/contacts (C10 order and meta)", async () => {
   const time = clock();
   const app = makeApp({ now: time.now });
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
 
   test("C10: the primary first, then by link time, oldest first; items carry api-v1's fields; paging parameters ignored", async () => {
     const d = insertDossier(app, org.id);
@@ -210,9 +210,9 @@ scenarios("GET /dossiers/{id}/contacts: rules", linkFixtures, [
   })),
 ]);
 
-describe("DELETE /dossiers/{id}/contacts/{contact_id} (C10)", () => {
+describe("DELETE /dossiers/{id}/contacts/{contact_id} (C10)", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
 
   test("unlinks, keeps the contact; the primary's unlink sets contact_id null; no event", async () => {
     const d = insertDossier(app, org.id);
@@ -292,9 +292,9 @@ scenarios("links: cross-organization 404 on every route (api-v1 Tenancy, C10)", 
   },
 ]);
 
-describe("C6: at most one primary after any sequence of link calls (bounded random sequence)", () => {
+describe("C6: at most one primary after any sequence of link calls (bounded random sequence)", async () => {
   const app = makeApp();
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const org = await makeOrg(app, { rateLimit: 1_000_000 });
 
   test("300 random link, re-link and unlink calls over 2 dossiers and 5 contacts agree with a model", async () => {
     // Seeded, so a failure replays.

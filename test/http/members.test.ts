@@ -141,7 +141,7 @@ describe("C12: an organization keeps an owner", () => {
   const app = makeApp();
 
   test("C12: the last owner cannot demote or remove itself (409 last_owner), and nothing changes", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const owner = await signedInMember(app, org.id, "owner");
     const before = rowCounts(app);
     const demote = await call(app, "PATCH", `/members/${owner.id}`, { headers: owner.headers, body: { role: "admin" } });
@@ -156,7 +156,7 @@ describe("C12: an organization keeps an owner", () => {
   });
 
   test("C20: a key acting on the last owner gets 403 (the role is checked before last_owner)", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const owner = await signedInMember(app, org.id, "owner");
     const answer = await call(app, "DELETE", `/members/${owner.id}`, { key: org.key });
     expect(answer.status).toBe(403);
@@ -164,7 +164,7 @@ describe("C12: an organization keeps an owner", () => {
   });
 
   test("C20: a role change takes effect on the session's next request", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const admin = await signedInMember(app, org.id, "admin");
     const other = await signedInMember(app, org.id, "member");
     expect((await call(app, "POST", "/contacts", { headers: other.headers, body: { full_name: "Before" } })).status).toBe(201);

@@ -1,6 +1,8 @@
-// C1: `createApp({ memory: true })` is the whole service in-process, on an in-memory database,
+// C1: `createApp({ memory: true })` is the whole service in-process, on a scratch database,
 // driven with app.handle(new Request(...)) and no port: what other projects' test suites use.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createApp } from "../../src/app";
 import { createKey, SCOPES } from "../../src/services/keys";
 import { createOrg } from "../../src/services/orgs";
@@ -38,8 +40,9 @@ describe("C1 createApp({ memory: true })", () => {
     expect((await app.handle(new Request("http://localhost/api/v1/flows"))).status).toBe(401);
   });
 
-  test("the database is in memory: journal_mode is memory, not a file's WAL", () => {
-    const mode = app.dossier.store.sqlite.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()!.journal_mode;
-    expect(mode).toBe("memory");
+  test("the database is a scratch file of its own in the temporary folder (units and reads need two connections to it), never flushed", () => {
+    const file = app.dossier.store.sqlite.query<{ file: string }, []>("SELECT file FROM pragma_database_list WHERE name = 'main'").get()!.file;
+    expect(file.startsWith(join(tmpdir(), "dossier-db-"))).toBe(true);
+    expect(app.dossier.store.sqlite.query<{ synchronous: number }, []>("PRAGMA synchronous").get()!.synchronous).toBe(0);
   });
 });

@@ -3,7 +3,7 @@
 // keeps its files, of course.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { createApp } from "../../src/app";
 import { call, makeOrg, tempDir } from "../helpers";
 
@@ -12,7 +12,7 @@ setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.t
 const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n");
 
 async function withCv(app: ReturnType<typeof createApp>) {
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   const dossier = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Ada" } })).json.data;
   const upload = await call(app, "POST", `/dossiers/${dossier.id}/cv`, { key: org.key, raw: PDF, contentType: "application/pdf" });
   expect(upload.status).toBe(200);
@@ -25,8 +25,10 @@ test("docs/embedding.md: close() of a memory app removes its temporary CV folder
   expect(folder).toMatch(/dossier-files-/);
   const cv = await withCv(app);
   expect(existsSync(cv)).toBe(true);
+  const database = app.dossier.store.sqlite.query<{ file: string }, []>("SELECT file FROM pragma_database_list WHERE name = 'main'").get()!.file;
   await app.close();
   expect(existsSync(folder)).toBe(false);
+  expect(existsSync(dirname(database))).toBe(false);
 });
 
 test("close() of an app on a data folder keeps the folder and its CVs", async () => {

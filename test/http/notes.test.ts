@@ -33,10 +33,10 @@ async function dossiers({ app, org, other }: World) {
   return { dossier: await newDossier(app, org, "Noted"), archived, theirs };
 }
 
-describe("POST /dossiers/{id}/notes", () => {
+describe("POST /dossiers/{id}/notes", async () => {
   const clock = new Date("2026-02-02T12:00:00.000Z");
   const app = makeApp({ now: () => clock });
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const org = await makeOrg(app, { rateLimit: 1_000_000 });
 
   test("api-v1: 201 with the Note; is_internal defaults to true; note.created carries the Note", async () => {
     const dossierId = (await newDossier(app, org, "Noted")).id;
@@ -103,10 +103,10 @@ scenarios("POST /dossiers/{id}/notes: rules", dossiers, [
   },
 ]);
 
-describe("GET /dossiers/{id}/notes", () => {
+describe("GET /dossiers/{id}/notes", async () => {
   let clock = new Date("2026-02-02T12:00:00.000Z");
   const app = makeApp({ now: () => clock });
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const get = (id: string, query = "") => call(app, "GET", `/dossiers/${id}/notes${query}`, { key: org.key });
 
   test("C3: oldest first (also within one millisecond), paginated; other dossiers' notes left out", async () => {

@@ -42,7 +42,7 @@ describe("the OpenAPI document's webhooks (api-v1 Events, C7)", () => {
 
   test("every delivery of the five events matches its documented body and headers", async () => {
     const app = makeApp({ webhooks: true, config: { webhookRetrySchedule: [50, 100], webhookTimeoutMs: 1000 } });
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     await setEndpoint(app.dossier, org.id, `http://127.0.0.1:${receiver.port}/hook`);
     const document = (await SwaggerParser.dereference((await call(app, "GET", "/openapi.json")).json)) as Json;
 

@@ -45,8 +45,8 @@ describe("C3: one email rule for contacts and dossiers, on create and on update"
   const app = makeApp();
   const orgs = new Map<string, Org>();
   // Each route in its own organization, so that an address accepted on one route is not a duplicate (409) on another.
-  const orgFor = (route: string) => {
-    if (!orgs.has(route)) orgs.set(route, makeOrg(app, { rateLimit: 1_000_000, name: route }));
+  const orgFor = async (route: string) => {
+    if (!orgs.has(route)) orgs.set(route, (await makeOrg(app, { rateLimit: 1_000_000, name: route })));
     return orgs.get(route)!;
   };
   const multipart = (fields: Record<string, string>) => {
@@ -76,7 +76,7 @@ describe("C3: one email rule for contacts and dossiers, on create and on update"
   const refused = ROUTES.flatMap((r) => REFUSED.map(([why, email]) => [r.name, why, email] as const));
   test.each(refused)("C3: %s refuses an email with %s (%p) → 400 invalid_body naming email; nothing written", async (name, _why, email) => {
     const { target, send, read } = route(name);
-    const org = orgFor(name);
+    const org = await orgFor(name);
     const id = target ? await target(org) : "";
     const before = rowCounts(app);
     const answer = await send(org, email, id);
@@ -89,7 +89,7 @@ describe("C3: one email rule for contacts and dossiers, on create and on update"
   const accepted = ROUTES.flatMap((r) => ACCEPTED.map(([why, email]) => [r.name, why, email] as const));
   test.each(accepted)("C3: %s accepts %s (%p) and stores it as given", async (name, _why, email) => {
     const { target, send, read, ok } = route(name);
-    const org = orgFor(name);
+    const org = await orgFor(name);
     const id = target ? await target(org) : "";
     const answer = await send(org, email, id);
     expect(answer.status).toBe(ok);

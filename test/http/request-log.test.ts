@@ -75,7 +75,7 @@ function receiver(status: number) {
 describe("request log", () => {
   test("one JSON line per request with the route pattern, status, duration and organization", async () => {
     const app = makeApp({ config: { log: "json" } });
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const wrongKey = org.key.slice(0, -1) + (org.key.endsWith("Z") ? "Y" : "Z"); // one character off
     const lines = await captureStderr(async () => {
       await call(app, "GET", "/flows/00000000-0000-4000-8000-000000000000/stages", { key: org.key, headers: { "x-request-id": "req-1" } });
@@ -106,7 +106,7 @@ describe("request log", () => {
 
   test("DOSSIER_LOG=pretty from the environment gives one readable line per request", async () => {
     const app = appWithEnv({ DOSSIER_LOG: "pretty" });
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const lines = await captureStderr(async () => {
       await call(app, "GET", "/healthz", { headers: { "x-request-id": "pretty-1" } });
       await call(app, "GET", "/flows", { key: org.key, headers: { "x-request-id": "pretty-2" } });
@@ -121,7 +121,7 @@ describe("request log", () => {
 
   test("DOSSIER_LOG=off from the environment writes nothing, not even a 500", async () => {
     const app = appWithEnv({ DOSSIER_LOG: "off", DOSSIER_LOG_LEVEL: "debug" });
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const lines = await captureStderr(async () => {
       await call(app, "GET", "/healthz");
       await call(app, "GET", "/flows", { key: org.key });
@@ -166,8 +166,8 @@ describe("request log", () => {
 
   test("each webhook attempt is logged once recorded: succeeded and retry at info, failed at warn; no secret, no body", async () => {
     const app = makeApp({ webhooks: true, config: { log: "json", webhookRetrySchedule: [30], webhookTimeoutMs: 1000 } });
-    const good = makeOrg(app);
-    const bad = makeOrg(app);
+    const good = await makeOrg(app);
+    const bad = await makeOrg(app);
     const goodHook = receiver(200);
     const badHook = receiver(500);
     const secrets = [(await setEndpoint(app.dossier, good.id, goodHook.url)).secret, (await setEndpoint(app.dossier, bad.id, badHook.url)).secret];
@@ -212,7 +212,7 @@ describe("request log", () => {
 
   test("an unexpected error answers 500 without detail and logs one error line with the request id", async () => {
     const app = makeApp({ config: { log: "json" } });
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const dossier = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Ada" } });
     app.dossier.store.sqlite.run("ALTER TABLE notes RENAME TO notes_gone");
     let answer: Awaited<ReturnType<typeof call>>;
@@ -239,7 +239,7 @@ describe("request log", () => {
 
   test("with DOSSIER_LOG=pretty a 500's record stays one line: its error and stack are quoted", async () => {
     const app = appWithEnv({ DOSSIER_LOG: "pretty" });
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     app.dossier.store.sqlite.run("ALTER TABLE flows RENAME TO flows_gone");
     const lines = await captureStderr(async () => {
       expect((await call(app, "GET", "/flows", { key: org.key, headers: { "x-request-id": "boom-2" } })).status).toBe(500);
@@ -254,8 +254,8 @@ describe("request log", () => {
   test("a body's content and the bearer key never appear in the log, JSON or pretty, at debug", async () => {
     for (const mode of ["json", "pretty"]) {
       const app = appWithEnv({ DOSSIER_LOG: mode, DOSSIER_LOG_LEVEL: "debug" });
-      const org = makeOrg(app);
-      const readOnly = makeKey(app, org, ["flows:read"]);
+      const org = await makeOrg(app);
+      const readOnly = await makeKey(app, org, ["flows:read"]);
       const marker = `Marker-${mode}-${crypto.randomUUID()}`;
       const dossier = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Ada" } })).json.data;
       const lines = await captureStderr(async () => {
@@ -306,9 +306,9 @@ describe("request log", () => {
 
   test("402, 403 and 429 lines name the organization the key identified", async () => {
     const app = makeApp({ config: { log: "json" } });
-    const pro = makeOrg(app, { plan: "pro" });
-    const growth = makeOrg(app, { rateLimit: 1 });
-    const noScope = makeKey(app, growth, []);
+    const pro = await makeOrg(app, { plan: "pro" });
+    const growth = await makeOrg(app, { rateLimit: 1 });
+    const noScope = await makeKey(app, growth, []);
     const lines = await captureStderr(async () => {
       expect((await call(app, "GET", "/flows", { key: pro.key })).status).toBe(402);
       expect((await call(app, "GET", "/flows", { key: noScope })).status).toBe(403);

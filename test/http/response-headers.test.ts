@@ -9,10 +9,10 @@ setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.t
 
 const PDF = new TextEncoder().encode("%PDF-1.4\n%%EOF\n");
 
-describe("response headers", () => {
+describe("response headers", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
-  const ready = (async () => {
+  const org = await makeOrg(app);
+  const ready = await (async () => {
     const dossier = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Headers" } })).json.data;
     await call(app, "POST", `/dossiers/${dossier.id}/cv`, { key: org.key, raw: PDF, contentType: "application/pdf" });
     return dossier.id as string;
@@ -44,8 +44,8 @@ describe("response headers", () => {
   });
 });
 
-describe("response headers over a real server", () => {
-  const server = startServer({ dataDir: tempDir(), port: 0, webhooks: false, config: { log: "off" } });
+describe("response headers over a real server", async () => {
+  const server = await startServer({ dataDir: tempDir(), port: 0, webhooks: false, config: { log: "off" } });
   afterAll(() => server.stop());
 
   test("nosniff reaches the client, on a success and on an error", async () => {

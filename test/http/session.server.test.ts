@@ -10,8 +10,8 @@ setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.t
 
 const PASSWORD = "a long enough password";
 
-function serve(env: Record<string, string> = {}) {
-  const server = startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: false, env, config: { log: "off" } });
+async function serve(env: Record<string, string> = {}) {
+  const server = await startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: false, env, config: { log: "off" } });
   onCleanup(() => server.stop());
   return server;
 }
@@ -21,8 +21,8 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
 
 describe("C20: <base> of setup links", () => {
   test("C20: the running server's http://host:port, whatever Host the request names", async () => {
-    const server = serve();
-    const org = makeOrg(server.app);
+    const server = await serve();
+    const org = await makeOrg(server.app);
     const answer = await post(`${server.url}/api/v1/members`, { email: "base@example.com", name: "Base", role: "viewer" }, { authorization: `Bearer ${org.key}`, host: "evil.example" });
     expect(answer.status).toBe(201);
     const { data } = (await answer.json()) as { data: { setup_url: string } };
@@ -30,8 +30,8 @@ describe("C20: <base> of setup links", () => {
   });
 
   test("C20: DOSSIER_PUBLIC_URL when set", async () => {
-    const server = serve({ DOSSIER_PUBLIC_URL: "https://dossier.example.com/" });
-    const org = makeOrg(server.app);
+    const server = await serve({ DOSSIER_PUBLIC_URL: "https://dossier.example.com/" });
+    const org = await makeOrg(server.app);
     const answer = await post(`${server.url}/api/v1/members`, { email: "public@example.com", name: "Public", role: "viewer" }, { authorization: `Bearer ${org.key}` });
     const { data } = (await answer.json()) as { data: { setup_url: string } };
     expect(data.setup_url).toStartWith("https://dossier.example.com/console/setup#token=");
@@ -39,8 +39,8 @@ describe("C20: <base> of setup links", () => {
 });
 
 test("C12: the throttle counts the socket's address: 5 failures, then 429 even with the right password", async () => {
-  const server = serve();
-  const org = makeOrg(server.app);
+  const server = await serve();
+  const org = await makeOrg(server.app);
   const made = await post(`${server.url}/api/v1/members`, { email: "sock@example.com", name: "Sock", role: "viewer" }, { authorization: `Bearer ${org.key}` });
   const token = ((await made.json()) as { data: { setup_url: string } }).data.setup_url.split("#token=")[1];
   expect((await post(`${server.url}/api/v1/session/setup`, { token, password: PASSWORD })).status).toBe(200);

@@ -30,9 +30,9 @@ const cookieOf = (answer: Answer) => COOKIE.exec(answer.headers.get("set-cookie"
 const signInFrom = (app: ReturnType<typeof makeApp>, address: string, body: object) =>
   call(app, "POST", "/session", { body, headers: { "x-forwarded-for": `10.9.9.9, ${address}` } });
 
-describe("C12: signing in and out", () => {
+describe("C12: signing in and out", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
 
   test("C12: POST /session → 200 {member, csrf_token}, the cookie with exactly its attributes; GET /session → the same", async () => {
     const someone = await memberWithPassword(app, org.id);
@@ -107,7 +107,7 @@ describe("C12: signing in and out", () => {
 
 describe("C12, C20: the Secure attribute", () => {
   const signIn = async (app: ReturnType<typeof makeApp>, headers: Record<string, string> = {}) => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const someone = await memberWithPassword(app, org.id);
     return call(app, "POST", "/session", { body: { email: someone.email, password: PASSWORD }, headers });
   };
@@ -150,7 +150,7 @@ describe("C12, C20: a cookie's change needs X-CSRF-Token; a foreign Origin is re
   }
 
   test("C12 attack: POST, PATCH, DELETE with the cookie and no X-CSRF-Token → 403 csrf_failed, nothing changed", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const admin = await signedInMember(app, org.id, "admin");
     const other = await signedInMember(app, org.id, "member");
     const cookie = { cookie: admin.headers.cookie };
@@ -162,7 +162,7 @@ describe("C12, C20: a cookie's change needs X-CSRF-Token; a foreign Origin is re
   });
 
   test("C12 attack: a wrong X-CSRF-Token, or another session's → 403 csrf_failed", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const me = await signedInMember(app, org.id, "member");
     const them = await signedInMember(app, org.id, "member");
     await refusedCsrf("POST", "/contacts", { headers: { cookie: me.headers.cookie, "x-csrf-token": "x".repeat(43) }, body: { full_name: "Forged" } });
@@ -170,24 +170,24 @@ describe("C12, C20: a cookie's change needs X-CSRF-Token; a foreign Origin is re
   });
 
   test("C12: a GET with the cookie needs no X-CSRF-Token", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const me = await signedInMember(app, org.id, "viewer");
     expect((await call(app, "GET", "/dossiers", { headers: { cookie: me.headers.cookie } })).status).toBe(200);
   });
 
   test("C20: csrf_failed comes before the scope check's 403 (a viewer's forged change is csrf_failed)", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const viewer = await signedInMember(app, org.id, "viewer");
     await refusedCsrf("POST", "/contacts", { headers: { cookie: viewer.headers.cookie }, body: { full_name: "Forged" } });
   });
 
   test("C20: csrf_failed comes after 402 and 429", async () => {
-    const poor = makeOrg(app);
+    const poor = await makeOrg(app);
     const pro = await signedInMember(app, poor.id, "member");
     await updateOrg(app.dossier, poor.id, { plan: "pro" });
     expect((await call(app, "POST", "/contacts", { headers: { cookie: pro.headers.cookie }, body: { full_name: "X" } })).json.error.code).toBe("plan_required");
 
-    const busy = makeOrg(app, { rateLimit: 1 });
+    const busy = await makeOrg(app, { rateLimit: 1 });
     const me = await signedInMember(app, busy.id, "member");
     expect((await call(app, "GET", "/flows", { headers: me.headers })).status).toBe(200);
     const limited = await call(app, "POST", "/contacts", { headers: { cookie: me.headers.cookie }, body: { full_name: "X" } });
@@ -196,7 +196,7 @@ describe("C12, C20: a cookie's change needs X-CSRF-Token; a foreign Origin is re
   });
 
   test("C20 attack: a cookie request whose Origin is another site's → 403 csrf_failed, even a GET and with the right token", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const me = await signedInMember(app, org.id, "admin");
     for (const origin of ["https://evil.example", "http://localhost.evil.example", "null"]) {
       await refusedCsrf("GET", "/members", { headers: { ...me.headers, origin } });
@@ -205,7 +205,7 @@ describe("C12, C20: a cookie's change needs X-CSRF-Token; a foreign Origin is re
   });
 
   test("C20: the server's own Origin, or none, is judged by the other rules", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const me = await signedInMember(app, org.id, "member");
     expect((await call(app, "POST", "/contacts", { headers: { ...me.headers, origin: "http://localhost" }, body: { full_name: "Mine" } })).status).toBe(201);
     expect((await call(app, "POST", "/contacts", { headers: me.headers, body: { full_name: "Mine too" } })).status).toBe(201);
@@ -213,7 +213,7 @@ describe("C12, C20: a cookie's change needs X-CSRF-Token; a foreign Origin is re
 
   test("C20: behind DOSSIER_PUBLIC_URL, its origin is the server's own", async () => {
     const behind = makeApp({ env: { DOSSIER_PUBLIC_URL: "https://dossier.example.com/" } });
-    const org = makeOrg(behind);
+    const org = await makeOrg(behind);
     const me = await signedInMember(behind, org.id, "member");
     const answer = await call(behind, "POST", "/contacts", { headers: { ...me.headers, origin: "https://dossier.example.com" }, body: { full_name: "Mine" } });
     expect(answer.status).toBe(201);
@@ -223,7 +223,7 @@ describe("C12, C20: a cookie's change needs X-CSRF-Token; a foreign Origin is re
   });
 
   test("C12: with both, the Authorization header decides: a bad key is 401 whatever the cookie; a good key needs no CSRF", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const me = await signedInMember(app, org.id, "owner");
     const bad = await call(app, "GET", "/members", { headers: { ...me.headers, authorization: `Bearer svc_live_${"A".repeat(32)}` } });
     expect(bad.status).toBe(401);
@@ -232,7 +232,7 @@ describe("C12, C20: a cookie's change needs X-CSRF-Token; a foreign Origin is re
   });
 
   test("C20: no answer carries Access-Control-Allow-Credentials", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const me = await signedInMember(app, org.id, "member");
     const answer = await call(app, "GET", "/dossiers", { headers: { ...me.headers, origin: "http://localhost" } });
     expect(answer.headers.get("access-control-allow-credentials")).toBeNull();
@@ -243,7 +243,7 @@ describe("C12: a session is a principal like a key", () => {
   const app = makeApp();
 
   test("round2-notes: sessions spend the organization's rate limit with its keys", async () => {
-    const org = makeOrg(app, { rateLimit: 2 });
+    const org = await makeOrg(app, { rateLimit: 2 });
     const me = await signedInMember(app, org.id, "viewer");
     expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(200);
     const second = await call(app, "GET", "/flows", { headers: me.headers });
@@ -254,7 +254,7 @@ describe("C12: a session is a principal like a key", () => {
   });
 
   test("C18, C20: what a member changes through its session is recorded as that member's", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const me = await signedInMember(app, org.id, "member");
     const made = await call(app, "POST", "/dossiers", { headers: me.headers, body: { type: "candidate", name: "By a person" } });
     expect(made.status).toBe(201);
@@ -264,7 +264,7 @@ describe("C12: a session is a principal like a key", () => {
   });
 
   test("C12: a session of an organization on Pro gets 402", async () => {
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const me = await signedInMember(app, org.id, "owner");
     await updateOrg(app.dossier, org.id, { plan: "pro" });
     const answer = await call(app, "GET", "/dossiers", { headers: me.headers });
@@ -272,9 +272,9 @@ describe("C12: a session is a principal like a key", () => {
   });
 });
 
-describe("C12, C20: setup links", () => {
+describe("C12, C20: setup links", async () => {
   const app = makeApp();
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
 
   test("C12: a setup link works once: 200 and the cookie, then 400 invalid_setup_link", async () => {
     const made = await createMember(app.dossier, operator(org.id), { email: email("once"), name: "Once", role: "member" }, BASE);
@@ -316,10 +316,10 @@ describe("C12, C20: setup links", () => {
   });
 });
 
-describe("C12, C20: the sign-in throttle", () => {
+describe("C12, C20: the sign-in throttle", async () => {
   let clock = Date.parse("2026-11-27T10:00:00.000Z");
   const app = makeApp({ env: { DOSSIER_TRUST_PROXY: "1" }, now: () => new Date(clock) });
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
 
   test("C12: 5 failures for one email from one address → 429 with Retry-After, the right password too; frees after its window", async () => {
     const someone = await memberWithPassword(app, org.id);
@@ -344,7 +344,7 @@ describe("C12, C20: the sign-in throttle", () => {
 
   test("C20: without DOSSIER_TRUST_PROXY, X-Forwarded-For does not choose the address (it cannot dodge the throttle)", async () => {
     const plain = makeApp();
-    const where = makeOrg(plain);
+    const where = await makeOrg(plain);
     const someone = await memberWithPassword(plain, where.id);
     for (let i = 0; i < 5; i++) expect((await signInFrom(plain, `192.0.2.${i + 1}`, { email: someone.email, password: "wrong password!" })).status).toBe(401);
     expect((await signInFrom(plain, "192.0.2.99", { email: someone.email, password: PASSWORD })).status).toBe(429);

@@ -78,12 +78,12 @@ async function bodyRoutes(server: RunningServer, org: Org) {
   ] as [string, string, Record<string, string>][];
 }
 
-describe("stalled request bodies (C20)", () => {
-  const server = startServer({
+describe("stalled request bodies (C20)", async () => {
+  const server = await startServer({
     dataDir: tempDir(), port: 0, webhooks: false, env: { DOSSIER_BODY_TIMEOUT: `${BODY_TIMEOUT_S}s` }, config: { log: "off" },
   });
   afterAll(() => server.stop());
-  const org = makeOrg(server.app);
+  const org = await makeOrg(server.app);
 
   test("C20: the body timeout is 30 s unless DOSSIER_BODY_TIMEOUT says otherwise", () => {
     expect(loadConfig({}).bodyTimeoutMs).toBe(30_000);
@@ -168,13 +168,13 @@ describe("stalled request bodies (C20)", () => {
   }, 30_000);
 });
 
-describe("requests refused before their body (C3, C20)", () => {
+describe("requests refused before their body (C3, C20)", async () => {
   // The default body timeout: these must not wait for it.
-  const server = startServer({ dataDir: tempDir(), port: 0, webhooks: false, config: { log: "off" } });
+  const server = await startServer({ dataDir: tempDir(), port: 0, webhooks: false, config: { log: "off" } });
   afterAll(() => server.stop());
-  const stallServer = startServer({ dataDir: tempDir(), port: 0, webhooks: false, config: { log: "off", bodyTimeoutMs: BODY_TIMEOUT_S * 1000 } });
+  const stallServer = await startServer({ dataDir: tempDir(), port: 0, webhooks: false, config: { log: "off", bodyTimeoutMs: BODY_TIMEOUT_S * 1000 } });
   afterAll(() => stallServer.stop());
-  const stallOrg = makeOrg(stallServer.app, { plan: "pro" });
+  const stallOrg = await makeOrg(stallServer.app, { plan: "pro" });
 
   test("C20: 50 unauthenticated requests with a body are answered 401 and closed at once, without waiting for the body", async () => {
     const id = "00000000-0000-4000-8000-000000000000";

@@ -36,7 +36,7 @@ async function flowOf(org: Org, type: "sales" | "candidate") {
 }
 
 describe("C18: GET /flows/{id}/stats against the log of what happened and COUNT/SUM over the rows", async () => {
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const flow = await flowOf(org, "sales");
   const stages = flow.stages;
   const position = new Map(stages.map((s) => [s.id, s.position]));
@@ -178,8 +178,8 @@ describe("C18: GET /flows/{id}/stats against the log of what happened and COUNT/
   });
 });
 
-describe("C18: GET /flows/{id}/stats: the period, the flow, the scopes", () => {
-  const org = makeOrg(app);
+describe("C18: GET /flows/{id}/stats: the period, the flow, the scopes", async () => {
+  const org = await makeOrg(app);
 
   test("the default period is the last 90 days, to now", async () => {
     const flow = await flowOf(org, "candidate");
@@ -191,7 +191,7 @@ describe("C18: GET /flows/{id}/stats: the period, the flow, the scopes", () => {
   });
 
   test("a dossier created now counts as entered into the first stage and active there", async () => {
-    const fresh = makeOrg(app);
+    const fresh = await makeOrg(app);
     const flow = await flowOf(fresh, "candidate");
     await ok(call(app, "POST", "/dossiers", { key: fresh.key, body: { type: "candidate", name: "New" } }));
     const stats = await ok(call(app, "GET", `/flows/${flow.id}/stats`, { key: fresh.key }));
@@ -213,7 +213,7 @@ describe("C18: GET /flows/{id}/stats: the period, the flow, the scopes", () => {
 
   test("C3: an unknown flow, or another organization's, is 404 (before the query's 400)", async () => {
     const flow = await flowOf(org, "sales");
-    const other = makeOrg(app);
+    const other = await makeOrg(app);
     expect((await call(app, "GET", `/flows/${flow.id}/stats?from=bad`, { key: other.key })).status).toBe(404);
     expect((await call(app, "GET", `/flows/${crypto.randomUUID()}/stats`, { key: org.key })).status).toBe(404);
   });
@@ -221,10 +221,10 @@ describe("C18: GET /flows/{id}/stats: the period, the flow, the scopes", () => {
   test("C18: it needs flows:read and dossiers:read", async () => {
     const flow = await flowOf(org, "sales");
     for (const scopes of [["flows:read"], ["dossiers:read"]] as const) {
-      const key = setUp(app.dossier, () => writeKey(app.dossier, { organizationId: org.id, scopes: [...scopes] }).key);
+      const key = await setUp(app.dossier, async () => (await writeKey(app.dossier, { organizationId: org.id, scopes: [...scopes] })).key);
       expect((await call(app, "GET", `/flows/${flow.id}/stats`, { key })).json.error.code).toBe("forbidden");
     }
-    const both = setUp(app.dossier, () => writeKey(app.dossier, { organizationId: org.id, scopes: ["flows:read", "dossiers:read"] }).key);
+    const both = await setUp(app.dossier, async () => (await writeKey(app.dossier, { organizationId: org.id, scopes: ["flows:read", "dossiers:read"] })).key);
     expect((await call(app, "GET", `/flows/${flow.id}/stats`, { key: both })).status).toBe(200);
   });
 });

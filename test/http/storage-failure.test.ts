@@ -36,7 +36,7 @@ describe("C11: a failed write of the database", () => {
     const app = createApp({ dataDir: data, webhooks: false, config: { log: "json", logLevel: "error" } });
     let closed = false;
     try {
-      const org = makeOrg(app);
+      const org = await makeOrg(app);
       const first = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Before" } });
       expect(first.status).toBe(201);
       const { sqlite } = app.dossier.store;
@@ -108,7 +108,7 @@ describe("C11: a CV on a full disk", () => {
     }
     const app = createApp({ dataDir: data, webhooks: false, config: { log: "off" } });
     try {
-      const org = makeOrg(app);
+      const org = await makeOrg(app);
       const dossier = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Big CV" } })).json.data;
       const big = new Uint8Array(2 * 1_048_576);
       big.set(new TextEncoder().encode("%PDF-1.7\n"));

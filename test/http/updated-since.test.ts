@@ -32,10 +32,10 @@ const at = (day: number) => new Date(Date.UTC(2026, 0, day, 12)).toISOString();
 
 /** An app on a clock the test sets to a day of January 2026, an organization, and `get`: a list's
  * names (or full names) and total. */
-function world() {
+async function world() {
   let clock = new Date(at(1));
   const app = makeApp({ now: () => clock });
-  const org = makeOrg(app, { rateLimit: 1_000_000 });
+  const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const get = async (path: string) => {
     const answer = await call(app, "GET", path, { key: org.key });
     expect(answer.status).toBe(200);
@@ -44,8 +44,8 @@ function world() {
   return { app, org, get, setDay: (day: number) => (clock = new Date(at(day))) };
 }
 
-describe("C17 updated_since on GET /dossiers: rows with updated_at at or after it", () => {
-  const { app, org, get, setDay } = world();
+describe("C17 updated_since on GET /dossiers: rows with updated_at at or after it", async () => {
+  const { app, org, get, setDay } = await world();
 
   test("GET /dossiers: first page, deep page, counts, filters, and a change seen at once through the remembered answers", async () => {
     for (let day = 1; day <= 6; day++) {
@@ -75,8 +75,8 @@ describe("C17 updated_since on GET /dossiers: rows with updated_at at or after i
 
 });
 
-describe("C17 updated_since on GET /contacts: rows with updated_at at or after it", () => {
-  const { app, org, get, setDay } = world();
+describe("C17 updated_since on GET /contacts: rows with updated_at at or after it", async () => {
+  const { app, org, get, setDay } = await world();
 
   test("GET /contacts: with and without search (short and long terms), kinds and the pool; a change seen at once", async () => {
     for (let day = 1; day <= 5; day++) {

@@ -8,9 +8,9 @@ import { call, makeApp, makeOrg } from "../helpers";
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const app = makeApp();
-const org = makeOrg(app);
+const org = await makeOrg(app);
 const ids = { dossier: "", contact: "" };
-const ready = (async () => {
+const ready = await (async () => {
   ids.dossier = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Ada" } })).json.data.id;
   ids.contact = (await call(app, "POST", "/contacts", { key: org.key, body: { full_name: "Grace" } })).json.data.id;
 })();

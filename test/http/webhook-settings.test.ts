@@ -19,8 +19,8 @@ async function emit(app: DossierApp, organizationId: string, type: EventType = "
 }
 
 /** Sets what the dispatcher would have: a delivery's status and attempts. */
-function markDelivery(app: DossierApp, eventId: string, status: string, attempts: number) {
-  setUp(app.dossier, () =>
+async function markDelivery(app: DossierApp, eventId: string, status: string, attempts: number) {
+  await setUp(app.dossier, () =>
     app.dossier.store.sqlite
       .query(`UPDATE events SET status = ?, attempts = ?, next_attempt_at = NULL, last_status_code = 500, last_error = 'HTTP 500' WHERE id = ?`)
       .run(status, attempts, eventId),
@@ -68,7 +68,7 @@ scenarios("/webhook-endpoint when one is set (C13, C20)", withEndpoint, [
 describe("C13: the endpoint over the API", () => {
   test("GET answers exactly {url, enabled}; after DELETE, 404 and new events are skipped", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     await call(app, "PUT", "/webhook-endpoint", { key: org.key, body: { url: HOOK } });
     expect((await call(app, "GET", "/webhook-endpoint", { key: org.key })).json).toEqual({ data: { url: HOOK, enabled: true } });
     const pending = await emit(app, org.id);
@@ -78,9 +78,9 @@ describe("C13: the endpoint over the API", () => {
   });
 });
 
-describe("C20: DOSSIER_WEBHOOK_ALLOW_PRIVATE=0 refuses loopback and private addresses too", () => {
+describe("C20: DOSSIER_WEBHOOK_ALLOW_PRIVATE=0 refuses loopback and private addresses too", async () => {
   const app = makeApp({ env: { DOSSIER_WEBHOOK_ALLOW_PRIVATE: "0" } });
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   for (const url of ["http://127.0.0.1:8080/hook", "http://localhost:8080/hook", "http://10.1.2.3/hook", "http://192.168.0.10/hook", "http://[::1]/hook", "http://0.0.0.0/hook"]) {
     test(`PUT ${url} is 400`, async () => {
       const answer = await call(app, "PUT", "/webhook-endpoint", { key: org.key, body: { url } });
@@ -118,11 +118,11 @@ describe("C20: the address is checked again when connecting (DNS may change)", (
 describe("C20: an endpoint that points at cloud metadata gets nothing, however it was set", () => {
   test("set by the operator (no check at set), each attempt fails as a network error naming the link-local address", async () => {
     const app = makeApp({ webhooks: true, config: { webhookRetrySchedule: [], webhookTimeoutMs: 2000 } });
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     await setEndpoint(app.dossier, org.id, "http://169.254.169.254/latest/meta-data/iam/security-credentials/");
     const eventId = await emit(app, org.id);
-    await until(() => getDelivery(app.dossier, org.id, eventId).status === "failed", 5000, "the delivery to fail");
-    const [attempt] = getDelivery(app.dossier, org.id, eventId).attempt_log;
+    await until(async () => (await getDelivery(app.dossier, org.id, eventId)).status === "failed", 5000, "the delivery to fail");
+    const [attempt] = (await getDelivery(app.dossier, org.id, eventId)).attempt_log;
     expect(attempt).toMatchObject({ status_code: null, error: expect.stringContaining("link-local"), response_snippet: null });
   });
 });
@@ -134,8 +134,8 @@ async function deliveries({ app, org, other }: World) {
   const failed = await emit(app, org.id, "dossier.created");
   const succeeded = await emit(app, org.id, "dossier.updated");
   const pending = await emit(app, org.id, "note.created");
-  markDelivery(app, failed, "failed", 10);
-  markDelivery(app, succeeded, "succeeded", 1);
+  await markDelivery(app, failed, "failed", 10);
+  await markDelivery(app, succeeded, "succeeded", 1);
   const theirs = await emit(app, other.id);
   return { failed, succeeded, pending, theirs };
 }
@@ -183,10 +183,10 @@ scenarios("POST /webhook-deliveries/{event_id}/retry (C13, C20)", deliveries, [
 describe("C13: a retry with no endpoint to send to", () => {
   test("is 404 and changes nothing", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     await setEndpoint(app.dossier, org.id, HOOK);
     const failed = await emit(app, org.id);
-    markDelivery(app, failed, "failed", 3);
+    await markDelivery(app, failed, "failed", 3);
     await call(app, "DELETE", "/webhook-endpoint", { key: org.key });
     const answer = await call(app, "POST", `/webhook-deliveries/${failed}/retry`, { key: org.key });
     expect(answer.status).toBe(404);
@@ -201,12 +201,12 @@ describe("C13, C20: a retried delivery is delivered", () => {
     const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: async (request) => (received.push(await request.text()), new Response("ok", { status: answer })) });
     try {
       const app = makeApp({ webhooks: true, config: { webhookRetrySchedule: [], webhookTimeoutMs: 2000 } });
-      const org = makeOrg(app);
+      const org = await makeOrg(app);
       await call(app, "PUT", "/webhook-endpoint", { key: org.key, body: { url: `http://127.0.0.1:${server.port}/hook` } });
       const created = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Ada" } });
       expect(created.status).toBe(201);
       const [first] = (await call(app, "GET", "/webhook-deliveries", { key: org.key })).json.data;
-      const status = (wanted: string) => () => getDelivery(app.dossier, org.id, first.event_id).status === wanted;
+      const status = (wanted: string) => async () => (await getDelivery(app.dossier, org.id, first.event_id)).status === wanted;
       await until(status("failed"), 5000, "the delivery to fail");
       expect((await call(app, "GET", `/webhook-deliveries/${first.event_id}`, { key: org.key })).json.data.attempt_log).toHaveLength(1);
 

@@ -23,7 +23,7 @@ const htmlOnly = (html: string, subject = "Deep") =>
 
 async function intakeApp(config = {}) {
   const app = makeApp({ config: { intakeRateLimit: 100_000, ...config } });
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   const flow = app.dossier.store.sqlite.query<{ id: string }, [string]>("SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default = 1").get(org.id)!.id;
   const token = (await intakeAddress(app.dossier, org.id, flow))!.address.split("@")[0];
   const post = (raw: Uint8Array) => call(app, "POST", `/api/v1/intake/${token}`, { raw, contentType: "message/rfc822" });

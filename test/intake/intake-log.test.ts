@@ -28,7 +28,7 @@ describe("issue 32: the intake token is never written to the log", () => {
   for (const mode of ["json", "pretty"] as const) {
     test(`a 500 on POST /intake/{token} (DOSSIER_LOG=${mode}): its error and request lines name /api/v1/intake/:token, never the token`, async () => {
       const app = makeApp({ config: { log: mode } });
-      const org = makeOrg(app);
+      const org = await makeOrg(app);
       const flow = app.dossier.store.sqlite.query<{ id: string }, [string]>("SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default = 1").get(org.id)!.id;
       const token = (await intakeAddress(app.dossier, org.id, flow))!.address.split("@")[0];
       app.dossier.store.sqlite.run("ALTER TABLE intake_messages RENAME TO intake_messages_gone");
@@ -56,7 +56,7 @@ describe("issue 32: the intake token is never written to the log", () => {
 
   test("the other answers of POST /intake/{token} (201, 400, 404, 415) log the pattern too", async () => {
     const app = makeApp({ config: { log: "json" } });
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const flow = app.dossier.store.sqlite.query<{ id: string }, [string]>("SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default = 1").get(org.id)!.id;
     const token = (await intakeAddress(app.dossier, org.id, flow))!.address.split("@")[0];
     const unknown = "q".repeat(26);

@@ -20,7 +20,7 @@ export interface ListenerOptions {
  * 127.0.0.1 with a nodemailer client for it. */
 export async function listener(options: ListenerOptions = {}) {
   const app = makeApp({ config: options.config });
-  const org = makeOrg(app, { plan: options.plan ?? "growth" });
+  const org = await makeOrg(app, { plan: options.plan ?? "growth" });
   const flow = app.dossier.store.sqlite
     .query<{ id: string }, [string]>("SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default = 1")
     .get(org.id)!.id;

@@ -41,7 +41,7 @@ type Document = {
 };
 
 // A body timeout shorter than C20's 30 s, so that the scenario's stalled bodies get their 408 soon.
-const server: RunningServer = startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: false, config: { log: "off", bodyTimeoutMs: 3_000, intakeRateLimit: 20 } });
+const server: RunningServer = await startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: false, config: { log: "off", bodyTimeoutMs: 3_000, intakeRateLimit: 20 } });
 const app = server.app;
 const baseUrl = server.url;
 /** The document as served, with its `$ref`s to named components. */
@@ -243,18 +243,18 @@ describe("the OpenAPI document cannot lie", () => {
   }
 
   test("every route answers, for every status the scenario provokes, exactly what the document says", async () => {
-    const org = makeOrg(app);
-    const proOrg = makeOrg(app, { plan: "pro" });
+    const org = await makeOrg(app);
+    const proOrg = await makeOrg(app, { plan: "pro" });
     const fixtures: Fixtures = {
       baseUrl,
       intakeTokens: { pro: await intakeToken(proOrg.id, "candidate"), spare: await intakeToken(org.id, "sales") },
       keys: {
         all: org.key,
-        none: makeKey(app, org, []),
+        none: (await makeKey(app, org, [])),
         pro: proOrg.key,
-        limited: makeOrg(app, { rateLimit: 1 }).key,
+        limited: (await makeOrg(app, { rateLimit: 1 })).key,
       },
-      ownerSetupToken: setUp(app.dossier, () => writeOwnerSetupLink(app.dossier, org.id, baseUrl)).split("#token=")[1],
+      ownerSetupToken: (await setUp(app.dossier, () => writeOwnerSetupLink(app.dossier, org.id, baseUrl))).split("#token=")[1],
       middleware: checker,
       // Every request reads a key, and every remembered answer (a key, a page of dossiers) is checked
       // against its generation: without either table, nothing can be answered.
@@ -266,7 +266,10 @@ describe("the OpenAPI document cannot lie", () => {
       },
       // After the scenario's failed write (fillDatabaseDisk): a database that does not answer is
       // `unavailable` whatever failed before.
-      closeDatabase: () => app.dossier.store.sqlite.close(),
+      closeDatabase: () => {
+        app.dossier.store.reader.close();
+        app.dossier.store.sqlite.close();
+      },
       fillFilesDisk: () => (filesDiskFull = spawnSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", app.dossier.filesDir]).status === 0),
       freeFilesDisk: () => void spawnSync("umount", [app.dossier.filesDir]),
       failPendingDeliveries: () => void app.dossier.store.sqlite.query(`UPDATE events SET status = 'failed', next_attempt_at = NULL WHERE organization_id = ? AND status = 'pending'`).run(org.id),

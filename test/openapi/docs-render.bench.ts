@@ -15,7 +15,7 @@ import { startServer } from "../../src/server";
 const runs = Number(process.argv[2] ?? 5);
 const replacement = process.argv[3] ? await Bun.file(process.argv[3]).text() : undefined;
 const dataDir = mkdtempSync(join(tmpdir(), "dossier-bench-docs-"));
-const server = startServer({ host: "127.0.0.1", port: 0, dataDir, webhooks: false, config: { log: "off" } });
+const server = await startServer({ host: "127.0.0.1", port: 0, dataDir, webhooks: false, config: { log: "off" } });
 const browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
 try {
   /** Until the introduction's heading shows, and until the first operation does. */

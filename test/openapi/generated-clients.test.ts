@@ -30,9 +30,9 @@ const ROOT = join(import.meta.dir, "../..");
 const OPENAPI_FETCH = join(ROOT, "node_modules/openapi-fetch/dist/index.mjs");
 const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n");
 
-const server: RunningServer = startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: false, config: { log: "off" } });
+const server: RunningServer = await startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: false, config: { log: "off" } });
 afterAll(() => server.stop());
-const org = makeOrg(server.app);
+const org = await makeOrg(server.app);
 const dir = tempDir("dossier-clients-");
 const documentFile = join(dir, "openapi.json");
 

@@ -23,7 +23,7 @@ afterAll(() => {
 async function dataWithCvs() {
   const data = tempDir();
   const app = makeApp({ dataDir: data });
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   const cvs: Uint8Array[] = [];
   for (let i = 0; i < 3; i++) {
     const form = new FormData();

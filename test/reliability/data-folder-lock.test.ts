@@ -93,13 +93,13 @@ describe("C20: a second serve on a data folder in use", () => {
   test("in-process: startServer refuses a folder another server of this process holds, until stop()", async () => {
     const data = tempDir();
     const options = { dataDir: data, port: 0, webhooks: false, config: { log: "off" as const } };
-    const first = startServer(options);
+    const first = await startServer(options);
     try {
       expect(() => startServer(options)).toThrow(new DataFolderInUseError(data, process.pid));
     } finally {
       await first.stop();
     }
-    const again = startServer(options);
+    const again = await startServer(options);
     expect((await fetch(`${again.url}/healthz`)).status).toBe(200);
     await again.stop();
   });

@@ -36,7 +36,7 @@ export interface Seeded extends Org {
 
 /** An organization (rate limit out of the way) seeded with dossiers, contacts, links, a note and a CV. */
 export async function seedOrg(app: DossierApp, name: string): Promise<Seeded> {
-  const org = makeOrg(app, { name, rateLimit: 1_000_000 });
+  const org = await makeOrg(app, { name, rateLimit: 1_000_000 });
   const ok = async (method: string, path: string, options: Parameters<typeof call>[3]) => {
     const answer = await call(app, method, path, { key: org.key, ...options });
     expect(answer.status, `${method} ${path}: ${answer.text}`).toBeLessThan(300);

@@ -48,8 +48,8 @@ let spareKeyId = "";
 beforeAll(async () => {
   A = await seedOrg(app, "Alpha");
   B = await seedOrg(app, "Bravo");
-  keys.read = makeKey(app, A, ["dossiers:read", "contacts:read"]);
-  keys.expired = makeKey(app, A, ["dossiers:read"], "2001-01-01T00:00:00.000Z");
+  keys.read = await makeKey(app, A, ["dossiers:read", "contacts:read"]);
+  keys.expired = await makeKey(app, A, ["dossiers:read"], "2001-01-01T00:00:00.000Z");
   const revoked = await createKey(app.dossier, { organizationId: A.id, scopes: ["dossiers:write"] });
   await revokeKey(app.dossier, revoked.id);
   keys.revoked = revoked.key;
@@ -384,7 +384,7 @@ async function exchange(sent: Sent, loose = false) {
 // ---- the wire ---------------------------------------------------------------------------------
 
 interface Wire {
-  server: ReturnType<typeof startServer>;
+  server: Awaited<ReturnType<typeof startServer>>;
   reference: ReturnType<typeof startReference>;
   tap: ReturnType<typeof tapLog>;
   /** The requests the server's app took during the current exchange: how many it is still
@@ -395,8 +395,8 @@ interface Wire {
 
 /** A real server on 127.0.0.1 (port 0) over the same data folder as `app` (so the seeded ids and
  * keys hold), its app instrumented: a tap on its log, and a count of the requests in its hands. */
-function startWire(): Wire {
-  const server = startServer({ dataDir, host: "127.0.0.1", port: 0, webhooks: false, env: {}, config: { log: "json" } });
+async function startWire(): Promise<Wire> {
+  const server = await startServer({ dataDir, host: "127.0.0.1", port: 0, webhooks: false, env: {}, config: { log: "json" } });
   const wire: Wire = { server, reference: startReference(), tap: tapLog(server.app), run: { inflight: 0, statuses: [], changing: false } };
   const handle = server.app.handle;
   server.app.handle = ((request: Request) => {
@@ -618,7 +618,7 @@ describe("fuzzing: every route, hostile input (api-v1 Errors, C3, C8, C9, C10)",
   test("found by fuzzing: a Host Bun cannot make a URL of (empty, `]`, `a b`, `a/b`) is served as any other on a real server, never a 500 (C3)", async () => {
     // Bun then hands the app a URL that is a path alone ("/api/v1/flows") or does not parse
     // ("http://]/api/v1/flows"): a GET was routed as "/v1/flows" (404), a POST was Bun's HTML 500.
-    const wire = startWire();
+    const wire = await startWire();
     try {
       const cases: [string, string, string, string, number][] = [
         ["GET", "/api/v1/flows", "", "", 200],
@@ -647,7 +647,7 @@ describe("fuzzing: every route, hostile input (api-v1 Errors, C3, C8, C9, C10)",
   test("found by fuzzing: a body cut short (the client closes before its end) is no 500 and no logged error, and changes nothing (C3, C8)", async () => {
     // Reading the body then fails ("The connection was closed."): that is the client's doing. The
     // app's answer reaches nobody, but it was a 500 with an "unhandled error" log line.
-    const wire = startWire();
+    const wire = await startWire();
     try {
       const json = `{"full_name":"Cut short"}`;
       const form = `--b\r\nContent-Disposition: form-data; name="cv"; filename="cv.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4`;
@@ -677,7 +677,7 @@ describe("fuzzing: every route, hostile input (api-v1 Errors, C3, C8, C9, C10)",
     const whole = await app.handle(new Request(`http://localhost/api/v1/dossiers/${A.dossier}/cv`, { headers: { authorization: `Bearer ${A.key}` } }));
     expect(whole.status).toBe(200);
     const pdfBytes = Buffer.from(await whole.arrayBuffer());
-    const wire = startWire();
+    const wire = await startWire();
     try {
       for (const range of ["bytes=0-1", "bytes=-3", "bytes=999999-", "bytes=5-1", "bytes=0-1,3-4"]) {
         const path = `/api/v1/dossiers/${A.dossier}/cv`;
@@ -698,7 +698,7 @@ describe("fuzzing: every route, hostile input (api-v1 Errors, C3, C8, C9, C10)",
   test(
     "on the wire (a real server, raw sockets): hostile Host, Content-Length, chunking, duplicated and long headers, request lines: a well-formed answer, the envelope or a success with X-Request-Id, or Bun's own refusal; never a 500 or a hang; rejected requests change nothing; every route reached",
     async () => {
-      const wire = startWire();
+      const wire = await startWire();
       try {
         const routes = routesOf(wire.server.app);
         const hits = await countHits(wire.tap, () =>

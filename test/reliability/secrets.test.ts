@@ -33,7 +33,7 @@ beforeAll(async () => {
   // The CLI refuses an expiry in the past (exit 2), so the expired key is made through the service.
   const ctx = openContext({ dataDir: data, env: { DOSSIER_LOG: "off" } });
   expired = (await createKey(ctx, { organizationId: org.id, scopes: [...SCOPES], expiresAt: "2001-01-01T00:00:00.000Z" })).key;
-  ctx.store.close();
+  await ctx.store.close();
   server = await startServerProcess(data, ["--no-bootstrap"], { DOSSIER_LOG: "json", DOSSIER_LOG_LEVEL: "debug" });
   port = Number(new URL(server.url).port);
 });

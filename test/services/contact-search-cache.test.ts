@@ -3,11 +3,11 @@
 // kind of contact write, through the API, through the services, and through another connection on
 // the same file (as the CLI would write). The expected answers are computed by brute force in
 // JavaScript from the contacts table itself.
-import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { openContext, type Context } from "../../src/context";
 import { CACHE_LIMITS, cacheStats } from "../../src/db/contact-search";
 import { createContact, deleteContact, getContact, KINDS, kindMaskOf, listContacts, updateContact, type Kind, writeNewContact, writeContactPatch, writeContactDeletion } from "../../src/services/contacts";
-import { call, makeApp, makeOrg } from "../helpers";
+import { call, makeApp, makeOrg, type Org } from "../helpers";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
@@ -35,14 +35,14 @@ function expected(ctx: Context, organizationId: string, term: string, mask = 0):
 
 /** Every page of the search through the service (so through the cache), concatenated; checks the
  * total on each page. */
-function searched(ctx: Context, organizationId: string, term: string, kinds: Kind[] = [], perPage = 3): string[] {
+async function searched(ctx: Context, organizationId: string, term: string, kinds: Kind[] = [], perPage = 3): Promise<string[]> {
   const ids: string[] = [];
-  const first = listContacts(ctx, organizationId, { search: term, kinds, page: 1, perPage });
+  const first = await listContacts(ctx, organizationId, { search: term, kinds, page: 1, perPage });
   for (let page = 1; page <= Math.ceil(first.total / perPage) + 1 && page <= 50; page++) {
-    const { data, total } = listContacts(ctx, organizationId, { search: term, kinds, page, perPage });
+    const { data, total } = await listContacts(ctx, organizationId, { search: term, kinds, page, perPage });
     expect(total).toBe(first.total);
     // Whole pages are cached too: every field, dossier_count included, as a fresh read gives it.
-    for (const contact of data) expect(contact).toEqual(getContact(ctx, organizationId, contact.id)!);
+    for (const contact of data) expect(contact).toEqual((await getContact(ctx, organizationId, contact.id))!);
     ids.push(...data.map((c) => c.id));
   }
   expect(ids.length).toBe(first.total);
@@ -52,24 +52,24 @@ function searched(ctx: Context, organizationId: string, term: string, kinds: Kin
 const TERMS = ["ann", "an", "a", "smith", "acme", "@corp", "engineer", "zz"];
 
 /** GET /contacts without search (kind filter or none): exact total and full first pages. */
-function expectKindPages(ctx: Context, organizationId: string) {
+async function expectKindPages(ctx: Context, organizationId: string) {
   for (const kinds of [[], ["client"], ["candidate", "partner"]] as Kind[][]) {
     const mask = kindMaskOf(kinds);
     const all = expected(ctx, organizationId, "", mask);
     for (const page of [1, 2]) {
-      const { data, total } = listContacts(ctx, organizationId, { kinds, page, perPage: 2 });
+      const { data, total } = await listContacts(ctx, organizationId, { kinds, page, perPage: 2 });
       expect(total).toBe(all.length);
       expect(data.map((c) => c.id)).toEqual(all.slice((page - 1) * 2, page * 2));
-      for (const contact of data) expect(contact).toEqual(getContact(ctx, organizationId, contact.id)!);
+      for (const contact of data) expect(contact).toEqual((await getContact(ctx, organizationId, contact.id))!);
     }
   }
 }
 
-function expectExact(ctx: Context, organizationId: string) {
-  expectKindPages(ctx, organizationId);
+async function expectExact(ctx: Context, organizationId: string) {
+  await expectKindPages(ctx, organizationId);
   for (const term of TERMS) {
-    expect(searched(ctx, organizationId, term)).toEqual(expected(ctx, organizationId, term));
-    expect(searched(ctx, organizationId, term, ["client"])).toEqual(expected(ctx, organizationId, term, kindMaskOf(["client"])));
+    expect((await searched(ctx, organizationId, term))).toEqual(expected(ctx, organizationId, term));
+    expect((await searched(ctx, organizationId, term, ["client"]))).toEqual(expected(ctx, organizationId, term, kindMaskOf(["client"])));
   }
 }
 
@@ -90,8 +90,8 @@ describe("contact search cache: exact after every contact write", () => {
   async function cachedContacts() {
     const app = makeApp();
     const ctx = app.dossier;
-    const org = makeOrg(app, { rateLimit: 1_000_000 });
-    const other = makeOrg(app, { rateLimit: 1_000_000 });
+    const org = await makeOrg(app, { rateLimit: 1_000_000 });
+    const other = await makeOrg(app, { rateLimit: 1_000_000 });
     const post = async (body: object, key = org.key) => {
       const answer = await call(app, "POST", "/contacts", { key, body });
       expect(answer.status).toBe(201);
@@ -102,20 +102,20 @@ describe("contact search cache: exact after every contact write", () => {
     const bob = await post({ full_name: "Bob Jones", email: "bob@corp.example", company: "Globex", role: "Manager" });
     await post({ full_name: "Joanna Banner", company: "Acme Labs", kind: ["candidate", "client"] });
     await post({ full_name: "Ann Smith-Other" }, other.key);
-    expectExact(ctx, org.id);
+    await expectExact(ctx, org.id);
     return { app, ctx, org, other, post, patch, ann, bob };
   }
 
   test("results are cached, and the cache answers the same as the SQL", async () => {
     const { ctx, org } = await cachedContacts();
-    expect(cacheStats(ctx.store.sqlite).entries).toBeGreaterThan(0);
-    expectExact(ctx, org.id); // now from the cache
+    expect(cacheStats(ctx.store.reader).entries).toBeGreaterThan(0);
+    await expectExact(ctx, org.id); // now from the cache
   });
 
   test("create through the API", async () => {
     const { ctx, org, post } = await cachedContacts();
     await post({ full_name: "Annabel Lee", role: "Software Engineer", kind: ["partner"] });
-    expectExact(ctx, org.id);
+    await expectExact(ctx, org.id);
   });
 
   test.each([
@@ -128,39 +128,39 @@ describe("contact search cache: exact after every contact write", () => {
   ])("PATCH of %s", async (_name, body) => {
     const { ctx, org, patch, bob } = await cachedContacts();
     await patch(bob, body);
-    expectExact(ctx, org.id);
+    await expectExact(ctx, org.id);
   });
 
   test("kind change (the kind filter's cached answers follow)", async () => {
     const { ctx, org, patch, ann, bob } = await cachedContacts();
     await patch(bob, { kind: ["client"] });
-    expectExact(ctx, org.id);
+    await expectExact(ctx, org.id);
     await patch(ann, { kind: ["supplier"] });
-    expectExact(ctx, org.id);
+    await expectExact(ctx, org.id);
   });
 
   test("PATCH of a field the search does not read keeps the answers", async () => {
     const { ctx, org, patch, ann } = await cachedContacts();
     await patch(ann, { phone: "+1 555", notes: "met at the fair", city: "Annecy" });
-    expectExact(ctx, org.id);
+    await expectExact(ctx, org.id);
   });
 
   test("a link to a dossier and its removal (dossier_count)", async () => {
     const { app, ctx, org, ann } = await cachedContacts();
     const dossier = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "sales", name: "Deal" } })).json.data;
-    expectExact(ctx, org.id);
+    await expectExact(ctx, org.id);
     const linked = await call(app, "POST", `/dossiers/${dossier.id}/contacts`, { key: org.key, body: { contact_id: ann, role_on_dossier: "champion" } });
     expect(linked.status).toBe(201);
-    expect(getContact(ctx, org.id, ann)!.dossier_count).toBe(1);
-    expectExact(ctx, org.id);
+    expect((await getContact(ctx, org.id, ann))!.dossier_count).toBe(1);
+    await expectExact(ctx, org.id);
     expect((await call(app, "DELETE", `/dossiers/${dossier.id}/contacts/${ann}`, { key: org.key })).status).toBe(200);
-    expectExact(ctx, org.id);
+    await expectExact(ctx, org.id);
   });
 
   test("delete", async () => {
     const { app, ctx, org, ann } = await cachedContacts();
     expect((await call(app, "DELETE", `/contacts/${ann}`, { key: org.key })).status).toBe(200);
-    expectExact(ctx, org.id);
+    await expectExact(ctx, org.id);
   });
 
   test("a dossier creation that creates a contact", async () => {
@@ -171,51 +171,51 @@ describe("contact search cache: exact after every contact write", () => {
     });
     expect(answer.status).toBe(201);
     expect(expected(ctx, org.id, "annika")).toHaveLength(1);
-    expectExact(ctx, org.id);
+    await expectExact(ctx, org.id);
   });
 
   test("a write by another connection on the same file (as the CLI would make)", async () => {
     const { ctx, org } = await cachedContacts();
     const second = openContext({ dataDir: ctx.config.dataDir, env: { DOSSIER_LOG: "off" }, config: { log: "off" } });
     try {
-      expectExact(ctx, org.id); // cached in this connection
+      await expectExact(ctx, org.id); // cached in this connection
       const made = await second.store.write(() => writeNewContact(second, org.id, { full_name: "Anneliese Smith", company: "Acme", kind: ["client"] }));
-      expectExact(ctx, org.id);
+      await expectExact(ctx, org.id);
       await second.store.write(() => writeContactPatch(second, org.id, made.id, { full_name: "Liese Zz", role: "Engineer" }));
-      expectExact(ctx, org.id);
+      await expectExact(ctx, org.id);
       await second.store.write(() => writeContactPatch(second, org.id, made.id, { kind: ["candidate"] }));
-      expectExact(ctx, org.id);
+      await expectExact(ctx, org.id);
       await second.store.write(() => writeContactPatch(second, org.id, made.id, { phone: "+49 30 1", city: "Berlin" }));
-      expectExact(ctx, org.id);
+      await expectExact(ctx, org.id);
       await second.store.write(() => writeContactDeletion(second, org.id, made.id));
-      expectExact(ctx, org.id);
+      await expectExact(ctx, org.id);
       expectKindCounts(ctx);
     } finally {
-      second.store.close();
+      await second.store.close();
     }
   });
 
   test("a read inside a transaction that rolls back leaves nothing behind in the cache", async () => {
     const { ctx, org } = await cachedContacts();
-    expectExact(ctx, org.id);
-    expect(() =>
-      ctx.store.sqlite.transaction(() => {
-        writeNewContact(ctx, org.id, { full_name: "Ann Rolledback" });
-        expect(searched(ctx, org.id, "rolledb")).toHaveLength(1);
-        expect(listContacts(ctx, org.id, { page: 1, perPage: 2 }).data[0].full_name).toBe("Ann Rolledback");
+    await expectExact(ctx, org.id);
+    expect(
+      ctx.store.write(async () => {
+        await writeNewContact(ctx, org.id, { full_name: "Ann Rolledback" });
+        expect(await searched(ctx, org.id, "rolledb")).toHaveLength(1);
+        expect((await listContacts(ctx, org.id, { page: 1, perPage: 2 })).data[0].full_name).toBe("Ann Rolledback");
         throw new Error("roll back");
-      })(),
-    ).toThrow("roll back");
+      }),
+    ).rejects.toThrow("roll back");
     // The next write brings the generation back to the number it had inside the rolled-back transaction.
     await ctx.store.write(() => writeNewContact(ctx, org.id, { full_name: "Quentin Other" }));
-    expect(searched(ctx, org.id, "rolledb")).toEqual([]);
-    expect(listContacts(ctx, org.id, { page: 1, perPage: 2 }).data[0].full_name).toBe("Quentin Other");
-    expectExact(ctx, org.id);
+    expect((await searched(ctx, org.id, "rolledb"))).toEqual([]);
+    expect((await listContacts(ctx, org.id, { page: 1, perPage: 2 })).data[0].full_name).toBe("Quentin Other");
+    await expectExact(ctx, org.id);
   });
 
   test("an insert that does not sort first (a created_at in the past, as a direct write could make)", async () => {
     const { ctx, org } = await cachedContacts();
-    expectExact(ctx, org.id);
+    await expectExact(ctx, org.id);
     const second = openContext({ dataDir: ctx.config.dataDir, env: { DOSSIER_LOG: "off" }, config: { log: "off" } });
     try {
       second.store.sqlite
@@ -224,32 +224,33 @@ describe("contact search cache: exact after every contact write", () => {
            VALUES ('00000000-0000-4000-8000-000000000001', ?, 'Ann Oldtimer', '["client"]', 4, '2001-01-01T00:00:00.000Z', '2001-01-01T00:00:00.000Z')`,
         )
         .run(org.id);
-      expectExact(ctx, org.id);
+      await expectExact(ctx, org.id);
     } finally {
-      second.store.close();
+      await second.store.close();
     }
   });
 
   test("a contact_search id freed by another organization's delete and reused by an insert here", async () => {
     const { ctx, org, other } = await cachedContacts();
     const theirs = await ctx.store.write(() => writeNewContact(ctx, other.id, { full_name: "Their Newest" }));
-    expectExact(ctx, org.id);
+    await expectExact(ctx, org.id);
     await ctx.store.write(() => writeContactDeletion(ctx, other.id, theirs.id));
     await ctx.store.write(() => writeNewContact(ctx, org.id, { full_name: "Ann Reused", company: "Acme" }));
-    expectExact(ctx, org.id);
+    await expectExact(ctx, org.id);
   });
 
   test("the other organization's answers never mix in", async () => {
     const { ctx, other } = await cachedContacts();
-    expect(searched(ctx, other.id, "ann")).toEqual(expected(ctx, other.id, "ann"));
-    expect(searched(ctx, other.id, "ann")).toHaveLength(1);
+    expect((await searched(ctx, other.id, "ann"))).toEqual(expected(ctx, other.id, "ann"));
+    expect((await searched(ctx, other.id, "ann"))).toHaveLength(1);
   });
 });
 
 describe("kind counts and search answers after random sequences of writes", () => {
   const app = makeApp();
   const ctx = app.dossier;
-  const orgs = [makeOrg(app), makeOrg(app)];
+  const orgs: Org[] = [];
+  beforeAll(async () => orgs.push(await makeOrg(app), await makeOrg(app)));
   let seed = 20261123;
   const random = () => {
     seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -262,7 +263,7 @@ describe("kind counts and search answers after random sequences of writes", () =
   test("200 random creates, kind changes, renames and deletes over two organizations", async () => {
     const live: { org: string; id: string }[] = [];
     for (let step = 0; step < 200; step++) {
-      const org = pick(orgs).id;
+      const org = (await pick(orgs)).id;
       const r = random();
       if (r < 0.4 || live.length === 0) {
         const made = await ctx.store.write(() => writeNewContact(ctx, org, { full_name: `${pick(NAMES)} ${pick(NAMES)} ${step}`, kind: someKinds() }));
@@ -282,14 +283,14 @@ describe("kind counts and search answers after random sequences of writes", () =
       if (step % 10 === 0) {
         for (const { id } of orgs) {
           const kinds = someKinds();
-          const total = listContacts(ctx, id, { kinds, page: 1, perPage: 5 }).total;
+          const total = (await listContacts(ctx, id, { kinds, page: 1, perPage: 5 })).total;
           const mask = kindMaskOf(kinds);
           const n = ctx.store.sqlite
             .query<{ n: number }, [string, number, number]>("SELECT count(*) AS n FROM contacts WHERE organization_id = ? AND (? = 0 OR (kind_mask & ?) != 0)")
             .get(id, mask, mask)!.n;
           expect(total).toBe(n);
           const term = pick(["ann", "smith", "zz", "an", "1"]);
-          expect(searched(ctx, id, term, kinds, 4)).toEqual(expected(ctx, id, term, mask));
+          expect((await searched(ctx, id, term, kinds, 4))).toEqual(expected(ctx, id, term, mask));
         }
       }
     }
@@ -300,19 +301,19 @@ describe("the cache's memory is bounded", () => {
   test("entries and ids stay within the limits; answers stay exact past them", async () => {
     const app = makeApp();
     const ctx = app.dossier;
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const saved = { ...CACHE_LIMITS };
     Object.assign(CACHE_LIMITS, { entries: 4, ids: 10, idsPerEntry: 6, pages: 5, pageChars: 5000 });
     try {
-      await ctx.store.write(() => {
-        for (let i = 0; i < 20; i++) writeNewContact(ctx, org.id, { full_name: `Person ${String(i).padStart(2, "0")} ${i % 2 ? "odd" : "even"}` });
+      await ctx.store.write(async () => {
+        for (let i = 0; i < 20; i++) await writeNewContact(ctx, org.id, { full_name: `Person ${String(i).padStart(2, "0")} ${i % 2 ? "odd" : "even"}` });
       });
       for (const term of ["person", "odd", "even", "per", "son", "erso", "0", "1", "person", "odd"]) {
-        expect(searched(ctx, org.id, term, [], 4)).toEqual(expected(ctx, org.id, term));
+        expect((await searched(ctx, org.id, term, [], 4))).toEqual(expected(ctx, org.id, term));
         // New contacts after a result was cached: caught up in front, within the same bounds.
         await ctx.store.write(() => writeNewContact(ctx, org.id, { full_name: `Person new ${term}` }));
-        expect(searched(ctx, org.id, term, [], 4)).toEqual(expected(ctx, org.id, term));
-        const stats = cacheStats(ctx.store.sqlite);
+        expect((await searched(ctx, org.id, term, [], 4))).toEqual(expected(ctx, org.id, term));
+        const stats = cacheStats(ctx.store.reader);
         expect(stats.entries).toBeLessThanOrEqual(4);
         expect(stats.ids).toBeLessThanOrEqual(10);
         expect(stats.pages).toBeLessThanOrEqual(5);

@@ -19,8 +19,8 @@ describe("findContactByEmail / insertContact (C5, C6, C10)", () => {
   async function withZola() {
     const app = makeApp();
     const ctx = app.dossier;
-    const org = makeOrg(app);
-    const other = makeOrg(app);
+    const org = await makeOrg(app);
+    const other = await makeOrg(app);
     const zola = await ctx.store.write(() => insertContact(ctx, org.id, { full_name: "  Émile Zola ", email: "Emile@Zola.FR", kind: ["prospect", "prospect", "candidate"] }));
     return { app, ctx, org, other, zola };
   }
@@ -33,11 +33,11 @@ describe("findContactByEmail / insertContact (C5, C6, C10)", () => {
 
   test("findContactByEmail is case-insensitive (Unicode) and scoped to the organization", async () => {
     const { ctx, org, other } = await withZola();
-    expect(findContactByEmail(ctx, org.id, "EMILE@zola.fr")?.fullName).toBe("Émile Zola");
-    expect(findContactByEmail(ctx, org.id, "nobody@zola.fr")).toBeNull();
-    expect(findContactByEmail(ctx, other.id, "emile@zola.fr")).toBeNull();
+    expect((await findContactByEmail(ctx, org.id, "EMILE@zola.fr"))?.fullName).toBe("Émile Zola");
+    expect((await findContactByEmail(ctx, org.id, "nobody@zola.fr"))).toBeNull();
+    expect((await findContactByEmail(ctx, other.id, "emile@zola.fr"))).toBeNull();
     await ctx.store.write(() => insertContact(ctx, org.id, { full_name: "Ölaf", email: "ÖLAF@example.com" }));
-    expect(findContactByEmail(ctx, org.id, "ölaf@EXAMPLE.com")?.fullName).toBe("Ölaf");
+    expect((await findContactByEmail(ctx, org.id, "ölaf@EXAMPLE.com"))?.fullName).toBe("Ölaf");
   });
 
   test("C10: an email clash throws duplicate_contact (409), and the caller's whole transaction rolls back", async () => {
@@ -45,9 +45,9 @@ describe("findContactByEmail / insertContact (C5, C6, C10)", () => {
     const before = rowCounts(app);
     let thrown: unknown;
     try {
-      await ctx.store.write(() => {
-        insertContact(ctx, org.id, { full_name: "Written first" });
-        insertContact(ctx, org.id, { full_name: "Clash", email: "emile@ZOLA.fr" });
+      await ctx.store.write(async () => {
+        await insertContact(ctx, org.id, { full_name: "Written first" });
+        await insertContact(ctx, org.id, { full_name: "Clash", email: "emile@ZOLA.fr" });
       });
     } catch (error) {
       thrown = error;
@@ -61,19 +61,19 @@ describe("findContactByEmail / insertContact (C5, C6, C10)", () => {
   test("the search index follows insertContact, with non-ASCII text folded as toLowerCase()", async () => {
     const { ctx, org } = await withZola();
     await ctx.store.write(() => insertContact(ctx, org.id, { full_name: "ÅSA ÖBERG", company: "ÆRØ Shipping", role: "CEO" }));
-    const found = (q: string) => listContacts(ctx, org.id, { search: q, page: 1, perPage: 10 }).data.map((c) => c.full_name);
-    expect(found("åsa öb")).toEqual(["ÅSA ÖBERG"]);
-    expect(found("ærø")).toEqual(["ÅSA ÖBERG"]);
-    expect(found("Æ")).toEqual(["ÅSA ÖBERG"]);
+    const found = async (q: string) => (await listContacts(ctx, org.id, { search: q, page: 1, perPage: 10 })).data.map((c) => c.full_name);
+    expect((await found("åsa öb"))).toEqual(["ÅSA ÖBERG"]);
+    expect((await found("ærø"))).toEqual(["ÅSA ÖBERG"]);
+    expect((await found("Æ"))).toEqual(["ÅSA ÖBERG"]);
   });
 });
 
-describe("linkContact / unlinkContact (C6, C10)", () => {
+describe("linkContact / unlinkContact (C6, C10)", async () => {
   let now = Date.parse("2026-06-01T00:00:00.000Z");
   const app = makeApp({ now: () => new Date(now) });
   const ctx = app.dossier;
-  const org = makeOrg(app);
-  const other = makeOrg(app);
+  const org = await makeOrg(app);
+  const other = await makeOrg(app);
   const dossier = (organizationId = org.id) => {
     const id = newId();
     const at = ctx.now().toISOString();
@@ -89,8 +89,8 @@ describe("linkContact / unlinkContact (C6, C10)", () => {
   test("C5 use: insert a dossier, a contact and a primary link in one transaction", async () => {
     const before = rowCounts(app);
     const d = dossier();
-    const result = await ctx.store.write(() => {
-      const c = insertContact(ctx, org.id, { full_name: "Primary person", kind: ["candidate"] });
+    const result = await ctx.store.write(async () => {
+      const c = await insertContact(ctx, org.id, { full_name: "Primary person", kind: ["candidate"] });
       return writeLink(ctx, org.id, d, c.id, "primary", true);
     });
     expect(result.created).toBe(true);
@@ -102,7 +102,7 @@ describe("linkContact / unlinkContact (C6, C10)", () => {
   test("C10: re-link keeps created_at and, without isPrimary, is_primary; never bumps dossiers.updated_at", async () => {
     const d = dossier();
     const { updated_at } = row(d);
-    const [a, b] = await ctx.store.write(() => [insertContact(ctx, org.id, { full_name: "A" }), insertContact(ctx, org.id, { full_name: "B" })]);
+    const [a, b] = await ctx.store.write(async () => [await insertContact(ctx, org.id, { full_name: "A" }), await insertContact(ctx, org.id, { full_name: "B" })]);
     now += 1000;
     await ctx.store.write(() => writeLink(ctx, org.id, d, a.id, "other", true));
     const created = linkRow(d, a.id)!.created_at;
@@ -139,7 +139,7 @@ describe("linkContact / unlinkContact (C6, C10)", () => {
 });
 
 describe("migration 0001_contacts_search (C6 search index)", () => {
-  test("contacts written before the migration are indexed by it (ASCII folding), and the index is consistent", () => {
+  test("contacts written before the migration are indexed by it (ASCII folding), and the index is consistent", async () => {
     const path = join(tempDir(), "older.db");
     const older = new Database(path);
     older.run("PRAGMA foreign_keys = ON");
@@ -160,6 +160,6 @@ describe("migration 0001_contacts_search (C6 search index)", () => {
     store.sqlite.run("DELETE FROM contacts WHERE id = 'c1'");
     expect(hits("legacy")).toEqual([]);
     expect(store.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM contact_search").get()!.n).toBe(0);
-    store.close();
+    await store.close();
   });
 });

@@ -8,10 +8,10 @@ import { makeApp, makeOrg } from "../helpers";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-describe("createDossier", () => {
+describe("createDossier", async () => {
   const app = makeApp();
   const ctx = app.dossier;
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   const { sqlite } = ctx.store;
   const lastEvent = () =>
     JSON.parse(sqlite.query<{ body: string }, []>(`SELECT body FROM events ORDER BY rowid DESC LIMIT 1`).get()!.body);
@@ -19,14 +19,14 @@ describe("createDossier", () => {
     sqlite.query<{ n: number }, [string]>(`SELECT coalesce(sum(n), 0) AS n FROM dossier_counts WHERE organization_id = ?`).get(org.id)!.n;
 
   /** The answer is the stored row, the event carries it, and the one link is the primary. */
-  function checkStored(dossier: Dossier, contactId: string) {
-    const stored = getDossier(ctx, org.id, dossier.id)!;
+  async function checkStored(dossier: Dossier, contactId: string) {
+    const stored = (await getDossier(ctx, org.id, dossier.id))!;
     expect(JSON.stringify(dossier)).toBe(JSON.stringify(stored));
     expect(dossier.contact_id).toBe(contactId);
     const event = lastEvent();
     expect(event.type).toBe("dossier.created");
     expect(JSON.stringify(event.data)).toBe(JSON.stringify(stored));
-    expect(listDossierContacts(ctx, org.id, dossier.id)).toEqual([
+    expect((await listDossierContacts(ctx, org.id, dossier.id))).toEqual([
       expect.objectContaining({ contact_id: contactId, role_on_dossier: "primary", is_primary: true }),
     ]);
   }
@@ -42,18 +42,18 @@ describe("createDossier", () => {
     expect(first.deal_size).toBe(1234.5);
     const contact = sqlite.query<{ id: string; kind: string }, [string]>(`SELECT id, kind FROM contacts WHERE id = ?`).get(first.contact_id!)!;
     expect(contact.kind).toBe('["prospect"]');
-    checkStored(first, contact.id);
+    await checkStored(first, contact.id);
 
     const second = await createDossier(ctx, org.id, { type: "candidate", name: "Same email", email: "buyer@example.COM", deal_size: null });
-    checkStored(second, contact.id);
+    await checkStored(second, contact.id);
 
     const third = await createDossier(ctx, org.id, { type: "sales", name: "Given", contact_id: contact.id.toUpperCase(), deal_size: 10 });
     expect(third.deal_size).toBe(10);
-    checkStored(third, contact.id);
+    await checkStored(third, contact.id);
 
     const fourth = await createDossier(ctx, org.id, { type: "candidate", name: "No email" });
     expect(fourth.contact_id).not.toBe(contact.id);
-    checkStored(fourth, fourth.contact_id!);
+    await checkStored(fourth, fourth.contact_id!);
     expect(counts()).toBe(before + 4);
   });
 });

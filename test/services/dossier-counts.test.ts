@@ -8,8 +8,8 @@ setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.t
 describe("maintained dossier counts", () => {
   test("stay exact under concurrent writes, for every filter combination they serve", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
-    const other = makeOrg(app);
+    const org = await makeOrg(app);
+    const other = await makeOrg(app);
     const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => app.handle(request) });
     try {
       const flows = (await call(app, "GET", "/flows", { key: org.key })).json.data as { id: string; type: string; stages: { id: string }[] }[];

@@ -6,10 +6,10 @@ import { call, makeApp, makeOrg } from "../helpers";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-describe("listDossiersJson", () => {
+describe("listDossiersJson", async () => {
   const app = makeApp();
   const ctx = app.dossier;
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   const texts = ["plain", "quote \" backslash \\ slash /", "tab\tnewline\ncr\r", "ctrl \u0001\u001f\b\f\u007f", "é ü ß 中文 😀 \u2028\u2029", "<script>"];
   const sizes = [0, 1, 15000, 0.1, 1 / 3, 12345.678901234567, 0.30000000000000004, 1e21, 2 ** 53 + 2, 5e-324, null];
 
@@ -23,8 +23,8 @@ describe("listDossiersJson", () => {
     const queries: Omit<ListDossiersQuery, "page" | "perPage">[] = [{}, { type: "sales" }, { status: "active" }, { q: "é" }];
     for (const query of queries) {
       for (const [page, perPage] of [[1, 100], [1, 3], [2, 3], [3, 3], [2, 3], [7, 3], [1, 1], [40, 1]]) {
-        const objects = listDossiers(ctx, org.id, { ...query, page, perPage });
-        const json = listDossiersJson(ctx, org.id, { ...query, page, perPage });
+        const objects = await listDossiers(ctx, org.id, { ...query, page, perPage });
+        const json = await listDossiersJson(ctx, org.id, { ...query, page, perPage });
         expect(json.total).toBe(objects.total);
         expect(json.json).toBe(JSON.stringify(objects.data));
       }
@@ -35,7 +35,7 @@ describe("listDossiersJson", () => {
     const answer = await call(app, "GET", "/dossiers?per_page=5&page=2", { key: org.key });
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toBe("application/json;charset=utf-8");
-    const objects = listDossiers(ctx, org.id, { page: 2, perPage: 5 });
+    const objects = await listDossiers(ctx, org.id, { page: 2, perPage: 5 });
     expect(answer.text).toBe(JSON.stringify({ data: objects.data, meta: { total: objects.total, page: 2, per_page: 5 } }));
   });
 });

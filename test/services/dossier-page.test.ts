@@ -21,8 +21,8 @@ async function seeded(withCover: boolean, dataDir?: string) {
   const app = makeApp({ now: () => new Date(clock), ...(dataDir ? { dataDir } : {}) });
   const ctx = app.dossier;
   ctx.store.sqlite.run(withCover ? COVER_SQL : `DROP INDEX IF EXISTS ${COVER_INDEX}`);
-  const org = makeOrg(app);
-  const other = makeOrg(app, { name: "Other" });
+  const org = await makeOrg(app);
+  const other = await makeOrg(app, { name: "Other" });
   const stages = ctx.store.sqlite
     .query<{ id: string }, [string]>(`SELECT s.id FROM stages s JOIN flows f ON f.id = s.flow_id WHERE f.organization_id = ? AND f.type = 'candidate' ORDER BY s.position`)
     .all(org.id);
@@ -50,12 +50,12 @@ async function checkEveryPage(withCover: boolean) {
     ["q", { q: "d1" }],
   ];
   for (const [name, filter] of filters) {
-    const expected = listDossiers(ctx, org.id, { ...filter, page: 1, perPage: 100 }).data.map((d) => d.id);
+    const expected = (await listDossiers(ctx, org.id, { ...filter, page: 1, perPage: 100 })).data.map((d) => d.id);
     expect(expected.length, name).toBeGreaterThan(0);
     for (const perPage of [1, 7, 25]) {
       const seen: string[] = [];
       for (let page = 1; page <= Math.ceil(expected.length / perPage) + 1; page++) {
-        const result = listDossiers(ctx, org.id, { ...filter, page, perPage });
+        const result = await listDossiers(ctx, org.id, { ...filter, page, perPage });
         expect(result.total, name).toBe(expected.length);
         seen.push(...result.data.map((d) => d.id));
       }
@@ -63,7 +63,7 @@ async function checkEveryPage(withCover: boolean) {
     }
   }
   // The reference itself: the first page (a direct read) in C3's order.
-  const all = listDossiers(ctx, org.id, { page: 1, perPage: 100 }).data;
+  const all = (await listDossiers(ctx, org.id, { page: 1, perPage: 100 })).data;
   const sorted = [...all].sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1));
   expect(all.map((d) => d.id)).toEqual(sorted.map((d) => d.id));
   expect(all.every((d) => d.organization_id === org.id && d.status !== "archived")).toBe(true);
@@ -97,26 +97,26 @@ describe("remembered page boundaries (seek instead of OFFSET)", () => {
       )
       .all(orgId, perPage, (page - 1) * perPage)
       .map((r) => r.id);
-  const ids = (app: ReturnType<typeof makeApp>, orgId: string, page: number, perPage: number) =>
-    listDossiers(app.dossier, orgId, { page, perPage }).data.map((d) => d.id);
+  const ids = async (app: ReturnType<typeof makeApp>, orgId: string, page: number, perPage: number) =>
+    (await listDossiers(app.dossier, orgId, { page, perPage })).data.map((d) => d.id);
 
   test("the same page asked again, a write of this app, and a write of another connection", async () => {
     const dir = tempDir();
     {
       const { app, org } = await seeded(true, dir);
       for (let round = 0; round < 2; round++) {
-        for (const page of [3, 3, 4, 2, 3]) expect(ids(app, org.id, page, 7)).toEqual(reference(app, org.id, page, 7));
+        for (const page of [3, 3, 4, 2, 3]) expect((await ids(app, org.id, page, 7))).toEqual(reference(app, org.id, page, 7));
       }
       // In this app: a new dossier comes first and shifts every later page by one.
       await createDossier(app.dossier, org.id, { type: "candidate", name: "Newest" });
-      for (const page of [3, 4]) expect(ids(app, org.id, page, 7)).toEqual(reference(app, org.id, page, 7));
+      for (const page of [3, 4]) expect((await ids(app, org.id, page, 7))).toEqual(reference(app, org.id, page, 7));
       // Another connection on the same file archives a dossier of page 2: later pages move up.
       const victim = reference(app, org.id, 2, 7)[0];
       const other = openContext({ dataDir: dir, config: { log: "off" } });
       await archiveDossier(other, org.id, victim);
-      other.store.close();
-      for (const page of [3, 4, 3]) expect(ids(app, org.id, page, 7)).toEqual(reference(app, org.id, page, 7));
-      expect(ids(app, org.id, 2, 7)).not.toContain(victim);
+      await other.store.close();
+      for (const page of [3, 4, 3]) expect((await ids(app, org.id, page, 7))).toEqual(reference(app, org.id, page, 7));
+      expect((await ids(app, org.id, 2, 7))).not.toContain(victim);
     }
   });
 });

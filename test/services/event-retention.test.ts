@@ -22,13 +22,13 @@ describe("C17 retention: the sweep", () => {
   test("events older than the retention go with their delivery attempts, in batches, each its own commit; pending ones stay until they end", async () => {
     let clock = new Date("2026-03-01T00:00:00.000Z");
     const app = makeApp({ now: () => clock });
-    const org = makeOrg(app, { rateLimit: 1_000_000 });
+    const org = await makeOrg(app, { rateLimit: 1_000_000 });
     const old = SWEEP_BATCH * 2 + 17;
-    setUp(app.dossier, () => {
-      for (let i = 0; i < old; i++) writeNewDossier(app.dossier, org.id, { type: "candidate", name: `old ${i}` });
+    await setUp(app.dossier, async () => {
+      for (let i = 0; i < old; i++) await writeNewDossier(app.dossier, org.id, { type: "candidate", name: `old ${i}` });
     });
     const [first, pendingOne] = eventRows(app, org.id);
-    setUp(app.dossier, () => {
+    await setUp(app.dossier, () => {
       const sql = app.dossier.store.sqlite;
       sql.query(`INSERT INTO delivery_attempts (event_seq, at, status_code, error, duration_ms, response_snippet) VALUES (?, ?, 500, NULL, 3, 'no')`).run(first.seq, clock.toISOString());
       sql.query(`UPDATE events SET status = 'pending', next_attempt_at = ? WHERE seq = ?`).run(clock.getTime() + DAY, pendingOne.seq);
@@ -59,7 +59,7 @@ describe("C17 retention: the sweep", () => {
     expect((await call(app, "GET", `/events?after=${first.id}`, { key: org.key })).status).toBe(410);
 
     // Once the pending delivery ends, the next sweep takes it.
-    setUp(app.dossier, () => app.dossier.store.sqlite.query(`UPDATE events SET status = 'failed', next_attempt_at = NULL WHERE seq = ?`).run(pendingOne.seq));
+    await setUp(app.dossier, () => app.dossier.store.sqlite.query(`UPDATE events SET status = 'failed', next_attempt_at = NULL WHERE seq = ?`).run(pendingOne.seq));
     expect(await sweepEvents(app.dossier)).toBe(1);
     expect(eventRows(app, org.id).map((row) => row.id)).toEqual([recent.id]);
   });
@@ -67,7 +67,7 @@ describe("C17 retention: the sweep", () => {
   test("C20 Durations in env: DOSSIER_EVENT_RETENTION=90d keeps a 40-day-old event readable", async () => {
     let clock = new Date("2026-03-01T00:00:00.000Z");
     const app = makeApp({ now: () => clock, env: { DOSSIER_EVENT_RETENTION: "90d" } });
-    const org = makeOrg(app, { rateLimit: 1_000_000 });
+    const org = await makeOrg(app, { rateLimit: 1_000_000 });
     const d = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "kept" } });
     expect(d.status).toBe(201);
     const [event] = eventRows(app, org.id);
@@ -80,7 +80,7 @@ describe("C17 retention: the sweep", () => {
   test("C20 Event ids: a pruned event's sequence is never given again", async () => {
     let clock = new Date("2026-03-01T00:00:00.000Z");
     const app = makeApp({ now: () => clock });
-    const org = makeOrg(app, { rateLimit: 1_000_000 });
+    const org = await makeOrg(app, { rateLimit: 1_000_000 });
     await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "a" } });
     const [gone] = eventRows(app, org.id);
     clock = new Date(clock.getTime() + 31 * DAY);
@@ -97,12 +97,12 @@ describe("C17 retention: the server sweeps by itself", () => {
   test("a server started on a folder with events past the retention deletes them without a request", async () => {
     const dataDir = tempDir();
     const before = makeApp({ dataDir, now: () => new Date(Date.now() - 31 * DAY) });
-    const org = makeOrg(before, { rateLimit: 1_000_000 });
-    setUp(before.dossier, () => writeNewDossier(before.dossier, org.id, { type: "candidate", name: "long ago" }));
+    const org = await makeOrg(before, { rateLimit: 1_000_000 });
+    await setUp(before.dossier, () => writeNewDossier(before.dossier, org.id, { type: "candidate", name: "long ago" }));
     expect(eventRows(before, org.id)).toHaveLength(1);
     await before.close();
 
-    const server = startServer({ dataDir, port: 0, webhooks: false, config: { log: "off" } });
+    const server = await startServer({ dataDir, port: 0, webhooks: false, config: { log: "off" } });
     try {
       await until(() => eventRows(server.app, org.id).length === 0, 10_000, "the sweep");
     } finally {

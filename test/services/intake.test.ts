@@ -9,9 +9,9 @@ import { compose, pdf } from "../intake/compose";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-function setup(now = { t: Date.parse("2026-11-27T09:00:00Z") }) {
+async function setup(now = { t: Date.parse("2026-11-27T09:00:00Z") }) {
   const app = makeApp({ now: () => new Date(now.t) });
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   const flows = app.dossier.store.sqlite
     .query<{ id: string; type: string }, [string]>("SELECT id, type FROM flows WHERE organization_id = ? AND is_default = 1")
     .all(org.id);
@@ -23,33 +23,33 @@ const tokenOf = (address: string) => address.slice(0, address.indexOf("@"));
 
 describe("C15: intake addresses", () => {
   test("a flow's address is a random token of at least 20 characters at DOSSIER_INTAKE_DOMAIN, the same on every look", async () => {
-    const { ctx, org, candidateFlow } = setup();
+    const { ctx, org, candidateFlow } = await setup();
     const first = await intakeAddress(ctx, org.id, candidateFlow);
     expect(first!.address).toMatch(/^[a-z0-9]{20,}@localhost$/);
     expect(await intakeAddress(ctx, org.id, candidateFlow)).toEqual(first);
   });
 
   test("only the token's hash and a sealed copy are stored", async () => {
-    const { ctx, org, candidateFlow } = setup();
+    const { ctx, org, candidateFlow } = await setup();
     const token = tokenOf((await intakeAddress(ctx, org.id, candidateFlow))!.address);
     const row = ctx.store.sqlite.query<Record<string, string>, []>("SELECT * FROM intake_addresses").get()!;
     expect(JSON.stringify(row)).not.toContain(token);
-    expect(intakeTarget(ctx, token)).toMatchObject({ organization_id: org.id, flow_id: candidateFlow, flow_type: "candidate", plan: "growth" });
+    expect((await intakeTarget(ctx, token))).toMatchObject({ organization_id: org.id, flow_id: candidateFlow, flow_type: "candidate", plan: "growth" });
   });
 
   test("rotation gives a new address; the old token is unknown at once", async () => {
-    const { ctx, org, candidateFlow } = setup();
+    const { ctx, org, candidateFlow } = await setup();
     const old = tokenOf((await intakeAddress(ctx, org.id, candidateFlow))!.address);
     const rotated = tokenOf((await rotateIntakeAddress(ctx, org.id, candidateFlow))!.address);
     expect(rotated).not.toBe(old);
-    expect(intakeTarget(ctx, old)).toBeNull();
-    expect(intakeTarget(ctx, rotated)).not.toBeNull();
+    expect((await intakeTarget(ctx, old))).toBeNull();
+    expect((await intakeTarget(ctx, rotated))).not.toBeNull();
     expect((await intakeAddress(ctx, org.id, candidateFlow))!.address).toStartWith(rotated);
   });
 
   test("an unknown flow, or another organization's, has no address", async () => {
-    const { app, ctx, candidateFlow } = setup();
-    const other = makeOrg(app);
+    const { app, ctx, candidateFlow } = await setup();
+    const other = await makeOrg(app);
     expect(await intakeAddress(ctx, other.id, candidateFlow)).toBeNull();
     expect(await rotateIntakeAddress(ctx, other.id, candidateFlow)).toBeNull();
     expect(await intakeAddress(ctx, other.id, crypto.randomUUID())).toBeNull();
@@ -58,7 +58,7 @@ describe("C15: intake addresses", () => {
 
 describe("C15: addresses of older flows, and a lost master key", () => {
   test("a flow without an address (made before intake existed) gets one from giveFlowsAddresses, once", async () => {
-    const { ctx, org, candidateFlow } = setup();
+    const { ctx, org, candidateFlow } = await setup();
     ctx.store.sqlite.query("DELETE FROM intake_addresses WHERE flow_id = ?").run(candidateFlow);
     expect(await giveFlowsAddresses(ctx)).toBe(1);
     expect(await giveFlowsAddresses(ctx)).toBe(0);
@@ -66,19 +66,19 @@ describe("C15: addresses of older flows, and a lost master key", () => {
   });
 
   test("an address whose sealed copy no longer opens (a new master key) is replaced by a new one on reading", async () => {
-    const { ctx, org, candidateFlow } = setup();
+    const { ctx, org, candidateFlow } = await setup();
     const old = (await intakeAddress(ctx, org.id, candidateFlow))!.address;
     ctx.store.sqlite.query("UPDATE intake_addresses SET token_sealed = ? WHERE flow_id = ?").run("v1.AAAA.AAAA.AAAA", candidateFlow);
     const renewed = (await intakeAddress(ctx, org.id, candidateFlow))!.address;
     expect(renewed).not.toBe(old);
-    expect(intakeTarget(ctx, tokenOf(old))).toBeNull();
-    expect(intakeTarget(ctx, tokenOf(renewed))).not.toBeNull();
+    expect((await intakeTarget(ctx, tokenOf(old)))).toBeNull();
+    expect((await intakeTarget(ctx, tokenOf(renewed)))).not.toBeNull();
   });
 });
 
 describe("C15: a message becomes a dossier", () => {
   test("of the flow's type in its first stage, name/email/intake_notes from the message, the PDF as CV, a contact linked, dossier.created recorded", async () => {
-    const { app, ctx, org, candidateFlow } = setup();
+    const { app, ctx, org, candidateFlow } = await setup();
     const token = tokenOf((await intakeAddress(ctx, org.id, candidateFlow))!.address);
     const cv = pdf(3_000);
     const message = await compose({
@@ -88,7 +88,7 @@ describe("C15: a message becomes a dossier", () => {
       messageId: "<a1@example.com>",
       attachments: [{ filename: "cv.pdf", content: Buffer.from(cv), contentType: "application/pdf" }],
     });
-    const { id, created } = await takeIn(ctx, intakeTarget(ctx, token)!, await readApplication(message));
+    const { id, created } = await takeIn(ctx, (await intakeTarget(ctx, token))!, await readApplication(message));
     expect(created).toBe(true);
     const got = await call(app, "GET", `/api/v1/dossiers/${id}`, { key: org.key });
     expect(got.json.data).toMatchObject({ type: "candidate", flow_id: candidateFlow, name: "Ada Lovelace", email: "ada@example.com", intake_notes: "Engineer\n\nPlease find my CV.", status: "active" });
@@ -101,8 +101,8 @@ describe("C15: a message becomes a dossier", () => {
   });
 
   test("the same Message-ID on the same flow within 7 days creates nothing and gives the first id; after 7 days it is new again", async () => {
-    const { app, ctx, org, candidateFlow, now } = setup();
-    const target = intakeTarget(ctx, tokenOf((await intakeAddress(ctx, org.id, candidateFlow))!.address))!;
+    const { app, ctx, org, candidateFlow, now } = await setup();
+    const target = (await intakeTarget(ctx, tokenOf((await intakeAddress(ctx, org.id, candidateFlow))!.address)))!;
     const application = await readApplication(
       await compose({ from: "b@example.com", text: "x", messageId: "<same@example.com>", attachments: [{ filename: "cv.pdf", content: Buffer.from(pdf()), contentType: "application/pdf" }] }),
     );
@@ -119,8 +119,8 @@ describe("C15: a message becomes a dossier", () => {
   });
 
   test("two deliveries of one message at the same moment make one dossier, and both get its id", async () => {
-    const { app, ctx, org, candidateFlow } = setup();
-    const target = intakeTarget(ctx, tokenOf((await intakeAddress(ctx, org.id, candidateFlow))!.address))!;
+    const { app, ctx, org, candidateFlow } = await setup();
+    const target = (await intakeTarget(ctx, tokenOf((await intakeAddress(ctx, org.id, candidateFlow))!.address)))!;
     const application = await readApplication(await compose({ from: "c@example.com", text: "x", messageId: "<twice@example.com>" }));
     const [a, b] = await Promise.all([takeIn(ctx, target, application), takeIn(ctx, target, application)]);
     expect(a.id).toBe(b.id);
@@ -129,8 +129,8 @@ describe("C15: a message becomes a dossier", () => {
   });
 
   test("a duplicate's CV leaves no file behind", async () => {
-    const { ctx, org, candidateFlow } = setup();
-    const target = intakeTarget(ctx, tokenOf((await intakeAddress(ctx, org.id, candidateFlow))!.address))!;
+    const { ctx, org, candidateFlow } = await setup();
+    const target = (await intakeTarget(ctx, tokenOf((await intakeAddress(ctx, org.id, candidateFlow))!.address)))!;
     const application = await readApplication(
       await compose({ from: "d@example.com", text: "x", messageId: "<cv@example.com>", attachments: [{ filename: "cv.pdf", content: Buffer.from(pdf()), contentType: "application/pdf" }] }),
     );

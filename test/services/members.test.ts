@@ -40,7 +40,7 @@ const email = (what: string) => `${what}-${++serial}@members.example`;
 
 /** An organization with one member of each role (and a second owner when asked). */
 async function team(app: DossierApp, options: { owners?: number } = {}) {
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   const ctx = app.dossier;
   const by = operator(org.id);
   const make = (role: Role, name: string = role) => createMember(ctx, by, { email: email(role), name, role }, BASE);
@@ -52,7 +52,7 @@ async function team(app: DossierApp, options: { owners?: number } = {}) {
   };
   const second = (options.owners ?? 1) > 1 ? await make("owner", "Second owner") : null;
   // A member of another organization, made with the fixtures so that a refusal's row counts hold.
-  const elsewhere = makeOrg(app);
+  const elsewhere = await makeOrg(app);
   const stranger = await createMember(ctx, operator(elsewhere.id), { email: email("stranger"), name: "Stranger", role: "admin" }, BASE);
   return { org, members, second, stranger };
 }
@@ -190,18 +190,18 @@ describe("listMembers: C12, C20", () => {
     const app = makeApp();
     const t = await team(app);
     await disableMember(app.dossier, operator(t.org.id), t.members.member.id);
-    const listed = listMembers(app.dossier, actorOf(t, "viewer"));
+    const listed = await listMembers(app.dossier, actorOf(t, "viewer"));
     expect(listed.map((m) => [m.role, m.disabled_at === null])).toEqual([["owner", true], ["admin", true], ["member", false], ["viewer", true]]);
     expect(Object.keys(listed[0]).sort()).toEqual(["created_at", "disabled_at", "email", "id", "last_sign_in_at", "name", "organization_id", "role"]);
-    expect(listMembers(app.dossier, actorOf(t, ["members:manage"]))).toHaveLength(4);
+    expect((await listMembers(app.dossier, actorOf(t, ["members:manage"])))).toHaveLength(4);
     expect(() => listMembers(app.dossier, actorOf(t, [...VIEWER]))).toThrow(ApiError);
     const other = await team(app);
-    expect(listMembers(app.dossier, actorOf(other, "owner")).map((m) => m.id)).not.toContain(t.members.owner.id);
+    expect((await listMembers(app.dossier, actorOf(other, "owner"))).map((m) => m.id)).not.toContain(t.members.owner.id);
   });
 
   test("C20: emails are stored as given", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const made = await createMember(app.dossier, operator(org.id), { email: `Mixed.Case-${++serial}@Members.Example`, name: "Mixed", role: "viewer" }, BASE);
     expect(made.email).toMatch(/^Mixed\.Case-\d+@Members\.Example$/);
   });
@@ -217,12 +217,12 @@ describe("disabling and links: what they do to sessions and older links", () => 
     const ctx = app.dossier;
     const signedIn = await redeemSetupLink(ctx, { token: tokenOf(t.members.member.setup_url), password: PASSWORD });
     const again = await signIn(ctx, { email: t.members.member.email, password: PASSWORD }, "192.0.2.1");
-    expect(sessionOf(ctx, signedIn.token)?.memberId).toBe(t.members.member.id);
+    expect((await sessionOf(ctx, signedIn.token))?.memberId).toBe(t.members.member.id);
     const disabled = await disableMember(ctx, actorOf(t, "admin"), t.members.member.id);
-    expect(sessionOf(ctx, signedIn.token)).toBeNull();
-    expect(sessionOf(ctx, again.token)).toBeNull();
+    expect((await sessionOf(ctx, signedIn.token))).toBeNull();
+    expect((await sessionOf(ctx, again.token))).toBeNull();
     expect(ctx.store.sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM sessions WHERE member_id = ?").get(t.members.member.id)!.n).toBe(0);
-    expect(ctx.store.members.byId(t.org.id, t.members.member.id)?.disabledAt).toBe(disabled.disabled_at);
+    expect((await ctx.store.members.byId(t.org.id, t.members.member.id))?.disabledAt).toBe(disabled.disabled_at);
     expect((await disableMember(ctx, actorOf(t, "admin"), t.members.member.id)).disabled_at).toBe(disabled.disabled_at);
     await expect(signIn(ctx, { email: t.members.member.email, password: PASSWORD }, "192.0.2.1")).rejects.toMatchObject({ code: "invalid_credentials" });
   });

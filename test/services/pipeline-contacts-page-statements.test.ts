@@ -69,20 +69,20 @@ function countStatements(sqlite: Database) {
   };
 }
 
-describe("C6: dossier_count comes with the page (statements per page do not grow with per_page)", () => {
+describe("C6: dossier_count comes with the page (statements per page do not grow with per_page)", async () => {
   // A clock that moves 1 ms a read: the contacts made last are the newest, whatever their ids.
   let clock = Date.parse("2026-06-01T12:00:00.000Z");
   const app = makeApp({ now: () => new Date(clock++) });
   const ctx = app.dossier;
-  const org = makeOrg(app);
-  const { sqlite } = ctx.store;
+  const org = await makeOrg(app);
+  const sqlite = ctx.store.reader; // where reads run (src/db/scope.ts)
   let counter: ReturnType<typeof countStatements> | null = null;
   afterEach(() => {
     counter?.stop();
     counter = null;
   });
 
-  const ready = (async () => {
+  const ready = await (async () => {
     // 100 contacts, each with a different number of links (0, 1 or 2), all in the pool, kind client.
     const dossiers: Dossier[] = [];
     for (let i = 0; i < 2; i++) dossiers.push(await createDossier(ctx, org.id, { type: "sales", name: `Deal ${i}` }));
@@ -101,10 +101,10 @@ describe("C6: dossier_count comes with the page (statements per page do not grow
   })();
 
   /** Statements executed by one listContacts call, with its answer. */
-  function measured(query: ContactQuery) {
+  async function measured(query: ContactQuery) {
     counter = countStatements(sqlite);
     try {
-      const answer = listContacts(ctx, org.id, query);
+      const answer = await listContacts(ctx, org.id, query);
       return { executed: counter.executed, answer };
     } finally {
       counter.stop();
@@ -125,9 +125,9 @@ describe("C6: dossier_count comes with the page (statements per page do not grow
     const ids = await ready;
     // The contacts' generation is read once per commit (the commit stamp): read it first, so that
     // neither measured page is the one that reads it.
-    listContacts(ctx, org.id, { page: 3, perPage: 2 });
-    const one = measured({ ...small, page: 1, perPage: 1 });
-    const hundred = measured({ ...large, page: 1, perPage: 100 });
+    await listContacts(ctx, org.id, { page: 3, perPage: 2 });
+    const one = await measured({ ...small, page: 1, perPage: 1 });
+    const hundred = await measured({ ...large, page: 1, perPage: 100 });
     expect(one.answer.data).toHaveLength(1);
     expect(hundred.answer.data).toHaveLength(100);
     expect(one.executed).toBeGreaterThan(0);
@@ -138,9 +138,9 @@ describe("C6: dossier_count comes with the page (statements per page do not grow
   test("control: the counter sees a query per row (getContact for each contact of a page grows with the page)", async () => {
     const ids = await ready;
     counter = countStatements(sqlite);
-    for (const id of ids.slice(0, 1)) getContact(ctx, org.id, id);
+    for (const id of ids.slice(0, 1)) await getContact(ctx, org.id, id);
     const forOne = counter.executed;
-    for (const id of ids.slice(0, 100)) getContact(ctx, org.id, id);
+    for (const id of ids.slice(0, 100)) await getContact(ctx, org.id, id);
     expect(forOne).toBeGreaterThan(0);
     expect(counter.executed - forOne).toBe(100 * forOne);
   });

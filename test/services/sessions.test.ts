@@ -37,7 +37,7 @@ async function world(role: Role = "member") {
   const clock = { now: Date.parse("2026-11-27T09:00:00.000Z") };
   const app = makeApp({ now: () => new Date(clock.now) });
   const ctx = app.dossier;
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   const made = await createMember(ctx, operator(org.id), { email: `Person-${++serial}@Sessions.Example`, name: "Person", role }, BASE);
   await redeemSetupLink(ctx, { token: tokenOf(made.setup_url), password: PASSWORD });
   const attempt = (password: string, address = HERE, email = made.email) => signIn(ctx, { email, password }, address);
@@ -62,12 +62,12 @@ describe("signIn: C12", () => {
     expect(signed.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(signed.csrf_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(signed.member).toMatchObject({ id: member.id, role: "admin", last_sign_in_at: "2026-11-27T09:00:00.000Z" });
-    const session = sessionOf(ctx, signed.token)!;
+    const session = (await sessionOf(ctx, signed.token))!;
     expect(session).toMatchObject({ kind: "member", memberId: member.id, organizationId: org.id, role: "admin", plan: "growth", csrfToken: signed.csrf_token });
     expect(session.scopes.has("members:manage")).toBe(true);
-    expect(currentSession(ctx, session)).toEqual({ member: expect.objectContaining({ id: member.id }), csrf_token: signed.csrf_token });
+    expect((await currentSession(ctx, session))).toEqual({ member: expect.objectContaining({ id: member.id }), csrf_token: signed.csrf_token });
     // A session is an Actor of the member services as it is.
-    expect(listMembers(ctx, session).map((m) => m.id)).toEqual([member.id]);
+    expect((await listMembers(ctx, session)).map((m) => m.id)).toEqual([member.id]);
     // Only a hash of the cookie's token is stored.
     const stored = ctx.store.sqlite.query<{ row: string }, []>("SELECT json_object('a', token_hash, 'b', csrf_token) AS row FROM sessions").all();
     expect(JSON.stringify(stored)).not.toContain(signed.token);
@@ -111,7 +111,7 @@ describe("signIn: C12", () => {
     }
     const { ctx, member } = await world();
     const costs = (hash: string) => hash.split("$").slice(0, 4).join("$"); // "$argon2id$v=19$m=19456,t=2,p=1"
-    const memberHash = ctx.store.members.byFoldedEmail(member.email.toLowerCase())!.passwordHash!;
+    const memberHash = (await ctx.store.members.byFoldedEmail(member.email.toLowerCase()))!.passwordHash!;
     expect(costs(memberHash)).toStartWith("$argon2id$v=19$m=19456,t=2");
     expect(costs(await standInHash())).toBe(costs(memberHash));
   });
@@ -266,13 +266,13 @@ describe("a session's life: C12, C20", () => {
     const { ctx, clock, attempt } = await world();
     const { token } = await attempt(PASSWORD);
     clock.now += IDLE_MS - 1;
-    expect(sessionOf(ctx, token)).not.toBeNull();
+    expect((await sessionOf(ctx, token))).not.toBeNull();
     await ctx.store.idle(); // the use above is recorded
     clock.now += IDLE_MS - 1;
-    expect(sessionOf(ctx, token)).not.toBeNull();
+    expect((await sessionOf(ctx, token))).not.toBeNull();
     await ctx.store.idle();
     clock.now += IDLE_MS;
-    expect(sessionOf(ctx, token)).toBeNull();
+    expect((await sessionOf(ctx, token))).toBeNull();
   });
 
   test("it ends 30 days after sign-in, however often it is used", async () => {
@@ -280,27 +280,27 @@ describe("a session's life: C12, C20", () => {
     const start = clock.now;
     const { token } = await attempt(PASSWORD);
     for (clock.now = start + 10 * DAY; clock.now < start + LIFETIME_MS; clock.now += 10 * DAY) {
-      expect(sessionOf(ctx, token)).not.toBeNull();
+      expect((await sessionOf(ctx, token))).not.toBeNull();
       await ctx.store.idle();
     }
     clock.now = start + LIFETIME_MS - 1;
-    expect(sessionOf(ctx, token)).not.toBeNull();
+    expect((await sessionOf(ctx, token))).not.toBeNull();
     clock.now = start + LIFETIME_MS;
-    expect(sessionOf(ctx, token)).toBeNull();
+    expect((await sessionOf(ctx, token))).toBeNull();
   });
 
   test("last_used_at is written at most once a minute", async () => {
     const { ctx, clock, attempt } = await world();
     const { token } = await attempt(PASSWORD);
-    const id = sessionOf(ctx, token)!.sessionId;
+    const id = (await sessionOf(ctx, token))!.sessionId;
     const lastUsed = () => ctx.store.sqlite.query<{ at: string }, [string]>("SELECT last_used_at AS at FROM sessions WHERE id = ?").get(id)!.at;
     const signedAt = lastUsed();
     clock.now += 59_000;
-    sessionOf(ctx, token);
+    await sessionOf(ctx, token);
     await ctx.store.idle();
     expect(lastUsed()).toBe(signedAt);
     clock.now += 1000;
-    sessionOf(ctx, token);
+    await sessionOf(ctx, token);
     await ctx.store.idle();
     expect(lastUsed()).toBe(new Date(clock.now).toISOString());
   });
@@ -308,20 +308,20 @@ describe("a session's life: C12, C20", () => {
   test("C20: a role change takes effect on the session's next request", async () => {
     const { ctx, org, member, attempt } = await world("viewer");
     const { token } = await attempt(PASSWORD);
-    expect(sessionOf(ctx, token)!.scopes.has("dossiers:write")).toBe(false);
+    expect((await sessionOf(ctx, token))!.scopes.has("dossiers:write")).toBe(false);
     await updateMember(ctx, operator(org.id), member.id, { role: "member" });
-    expect(sessionOf(ctx, token)).toMatchObject({ role: "member" });
-    expect(sessionOf(ctx, token)!.scopes.has("dossiers:write")).toBe(true);
+    expect((await sessionOf(ctx, token))).toMatchObject({ role: "member" });
+    expect((await sessionOf(ctx, token))!.scopes.has("dossiers:write")).toBe(true);
   });
 
   test("a token that is malformed, unknown or signed out finds nothing; signing out twice is fine", async () => {
     const { ctx, attempt } = await world();
     const { token } = await attempt(PASSWORD);
-    expect(sessionOf(ctx, null)).toBeNull();
-    expect(sessionOf(ctx, "short")).toBeNull();
-    expect(sessionOf(ctx, "A".repeat(43))).toBeNull();
+    expect((await sessionOf(ctx, null))).toBeNull();
+    expect((await sessionOf(ctx, "short"))).toBeNull();
+    expect((await sessionOf(ctx, "A".repeat(43)))).toBeNull();
     expect(await signOut(ctx, token)).toEqual({ signed_out: true });
-    expect(sessionOf(ctx, token)).toBeNull();
+    expect((await sessionOf(ctx, token))).toBeNull();
     expect(await signOut(ctx, token)).toEqual({ signed_out: true });
   });
 
@@ -329,7 +329,7 @@ describe("a session's life: C12, C20", () => {
     const { ctx, attempt } = await world();
     const signed = await attempt(PASSWORD);
     const other = await attempt(PASSWORD);
-    const session = sessionOf(ctx, signed.token)!;
+    const session = (await sessionOf(ctx, signed.token))!;
     expect(csrfMatches(session, signed.csrf_token)).toBe(true);
     expect(csrfMatches(session, other.csrf_token)).toBe(false);
     expect(csrfMatches(session, null)).toBe(false);
@@ -345,7 +345,7 @@ describe("redeemSetupLink: C12, C20", () => {
   async function links() {
     const w = await world();
     const fresh = await createMember(w.ctx, operator(w.org.id), { email: `fresh-${++serial}@sessions.example`, name: "Fresh", role: "viewer" }, BASE);
-    const firstOrg = makeOrg(w.app);
+    const firstOrg = await makeOrg(w.app);
     const ownerUrl = await w.ctx.store.write(() => writeOwnerSetupLink(w.ctx, firstOrg.id, BASE));
     return { ...w, fresh, token: tokenOf(fresh.setup_url), ownerToken: tokenOf(ownerUrl), firstOrg };
   }
@@ -394,7 +394,7 @@ describe("redeemSetupLink: C12, C20", () => {
     l.clock.now += 7 * DAY - 1;
     const signed = await redeemSetupLink(l.ctx, { token: l.token, password: PASSWORD, email: "ignored@sessions.example", name: "Ignored" });
     expect(signed.member).toMatchObject({ id: l.fresh.id, email: l.fresh.email, name: "Fresh", last_sign_in_at: new Date(l.clock.now).toISOString() });
-    expect(sessionOf(l.ctx, signed.token)?.memberId).toBe(l.fresh.id);
+    expect((await sessionOf(l.ctx, signed.token))?.memberId).toBe(l.fresh.id);
     expect((await refusal(redeemSetupLink(l.ctx, { token: l.token, password: PASSWORD }))).code).toBe("invalid_setup_link");
   });
 
@@ -404,9 +404,9 @@ describe("redeemSetupLink: C12, C20", () => {
     const second = await l.attempt(PASSWORD, "203.0.113.9");
     const url = (await newSetupLink(l.ctx, operator(l.org.id), l.member.id, BASE)).setup_url;
     const renewed = await redeemSetupLink(l.ctx, { token: tokenOf(url), password: "a brand new password" });
-    expect(sessionOf(l.ctx, first.token)).toBeNull();
-    expect(sessionOf(l.ctx, second.token)).toBeNull();
-    expect(sessionOf(l.ctx, renewed.token)?.memberId).toBe(l.member.id);
+    expect((await sessionOf(l.ctx, first.token))).toBeNull();
+    expect((await sessionOf(l.ctx, second.token))).toBeNull();
+    expect((await sessionOf(l.ctx, renewed.token))?.memberId).toBe(l.member.id);
     expect((await refusal(l.attempt(PASSWORD, "203.0.113.20"))).code).toBe("invalid_credentials");
     expect((await l.attempt("a brand new password", "203.0.113.21")).member.id).toBe(l.member.id);
   });
@@ -415,7 +415,7 @@ describe("redeemSetupLink: C12, C20", () => {
     const l = await links();
     const signed = await redeemSetupLink(l.ctx, { token: l.ownerToken, password: PASSWORD, email: "Olga@Sessions.Example", name: "  Olga Owner " });
     expect(signed.member).toMatchObject({ organization_id: l.firstOrg.id, email: "Olga@Sessions.Example", name: "Olga Owner", role: "owner", disabled_at: null });
-    expect(sessionOf(l.ctx, signed.token)).toMatchObject({ role: "owner", organizationId: l.firstOrg.id });
+    expect((await sessionOf(l.ctx, signed.token))).toMatchObject({ role: "owner", organizationId: l.firstOrg.id });
     expect((await refusal(redeemSetupLink(l.ctx, { token: l.ownerToken, password: PASSWORD, email: "other@sessions.example", name: "Other" }))).code).toBe("invalid_setup_link");
     expect((await l.attempt(PASSWORD, HERE, "olga@sessions.example")).member.role).toBe("owner");
   });

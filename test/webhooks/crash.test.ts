@@ -66,8 +66,8 @@ test("C7: kill -9 while the receiver is down; after restart every event is deliv
 
   // What the crash left: every delivery still pending (those in flight included).
   const ctx = openContext({ dataDir: data, config: { log: "off" } });
-  const log = listDeliveries(ctx, orgId).data;
-  ctx.store.close();
+  const log = (await listDeliveries(ctx, orgId)).data;
+  await ctx.store.close();
   expect(log).toHaveLength(12);
   expect(log.every((delivery) => delivery.status === "pending")).toBe(true);
   const ids = log.map((delivery) => delivery.event_id);

@@ -95,8 +95,8 @@ describe("C2 `webhook deliveries`: listDeliveries", () => {
   async function seeded() {
     const app = makeApp();
     const ctx = app.dossier;
-    const org = makeOrg(app);
-    const other = makeOrg(app, { name: "other" });
+    const org = await makeOrg(app);
+    const other = await makeOrg(app, { name: "other" });
     const skipped = await ctx.store.write(() => recordEvent(ctx, org.id, "note.created", { id: 1 }));
     await setEndpoint(ctx, org.id, "http://127.0.0.1:9/hook");
     await setEndpoint(ctx, other.id, "http://127.0.0.1:9/hook");
@@ -113,7 +113,7 @@ describe("C2 `webhook deliveries`: listDeliveries", () => {
 
   test("newest first, every field, scoped to the organization", async () => {
     const { ctx, org, skipped, failed, pending } = await seeded();
-    const { data } = listDeliveries(ctx, org.id);
+    const { data } = await listDeliveries(ctx, org.id);
     expect(data.map((d) => d.event_id)).toEqual([pending, failed, skipped]);
     expect(data[0]).toEqual({
       event_id: pending,
@@ -126,21 +126,21 @@ describe("C2 `webhook deliveries`: listDeliveries", () => {
     });
     expect(data[1]).toEqual({ event_id: failed, type: "dossier.created", status: "failed", attempts: 2, next_attempt_at: null, last_status_code: 500, last_error: "HTTP 500" });
     expect(data.every((d) => !("attempt_log" in d))).toBe(true);
-    expect(listDeliveries(ctx, org.id, { limit: 1 }).data.map((d) => d.event_id)).toEqual([pending]);
+    expect((await listDeliveries(ctx, org.id, { limit: 1 })).data.map((d) => d.event_id)).toEqual([pending]);
   });
 
   test("--status filters", async () => {
     const { ctx, org, skipped, failed, pending } = await seeded();
-    expect(listDeliveries(ctx, org.id, { status: "pending" }).data.map((d) => d.event_id)).toEqual([pending]);
-    expect(listDeliveries(ctx, org.id, { status: "failed" }).data.map((d) => d.event_id)).toEqual([failed]);
-    expect(listDeliveries(ctx, org.id, { status: "skipped" }).data.map((d) => d.event_id)).toEqual([skipped]);
-    expect(listDeliveries(ctx, org.id, { status: "succeeded" }).data).toEqual([]);
+    expect((await listDeliveries(ctx, org.id, { status: "pending" })).data.map((d) => d.event_id)).toEqual([pending]);
+    expect((await listDeliveries(ctx, org.id, { status: "failed" })).data.map((d) => d.event_id)).toEqual([failed]);
+    expect((await listDeliveries(ctx, org.id, { status: "skipped" })).data.map((d) => d.event_id)).toEqual([skipped]);
+    expect((await listDeliveries(ctx, org.id, { status: "succeeded" })).data).toEqual([]);
     expect(() => listDeliveries(ctx, org.id, { status: "done" as never })).toThrow(TypeError);
   });
 
   test("--event gives that event with its attempt log, oldest attempt first", async () => {
     const { ctx, org, other, failed, foreign } = await seeded();
-    expect(listDeliveries(ctx, org.id, { eventId: failed }).data).toEqual([
+    expect((await listDeliveries(ctx, org.id, { eventId: failed })).data).toEqual([
       {
         event_id: failed,
         type: "dossier.created",
@@ -155,13 +155,13 @@ describe("C2 `webhook deliveries`: listDeliveries", () => {
         ],
       },
     ]);
-    expect(listDeliveries(ctx, org.id, { eventId: failed, status: "pending" }).data).toEqual([]);
-    expect(listDeliveries(ctx, other.id, { eventId: foreign }).data[0].attempt_log).toEqual([]);
+    expect((await listDeliveries(ctx, org.id, { eventId: failed, status: "pending" })).data).toEqual([]);
+    expect((await listDeliveries(ctx, other.id, { eventId: foreign })).data[0].attempt_log).toEqual([]);
     // Another organization's event, or no such event: not found (the CLI exits 1).
     for (const eventId of [foreign, "evt_unknown"]) {
       let error: unknown;
       try {
-        listDeliveries(ctx, org.id, { eventId });
+        await listDeliveries(ctx, org.id, { eventId });
       } catch (caught) {
         error = caught;
       }

@@ -72,7 +72,7 @@ function eventRow(app: DossierApp, eventId: string) {
     .get(eventId)!;
 }
 
-const deliveryOf = (app: DossierApp, orgId: string, eventId: string) => listDeliveries(app.dossier, orgId, { eventId }).data[0];
+const deliveryOf = async (app: DossierApp, orgId: string, eventId: string) => (await listDeliveries(app.dossier, orgId, { eventId })).data[0];
 
 /** Waits until the delivery leaves `pending` (or reaches `status`). */
 async function settled(app: DossierApp, eventId: string, status?: string, timeoutMs = 3000) {
@@ -84,7 +84,7 @@ const signatures = (header: string) => header.split(",").filter((part) => part.s
 
 async function setup(respond?: Respond, config?: AppOptions["config"]) {
   const app = webhookApp(config);
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   const hook = receiver(respond);
   const { secret } = await setEndpoint(app.dossier, org.id, hook.url);
   return { app, org, hook, secret };
@@ -119,7 +119,7 @@ describe("C7 delivery shape and signature", () => {
     expect(verify(header, request.body + " ", secret)).toBe(false);
     expect(verify(header, request.body, secret + "x")).toBe(false);
 
-    const delivery = (await settled(app, eventId)) && deliveryOf(app, org.id, eventId);
+    const delivery = (await settled(app, eventId)) && (await deliveryOf(app, org.id, eventId));
     expect(delivery).toMatchObject({ event_id: eventId, type: "dossier.created", status: "succeeded", attempts: 1, next_attempt_at: null, last_status_code: 200, last_error: null });
     expect(delivery.attempt_log).toEqual([
       { at: expect.any(String), status_code: 200, error: null, duration_ms: expect.any(Number), response_snippet: "ok" },
@@ -178,7 +178,7 @@ describe("C7 retries", () => {
     expect(requests[1].at - requests[0].at).toBeGreaterThanOrEqual(40 - 2);
     expect(requests[2].at - requests[1].at).toBeGreaterThanOrEqual(80 - 2);
     expect(new Set(requests.map((r) => r.headers.get("x-service-event-id")))).toEqual(new Set([eventId]));
-    const log = deliveryOf(app, org.id, eventId).attempt_log!;
+    const log = (await deliveryOf(app, org.id, eventId)).attempt_log!;
     expect(log.map((entry) => [entry.status_code, entry.error, entry.response_snippet])).toEqual([
       [500, "HTTP 500", "boom 0"],
       [500, "HTTP 500", "boom 1"],
@@ -210,7 +210,7 @@ describe("C7 retries", () => {
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(240 - 2);
     expect(Math.round(second.at - first.at)).toBeGreaterThanOrEqual(400 + 240 - 2);
     expect(await settled(app, eventId)).toMatchObject({ status: "failed", attempts: 3, last_status_code: 500 });
-    const log = deliveryOf(app, org.id, eventId).attempt_log!;
+    const log = (await deliveryOf(app, org.id, eventId)).attempt_log!;
     expect(log.every((entry) => entry.duration_ms >= 390)).toBe(true);
   });
 
@@ -223,23 +223,23 @@ describe("C7 retries", () => {
     expect(hook.received).toHaveLength(3);
     await Bun.sleep(250); // nothing more is attempted
     expect(hook.received).toHaveLength(3);
-    expect(listDeliveries(app.dossier, org.id, { status: "failed" }).data.map((d) => d.event_id)).toEqual([eventId]);
+    expect((await listDeliveries(app.dossier, org.id, { status: "failed" })).data.map((d) => d.event_id)).toEqual([eventId]);
 
     healthy = true;
     const retriedAt = performance.now();
     expect(await retryDelivery(app.dossier, eventId)).toEqual({ event_id: eventId, status: "pending" });
     expect(eventRow(app, eventId)).toMatchObject({ status: "pending", attempts: 0 });
-    expect(deliveryOf(app, org.id, eventId).attempt_log).toHaveLength(3); // the history stays
+    expect((await deliveryOf(app, org.id, eventId)).attempt_log).toHaveLength(3); // the history stays
     await hook.waitFor(4, 20_000);
     // C10: picked up within 5 s (the dispatcher's scan runs every 5 s), plus a margin for a loaded machine.
     expect(Math.round(hook.received[3].at - retriedAt)).toBeLessThanOrEqual(5000 + 2000);
     expect(await settled(app, eventId)).toMatchObject({ status: "succeeded", attempts: 1, last_status_code: 200 });
-    expect(deliveryOf(app, org.id, eventId).attempt_log!.map((entry) => entry.status_code)).toEqual([503, 503, 503, 200]);
+    expect((await deliveryOf(app, org.id, eventId)).attempt_log!.map((entry) => entry.status_code)).toEqual([503, 503, 503, 200]);
   });
 
   test("`retry` refuses anything but a failed delivery, and unknown ids", async () => {
     const app = makeApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     await setEndpoint(app.dossier, org.id, "http://127.0.0.1:9/hook");
     const pending = await emit(app, org.id);
     const code = async (work: () => Promise<unknown>) => {
@@ -296,17 +296,17 @@ describe("C7 retries", () => {
     const row = await settled(app, eventId);
     expect(row).toMatchObject({ status: "failed", attempts: 3, last_status_code: 307 });
     expect(hook.received.map((r) => r.path)).toEqual(["/hook", "/hook", "/hook"]);
-    expect(deliveryOf(app, org.id, eventId).attempt_log!.map((entry) => entry.error)).toEqual(["HTTP 307", "HTTP 307", "HTTP 307"]);
+    expect((await deliveryOf(app, org.id, eventId)).attempt_log!.map((entry) => entry.error)).toEqual(["HTTP 307", "HTTP 307", "HTTP 307"]);
   });
 
   test("a network error and a time-out are recorded without a status code", async () => {
     const closed = receiver();
-    closed.stop(); // nothing listens on that port any more
+    await closed.stop(); // nothing listens on that port any more
     const { app, org } = await setup(undefined, { webhookRetrySchedule: [], webhookTimeoutMs: 200 });
     await setEndpoint(app.dossier, org.id, closed.url);
     const refused = await emit(app, org.id);
     expect(await settled(app, refused)).toMatchObject({ status: "failed", attempts: 1, last_status_code: null });
-    const refusedLog = deliveryOf(app, org.id, refused).attempt_log![0];
+    const refusedLog = (await deliveryOf(app, org.id, refused)).attempt_log![0];
     expect(refusedLog.status_code).toBeNull();
     expect(refusedLog.error).toBeTruthy();
 
@@ -317,7 +317,7 @@ describe("C7 retries", () => {
     await setEndpoint(app.dossier, org.id, slow.url);
     const timedOut = await emit(app, org.id);
     expect(await settled(app, timedOut)).toMatchObject({ status: "failed", attempts: 1 });
-    const timedOutLog = deliveryOf(app, org.id, timedOut).attempt_log![0];
+    const timedOutLog = (await deliveryOf(app, org.id, timedOut)).attempt_log![0];
     expect(timedOutLog).toMatchObject({ status_code: null, error: expect.stringContaining("timeout") });
     expect(timedOutLog.duration_ms).toBeGreaterThanOrEqual(190); // the answer that came after it is not what was logged
   });
@@ -326,7 +326,7 @@ describe("C7 retries", () => {
     const { app, org } = await setup(() => new Response("é".repeat(600) + "x".repeat(5000), { status: 400 }), { webhookRetrySchedule: [], webhookTimeoutMs: 500 });
     const eventId = await emit(app, org.id);
     await settled(app, eventId);
-    const snippet = deliveryOf(app, org.id, eventId).attempt_log![0].response_snippet!;
+    const snippet = (await deliveryOf(app, org.id, eventId)).attempt_log![0].response_snippet!;
     expect(new TextEncoder().encode(snippet).length).toBeLessThanOrEqual(1024 + 2);
     expect(snippet.startsWith("é".repeat(512))).toBe(true);
     expect(snippet).not.toContain("x");
@@ -368,7 +368,7 @@ describe("C10 410 Gone and skipped deliveries", () => {
 
   test("events recorded while no endpoint is set are skipped, not delivered later", async () => {
     const app = webhookApp();
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     const before = await emit(app, org.id);
     expect(eventRow(app, before)).toMatchObject({ status: "skipped", next_attempt_at: null });
     const hook = receiver();
@@ -377,7 +377,7 @@ describe("C10 410 Gone and skipped deliveries", () => {
     await hook.waitFor(1);
     await Bun.sleep(150);
     expect(hook.received.map((r) => r.headers.get("x-service-event-id"))).toEqual([after]);
-    expect(listDeliveries(app.dossier, org.id, { status: "skipped" }).data).toEqual([
+    expect((await listDeliveries(app.dossier, org.id, { status: "skipped" })).data).toEqual([
       { event_id: before, type: "dossier.created", status: "skipped", attempts: 0, next_attempt_at: null, last_status_code: null, last_error: null },
     ]);
   });
@@ -399,8 +399,8 @@ describe("C10 410 Gone and skipped deliveries", () => {
     const count = () => ctx.store.sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM events`).get()!.n;
     const before = count();
     await expect(
-      ctx.store.write(() => {
-        recordEvent(ctx, org.id, "dossier.created", { id: "rolled back" });
+      ctx.store.write(async () => {
+        await recordEvent(ctx, org.id, "dossier.created", { id: "rolled back" });
         throw new Error("the change fails after recording its event");
       }),
     ).rejects.toThrow("the change fails");
@@ -450,8 +450,8 @@ describe("C7 order and isolation", () => {
 
   test("a slow endpoint does not hold back other organizations", async () => {
     const app = webhookApp({ webhookRetrySchedule: [5000], webhookTimeoutMs: 5000 });
-    const slowOrg = makeOrg(app, { name: "slow" });
-    const fastOrg = makeOrg(app, { name: "fast" });
+    const slowOrg = await makeOrg(app, { name: "slow" });
+    const fastOrg = await makeOrg(app, { name: "fast" });
     const slow = receiver(async () => {
       await Bun.sleep(3000);
       return new Response("ok");
@@ -472,19 +472,19 @@ describe("C7 order and isolation", () => {
     // The scan is pushed past the test: only the commit's own wake-up can send them.
     const app = webhookApp({ ...FAST, webhookScanMs: 600_000 });
     const hook = receiver();
-    const orgs = Array.from({ length: 300 }, (_, i) => makeOrg(app, { name: `org ${i}` }));
+    const orgs = await Promise.all(Array.from({ length: 300 }, (_, i) => makeOrg(app, { name: `org ${i}` })));
     for (const org of orgs) await setEndpoint(app.dossier, org.id, hook.url);
     const ctx = app.dossier;
-    await ctx.store.write(() => {
-      for (const org of orgs) recordEvent(ctx, org.id, "note.created", {});
+    await ctx.store.write(async () => {
+      for (const org of orgs) await recordEvent(ctx, org.id, "note.created", {});
     });
     await hook.waitFor(300, 30_000);
   });
 
   test("a backlog larger than the memory queue: a slow organization keeps its order and holds back no one", async () => {
     const app = webhookApp({ webhookRetrySchedule: [50], webhookTimeoutMs: 1000 });
-    const slowOrg = makeOrg(app, { name: "slow" });
-    const fastOrg = makeOrg(app, { name: "fast" });
+    const slowOrg = await makeOrg(app, { name: "slow" });
+    const fastOrg = await makeOrg(app, { name: "fast" });
     const slow = receiver(async () => {
       await Bun.sleep(2);
       return new Response("ok");
@@ -494,8 +494,8 @@ describe("C7 order and isolation", () => {
     await setEndpoint(app.dossier, fastOrg.id, fast.url);
     const ctx = app.dossier;
     // 1,500 for the slow organization in one commit (more than a read and than a lane holds), then new events of both.
-    await ctx.store.write(() => {
-      for (let i = 0; i < 1500; i++) recordEvent(ctx, slowOrg.id, "note.created", { i });
+    await ctx.store.write(async () => {
+      for (let i = 0; i < 1500; i++) await recordEvent(ctx, slowOrg.id, "note.created", { i });
     });
     await slow.waitFor(10);
     for (let i = 1500; i < 1550; i++) await emit(app, slowOrg.id, "note.created", { i });
@@ -511,7 +511,7 @@ describe("C7 order and isolation", () => {
   test("many events to many organizations: each delivered exactly once", async () => {
     const app = webhookApp();
     const hook = receiver();
-    const orgs = Array.from({ length: 5 }, (_, i) => makeOrg(app, { name: `org ${i}` }));
+    const orgs = await Promise.all(Array.from({ length: 5 }, (_, i) => makeOrg(app, { name: `org ${i}` })));
     for (const org of orgs) await setEndpoint(app.dossier, org.id, hook.url);
     const ids: string[] = [];
     for (let i = 0; i < 300; i++) ids.push(await emit(app, orgs[i % orgs.length].id, "note.created", { i }));
@@ -524,8 +524,13 @@ describe("C7 order and isolation", () => {
       const mine = hook.received.filter((r) => JSON.parse(r.body).organization_id === org.id).map((r) => JSON.parse(r.body).data.i);
       expect(mine).toEqual([...mine].sort((a, b) => a - b)); // per organization, in event order
     }
-    await until(() => orgs.every((org) => listDeliveries(app.dossier, org.id, { status: "pending" }).data.length === 0), 2000, "all recorded");
-    expect(orgs.flatMap((org) => listDeliveries(app.dossier, org.id, { status: "succeeded" }).data)).toHaveLength(300);
+    await until(async () => {
+      for (const org of orgs) if ((await listDeliveries(app.dossier, org.id, { status: "pending" })).data.length > 0) return false;
+      return true;
+    }, 2000, "all recorded");
+    let succeeded = 0;
+    for (const org of orgs) succeeded += (await listDeliveries(app.dossier, org.id, { status: "succeeded" })).data.length;
+    expect(succeeded).toBe(300);
   });
 });
 
@@ -541,10 +546,14 @@ describe("C7 / C10 durability", () => {
     // pick-up can send the retries.
     const config = { log: "off" as const, webhookRetrySchedule: [1000, 1000], webhookTimeoutMs: 1000, webhookScanMs: 600_000 };
     const first = createApp({ dataDir, webhooks: true, config });
-    const org = makeOrg(first);
+    const org = await makeOrg(first);
     await setEndpoint(first.dossier, org.id, hook.url);
     const ctx = first.dossier;
-    const ids = await ctx.store.write(() => Array.from({ length: 150 }, (_, i) => recordEvent(ctx, org.id, "note.created", { i })));
+    const ids = await ctx.store.write(async () => {
+      const recorded: string[] = [];
+      for (let i = 0; i < 150; i++) recorded.push(await recordEvent(ctx, org.id, "note.created", { i }));
+      return recorded;
+    });
     const failedOnce = () => ctx.store.sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM events WHERE attempts = 1 AND status = 'pending'`).get()!.n;
     await until(() => failedOnce() === 150, 30_000, "every first attempt to fail");
     const lastDue = ctx.store.sqlite.query<{ at: number }, []>(`SELECT max(next_attempt_at) AS at FROM events`).get()!.at;
@@ -563,7 +572,7 @@ describe("C7 / C10 durability", () => {
   test("pending deliveries survive a restart on the same data folder and are delivered at once", async () => {
     const dataDir = tempDir();
     const first = createApp({ dataDir, webhooks: false, config: { log: "off" } });
-    const org = makeOrg(first);
+    const org = await makeOrg(first);
     const hook = receiver();
     await setEndpoint(first.dossier, org.id, hook.url);
     const ids = [await emit(first, org.id), await emit(first, org.id), await emit(first, org.id)];
@@ -582,7 +591,7 @@ describe("C7 / C10 durability", () => {
     let up = false;
     const hook = receiver(() => new Response("", { status: up ? 200 : 500 }));
     const first = createApp({ dataDir, webhooks: true, config: { log: "off", webhookRetrySchedule: [1500], webhookTimeoutMs: 500 } });
-    const org = makeOrg(first);
+    const org = await makeOrg(first);
     await setEndpoint(first.dossier, org.id, hook.url);
     const eventId = await emit(first, org.id);
     await until(() => eventRow(first, eventId).attempts === 1, 2000, "first attempt recorded");
@@ -605,7 +614,7 @@ describe("C7 / C10 durability", () => {
       return new Response("late but fine");
     });
     const app = createApp({ dataDir, webhooks: true, config: { log: "off", ...FAST, webhookTimeoutMs: 2000 } });
-    const org = makeOrg(app);
+    const org = await makeOrg(app);
     await setEndpoint(app.dossier, org.id, hook.url);
     const eventId = await emit(app, org.id);
     await hook.waitFor(1);
@@ -613,14 +622,14 @@ describe("C7 / C10 durability", () => {
 
     const reopened = makeApp({ dataDir, webhooks: false });
     expect(eventRow(reopened, eventId)).toMatchObject({ status: "succeeded", attempts: 1 });
-    expect(deliveryOf(reopened, org.id, eventId).attempt_log![0].response_snippet).toBe("late but fine");
+    expect((await deliveryOf(reopened, org.id, eventId)).attempt_log![0].response_snippet).toBe("late but fine");
   });
 
   test("an attempt whose result was never recorded (a crash) is attempted again after restart", async () => {
     const dataDir = tempDir();
     const hook = receiver();
     const first = createApp({ dataDir, webhooks: false, config: { log: "off" } });
-    const org = makeOrg(first);
+    const org = await makeOrg(first);
     await setEndpoint(first.dossier, org.id, hook.url);
     const eventId = await emit(first, org.id);
     // What a crash mid-attempt leaves: still pending, due, with no attempt recorded.

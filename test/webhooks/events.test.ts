@@ -27,7 +27,7 @@ const keys = (value: object) => Object.keys(value).sort();
 
 async function setup() {
   const app = makeApp({ webhooks: true, config: { webhookRetrySchedule: [50, 100], webhookTimeoutMs: 1000 } });
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   const hook = receiver();
   const { secret } = await setEndpoint(app.dossier, org.id, hook.url);
   const events = () =>
@@ -118,6 +118,6 @@ describe("api-v1 Events, C7: the five events arrive signed, with the documented 
     await hook.waitFor(1);
     await Bun.sleep(150);
     expect(events().map((event) => [event.type, event.data.id])).toEqual([["dossier.created", id]]);
-    expect(listDeliveries(app.dossier, org.id).data).toHaveLength(1);
+    expect((await listDeliveries(app.dossier, org.id)).data).toHaveLength(1);
   });
 });

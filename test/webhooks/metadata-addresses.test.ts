@@ -2,13 +2,13 @@
 // `fd00:ec2::254` and Alibaba Cloud's `100.100.100.200`, are refused in every spelling, at
 // `PUT /webhook-endpoint` (400 invalid_body) and again when connecting (the attempt fails as a
 // network error), whatever DOSSIER_WEBHOOK_ALLOW_PRIVATE says. One row per spelling.
-import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { LookupAddress } from "node:dns";
 import { getDelivery } from "../../src/services/deliveries";
 import { recordEvent } from "../../src/services/outbox";
 import { setEndpoint } from "../../src/services/webhooks";
 import { sendAttempt, type Resolve } from "../../src/webhooks/send";
-import { call, makeApp, makeOrg, until } from "../helpers";
+import { call, makeApp, makeOrg, until, type Org } from "../helpers";
 import { refused, scenarios } from "../helpers/scenario";
 import { webhookReceiver } from "../helpers/webhooks";
 
@@ -66,9 +66,9 @@ scenarios(
   ],
 );
 
-describe("C20: with DOSSIER_WEBHOOK_ALLOW_PRIVATE=0 they are refused as metadata, not only as private", () => {
+describe("C20: with DOSSIER_WEBHOOK_ALLOW_PRIVATE=0 they are refused as metadata, not only as private", async () => {
   const app = makeApp({ env: { DOSSIER_WEBHOOK_ALLOW_PRIVATE: "0" } });
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   for (const url of ["http://100.100.100.200/", "http://[fd00:ec2::254]/"]) {
     test(`PUT ${url} is 400 naming the metadata address`, async () => {
       const answer = await call(app, "PUT", "/webhook-endpoint", { key: org.key, body: { url } });
@@ -82,15 +82,21 @@ describe("C20: set by the operator (no check at set), each spelling fails when c
   // One organization per spelling in one app with its dispatcher; no retries, so each delivery
   // is `failed` after its first attempt.
   const app = makeApp({ webhooks: true, config: { webhookRetrySchedule: [], webhookTimeoutMs: 2000 } });
-  const rows = SPELLINGS.map((spelling) => ({ ...spelling, org: makeOrg(app), eventId: "" }));
+  const rows: ((typeof SPELLINGS)[number] & { org: Org; eventId: string })[] = [];
+  beforeAll(async () => {
+    for (const spelling of SPELLINGS) rows.push({ ...spelling, org: await makeOrg(app), eventId: "" });
+  });
 
   test("every delivery is attempted, and every attempt fails with no status and no answer, naming the metadata address", async () => {
     for (const row of rows) {
       await setEndpoint(app.dossier, row.org.id, row.url);
       row.eventId = await app.dossier.store.write(() => recordEvent(app.dossier, row.org.id, "dossier.created", { id: crypto.randomUUID() }));
     }
-    await until(() => rows.every((row) => getDelivery(app.dossier, row.org.id, row.eventId).status === "failed"), 20_000, "every delivery to fail");
-    const attempts = rows.map((row) => ({ url: row.url, attempts: getDelivery(app.dossier, row.org.id, row.eventId).attempt_log }));
+    await until(async () => {
+      for (const row of rows) if ((await getDelivery(app.dossier, row.org.id, row.eventId)).status !== "failed") return false;
+      return true;
+    }, 20_000, "every delivery to fail");
+    const attempts = await Promise.all(rows.map(async (row) => ({ url: row.url, attempts: (await getDelivery(app.dossier, row.org.id, row.eventId)).attempt_log })));
     expect(attempts).toEqual(
       rows.map((row) => ({
         url: row.url,

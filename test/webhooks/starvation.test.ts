@@ -73,9 +73,9 @@ async function scenario(hangingOrgs: number, eventsEach: number, retrySchedule: 
   const ctx = app.dossier;
   const hang = hangingReceiver();
   const ok = healthyReceiver();
-  const stuck = Array.from({ length: hangingOrgs }, (_, i) => makeOrg(app, { name: `hanging ${i}` }).id);
+  const stuck = await Promise.all(Array.from({ length: hangingOrgs }, async (_, i) => (await makeOrg(app, { name: `hanging ${i}` })).id));
   for (const org of stuck) await setEndpoint(ctx, org, hang.url);
-  const healthy = makeOrg(app, { name: "healthy" }).id;
+  const healthy = (await makeOrg(app, { name: "healthy" })).id;
   await setEndpoint(ctx, healthy, ok.url);
   return {
     app,
@@ -83,8 +83,8 @@ async function scenario(hangingOrgs: number, eventsEach: number, retrySchedule: 
     ok,
     /** The hanging organizations' events, in one commit. */
     async flood() {
-      await ctx.store.write(() => {
-        for (let i = 0; i < eventsEach; i++) for (const org of stuck) recordEvent(ctx, org, "note.created", { i });
+      await ctx.store.write(async () => {
+        for (let i = 0; i < eventsEach; i++) for (const org of stuck) await recordEvent(ctx, org, "note.created", { i });
       });
     },
     /** `n` healthy events, 100 ms apart: their commit-to-arrival times in ms. */

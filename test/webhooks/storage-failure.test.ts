@@ -33,7 +33,7 @@ test("C11: a failed write of the dispatcher turns /healthz to storage_unavailabl
   servers.push(receiver);
 
   const app = makeApp({ webhooks: true, config: { log: "json", logLevel: "error", webhookRetrySchedule: [50, 100], webhookTimeoutMs: 2_000 } });
-  const org = makeOrg(app);
+  const org = await makeOrg(app);
   await setEndpoint(app.dossier, org.id, `http://127.0.0.1:${receiver.port}/hook`);
   const lines: string[] = [];
   const write = process.stderr.write;

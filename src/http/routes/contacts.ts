@@ -14,8 +14,8 @@ import { one, page, paging } from "../request";
 const TAG = "Contacts";
 const ofContact = { id: "The contact's id" };
 
-function contact({ ctx, principal, params }: Asked<"id">) {
-  const found = showContact(ctx, principal.organizationId, params.id);
+async function contact({ ctx, principal, params }: Asked<"id">) {
+  const found = await showContact(ctx, principal.organizationId, params.id);
   if (!found) throw notFound("contact not found");
   return found;
 }
@@ -33,9 +33,9 @@ export const contactRoutes = [
     scopes: ["contacts:read"],
     query: ContactQuery,
     responses: { 200: { schema: List(Contact), description: "A page of the organization's contacts that match every filter given, with the total across all pages" } },
-    handler: ({ ctx, principal, query }) => {
+    handler: async ({ ctx, principal, query }) => {
       const paged = paging(query);
-      const { data, total } = listContacts(ctx, principal.organizationId, {
+      const { data, total } = await listContacts(ctx, principal.organizationId, {
         kinds: query.kind, pool: query.pool, search: query.search, updatedSince: query.updated_since, ...paged,
       });
       return page(data, total, paged);

@@ -22,9 +22,9 @@ export const deliveryRoutes = [
     scopes: ["webhooks:manage"],
     query: DeliveryQuery,
     responses: { 200: { schema: List(Delivery), description: "A page of the organization's delivery log, newest first, with the total across all pages" } },
-    handler: ({ ctx, principal, query }) => {
+    handler: async ({ ctx, principal, query }) => {
       const paged = paging(query);
-      const { data, total } = deliveryPage(ctx, principal.organizationId, { status: query.status, type: query.type, ...paged });
+      const { data, total } = await deliveryPage(ctx, principal.organizationId, { status: query.status, type: query.type, ...paged });
       return page(data, total, paged);
     },
   }),
@@ -52,7 +52,7 @@ export const deliveryRoutes = [
     scopes: ["webhooks:manage"],
     params: { event_id: ofEvent },
     idPattern: EVENT_ID,
-    load: ({ ctx, principal, params }) => getDelivery(ctx, principal.organizationId, params.event_id).event_id,
+    load: async ({ ctx, principal, params }) => (await getDelivery(ctx, principal.organizationId, params.event_id)).event_id,
     responses: { 200: { schema: One(DeliveryWithAttempts), description: "The delivery, pending again" } },
     errors: ["delivery_not_failed"],
     handler: async ({ ctx, principal, resource: id }) => one(await retryDeliveryOf(ctx, principal.organizationId, id)),

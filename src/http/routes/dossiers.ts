@@ -104,16 +104,16 @@ async function readCv(request: Request): Promise<Uint8Array> {
 }
 
 /** The path's dossier, archived or not. */
-function dossier({ ctx, principal, params }: Asked<"id">) {
-  const found = showDossier(ctx, principal.organizationId, params.id);
+async function dossier({ ctx, principal, params }: Asked<"id">) {
+  const found = await showDossier(ctx, principal.organizationId, params.id);
   if (!found) throw notFound("dossier not found");
   return found;
 }
 
 /** The path's dossier id, once the dossier (archived or not) is known to be the organization's:
  * for the routes below a dossier (notes, links). */
-export function dossierId({ ctx, principal, params }: Asked<"id">): string {
-  if (!dossierExists(ctx, principal.organizationId, params.id)) throw notFound("dossier not found");
+export async function dossierId({ ctx, principal, params }: Asked<"id">): Promise<string> {
+  if (!(await dossierExists(ctx, principal.organizationId, params.id))) throw notFound("dossier not found");
   return params.id;
 }
 
@@ -139,9 +139,9 @@ export const dossierRoutes = [
         description: "A page of the organization's dossiers that match every filter given (archived ones only with status=archived), with the total across all pages",
       },
     },
-    handler: ({ ctx, principal, query, set }) => {
+    handler: async ({ ctx, principal, query, set }) => {
       const paged = paging(query);
-      const answer = listDossiersJson(ctx, principal.organizationId, {
+      const answer = await listDossiersJson(ctx, principal.organizationId, {
         type: query.type,
         status: query.status,
         stageId: query.stage_id,
@@ -177,7 +177,7 @@ export const dossierRoutes = [
     scopes: ["dossiers:write"],
     body: CreateDossier,
     bodies: { "multipart/form-data": CreateDossierForm },
-    read: async (request, json): Promise<NewDossier> => (mediaType(request) === "multipart/form-data" ? readCreateForm(request) : { input: await json() }),
+    read: async (request, json): Promise<NewDossier> => (mediaType(request) === "multipart/form-data" ? (await readCreateForm(request)) : { input: await json() }),
     responses: {
       201: {
         schema: One(Dossier),
@@ -276,7 +276,7 @@ export const dossierRoutes = [
       },
     },
     handler: async ({ ctx, principal, resource }) => {
-      const url = cvOf(ctx, principal.organizationId, resource.id);
+      const url = await cvOf(ctx, principal.organizationId, resource.id);
       const file = url ? Bun.file(cvFile(ctx, url)) : null;
       if (!file || !(await file.exists())) throw notFound("the dossier has no CV");
       // The bytes, not the file: Bun would answer a Range header itself (206, or a 416 without

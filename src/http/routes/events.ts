@@ -31,8 +31,8 @@ export const eventRoutes = [
     query: EventQuery,
     responses: { 200: { schema: EventFeed, description: "Up to `limit` events after `after`, oldest first, and where to read on" } },
     errors: ["cursor_expired"],
-    handler: ({ ctx, principal, query, set }) => {
-      const found = listEvents(ctx, principal.organizationId, {
+    handler: async ({ ctx, principal, query, set }) => {
+      const found = await listEvents(ctx, principal.organizationId, {
         after: query.after,
         types: query.type,
         dossierId: query.dossier_id,
@@ -53,8 +53,8 @@ export const eventRoutes = [
     params: { id: "The event's id (evt_...)" },
     idPattern: EVENT_ID,
     responses: { 200: { schema: One(Event), description: "The event, as its webhook body" } },
-    handler: ({ ctx, principal, params, set }) => {
-      const body = getEvent(ctx, principal.organizationId, params.id);
+    handler: async ({ ctx, principal, params, set }) => {
+      const body = await getEvent(ctx, principal.organizationId, params.id);
       if (body === null) throw notFound("event not found");
       return json(set, `{"data":${body}}`);
     },

@@ -14,8 +14,8 @@ import { defineRoute, type Asked } from "../route";
 import { all, one, page, paging } from "../request";
 import { statsRoutes } from "./stats";
 
-const flowExists = ({ ctx, principal, params }: Asked<"id">) => getFlow(ctx, principal.organizationId, params.id).id;
-const stageId = ({ ctx, principal, params }: Asked<"id">) => getStage(ctx, principal.organizationId, params.id).id;
+const flowExists = async ({ ctx, principal, params }: Asked<"id">) => (await getFlow(ctx, principal.organizationId, params.id)).id;
+const stageId = async ({ ctx, principal, params }: Asked<"id">) => (await getStage(ctx, principal.organizationId, params.id)).id;
 
 export const flowRoutes = [
   defineRoute({
@@ -28,9 +28,9 @@ export const flowRoutes = [
     scopes: ["flows:read"],
     query: FlowQuery,
     responses: { 200: { schema: List(Flow), description: "A page of the organization's flows, each with its stages sorted by position" } },
-    handler: ({ ctx, principal, query }) => {
+    handler: async ({ ctx, principal, query }) => {
       const paged = paging(query);
-      const { data, total } = listFlows(ctx, principal.organizationId, { type: query.type, ...paged });
+      const { data, total } = await listFlows(ctx, principal.organizationId, { type: query.type, ...paged });
       return page(data, total, paged);
     },
   }),
@@ -73,8 +73,8 @@ export const flowRoutes = [
     scopes: ["flows:read"],
     params: { id: "The flow's id" },
     responses: { 200: { schema: List(Stage), description: "Every stage of the flow, sorted by position (not paginated: meta.per_page is the number of stages)" } },
-    handler: ({ ctx, principal, params }) => {
-      const stages = listStages(ctx, principal.organizationId, params.id);
+    handler: async ({ ctx, principal, params }) => {
+      const stages = await listStages(ctx, principal.organizationId, params.id);
       if (!stages) throw notFound("flow not found");
       return all(stages);
     },

@@ -18,8 +18,8 @@ export const historyRoutes = [
       "Not paginated: a dossier's history grows only with what is done to it, and meta.stages (the time spent in each stage, by entered_at) needs it whole.",
     scopes: ["dossiers:read"],
     params: { id: "The dossier's id (archived dossiers too)" },
-    load: ({ ctx, principal, params }) => {
-      if (!dossierExists(ctx, principal.organizationId, params.id)) throw notFound("dossier not found");
+    load: async ({ ctx, principal, params }) => {
+      if (!(await dossierExists(ctx, principal.organizationId, params.id))) throw notFound("dossier not found");
       return params.id;
     },
     responses: { 200: { schema: DossierHistory, description: "The dossier's history, oldest first, and its stays in stages" } },

@@ -72,7 +72,7 @@ const answerOf = (taken: Taken): StoredAnswer => ({
 export const intakeReceiver = (ctx: Context, desk: IntakeDesk) => {
   /** 415 for another type; then the message (`bytes`: 413 over 25 MB) becomes a dossier (400 when
    * it cannot be read). `remember` runs in the unit that makes it. */
-  const take = async (request: Request, target: IntakeTarget, bytes: () => Promise<Uint8Array>, remember?: (taken: Taken) => void) => {
+  const take = async (request: Request, target: IntakeTarget, bytes: () => Promise<Uint8Array>, remember?: (taken: Taken) => Promise<void>) => {
     const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
     if (type !== "message/rfc822") throw new ApiError("unsupported_media_type", "send the raw message with Content-Type: message/rfc822");
     const raw = await bytes();
@@ -98,7 +98,7 @@ export const intakeReceiver = (ctx: Context, desk: IntakeDesk) => {
     try {
       const bytes = await readBytes(request, MESSAGE_LIMIT, tooLarge);
       const asked = fingerprint(request, bytes);
-      const stored = keyed.stored({ ...asked, path: `/api/v1/intake/{token}${new URL(request.url).search}` });
+      const stored = await keyed.stored({ ...asked, path: `/api/v1/intake/{token}${new URL(request.url).search}` });
       if (stored) return replay(stored, set.headers);
       try {
         return await take(request, admitted.target, async () => bytes, (taken) => keyed.writeAnswer(answerOf(taken)));
@@ -114,7 +114,7 @@ export const intakeReceiver = (ctx: Context, desk: IntakeDesk) => {
   return new Elysia().post(
     "/intake/:token",
     async ({ request, params, set }) => {
-      const admitted = desk.admit(params.token);
+      const admitted = await desk.admit(params.token);
       // After the token's 404, 402 and 429 (C20).
       const key = idempotencyKey(request);
       if (key === "malformed") throw malformedKey();

@@ -18,7 +18,7 @@ export const keyRoutes = [
     description: "Oldest first, revoked ones too; the key itself is never shown again, only its prefix. Not paginated: meta is {total: n, page: 1, per_page: n}.",
     scopes: ["keys:manage"],
     responses: { 200: { schema: List(ApiKey), description: "Every key of the organization: prefix, scopes, expiry, revocation and last use" } },
-    handler: ({ ctx, principal }) => all(listKeys(ctx, principal.organizationId)),
+    handler: async ({ ctx, principal }) => all((await listKeys(ctx, principal.organizationId))),
   }),
   defineRoute({
     id: "createKey",
@@ -45,7 +45,7 @@ export const keyRoutes = [
     description: "The key answers 401 from the next request on. Revoking a revoked key changes nothing.",
     scopes: ["keys:manage"],
     params: { id: "The key's id" },
-    load: ({ ctx, principal, params }) => getKey(ctx, principal.organizationId, params.id).id,
+    load: async ({ ctx, principal, params }) => (await getKey(ctx, principal.organizationId, params.id)).id,
     responses: { 200: { schema: One(ApiKey), description: "The key as it is now, revoked" } },
     handler: async ({ ctx, principal, resource: id }) => one(await revokeKeyOf(ctx, principal.organizationId, id)),
   }),

@@ -29,8 +29,8 @@ export const linkRoutes = [
         description: "Every contact linked to the dossier, the primary first, then oldest link first (not paginated: meta.per_page is the number of items)",
       },
     },
-    handler: ({ ctx, principal, params }) => {
-      const items = listDossierContacts(ctx, principal.organizationId, params.id);
+    handler: async ({ ctx, principal, params }) => {
+      const items = await listDossierContacts(ctx, principal.organizationId, params.id);
       if (!items) throw notFound("dossier not found");
       return all(items);
     },

@@ -33,7 +33,7 @@ export const memberRoutes = (site: Site) => [
     description: "Disabled members too, with disabled_at set. Not paginated: meta is {total: n, page: 1, per_page: n}. Any signed-in member may list; a key needs `members:manage`.",
     scopes: [],
     responses: { 200: { schema: List(Member), description: "Every member of the organization, disabled ones included" } },
-    handler: ({ ctx, principal }) => all(listMembers(ctx, principal)),
+    handler: async ({ ctx, principal }) => all((await listMembers(ctx, principal))),
   }),
   defineRoute({
     id: "createMember",

@@ -23,9 +23,9 @@ export const noteRoutes = [
     load: dossierId,
     query: PageQuery,
     responses: { 200: { schema: List(Note), description: "A page of the dossier's notes, oldest first, with the total across all pages" } },
-    handler: ({ ctx, principal, resource: id, query }) => {
+    handler: async ({ ctx, principal, resource: id, query }) => {
       const paged = paging(query);
-      const { data, total } = listNotes(ctx, principal.organizationId, id, paged);
+      const { data, total } = await listNotes(ctx, principal.organizationId, id, paged);
       return page(data, total, paged);
     },
   }),

@@ -94,8 +94,8 @@ export const sessionRoutes = (site: Site) => [
     description: "With the session cookie only: an API key gets 401.",
     scopes: [],
     responses: { 200: { schema: One(Session), description: "The session's member and its CSRF token" } },
-    handler: ({ ctx, principal, set }) => {
-      const session = currentSession(ctx, sessionPrincipal(principal));
+    handler: async ({ ctx, principal, set }) => {
+      const session = await currentSession(ctx, sessionPrincipal(principal));
       set.headers["cache-control"] = "no-store";
       return one(session);
     },

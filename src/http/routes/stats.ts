@@ -18,13 +18,13 @@ export const statsRoutes = [
       "Each figure is defined in docs/figures.md. `from` after `to`, or a value that is not ISO 8601: 400.",
     scopes: ["flows:read", "dossiers:read"],
     params: { id: "The flow's id" },
-    load: ({ ctx, principal, params }) => {
-      if (!flowExists(ctx, principal.organizationId, params.id)) throw notFound("flow not found");
+    load: async ({ ctx, principal, params }) => {
+      if (!(await flowExists(ctx, principal.organizationId, params.id))) throw notFound("flow not found");
     },
     query: StatsQuery,
     responses: { 200: { schema: FlowStatsAnswer, description: "The flow's figures over the period" } },
-    handler: ({ ctx, principal, params, query }) => {
-      const stats = flowStats(ctx, principal.organizationId, params.id, period(ctx, query));
+    handler: async ({ ctx, principal, params, query }) => {
+      const stats = await flowStats(ctx, principal.organizationId, params.id, period(ctx, query));
       if (!stats) throw notFound("flow not found");
       return { data: stats };
     },

@@ -20,7 +20,7 @@ export const webhookEndpointRoutes = [
     scopes: ["webhooks:manage"],
     responses: { 200: { schema: One(WebhookEndpoint), description: "The organization's webhook endpoint" } },
     errors: ["not_found"],
-    handler: ({ ctx, principal }) => one(getEndpoint(ctx, principal.organizationId)),
+    handler: async ({ ctx, principal }) => one(await getEndpoint(ctx, principal.organizationId)),
   }),
   defineRoute({
     id: "setWebhookEndpoint",
