@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import type { Awaitable } from "../awaitable";
 import type { Logger } from "../log";
 import { Generations } from "./generations";
 import { GroupCommit, type WriteOptions } from "./group-commit";
@@ -17,22 +18,23 @@ import { WalKeeper } from "./wal";
 
 export type Orm = BunSQLiteDatabase<typeof schema>;
 
-/** A query module's methods as the store gives them: each answers a promise (on SQLite, one
- * already settled), so that a service is written once for every engine (C19). */
-type Answering<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+export type { Awaitable };
+
+/** A query module's methods as the store gives them. */
+type Answering<F> = F extends (...args: infer A) => infer R ? (...args: A) => Awaitable<Awaited<R>> : never;
 export type AsyncQueries<Q> = { readonly [R in keyof Q]: { readonly [M in keyof Q[R]]: Answering<Q[R][M]> } };
 
 export interface Store extends AsyncQueries<StoreQueries> {
   /** For src/db and tests only: the writer's connection (everything else goes through the query
    * modules, src/db/queries.ts). */
   sqlite: Database;
-  /** For src/db and tests only: the first read connection, where reads run and the caches fill
-   * (another opens only while it is inside a read snapshot that awaits something else). */
+  /** For src/db and tests only: where reads run and the caches fill while no group is open (the
+   * writer's connection; read connections open only for reads that meet an open group). */
   reader: Database;
   orm: Orm;
-  /** Runs `read` (no writes) in one read snapshot: its queries see one state of the database, on a
-   * connection of their own (src/db/scope.ts). Inside a unit or a snapshot already, as is. */
-  read<T>(read: () => T | Promise<T>): Promise<T>;
+  /** Runs `read` (no writes) in one read snapshot: its queries see one state of the database
+   * (src/db/scope.ts). Inside a unit or a snapshot already, as is. */
+  read<T>(read: () => Awaitable<T>): Awaitable<T>;
   /** The caches' one invalidation rule (src/db/generations.ts), as the reads see it. */
   readonly generations: Generations;
   /** Runs `unit` in the next group commit and resolves with its result once the commit is durable
@@ -69,8 +71,9 @@ export interface StoreOptions {
   logger?: Logger;
 }
 
-/** Read connections one store opens at most: one more each time every open one is inside a read
- * snapshot that awaits something besides the store (a file). */
+/** Read connections one store opens at most: one more each time a read meets the writer's
+ * connection and every open read connection inside a transaction (a unit or read that awaits
+ * something besides the store, a file). */
 const MAX_READERS = 64;
 
 /**
@@ -103,13 +106,16 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   const wal = offThread ? new WalKeeper(sqlite, file, (msg, fields) => log?.("warn", msg, fields)) : null;
   // The server's store only: a command runs once and keeps no cache worth a stamp.
   const stamp = new CommitStamp(offThread ? file : null);
-  const sideOf = (connection: Database, writes: boolean): Side => {
+  const sideOf = (connection: Database, inWriteUnit: () => boolean): Side => {
     stampCommits(connection, stamp);
-    const generations = new Generations(connection, () => writes);
+    const generations = new Generations(connection, inWriteUnit);
     const deps = { sqlite: connection, orm: connection === sqlite ? orm : drizzle({ client: connection, schema }), generations };
     return { sqlite: connection, queries: storeQueries(deps), generations };
   };
-  const writer = sideOf(sqlite, true);
+  // Reads run here too while no group is open on it (src/db/scope.ts): its page cache and the
+  // query modules' caches stay warm, where a connection of its own would find its page cache
+  // dropped after every commit of the writer's.
+  const writer = sideOf(sqlite, () => commits.inGroup);
   const commits = new GroupCommit(sqlite, {
     flush: wal && full ? () => wal.flush() : null,
     betweenGroups: wal ? () => wal.checkpointIfDue() : undefined,
@@ -123,54 +129,55 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     // committed outside the group (and outside its durability).
     connection.run("PRAGMA query_only = ON");
     if (offThread || memory) connection.run("PRAGMA temp_store = MEMORY");
-    return sideOf(connection, false);
+    return sideOf(connection, () => false);
   };
-  const openReader = (): Side => {
+  /** The side for a read snapshot: the writer's connection when no transaction is open on it (the
+   * common case: a group's units await nothing but the store, so a group opens and closes within
+   * one turn of the event loop), else a read connection not inside a snapshot. */
+  const freeSide = (): Side => {
+    if (!sqlite.inTransaction) return writer;
+    for (const reader of readers) if (!reader.sqlite.inTransaction) return reader;
     if (readers.length >= MAX_READERS) throw new Error(`more than ${MAX_READERS} read snapshots at once`);
     const reader = readerOn(new Database(file, { strict: true }));
     readers.push(reader);
     return reader;
   };
-  /** A read connection not inside a read snapshot (in the common case, the first). */
-  const freeReader = (): Side => {
-    for (const reader of readers) if (!reader.sqlite.inTransaction) return reader;
-    return openReader();
-  };
-  const main = openReader();
   // Not among `readers`: never inside a read snapshot, so each of its statements sees the latest commit.
   let dispatcherSide: Side | null = null;
-  const sideNow = (): Side => currentScope()?.side ?? freeReader();
+  const sideNow = (): Side => currentScope()?.side ?? freeSide();
 
   return {
     ...answering(writer.queries, sideNow),
-    generations: main.generations,
+    generations: writer.generations,
     sqlite,
-    reader: main.sqlite,
+    reader: sqlite,
     orm,
-    read<T>(read: () => T | Promise<T>): Promise<T> {
-      if (currentScope()) return settled(read);
-      const side = freeReader();
+    read<T>(read: () => Awaitable<T>): Awaitable<T> {
+      if (currentScope()) return read();
+      const side = freeSide();
       const scope: Scope = { side, open: true, writes: false };
       const end = () => {
         scope.open = false;
         endSnapshot(side.sqlite);
+        // A group waiting for the writer's connection may begin.
+        if (side === writer) commits.connectionFreed();
       };
       beginSnapshot(side.sqlite);
-      let result: T | Promise<T>;
+      let result: Awaitable<T>;
       try {
         result = inScope(scope, read);
       } catch (error) {
         end();
-        return Promise.reject(error);
+        throw error;
       }
       if (!(result instanceof Promise)) {
         end();
-        return Promise.resolve(result);
+        return result;
       }
       return result.finally(end);
     },
     write: (unit, options) => commits.write(unit, options),
-    holdsSealedSecrets: () => main.queries.sealedSecrets.any(),
+    holdsSealedSecrets: () => writer.queries.sealedSecrets.any(),
     get outboxReader() {
       dispatcherSide ??= readerOn(new Database(file, { strict: true }));
       return dispatcherSide.queries.outbox;
@@ -200,15 +207,6 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   };
 }
 
-/** `work`'s result as a promise, its throw as a rejection. */
-function settled<T>(work: () => T | Promise<T>): Promise<T> {
-  try {
-    return Promise.resolve(work());
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
 /** The query modules as the store gives them: each method runs on the side of the work in
  * progress (`sideNow`) and answers a promise. `shape` names the resources and their methods; each
  * side keeps its methods in one array in that order (`methodsOf`), so a call costs one lookup. */
@@ -223,12 +221,8 @@ function answering(shape: StoreQueries, sideNow: () => Side): AsyncQueries<Store
       const at = index++;
       // Six arguments at most (every query method takes fewer), passed without a spread.
       forwards[name] = (a?: unknown, b?: unknown, c?: unknown, d?: unknown, e?: unknown, f?: unknown) => {
-        try {
-          const side = sideNow();
-          return Promise.resolve((side.methods ??= methodsOf(side.queries))[at](a, b, c, d, e, f));
-        } catch (error) {
-          return Promise.reject(error);
-        }
+        const side = sideNow();
+        return (side.methods ??= methodsOf(side.queries))[at](a, b, c, d, e, f);
       };
     }
     store[resource] = forwards;

@@ -72,6 +72,8 @@ export class GroupCommit {
   private active = false;
   private running: Promise<void> = Promise.resolve();
   private unflushed = false;
+  private wakeOnFree: (() => void) | null = null;
+  private groupOpen = false;
   private readonly listeners = new Set<() => void>();
   private readonly begin;
   private readonly commit;
@@ -122,6 +124,11 @@ export class GroupCommit {
   /** True while this store has committed changes that are not yet durable. */
   get settling(): boolean {
     return this.unflushed;
+  }
+
+  /** True while a group's transaction is open: what is read on the connection then may still roll back. */
+  get inGroup(): boolean {
+    return this.groupOpen;
   }
 
   /** True while a group is being committed, flushed or followed by a checkpoint. */
@@ -190,8 +197,23 @@ export class GroupCommit {
     }
   }
 
+  /** Tells a group waiting for the connection that the read snapshot on it has ended. */
+  connectionFreed() {
+    const wake = this.wakeOnFree;
+    this.wakeOnFree = null;
+    wake?.();
+  }
+
+  /** Resolves once no read snapshot is open on the connection (reads run there between groups:
+   * src/db/client.ts). A read asked for while a group is open runs elsewhere, so this waits at
+   * most for the reads under way. */
+  private async connectionFree() {
+    while (this.sqlite.inTransaction) await new Promise<void>((resolve) => (this.wakeOnFree = resolve));
+  }
+
   /** One transaction for the whole group; null when the transaction itself failed. */
   private async commitGroup(group: Waiting[]): Promise<({ ok: true; value: unknown } | { ok: false; error: unknown })[] | null> {
+    if (this.sqlite.inTransaction) await this.connectionFree();
     try {
       this.begin.run();
     } catch (error) {
@@ -200,6 +222,7 @@ export class GroupCommit {
       return group.map(() => outcome);
     }
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    this.groupOpen = true;
     try {
       for (const waiting of group) {
         this.savepoint.run();
@@ -232,6 +255,8 @@ export class GroupCommit {
       if (!isWriteFailure(error)) return group.map(() => ({ ok: false as const, error }));
       this.fail(error);
       return null;
+    } finally {
+      this.groupOpen = false;
     }
   }
 }

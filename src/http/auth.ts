@@ -1,3 +1,4 @@
+import { chain, type Awaitable } from "../awaitable";
 import type { Context } from "../context";
 import { ApiError } from "../errors";
 import { authenticate, type Principal as KeyHolder, type Scope } from "../services/keys";
@@ -31,12 +32,9 @@ export function cookieOf(request: Request, name: string): string | null {
 
 /** The request's principal, or null: the Authorization header when there is one (it decides, even
  * when a cookie comes too), else the session cookie. */
-async function principalOf(ctx: Context, request: Request): Promise<Principal | null> {
+function principalOf(ctx: Context, request: Request): Awaitable<Principal | null> {
   const authorization = request.headers.get("authorization");
-  if (authorization !== null) {
-    const holder = await authenticate(ctx, authorization);
-    return holder ? { kind: "key", ...holder } : null;
-  }
+  if (authorization !== null) return chain(authenticate(ctx, authorization), (holder) => (holder ? { kind: "key", ...holder } : null));
   return sessionOf(ctx, cookieOf(request, SESSION_COOKIE));
 }
 
@@ -47,8 +45,11 @@ async function principalOf(ctx: Context, request: Request): Promise<Principal | 
  * an organization is counted and gets the rate-limit headers, whatever its answer, except a 429
  * (C8, C10).
  */
-async function admit(ctx: Context, limiter: RateLimiter, site: Site, required: Scope[], request: Request, headers: Headers): Promise<Principal> {
-  const principal = await principalOf(ctx, request);
+function admit(ctx: Context, limiter: RateLimiter, site: Site, required: Scope[], request: Request, headers: Headers): Awaitable<Principal> {
+  return chain(principalOf(ctx, request), (principal) => allowed(ctx, limiter, site, required, request, headers, principal));
+}
+
+function allowed(ctx: Context, limiter: RateLimiter, site: Site, required: Scope[], request: Request, headers: Headers, principal: Principal | null): Principal {
   if (!principal) throw new ApiError("unauthorized", "a valid API key is required: Authorization: Bearer svc_live_...");
   // The request log names the organization on a 402, 403 or 429 too.
   noteOrganization(request, principal.organizationId);
@@ -79,7 +80,7 @@ async function admit(ctx: Context, limiter: RateLimiter, site: Site, required: S
 }
 
 /** Checks a request's principal for `required` scopes, setting the rate-limit headers on `headers`. */
-export type Guard = (required: Scope[], request: Request, headers: Headers) => Promise<Principal>;
+export type Guard = (required: Scope[], request: Request, headers: Headers) => Awaitable<Principal>;
 
 /** The guard of one app: its organizations share one rate limiter. */
 export const guard =

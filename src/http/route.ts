@@ -17,6 +17,7 @@
 import type { Static, TObject, TSchema, TUndefined } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { asActor, type Actor } from "../actor";
+import { chain, type Awaitable } from "../awaitable";
 import type { Context } from "../context";
 import { ApiError, notFound, type ErrorCode } from "../errors";
 import type { Scope } from "../services/keys";
@@ -67,7 +68,7 @@ export interface RouteSpec<P extends string, L, Q extends TObject, S extends TSc
    * nothing (404). */
   idPattern?: RegExp;
   /** The path's resource; throws not_found when there is none. */
-  load?: (asked: Asked<NoInfer<P>>) => L | Promise<L>;
+  load?: (asked: Asked<NoInfer<P>>) => Awaitable<L>;
   /** The query parameters, all optional: `t.Optional`, or with a `default`, or an array (may repeat). */
   query?: Q;
   /** The JSON body, read with readJson unless `read` is given. */
@@ -204,9 +205,13 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
     });
   };
 
-  const run = async (ctx: Context, principal: Principal, params: Record<P, string>, request: Request, set: Reply, remember?: (value: unknown) => Promise<void>) => {
+  // Chained rather than awaited up to the body (src/awaitable.ts): a GET that the engine answers
+  // at once (SQLite) goes from its key check to its answer without a promise.
+  const run = (ctx: Context, principal: Principal, params: Record<P, string>, request: Request, set: Reply, remember?: (value: unknown) => Promise<void>) => {
     const asked = { ctx, principal, params };
-    const resource = spec.load ? await spec.load(asked) : (undefined as L);
+    return chain(spec.load ? spec.load(asked) : (undefined as L), (resource) => answer(asked, resource, request, set, remember));
+  };
+  const answer = (asked: Asked<P>, resource: L, request: Request, set: Reply, remember?: (value: unknown) => Promise<void>) => {
     let before: (() => Promise<void>) | undefined;
     let current: string | undefined;
     if (spec.conditional) {
@@ -225,7 +230,7 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
       }
     }
     const query = (spec.query ? parseQuery(spec.query, searchParams(request)) : {}) as Static<Q>;
-    const inUnits = withUnits(ctx, before, remember);
+    const inUnits = withUnits(asked.ctx, before, remember);
     const withStatus = (value: unknown) => {
       if (only !== undefined && (set.status === undefined || set.status === 200)) set.status = only;
       const location = Number(set.status) === 201 ? locationOf(value) : null;
@@ -234,9 +239,10 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
       if (tagged && value !== null && typeof value === "object" && "data" in value) set.headers.etag = value.data === resource && current !== undefined ? current : etagOf(value.data);
       return value;
     };
+    const handled = (body: B) => chain(spec.handler({ ...asked, ctx: inUnits, resource, query, body, request, set }), withStatus);
+    if (!readsBody) return handled(undefined as B);
     const json = () => readJson(request, spec.body!);
-    const body = !readsBody ? (undefined as B) : await (spec.read ? (await spec.read(request, json)) : (json() as Promise<B>));
-    return withStatus(await spec.handler({ ...asked, ctx: inUnits, resource, query, body, request, set }));
+    return (spec.read ? spec.read(request, json) : (json() as Promise<B>)).then(handled);
   };
 
   /** A request with an Idempotency-Key: replayed, refused (422, 409), or run with its answer stored. */
@@ -278,31 +284,33 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
     }
   };
 
-  const handle = (ctx: Context, guard: Guard) => async (request: Request, raw: Record<string, string>, set: Reply) =>
+  const handle = (ctx: Context, guard: Guard) => (request: Request, raw: Record<string, string>, set: Reply) =>
     // A read's key check, its resource and its answer see one snapshot, which takes the WAL read
     // lock once (src/db/snapshot.ts): the key check alone, outside it, took and dropped the lock
-    // again, which cost more than the check itself. What a handler reads after an await is in a
-    // snapshot of its own.
-    spec.method === "GET" ? (await ctx.store.read(() => checked(ctx, guard, request, raw, set))) : (await checked(ctx, guard, request, raw, set));
-  const checked = async (ctx: Context, guard: Guard, request: Request, raw: Record<string, string>, set: Reply) => {
+    // again, which cost more than the check itself.
+    spec.method === "GET" ? ctx.store.read(() => checked(ctx, guard, request, raw, set)) : checked(ctx, guard, request, raw, set);
+  const checked = (ctx: Context, guard: Guard, request: Request, raw: Record<string, string>, set: Reply) => {
     const key = idempotent ? idempotencyKey(request) : null;
-    let principal: Principal;
+    // A malformed key's 400 comes after 429 and before 403 (C20).
+    const refined = (error: unknown) => (key === "malformed" && error instanceof ApiError && error.status === 403 ? malformedKey() : error);
+    let principal: Awaitable<Principal>;
     try {
-      principal = await guard(spec.scopes, request, set.headers);
+      principal = guard(spec.scopes, request, set.headers);
     } catch (error) {
-      // A malformed key's 400 comes after 429 and before 403 (C20).
-      if (key === "malformed" && error instanceof ApiError && error.status === 403) throw malformedKey();
-      throw error;
+      throw refined(error);
     }
-    if (key === "malformed") throw malformedKey();
-    // Only a change has a history to record its actor in; reads go on without the context.
-    if (spec.method === "GET") return afterGuard(ctx, request, raw, set, principal, key);
-    return asActor(actorOf(principal), () => afterGuard(ctx, request, raw, set, principal, key));
+    if (principal instanceof Promise) principal = principal.catch((error: unknown) => Promise.reject(refined(error)));
+    return chain(principal, (admitted) => {
+      if (key === "malformed") throw malformedKey();
+      // Only a change has a history to record its actor in; reads go on without the context.
+      if (spec.method === "GET") return afterGuard(ctx, request, raw, set, admitted, key);
+      return asActor(actorOf(admitted), () => afterGuard(ctx, request, raw, set, admitted, key));
+    });
   };
-  const afterGuard = async (ctx: Context, request: Request, raw: Record<string, string>, set: Reply, principal: Principal, key: string | null) => {
+  const afterGuard = (ctx: Context, request: Request, raw: Record<string, string>, set: Reply, principal: Principal, key: string | null) => {
     const params = {} as Record<P, string>;
     for (const name of declared) params[name] = spec.idPattern ? matchingId(spec.idPattern, raw[name]) : pathId(raw[name]);
-    return key === null ? (await run(ctx, principal, params, request, set)) : (await once(ctx, principal, params, request, set, key));
+    return key === null ? run(ctx, principal, params, request, set) : once(ctx, principal, params, request, set, key);
   };
 
   return { id: spec.id, method: spec.method, path: spec.path, hook, handle };

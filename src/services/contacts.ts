@@ -2,6 +2,7 @@
 // Email uniqueness is the database's (unique index contacts_org_email on the folded email), and
 // the search index (contact_search + contacts_fts, migration 0001) is kept in step by triggers,
 // with the non-ASCII folding written here in the same unit. The SQL is in src/db/contacts.ts.
+import type { Awaitable } from "../awaitable";
 import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
 import { contactOf, type ContactRow } from "../db/contacts";
@@ -150,12 +151,12 @@ const duplicate = () => new ApiError("duplicate_contact", "a contact with this e
 // Building blocks, called inside a caller's unit (they open none).
 
 /** The organization's contact with this email, compared case-insensitively (C10), or null. */
-export function findContactByEmail(ctx: Context, organizationId: string, email: string): Promise<ContactRow | null> {
+export function findContactByEmail(ctx: Context, organizationId: string, email: string): Awaitable<ContactRow | null> {
   return ctx.store.contacts.rowByEmail(organizationId, fold(email));
 }
 
 /** The organization's contact row, or null (another organization's is null too). */
-export function findContact(ctx: Context, organizationId: string, contactId: string): Promise<ContactRow | null> {
+export function findContact(ctx: Context, organizationId: string, contactId: string): Awaitable<ContactRow | null> {
   return ctx.store.contacts.rowById(organizationId, contactId);
 }
 
@@ -214,13 +215,13 @@ export async function writeNewContact(ctx: Context, organizationId: string, inpu
 }
 
 /** The contact with its dossier_count, or null when it is not the organization's. */
-export function getContact(ctx: Context, organizationId: string, contactId: string): Promise<Contact | null> {
+export function getContact(ctx: Context, organizationId: string, contactId: string): Awaitable<Contact | null> {
   return ctx.store.contacts.byId(organizationId, contactId);
 }
 
 /** The contact as GET /contacts/{id} shows it: the same as getContact, remembered (frozen) while
  * nothing is committed, unless DOSSIER_CACHE=off. */
-export function showContact(ctx: Context, organizationId: string, contactId: string): Promise<Contact | null> {
+export function showContact(ctx: Context, organizationId: string, contactId: string): Awaitable<Contact | null> {
   return ctx.store.contacts.shown(organizationId, contactId, { remember: ctx.config.cache });
 }
 
@@ -302,8 +303,8 @@ export interface ContactQuery {
  * request time (C6, C10), `search` a case-insensitive substring of full_name, email, company or
  * role (C6, C10; see src/db/contact-search.ts), `updatedSince` (C17). Total and page agree (one snapshot).
  */
-export async function listContacts(ctx: Context, organizationId: string, query: ContactQuery): Promise<{ data: Contact[]; total: number }> {
-  return await ctx.store.contacts.page({
+export function listContacts(ctx: Context, organizationId: string, query: ContactQuery): Awaitable<{ data: Contact[]; total: number }> {
+  return ctx.store.contacts.page({
     organizationId,
     mask: query.kinds && query.kinds.length > 0 ? kindMaskOf(query.kinds) : 0,
     search: query.search === undefined || query.search === "" ? null : fold(query.search),

@@ -1,6 +1,7 @@
 // Dossiers (api-v1 "Dossier", "States and transitions", "Dossiers"; C3, C5, C7, C10).
 // HTTP-free: the routes parse and shape; this module checks the rules, writes the change and its
 // outbox events in one transaction, and places CV files (files/cv.ts) just before the commit.
+import type { Awaitable } from "../awaitable";
 import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
 import type { DossierChanges, StageDeadline } from "../db/dossiers";
@@ -79,11 +80,11 @@ function checkFields(fields: object, type: DossierType) {
   }
 }
 
-export const getDossier = (ctx: Context, organizationId: string, id: string): Promise<Dossier | null> => ctx.store.dossiers.byId(organizationId, id);
+export const getDossier = (ctx: Context, organizationId: string, id: string): Awaitable<Dossier | null> => ctx.store.dossiers.byId(organizationId, id);
 
 /** The dossier as GET /dossiers/{id} shows it: the same as getDossier, remembered (frozen) while
  * nothing is committed, unless DOSSIER_CACHE=off. */
-export const showDossier = (ctx: Context, organizationId: string, id: string): Promise<Dossier | null> =>
+export const showDossier = (ctx: Context, organizationId: string, id: string): Awaitable<Dossier | null> =>
   ctx.store.dossiers.shown(organizationId, id, { remember: ctx.config.cache });
 
 async function mustGet(ctx: Context, organizationId: string, id: string): Promise<Dossier> {
@@ -110,10 +111,10 @@ export async function listDossiers(ctx: Context, organizationId: string, raw: Li
 /** The same list as the route answers it: `json` is the page's array as JSON text, the same text
  * as JSON.stringify(listDossiers(...).data), remembered while the organization's dossiers are
  * unchanged (DOSSIER_CACHE). */
-export async function listDossiersJson(ctx: Context, organizationId: string, raw: ListDossiersQuery): Promise<Answer> {
+export function listDossiersJson(ctx: Context, organizationId: string, raw: ListDossiersQuery): Awaitable<Answer> {
   const query = withSince(raw);
   const now = clockFor(ctx, query);
-  return await ctx.store.read(() => ctx.store.dossiers.pageJson(organizationId, query, now, { remember: ctx.config.cache }));
+  return ctx.store.read(() => ctx.store.dossiers.pageJson(organizationId, query, now, { remember: ctx.config.cache }));
 }
 
 function dueAt(enteredAt: string, deadlineDays: number | null): string | null {
@@ -288,4 +289,4 @@ export async function attachCv(ctx: Context, organizationId: string, id: string,
 }
 
 /** Where a dossier's CV lies on disk (its cv_url), or null without a dossier or a CV. */
-export const cvOf = (ctx: Context, organizationId: string, id: string): Promise<string | null> => ctx.store.dossiers.cvUrl(organizationId, id);
+export const cvOf = (ctx: Context, organizationId: string, id: string): Awaitable<string | null> => ctx.store.dossiers.cvUrl(organizationId, id);

@@ -1,4 +1,5 @@
 // API keys (api-v1 "Authentication", C8): only a SHA-256 hash is stored.
+import { chain, type Awaitable } from "../awaitable";
 import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
 import { ApiError, invalidBody, notFound } from "../errors";
@@ -129,11 +130,15 @@ const lastUsedWritten = new Map<string, number>();
 /** The key's principal, or null for any of C8's 401 causes (which are not told apart). The
  * lookup is by hash, so no comparison ever touches the stored secret. Known keys are served from
  * memory (src/db/principals.ts says how long, per C10); DOSSIER_CACHE=off reads every time. */
-export async function authenticate(ctx: Context, authorization: string | null): Promise<Principal | null> {
+export function authenticate(ctx: Context, authorization: string | null): Awaitable<Principal | null> {
   if (!authorization?.startsWith("Bearer ")) return null;
   const key = authorization.slice(7);
   if (!KEY_FORMAT.test(key)) return null;
-  const entry = await ctx.store.principals.byKeyHash(hashKey(key), ctx.config.cache);
+  // Chained, not awaited: a GET that SQLite answers stays free of promises (src/awaitable.ts).
+  return chain(ctx.store.principals.byKeyHash(hashKey(key), ctx.config.cache), (entry) => keyPrincipal(ctx, entry));
+}
+
+function keyPrincipal(ctx: Context, entry: Remembered | null): Principal | null {
   if (!entry) return null;
   const now = ctx.now().getTime();
   if (entry.expiresAt <= now) return null;
@@ -150,4 +155,4 @@ export async function authenticate(ctx: Context, authorization: string | null): 
 }
 
 /** The principal memory holds for this key hash, still valid; never read from api_keys. */
-export const recallPrincipal = (ctx: Context, keyHash: string): Promise<Remembered | undefined> => ctx.store.principals.recall(keyHash);
+export const recallPrincipal = (ctx: Context, keyHash: string): Awaitable<Remembered | undefined> => ctx.store.principals.recall(keyHash);

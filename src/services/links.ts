@@ -2,6 +2,7 @@
 // At most one primary per dossier (unique index dossier_contacts_one_primary), and the dossier's
 // contact_id always names that primary, or null. Links emit no event and leave the dossier's
 // updated_at alone (C10). The SQL is in src/db/links.ts.
+import type { Awaitable } from "../awaitable";
 import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
 import { notFound } from "../errors";
@@ -13,12 +14,12 @@ export type LinkItem = Static<typeof LinkItemSchema>;
 export type LinkRole = Static<typeof LinkRoleSchema>;
 
 /** True when the dossier (archived included) is the organization's. */
-export function dossierExists(ctx: Context, organizationId: string, dossierId: string): Promise<boolean> {
+export function dossierExists(ctx: Context, organizationId: string, dossierId: string): Awaitable<boolean> {
   return ctx.store.links.dossierExists(organizationId, dossierId);
 }
 
 /** True when the contact is the organization's. */
-export function contactExists(ctx: Context, organizationId: string, contactId: string): Promise<boolean> {
+export function contactExists(ctx: Context, organizationId: string, contactId: string): Awaitable<boolean> {
   return ctx.store.contacts.exists(organizationId, contactId);
 }
 

@@ -1,5 +1,6 @@
 // Notes on a dossier (api-v1 "Notes", C3, C7, C10). The routes check that the dossier is the
 // organization's first (404), then call these.
+import type { Awaitable } from "../awaitable";
 import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
 import { invalidBody } from "../errors";
@@ -13,14 +14,14 @@ export type Note = Static<typeof NoteSchema>;
 type NoteInput = Static<typeof CreateNote>;
 
 /** Oldest first (C3); notes written in the same millisecond keep the order they were written in. */
-export async function listNotes(
+export function listNotes(
   ctx: Context,
   organizationId: string,
   dossierId: string,
   paging: { page: number; perPage: number },
-): Promise<{ data: Note[]; total: number }> {
+): Awaitable<{ data: Note[]; total: number }> {
   const offset = (paging.page - 1) * paging.perPage;
-  return await ctx.store.read(() => ctx.store.notes.shownPage(organizationId, dossierId, paging.perPage, offset, { remember: ctx.config.cache }));
+  return ctx.store.read(() => ctx.store.notes.shownPage(organizationId, dossierId, paging.perPage, offset, { remember: ctx.config.cache }));
 }
 
 /** A note: content not empty and at most 20,000 characters after trimming, stored as given (C3,

@@ -1,4 +1,5 @@
 // Organizations: created by the operator (C2), each with its default flows (C4).
+import type { Awaitable } from "../awaitable";
 import type { Context } from "../context";
 import type { OrgChanges, OrgRow, Plan } from "../db/orgs";
 import { newId } from "../ids";
@@ -37,9 +38,9 @@ export async function updateOrg(ctx: Context, id: string, changes: { name?: stri
   return getOrg(ctx, id);
 }
 
-export const getOrg = (ctx: Context, id: string): Promise<OrgView | null> => ctx.store.orgs.byId(id);
+export const getOrg = (ctx: Context, id: string): Awaitable<OrgView | null> => ctx.store.orgs.byId(id);
 
 /** Oldest first. */
-export const listOrgs = (ctx: Context): Promise<OrgView[]> => ctx.store.orgs.all();
+export const listOrgs = (ctx: Context): Awaitable<OrgView[]> => ctx.store.orgs.all();
 
-export const countOrgs = (ctx: Context): Promise<number> => ctx.store.orgs.count();
+export const countOrgs = (ctx: Context): Awaitable<number> => ctx.store.orgs.count();

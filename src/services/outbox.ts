@@ -1,4 +1,5 @@
 // The transactional outbox (C7): call recordEvent inside the transaction of the change it reports.
+import type { Awaitable } from "../awaitable";
 import type { Context } from "../context";
 
 export type EventType = "dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created";
@@ -37,7 +38,7 @@ export async function recordEvent(
 }
 
 /** The sequence number of the newest event (0 when there is none). */
-export const lastEventSeq = (ctx: Context): Promise<number> => ctx.store.events.lastSeq();
+export const lastEventSeq = (ctx: Context): Awaitable<number> => ctx.store.events.lastSeq();
 
 /** Marks the organization's pending events recorded after `seq` as never to be delivered
  * (`skipped`, C7), within the transaction that recorded them: no dispatcher ever sees them pending. */

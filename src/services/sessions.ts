@@ -2,6 +2,7 @@
 // of a request's cookie, signing out, and the CSRF check of a cookie-authenticated change. The
 // HTTP side (the cookie's attributes, the client address, Retry-After) is the routes'.
 import { timingSafeEqual } from "node:crypto";
+import { chain, type Awaitable } from "../awaitable";
 import type { Context } from "../context";
 import type { MemberRow } from "../db/schema";
 import type { Store } from "../db/client";
@@ -172,9 +173,13 @@ export async function redeemSetupLink(ctx: Context, input: SetupInput): Promise<
  * (14 days unused, 30 in all) or its member disabled. The role and the organization's plan are read
  * on every call, so a change takes effect on the session's next request (C20).
  */
-export async function sessionOf(ctx: Context, token: string | null | undefined): Promise<SessionPrincipal | null> {
+export function sessionOf(ctx: Context, token: string | null | undefined): Awaitable<SessionPrincipal | null> {
   if (!token || !TOKEN_FORMAT.test(token)) return null;
-  const found = await ctx.store.sessions.byTokenHash(hashToken(token));
+  // Chained, not awaited: a GET that SQLite answers stays free of promises (src/awaitable.ts).
+  return chain(ctx.store.sessions.byTokenHash(hashToken(token)), (found) => sessionPrincipal(ctx, found));
+}
+
+function sessionPrincipal(ctx: Context, found: Awaited<ReturnType<Context["store"]["sessions"]["byTokenHash"]>>): SessionPrincipal | null {
   if (!found || found.disabledAt !== null) return null;
   const now = ctx.now().getTime();
   const lastUsed = Date.parse(found.lastUsedAt);

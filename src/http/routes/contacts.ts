@@ -4,6 +4,7 @@
 //   GET    /contacts/:id
 //   PATCH  /contacts/:id    only the keys sent change
 //   DELETE /contacts/:id    hard delete; links removed, dossiers kept
+import { chain } from "../../awaitable";
 import { notFound } from "../../errors";
 import { List, One } from "../../schemas/common";
 import { Contact, ContactQuery, CreateContact, DeletedContact, PatchContact } from "../../schemas/contacts";
@@ -14,10 +15,11 @@ import { one, page, paging } from "../request";
 const TAG = "Contacts";
 const ofContact = { id: "The contact's id" };
 
-async function contact({ ctx, principal, params }: Asked<"id">) {
-  const found = await showContact(ctx, principal.organizationId, params.id);
-  if (!found) throw notFound("contact not found");
-  return found;
+function contact({ ctx, principal, params }: Asked<"id">) {
+  return chain(showContact(ctx, principal.organizationId, params.id), (found) => {
+    if (!found) throw notFound("contact not found");
+    return found;
+  });
 }
 
 export const contactRoutes = [
@@ -33,12 +35,12 @@ export const contactRoutes = [
     scopes: ["contacts:read"],
     query: ContactQuery,
     responses: { 200: { schema: List(Contact), description: "A page of the organization's contacts that match every filter given, with the total across all pages" } },
-    handler: async ({ ctx, principal, query }) => {
+    handler: ({ ctx, principal, query }) => {
       const paged = paging(query);
-      const { data, total } = await listContacts(ctx, principal.organizationId, {
+      const listed = listContacts(ctx, principal.organizationId, {
         kinds: query.kind, pool: query.pool, search: query.search, updatedSince: query.updated_since, ...paged,
       });
-      return page(data, total, paged);
+      return chain(listed, ({ data, total }) => page(data, total, paged));
     },
   }),
   defineRoute({

@@ -6,6 +6,7 @@
 //   DELETE /dossiers/:id          archive
 //   POST   /dossiers/:id/cv       attach a CV: multipart `cv`, or the raw application/pdf body
 //   GET    /dossiers/:id/cv       download the CV
+import { chain, type Awaitable } from "../../awaitable";
 import { ApiError, invalidBody, notFound } from "../../errors";
 import { CV_LIMIT, cvFile, isPdf } from "../../files/cv";
 import { List, One } from "../../schemas/common";
@@ -104,17 +105,20 @@ async function readCv(request: Request): Promise<Uint8Array> {
 }
 
 /** The path's dossier, archived or not. */
-async function dossier({ ctx, principal, params }: Asked<"id">) {
-  const found = await showDossier(ctx, principal.organizationId, params.id);
-  if (!found) throw notFound("dossier not found");
-  return found;
+function dossier({ ctx, principal, params }: Asked<"id">) {
+  return chain(showDossier(ctx, principal.organizationId, params.id), (found) => {
+    if (!found) throw notFound("dossier not found");
+    return found;
+  });
 }
 
 /** The path's dossier id, once the dossier (archived or not) is known to be the organization's:
  * for the routes below a dossier (notes, links). */
-export async function dossierId({ ctx, principal, params }: Asked<"id">): Promise<string> {
-  if (!(await dossierExists(ctx, principal.organizationId, params.id))) throw notFound("dossier not found");
-  return params.id;
+export function dossierId({ ctx, principal, params }: Asked<"id">): Awaitable<string> {
+  return chain(dossierExists(ctx, principal.organizationId, params.id), (exists) => {
+    if (!exists) throw notFound("dossier not found");
+    return params.id;
+  });
 }
 
 const TAG = "Dossiers";
@@ -139,9 +143,9 @@ export const dossierRoutes = [
         description: "A page of the organization's dossiers that match every filter given (archived ones only with status=archived), with the total across all pages",
       },
     },
-    handler: async ({ ctx, principal, query, set }) => {
+    handler: ({ ctx, principal, query, set }) => {
       const paged = paging(query);
-      const answer = await listDossiersJson(ctx, principal.organizationId, {
+      const listed = listDossiersJson(ctx, principal.organizationId, {
         type: query.type,
         status: query.status,
         stageId: query.stage_id,
@@ -157,7 +161,7 @@ export const dossierRoutes = [
       // Elysia gives an object. It is made once per remembered answer (its query, paging included,
       // is the answer's key), so that a remembered answer is sent as one flat string.
       set.headers["content-type"] = "application/json;charset=utf-8";
-      return (answer.envelope ??= `{"data":${answer.json},"meta":${JSON.stringify(page([], answer.total, paged).meta)}}`);
+      return chain(listed, (answer) => (answer.envelope ??= `{"data":${answer.json},"meta":${JSON.stringify(page([], answer.total, paged).meta)}}`));
     },
   }),
   defineRoute({

@@ -6,6 +6,7 @@
 //   POST   /flows/:id/stages    add a stage (last, or at a position)
 //   PATCH  /stages/:id          edit a stage, move it
 //   DELETE /stages/:id          delete a stage
+import { chain } from "../../awaitable";
 import { notFound } from "../../errors";
 import { List, One } from "../../schemas/common";
 import { CreateFlow, CreateStage, DeletedStage, Flow, FlowQuery, PatchFlow, PatchStage, Stage } from "../../schemas/flows";
@@ -28,10 +29,9 @@ export const flowRoutes = [
     scopes: ["flows:read"],
     query: FlowQuery,
     responses: { 200: { schema: List(Flow), description: "A page of the organization's flows, each with its stages sorted by position" } },
-    handler: async ({ ctx, principal, query }) => {
+    handler: ({ ctx, principal, query }) => {
       const paged = paging(query);
-      const { data, total } = await listFlows(ctx, principal.organizationId, { type: query.type, ...paged });
-      return page(data, total, paged);
+      return chain(listFlows(ctx, principal.organizationId, { type: query.type, ...paged }), ({ data, total }) => page(data, total, paged));
     },
   }),
   defineRoute({

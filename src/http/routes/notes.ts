@@ -1,6 +1,7 @@
 // Notes on a dossier (api-v1 "Notes", C3, C10).
 //   GET  /dossiers/:id/notes   oldest first, paged
 //   POST /dossiers/:id/notes   add a note (archived dossiers too)
+import { chain } from "../../awaitable";
 import { List, One, PageQuery } from "../../schemas/common";
 import { CreateNote, Note } from "../../schemas/notes";
 import { createNote, listNotes } from "../../services/notes";
@@ -23,10 +24,9 @@ export const noteRoutes = [
     load: dossierId,
     query: PageQuery,
     responses: { 200: { schema: List(Note), description: "A page of the dossier's notes, oldest first, with the total across all pages" } },
-    handler: async ({ ctx, principal, resource: id, query }) => {
+    handler: ({ ctx, principal, resource: id, query }) => {
       const paged = paging(query);
-      const { data, total } = await listNotes(ctx, principal.organizationId, id, paged);
-      return page(data, total, paged);
+      return chain(listNotes(ctx, principal.organizationId, id, paged), ({ data, total }) => page(data, total, paged));
     },
   }),
   defineRoute({
