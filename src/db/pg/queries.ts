@@ -1,0 +1,19 @@
+// The PostgreSQL query modules, one per resource beside SQLite's (src/db/queries.ts): the same
+// methods with the same answers, each a promise. Each is typed as the SQLite module's methods as
+// the store gives them, so a module that drifts from its SQLite twin does not compile.
+import type { AsyncQueries } from "../client";
+import type { StoreQueries } from "../queries";
+import type { Db } from "./client";
+import { pgOrgQueries } from "./orgs";
+
+/** A resource's module as the store gives it, on either engine. */
+export type EngineQueries<R extends keyof StoreQueries> = AsyncQueries<StoreQueries>[R];
+
+/** Every PostgreSQL query module so far, by resource. */
+export function pgQueries(db: Db) {
+  return {
+    orgs: pgOrgQueries(db),
+  };
+}
+
+export type PgQueries = ReturnType<typeof pgQueries>;
