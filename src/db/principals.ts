@@ -26,7 +26,7 @@ export interface Remembered {
 }
 
 /** A key with what authentication needs of its organization. */
-interface KeyHolder {
+export interface KeyHolder {
   id: string;
   organization_id: string;
   scopes: string;
@@ -48,24 +48,29 @@ const KEY_HOLDER = `SELECT k.id, k.organization_id, k.scopes, k.expires_at, k.re
     (SELECT rate_limit FROM organizations WHERE id = k.organization_id) AS rate_limit
   FROM api_keys k WHERE k.key_hash = ?`;
 
+/** The principal a key's row gives; undefined when the key is unknown or revoked (either engine). */
+export function rememberedOf(row: KeyHolder | null | undefined): Remembered | undefined {
+  if (!row || row.revoked_at !== null) return undefined;
+  return {
+    principal: {
+      keyId: row.id,
+      organizationId: row.organization_id,
+      plan: row.plan,
+      rateLimit: row.rate_limit,
+      scopes: new Set(row.scopes.split(",")),
+    },
+    expiresAt: row.expires_at === null ? Infinity : Date.parse(row.expires_at),
+  };
+}
+
 export function principalQueries({ sqlite, generations }: QueryDeps) {
   const remembered = generations.cache<Remembered>(["api_keys", "organizations"], { maxEntries: MAX_ENTRIES });
 
   /** The key's principal from its rows; undefined when the key is unknown or revoked. */
   const load = (keyHash: string) => {
     const row = sqlite.query<KeyHolder, [string]>(KEY_HOLDER).get(keyHash);
-    if (!row || row.revoked_at !== null) return undefined;
-    const value: Remembered = {
-      principal: {
-        keyId: row.id,
-        organizationId: row.organization_id,
-        plan: row.plan,
-        rateLimit: row.rate_limit,
-        scopes: new Set(row.scopes.split(",")),
-      },
-      expiresAt: row.expires_at === null ? Infinity : Date.parse(row.expires_at),
-    };
-    return { organizationId: row.organization_id, value };
+    const value = rememberedOf(row);
+    return value && { organizationId: value.principal.organizationId, value };
   };
 
   return {

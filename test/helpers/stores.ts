@@ -18,7 +18,10 @@ export type Engine = (typeof ENGINES)[number];
 
 /** What both engines' stores give (the resources the PostgreSQL store has so far). */
 export interface EngineStore {
+  keys: EngineQueries<"keys">;
   orgs: EngineQueries<"orgs">;
+  principals: EngineQueries<"principals">;
+  sealedSecrets: EngineQueries<"sealedSecrets">;
   read<T>(read: () => Awaitable<T>): Awaitable<T>;
   write<T>(unit: () => Awaitable<T>): Promise<T>;
   close(): Promise<void>;

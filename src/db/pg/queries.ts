@@ -4,7 +4,10 @@
 import type { AsyncQueries } from "../client";
 import type { StoreQueries } from "../queries";
 import type { Db } from "./client";
+import { pgKeyQueries } from "./keys";
 import { pgOrgQueries } from "./orgs";
+import { pgPrincipalQueries } from "./principals";
+import { pgSealedSecretQueries } from "./sealed-secrets";
 
 /** A resource's module as the store gives it, on either engine. */
 export type EngineQueries<R extends keyof StoreQueries> = AsyncQueries<StoreQueries>[R];
@@ -12,7 +15,10 @@ export type EngineQueries<R extends keyof StoreQueries> = AsyncQueries<StoreQuer
 /** Every PostgreSQL query module so far, by resource. */
 export function pgQueries(db: Db) {
   return {
+    keys: pgKeyQueries(db),
     orgs: pgOrgQueries(db),
+    principals: pgPrincipalQueries(db),
+    sealedSecrets: pgSealedSecretQueries(db),
   };
 }
 
