@@ -19,6 +19,7 @@ export type Engine = (typeof ENGINES)[number];
 /** What both engines' stores give (the resources the PostgreSQL store has so far). */
 export interface EngineStore {
   keys: EngineQueries<"keys">;
+  members: EngineQueries<"members">;
   orgs: EngineQueries<"orgs">;
   principals: EngineQueries<"principals">;
   sealedSecrets: EngineQueries<"sealedSecrets">;

@@ -5,6 +5,7 @@ import type { AsyncQueries } from "../client";
 import type { StoreQueries } from "../queries";
 import type { Db } from "./client";
 import { pgKeyQueries } from "./keys";
+import { pgMemberQueries } from "./members";
 import { pgOrgQueries } from "./orgs";
 import { pgPrincipalQueries } from "./principals";
 import { pgSealedSecretQueries } from "./sealed-secrets";
@@ -16,6 +17,7 @@ export type EngineQueries<R extends keyof StoreQueries> = AsyncQueries<StoreQuer
 export function pgQueries(db: Db) {
   return {
     keys: pgKeyQueries(db),
+    members: pgMemberQueries(db),
     orgs: pgOrgQueries(db),
     principals: pgPrincipalQueries(db),
     sealedSecrets: pgSealedSecretQueries(db),

@@ -1,0 +1,89 @@
+// Members and their setup links on PostgreSQL: src/db/members.ts's statements, the same answers.
+// The camelCase names are quoted aliases: PostgreSQL folds unquoted ones to lower case.
+import type { Role } from "../members";
+import type { MemberRow, SetupLinkRow } from "../schema";
+import type { Db } from "./client";
+import type { EngineQueries } from "./queries";
+
+export function pgMemberQueries(db: Db): EngineQueries<"members"> {
+  return {
+    async byId(organizationId: string, id: string) {
+      const [row] = await db()<MemberRow[]>`SELECT id, organization_id AS "organizationId", email, email_folded AS "emailFolded", name, role,
+          password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt"
+        FROM members WHERE organization_id = ${organizationId} AND id = ${id}`;
+      return row ?? null;
+    },
+
+    /** By the folded email, in the whole installation (emails are unique there, C20). */
+    async byFoldedEmail(emailFolded: string) {
+      const [row] = await db()<MemberRow[]>`SELECT id, organization_id AS "organizationId", email, email_folded AS "emailFolded", name, role,
+          password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt"
+        FROM members WHERE email_folded = ${emailFolded}`;
+      return row ?? null;
+    },
+
+    /** Every member of the organization, disabled ones too, oldest first. */
+    async list(organizationId: string) {
+      return [
+        ...(await db()<MemberRow[]>`SELECT id, organization_id AS "organizationId", email, email_folded AS "emailFolded", name, role,
+            password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt"
+          FROM members WHERE organization_id = ${organizationId} ORDER BY created_at, id`),
+      ];
+    },
+
+    async insert(row: MemberRow) {
+      await db()`INSERT INTO members (id, organization_id, email, email_folded, name, role, password_hash, created_at, last_sign_in_at, disabled_at)
+        VALUES (${row.id}, ${row.organizationId}, ${row.email}, ${row.emailFolded}, ${row.name}, ${row.role}, ${row.passwordHash}, ${row.createdAt},
+          ${row.lastSignInAt}, ${row.disabledAt})`;
+    },
+
+    async update(organizationId: string, id: string, name: string, role: Role) {
+      await db()`UPDATE members SET name = ${name}, role = ${role} WHERE organization_id = ${organizationId} AND id = ${id}`;
+    },
+
+    async setPassword(organizationId: string, id: string, passwordHash: string) {
+      await db()`UPDATE members SET password_hash = ${passwordHash} WHERE organization_id = ${organizationId} AND id = ${id}`;
+    },
+
+    async recordSignIn(organizationId: string, id: string, at: string) {
+      await db()`UPDATE members SET last_sign_in_at = ${at} WHERE organization_id = ${organizationId} AND id = ${id}`;
+    },
+
+    /** Sets disabled_at unless it is set already; true when it did. */
+    async disable(organizationId: string, id: string, at: string) {
+      const done = await db()`UPDATE members SET disabled_at = ${at} WHERE organization_id = ${organizationId} AND id = ${id} AND disabled_at IS NULL`;
+      return done.count > 0;
+    },
+
+    /** Owners that are not disabled. */
+    async activeOwners(organizationId: string) {
+      const [row] = await db()<{ n: number }[]>`SELECT count(*)::integer AS n FROM members
+        WHERE organization_id = ${organizationId} AND role = 'owner' AND disabled_at IS NULL`;
+      return row.n;
+    },
+
+    async insertSetupLink(row: Omit<SetupLinkRow, "usedAt">) {
+      await db()`INSERT INTO setup_links (id, organization_id, member_id, role, token_hash, created_at, expires_at, used_at)
+        VALUES (${row.id}, ${row.organizationId}, ${row.memberId}, ${row.role}, ${row.tokenHash}, ${row.createdAt}, ${row.expiresAt}, NULL)`;
+    },
+
+    /** By the token's hash, in the whole installation (the hash is unique there). */
+    async setupLinkByHash(tokenHash: string) {
+      const [row] = await db()<SetupLinkRow[]>`SELECT id, organization_id AS "organizationId", member_id AS "memberId", role, token_hash AS "tokenHash",
+          created_at AS "createdAt", expires_at AS "expiresAt", used_at AS "usedAt"
+        FROM setup_links WHERE token_hash = ${tokenHash}`;
+      return row ?? null;
+    },
+
+    /** Marks the link used unless it is already; true when it did. */
+    async useSetupLink(organizationId: string, id: string, at: string) {
+      const done = await db()`UPDATE setup_links SET used_at = ${at} WHERE organization_id = ${organizationId} AND id = ${id} AND used_at IS NULL`;
+      return done.count > 0;
+    },
+
+    /** Deletes the member's links not yet used. */
+    async voidSetupLinks(organizationId: string, memberId: string) {
+      await db()`DELETE FROM setup_links WHERE organization_id = ${organizationId} AND member_id = ${memberId} AND used_at IS NULL`;
+    },
+  };
+}
