@@ -23,6 +23,7 @@ export interface EngineStore {
   orgs: EngineQueries<"orgs">;
   principals: EngineQueries<"principals">;
   sealedSecrets: EngineQueries<"sealedSecrets">;
+  sessions: EngineQueries<"sessions">;
   read<T>(read: () => Awaitable<T>): Awaitable<T>;
   write<T>(unit: () => Awaitable<T>): Promise<T>;
   close(): Promise<void>;

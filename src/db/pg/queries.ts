@@ -9,6 +9,7 @@ import { pgMemberQueries } from "./members";
 import { pgOrgQueries } from "./orgs";
 import { pgPrincipalQueries } from "./principals";
 import { pgSealedSecretQueries } from "./sealed-secrets";
+import { pgSessionQueries } from "./sessions";
 
 /** A resource's module as the store gives it, on either engine. */
 export type EngineQueries<R extends keyof StoreQueries> = AsyncQueries<StoreQueries>[R];
@@ -21,6 +22,7 @@ export function pgQueries(db: Db) {
     orgs: pgOrgQueries(db),
     principals: pgPrincipalQueries(db),
     sealedSecrets: pgSealedSecretQueries(db),
+    sessions: pgSessionQueries(db),
   };
 }
 
