@@ -24,6 +24,7 @@ export interface EngineStore {
   principals: EngineQueries<"principals">;
   sealedSecrets: EngineQueries<"sealedSecrets">;
   sessions: EngineQueries<"sessions">;
+  webhooks: EngineQueries<"webhooks">;
   read<T>(read: () => Awaitable<T>): Awaitable<T>;
   write<T>(unit: () => Awaitable<T>): Promise<T>;
   close(): Promise<void>;

@@ -10,6 +10,7 @@ import { pgOrgQueries } from "./orgs";
 import { pgPrincipalQueries } from "./principals";
 import { pgSealedSecretQueries } from "./sealed-secrets";
 import { pgSessionQueries } from "./sessions";
+import { pgWebhookQueries } from "./webhooks";
 
 /** A resource's module as the store gives it, on either engine. */
 export type EngineQueries<R extends keyof StoreQueries> = AsyncQueries<StoreQueries>[R];
@@ -23,6 +24,7 @@ export function pgQueries(db: Db) {
     principals: pgPrincipalQueries(db),
     sealedSecrets: pgSealedSecretQueries(db),
     sessions: pgSessionQueries(db),
+    webhooks: pgWebhookQueries(db),
   };
 }
 
