@@ -18,6 +18,7 @@ export type Engine = (typeof ENGINES)[number];
 
 /** What both engines' stores give (the resources the PostgreSQL store has so far). */
 export interface EngineStore {
+  health: EngineQueries<"health">;
   keys: EngineQueries<"keys">;
   members: EngineQueries<"members">;
   orgs: EngineQueries<"orgs">;

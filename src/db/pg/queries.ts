@@ -4,6 +4,7 @@
 import type { AsyncQueries } from "../client";
 import type { StoreQueries } from "../queries";
 import type { Db } from "./client";
+import { pgHealthQueries } from "./health";
 import { pgKeyQueries } from "./keys";
 import { pgMemberQueries } from "./members";
 import { pgOrgQueries } from "./orgs";
@@ -18,6 +19,7 @@ export type EngineQueries<R extends keyof StoreQueries> = AsyncQueries<StoreQuer
 /** Every PostgreSQL query module so far, by resource. */
 export function pgQueries(db: Db) {
   return {
+    health: pgHealthQueries(db),
     keys: pgKeyQueries(db),
     members: pgMemberQueries(db),
     orgs: pgOrgQueries(db),
