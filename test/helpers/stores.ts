@@ -3,6 +3,7 @@
 // PostgreSQL: a database of its own on the test server (test/helpers/postgres.ts), copied from a
 // template migrated once. Both are closed after the test file.
 import { SQL } from "bun";
+import type { Database } from "bun:sqlite";
 import { join } from "node:path";
 import type { Awaitable } from "../../src/awaitable";
 import { openStore } from "../../src/db/client";
@@ -18,6 +19,7 @@ export type Engine = (typeof ENGINES)[number];
 
 /** What both engines' stores give (the resources the PostgreSQL store has so far). */
 export interface EngineStore {
+  deliveries: EngineQueries<"deliveries">;
   health: EngineQueries<"health">;
   keys: EngineQueries<"keys">;
   members: EngineQueries<"members">;
@@ -33,9 +35,42 @@ export interface EngineStore {
 
 /** A new, empty, migrated store on `engine`. */
 export async function storeUnderTest(engine: Engine): Promise<EngineStore> {
-  const store: EngineStore = engine === "sqlite" ? openStore(join(tempDir(), "dossier.db")) : await openPgStore(await migratedDatabase());
+  if (engine === "sqlite") {
+    const store = openStore(join(tempDir(), "dossier.db"));
+    onCleanup(() => store.close());
+    sqliteOf.set(store, store.sqlite);
+    return store;
+  }
+  const url = await migratedDatabase();
+  const store = await openPgStore(url);
   onCleanup(() => store.close());
+  const raw = new SQL(url, { max: 1 });
+  onCleanup(() => raw.close());
+  pgOf.set(store, raw);
   return store;
+}
+
+type Cell = string | number | boolean | null;
+const sqliteOf = new WeakMap<EngineStore, Database>();
+const pgOf = new WeakMap<EngineStore, SQL>();
+
+/** Inserts rows of `table` (a name this file's callers write, never input) on the store's engine,
+ * committed at once: for the parents of the rows a test is about whose resource has no query module
+ * on PostgreSQL yet (dossiers, flows, events...). Each row names its columns; booleans are 1/0 on
+ * SQLite. */
+export async function insertRows(store: EngineStore, table: string, rows: Record<string, Cell>[]): Promise<void> {
+  for (const row of rows) {
+    const columns = Object.keys(row);
+    const values = Object.values(row);
+    const sqlite = sqliteOf.get(store);
+    if (sqlite) {
+      sqlite
+        .query(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`)
+        .run(...values.map((v) => (typeof v === "boolean" ? (v ? 1 : 0) : v)));
+    } else {
+      await pgOf.get(store)!.unsafe(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")})`, values);
+    }
+  }
 }
 
 /** A fresh database of the test server with the schema migrated (copied from a template). */

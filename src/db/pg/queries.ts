@@ -4,6 +4,7 @@
 import type { AsyncQueries } from "../client";
 import type { StoreQueries } from "../queries";
 import type { Db } from "./client";
+import { pgDeliveryQueries } from "./deliveries";
 import { pgHealthQueries } from "./health";
 import { pgKeyQueries } from "./keys";
 import { pgMemberQueries } from "./members";
@@ -19,6 +20,7 @@ export type EngineQueries<R extends keyof StoreQueries> = AsyncQueries<StoreQuer
 /** Every PostgreSQL query module so far, by resource. */
 export function pgQueries(db: Db) {
   return {
+    deliveries: pgDeliveryQueries(db),
     health: pgHealthQueries(db),
     keys: pgKeyQueries(db),
     members: pgMemberQueries(db),

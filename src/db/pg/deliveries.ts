@@ -1,0 +1,73 @@
+// The delivery log as the operator reads it, on PostgreSQL: src/db/deliveries.ts's statements, the
+// same answers. seq and next_attempt_at are bigint, which Bun.SQL gives as strings: read as float8
+// (numbers, exact to 2^53), and sequence numbers written back cast to bigint, as the index has them.
+import type { AttemptRow, DeliveryPageFilter, DeliveryRow, DeliveryStatus } from "../deliveries";
+import type { Db } from "./client";
+import type { EngineQueries } from "./queries";
+
+export function pgDeliveryQueries(db: Db): EngineQueries<"deliveries"> {
+  return {
+    async byEventId(organizationId: string, eventId: string) {
+      const [row] = await db()<DeliveryRow[]>`SELECT seq::float8 AS seq, id, organization_id, type, status, attempts,
+          next_attempt_at::float8 AS next_attempt_at, last_status_code, last_error
+        FROM events WHERE organization_id = ${organizationId} AND id = ${eventId}`;
+      return row ?? null;
+    },
+
+    /** For the operator's `webhook retry EVENT_ID`, which names no organization. */
+    async byEventIdInAnyOrganization(eventId: string) {
+      const [row] = await db()<DeliveryRow[]>`SELECT seq::float8 AS seq, id, organization_id, type, status, attempts,
+          next_attempt_at::float8 AS next_attempt_at, last_status_code, last_error
+        FROM events WHERE id = ${eventId}`;
+      return row ?? null;
+    },
+
+    /** The event's attempts, oldest first. */
+    async attempts(seq: number) {
+      return [
+        ...(await db()<AttemptRow[]>`SELECT at, status_code, error, duration_ms, response_snippet FROM delivery_attempts
+          WHERE event_seq = ${seq}::bigint ORDER BY id`),
+      ];
+    },
+
+    /** Newest first; `limit` null: all (LIMIT NULL is no limit on PostgreSQL). */
+    async newest(organizationId: string, status: DeliveryStatus | undefined, limit: number | null) {
+      const rows =
+        status === undefined
+          ? await db()<DeliveryRow[]>`SELECT seq::float8 AS seq, id, organization_id, type, status, attempts,
+                next_attempt_at::float8 AS next_attempt_at, last_status_code, last_error
+              FROM events WHERE organization_id = ${organizationId} ORDER BY seq DESC LIMIT ${limit}::bigint`
+          : await db()<DeliveryRow[]>`SELECT seq::float8 AS seq, id, organization_id, type, status, attempts,
+                next_attempt_at::float8 AS next_attempt_at, last_status_code, last_error
+              FROM events WHERE organization_id = ${organizationId} AND status = ${status} ORDER BY seq DESC LIMIT ${limit}::bigint`;
+      return [...rows];
+    },
+
+    /** A page of the log, newest first; a filter left undefined (null here) matches all. */
+    async page(organizationId: string, filter: DeliveryPageFilter, limit: number, offset: number) {
+      const status = filter.status ?? null;
+      const type = filter.type ?? null;
+      return [
+        ...(await db()<DeliveryRow[]>`SELECT seq::float8 AS seq, id, organization_id, type, status, attempts,
+            next_attempt_at::float8 AS next_attempt_at, last_status_code, last_error
+          FROM events WHERE organization_id = ${organizationId} AND (${status}::text IS NULL OR status = ${status}::text)
+            AND (${type}::text IS NULL OR type = ${type}::text)
+          ORDER BY seq DESC LIMIT ${limit}::bigint OFFSET ${offset}::bigint`),
+      ];
+    },
+
+    async count(organizationId: string, filter: DeliveryPageFilter) {
+      const status = filter.status ?? null;
+      const type = filter.type ?? null;
+      const [row] = await db()<{ n: number }[]>`SELECT count(*)::integer AS n
+        FROM events WHERE organization_id = ${organizationId} AND (${status}::text IS NULL OR status = ${status}::text)
+          AND (${type}::text IS NULL OR type = ${type}::text)`;
+      return row.n;
+    },
+
+    /** Pending again, due at `at` (epoch ms), its schedule from the start; the log is kept. */
+    async requeue(seq: number, at: number) {
+      await db()`UPDATE events SET status = 'pending', attempts = 0, next_attempt_at = ${at}::bigint WHERE seq = ${seq}::bigint`;
+    },
+  };
+}
