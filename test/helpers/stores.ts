@@ -19,6 +19,7 @@ export type Engine = (typeof ENGINES)[number];
 
 /** What both engines' stores give (the resources the PostgreSQL store has so far). */
 export interface EngineStore {
+  cvFiles: EngineQueries<"cvFiles">;
   deliveries: EngineQueries<"deliveries">;
   health: EngineQueries<"health">;
   keys: EngineQueries<"keys">;

@@ -61,7 +61,10 @@ export async function openPgStore(url: string): Promise<PgStore> {
     });
   };
   return {
-    ...pgQueries(() => current()?.tx ?? sql),
+    ...pgQueries(
+      () => current()?.tx ?? sql,
+      () => current()?.writes === true,
+    ),
     async read(read) {
       if (current()) return await read();
       return await sql.begin("isolation level repeatable read read only", (tx) => inside(tx, false, read));

@@ -4,6 +4,7 @@
 import type { AsyncQueries } from "../client";
 import type { StoreQueries } from "../queries";
 import type { Db } from "./client";
+import { pgCvFileQueries } from "./cv-files";
 import { pgDeliveryQueries } from "./deliveries";
 import { pgHealthQueries } from "./health";
 import { pgKeyQueries } from "./keys";
@@ -17,9 +18,11 @@ import { pgWebhookQueries } from "./webhooks";
 /** A resource's module as the store gives it, on either engine. */
 export type EngineQueries<R extends keyof StoreQueries> = AsyncQueries<StoreQueries>[R];
 
-/** Every PostgreSQL query module so far, by resource. */
-export function pgQueries(db: Db) {
+/** Every PostgreSQL query module so far, by resource. `inUnit`: whether the work in progress is a
+ * unit of work (what SQLite's modules ask of their connection, src/db/snapshot.ts). */
+export function pgQueries(db: Db, inUnit: () => boolean) {
   return {
+    cvFiles: pgCvFileQueries(db, inUnit),
     deliveries: pgDeliveryQueries(db),
     health: pgHealthQueries(db),
     keys: pgKeyQueries(db),
