@@ -22,6 +22,7 @@ export interface EngineStore {
   cvFiles: EngineQueries<"cvFiles">;
   deliveries: EngineQueries<"deliveries">;
   health: EngineQueries<"health">;
+  intake: EngineQueries<"intake">;
   keys: EngineQueries<"keys">;
   members: EngineQueries<"members">;
   orgs: EngineQueries<"orgs">;

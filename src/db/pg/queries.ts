@@ -7,6 +7,7 @@ import type { Db } from "./client";
 import { pgCvFileQueries } from "./cv-files";
 import { pgDeliveryQueries } from "./deliveries";
 import { pgHealthQueries } from "./health";
+import { pgIntakeQueries } from "./intake";
 import { pgKeyQueries } from "./keys";
 import { pgMemberQueries } from "./members";
 import { pgOrgQueries } from "./orgs";
@@ -25,6 +26,7 @@ export function pgQueries(db: Db, inUnit: () => boolean) {
     cvFiles: pgCvFileQueries(db, inUnit),
     deliveries: pgDeliveryQueries(db),
     health: pgHealthQueries(db),
+    intake: pgIntakeQueries(db),
     keys: pgKeyQueries(db),
     members: pgMemberQueries(db),
     orgs: pgOrgQueries(db),
