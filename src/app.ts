@@ -24,6 +24,7 @@ import { keyRoutes } from "./http/routes/keys";
 import { linkRoutes } from "./http/routes/links";
 import { memberRoutes } from "./http/routes/members";
 import { noteRoutes } from "./http/routes/notes";
+import { taskRoutes } from "./http/routes/tasks";
 import { webhookEndpointRoutes } from "./http/routes/webhook-endpoint";
 import { sessionRoutes, signInRoutes } from "./http/routes/session";
 import { RateLimiter } from "./http/rate-limiter";
@@ -45,7 +46,7 @@ function buildApp(ctx: Context, intake: IntakeDesk, site: Site, bodies: BodyMemo
   const routes = mount(ctx, guard(ctx, new RateLimiter(), site), [
     ...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes, ...flowIntakeRoutes, ...eventRoutes,
     ...keyRoutes, ...webhookEndpointRoutes, ...deliveryRoutes,
-    ...memberRoutes(site), ...sessionRoutes(site),
+    ...memberRoutes(site), ...sessionRoutes(site), ...taskRoutes,
   ]);
   const api = new Elysia({ prefix: "/api/v1" }).use(routes).use(intakeReceiver(ctx, intake)).use(signInRoutes(ctx, site));
   return new Elysia({ strictPath: true })

@@ -7,7 +7,8 @@ import type { MemberRow, SetupLinkRow } from "./schema";
 export type Role = MemberRow["role"];
 
 const MEMBER = `id, organization_id AS organizationId, email, email_folded AS emailFolded, name, role,
-  password_hash AS passwordHash, created_at AS createdAt, last_sign_in_at AS lastSignInAt, disabled_at AS disabledAt`;
+  password_hash AS passwordHash, created_at AS createdAt, last_sign_in_at AS lastSignInAt, disabled_at AS disabledAt,
+  time_zone AS timeZone, digest = 1 AS digest, last_digest_date AS lastDigestDate, calendar_token_hash AS calendarTokenHash`;
 const LINK = `id, organization_id AS organizationId, member_id AS memberId, role, token_hash AS tokenHash,
   created_at AS createdAt, expires_at AS expiresAt, used_at AS usedAt`;
 

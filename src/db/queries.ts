@@ -25,6 +25,7 @@ import { principalQueries } from "./principals";
 import { sealedSecretQueries } from "./sealed-secrets";
 import { sessionQueries } from "./sessions";
 import { statsQueries } from "./stats";
+import { taskQueries } from "./tasks";
 import { webhookQueries } from "./webhooks";
 
 export interface QueryDeps {
@@ -58,6 +59,7 @@ export function storeQueries(deps: QueryDeps) {
     sealedSecrets: sealedSecretQueries(deps),
     sessions: sessionQueries(deps),
     stats: statsQueries(deps),
+    tasks: taskQueries(deps),
     webhooks: webhookQueries(deps),
   };
 }

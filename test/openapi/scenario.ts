@@ -184,8 +184,25 @@ function everyRoute(api: Api, id: string, eventId = NO_EVENT) {
     api.PATCH("/api/v1/members/{id}", { params: path, body: { name: "Renamed" } }),
     api.DELETE("/api/v1/members/{id}", { params: path }),
     api.POST("/api/v1/members/{id}/setup-link", { params: path }),
+    ...taskRoutes(api, id),
   ];
 }
+
+/** The task calls (C22), each once, with plausible input. */
+function taskRoutes(api: Api, id: string) {
+  const path = { path: { id } };
+  return [
+    api.GET("/api/v1/tasks"),
+    api.POST("/api/v1/tasks", { body: { title: "Call back" } }),
+    api.GET("/api/v1/tasks/{id}", { params: path }),
+    api.PATCH("/api/v1/tasks/{id}", { params: path, body: { status: "done" } }),
+    api.DELETE("/api/v1/tasks/{id}", { params: path }),
+    api.GET("/api/v1/dossiers/{id}/tasks", { params: path }),
+  ];
+}
+
+/** A task of the scenario's organization, for the calls on existing resources (set by runScenario). */
+let scenarioTask = NOBODY;
 
 /** The settings calls (C13), each once, with plausible input. */
 function settingsRoutes(api: Api, ids: SettingsIds) {
@@ -248,6 +265,8 @@ function everyBodyStalled(api: Api, dossierId: string, contactId: string, ids: S
     api.PATCH("/api/v1/members/{id}", { params: { path: { id: memberId } }, body: { name: "Stalled" }, ...json }),
     api.POST("/api/v1/session", { body: { email: "stalled@scenario.example", password: PASSWORD }, ...json }),
     api.POST("/api/v1/session/setup", { body: { token: "stalled", password: PASSWORD }, ...json }),
+    api.POST("/api/v1/tasks", { body: { title: "Stalled" }, ...json }),
+    api.PATCH("/api/v1/tasks/{id}", { params: { path: { id: scenarioTask } }, body: { title: "Stalled" }, ...json }),
   ];
 }
 
@@ -275,6 +294,9 @@ function everyWrite(api: Api, dossierId: string, contactId: string, flowId: stri
     api.PATCH("/api/v1/contacts/{id}", { params: { path: { id: contactId } }, body: { city: "Paris" } }),
     api.DELETE("/api/v1/contacts/{id}", { params: { path: { id: contactId } } }),
     api.POST("/api/v1/flows/{id}/intake/rotate", { params: { path: { id: flowId } } }),
+    api.POST("/api/v1/tasks", { body: { title: "Late" } }),
+    api.PATCH("/api/v1/tasks/{id}", { params: { path: { id: scenarioTask } }, body: { title: "Renamed" } }),
+    api.DELETE("/api/v1/tasks/{id}", { params: { path: { id: scenarioTask } } }),
   ];
 }
 
@@ -296,6 +318,8 @@ function everyKeyed(api: Api, key: string, variant: string, dossierId: string) {
     api.PATCH("/api/v1/flows/{id}", { params: nobody, body: { name: variant } }),
     api.POST("/api/v1/flows/{id}/stages", { params: nobody, body: { name: variant } }),
     api.PATCH("/api/v1/stages/{id}", { params: nobody, body: { name: variant } }),
+    api.POST("/api/v1/tasks", { params: header, body: { title: "", notes: variant } }),
+    api.PATCH("/api/v1/tasks/{id}", { params: nobody, body: { title: variant } }),
     api.PATCH("/api/v1/members/{id}", { params: nobody, body: { name: variant } }),
     // No body: another variant is another path (its id, or its query string).
     ...keyedWithoutBody(api, key, variant === "second" ? OTHER_NOBODY : NOBODY).map((call) => call()),
@@ -332,6 +356,8 @@ async function everyKeyInUse(api: Api, dossierId: string): Promise<void> {
       () => api.PATCH("/api/v1/flows/{id}", { params: nobody, body: { name: "Held" }, ...stalling }),
       () => api.POST("/api/v1/flows/{id}/stages", { params: nobody, body: { name: "Held" }, ...stalling }),
       () => api.PATCH("/api/v1/stages/{id}", { params: nobody, body: { name: "Held" }, ...stalling }),
+      () => api.POST("/api/v1/tasks", { params: header, body: { title: "Held" }, ...stalling }),
+      () => api.PATCH("/api/v1/tasks/{id}", { params: nobody, body: { title: "Held" }, ...stalling }),
     ];
   };
   // A route without a body cannot be held by one: its key is in use while its first runs, so
@@ -554,6 +580,34 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   check(notes.data.length === 1 && notes.data[0].id === note.id, "listed notes");
   await fails(api.GET("/api/v1/dossiers/{id}/notes", { params: { path: { id: deal.id }, query: { page: 0 } } }), 400, "invalid_body");
   await fails(api.GET("/api/v1/dossiers/{id}/notes", { params: { path: { id: NOBODY } } }), 404, "not_found");
+
+  // Tasks (C22).
+  const task = (await ok(api.POST("/api/v1/tasks", { body: { title: "Call Jane", dossier_id: deal.id, due_at: "2026-12-01T09:00:00Z" } }), 201)).data;
+  check(task.status === "open" && task.due_at === "2026-12-01T09:00:00.000Z" && task.created_by.kind === "key", "created task");
+  await fails(api.POST("/api/v1/tasks", { body: { title: "x", due_at: "tomorrow" } }), 400, "invalid_body");
+  await fails(api.POST("/api/v1/tasks", { body: { title: "x", notes: big(MB + 1) } }), 413, "payload_too_large");
+  const onTask = { params: { path: { id: task.id } } };
+  const tasks = await ok(api.GET("/api/v1/tasks", { params: { query: { dossier_id: deal.id, status: "open", overdue: false, due_after: "2026-01-01T00:00:00Z" } } }), 200);
+  check(tasks.meta.total === 1 && tasks.data[0].id === task.id, "listed tasks");
+  await fails(api.GET("/api/v1/tasks", { params: { query: { due_before: "soon" } } }), 400, "invalid_body");
+  const gotTask = await api.GET("/api/v1/tasks/{id}", onTask);
+  check(gotTask.response.status === 200 && gotTask.data?.data.id === task.id, "got task");
+  const taskTag = gotTask.response.headers.get("etag")!;
+  const taskNotModified = await api.GET("/api/v1/tasks/{id}", { params: { path: { id: task.id }, header: { "If-None-Match": taskTag } } });
+  check(taskNotModified.response.status === 304, `304 on a current task: ${await describe(taskNotModified)}`);
+  await fails(api.GET("/api/v1/tasks/{id}", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  check((await ok(api.PATCH("/api/v1/tasks/{id}", { ...onTask, body: { status: "done" } }), 200)).data.done_at !== null, "patched task");
+  await fails(api.PATCH("/api/v1/tasks/{id}", { ...onTask, body: { title: "" } }), 400, "invalid_body");
+  await fails(api.PATCH("/api/v1/tasks/{id}", { ...onTask, body: { notes: big(MB + 1) } }), 413, "payload_too_large");
+  await fails(api.PATCH("/api/v1/tasks/{id}", { params: { path: { id: NOBODY } }, body: { title: "x" } }), 404, "not_found");
+  await fails(api.PATCH("/api/v1/tasks/{id}", { params: { path: { id: task.id }, header: { "If-Match": '"stale"' } }, body: { title: "x" } }), 412, "precondition_failed");
+  await fails(api.DELETE("/api/v1/tasks/{id}", { params: { path: { id: task.id }, header: { "If-Match": '"stale"' } } }), 412, "precondition_failed");
+  check((await ok(api.GET("/api/v1/dossiers/{id}/tasks", onDeal), 200)).meta.total === 1, "a dossier's tasks");
+  await fails(api.GET("/api/v1/dossiers/{id}/tasks", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  await fails(api.GET("/api/v1/dossiers/{id}/tasks", { params: { path: { id: deal.id }, query: { per_page: 0 } } }), 400, "invalid_body");
+  check((await ok(api.DELETE("/api/v1/tasks/{id}", onTask), 200)).data.deleted === true, "deleted task");
+  await fails(api.DELETE("/api/v1/tasks/{id}", onTask), 404, "not_found");
+  scenarioTask = (await ok(api.POST("/api/v1/tasks", { body: { title: "Kept for later" } }), 201)).data.id;
 
   // The events feed (C17): what the writes above recorded, read on with next_after.
   const noted = await ok(api.GET("/api/v1/events", { params: { query: { dossier_id: deal.id, type: ["note.created", "dossier.updated"], limit: 100 } } }), 200);
