@@ -31,6 +31,7 @@ import { RateLimiter } from "./http/rate-limiter";
 import { Site } from "./http/site";
 import { IntakeDesk } from "./intake/desk";
 import { startDispatcher } from "./webhooks/dispatcher";
+import { startJobs, type JobRunner } from "./jobs";
 import { VERSION } from "./version";
 
 /** A request's client address, or how to ask for it (a server asks its socket only when needed). */
@@ -40,6 +41,9 @@ const addressOf = (address: ClientAddress | undefined) => (typeof address === "f
 export interface AppOptions extends ContextOptions {
   /** Start the webhook dispatcher (default true). */
   webhooks?: boolean;
+  /** Start the job runner: overdue stages' tasks, reminders, digests, outgoing mail (C22). Default:
+   * as `webhooks`, so that an app made for tests runs no background work unless asked. */
+  jobs?: boolean;
 }
 
 function buildApp(ctx: Context, intake: IntakeDesk, site: Site, bodies: BodyMemory) {
@@ -68,6 +72,8 @@ export type DossierApp = Omit<ReturnType<typeof buildApp>, "handle"> & {
   site: Site;
   /** Email intake's way in (C15), shared by POST /intake/{token} and the SMTP listener. */
   intake: IntakeDesk;
+  /** The job runner (C22), or null when the app runs none. */
+  jobs: JobRunner | null;
   /** Stops background work and closes the database; with `memory`, also removes the temporary
    * folder its CV files were kept in (docs/embedding.md: no cleanup beyond close()). */
   close(): Promise<void>;
@@ -82,6 +88,7 @@ export function createApp(options: AppOptions = {}): DossierApp {
   const bodies = new BodyMemory(ctx.config.bodyMemoryBytes);
   const app = buildApp(ctx, intake, site, bodies);
   const dispatcher = webhooks ? startDispatcher(ctx) : null;
+  const jobs = (options.jobs ?? webhooks) ? startJobs(ctx, { base: () => site.base }) : null;
   const handle = app.handle;
   const withBody = async (request: Request, clientAddress: ClientAddress | undefined) => {
     // Its body counts toward the bodies held at once from now until its answer is ready.
@@ -117,11 +124,13 @@ export function createApp(options: AppOptions = {}): DossierApp {
     dossier: ctx,
     site,
     intake,
+    jobs: jobs?.runner ?? null,
     close: async () => {
       // Elysia runs after-response hooks (the request log line) on a setImmediate after the
       // handler: let those of the last requests run before the process may exit.
       await new Promise<void>((resolve) => setImmediate(resolve));
       await dispatcher?.stop();
+      await jobs?.stop();
       intake.close();
       await ctx.store.close();
       // The folder was made by openContext for this app alone (src/context.ts): nothing else uses it.

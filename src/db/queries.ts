@@ -17,6 +17,7 @@ import { idempotencyQueries } from "./idempotency";
 import { intakeQueries } from "./intake";
 import { keyQueries } from "./keys";
 import { linkQueries } from "./links";
+import { mailQueries } from "./mail";
 import { memberQueries } from "./members";
 import { noteQueries } from "./notes";
 import { orgQueries } from "./orgs";
@@ -51,6 +52,7 @@ export function storeQueries(deps: QueryDeps) {
     intake: intakeQueries(deps),
     keys: keyQueries(deps),
     links: linkQueries(deps),
+    mail: mailQueries(deps),
     members: memberQueries(deps),
     notes: noteQueries(deps),
     orgs: orgQueries(deps),

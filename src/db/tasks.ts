@@ -108,6 +108,23 @@ export function taskQueries({ sqlite }: QueryDeps) {
       );
     },
 
+    /** The follow-up task of an overdue stage visit (C22): false when the visit has one already
+     * (another process made it first: the unique index decides). */
+    insertForVisit(task: TaskRecord, stageVisitId: number): boolean {
+      return (
+        sqlite
+          .query(
+            `INSERT INTO tasks (id, organization_id, dossier_id, contact_id, title, notes, due_at, remind_at, reminded_at, assigned_to, status, done_at,
+               created_by_kind, created_by_id, stage_visit_id, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+          )
+          .run(
+            task.id, task.organization_id, task.dossier_id, task.contact_id, task.title, task.notes, task.due_at, task.remind_at, task.assigned_to,
+            task.status, task.done_at, task.created_by.kind, task.created_by.id, stageVisitId, task.created_at, task.updated_at,
+          ).changes > 0
+      );
+    },
+
     /** Sets the given fields (names from a fixed list, values bound). */
     update(organizationId: string, id: string, changes: TaskChanges) {
       const fields = UPDATABLE.filter((field) => field in changes);

@@ -1173,6 +1173,7 @@ export interface components {
          *       "name": "Sales",
          *       "type": "sales",
          *       "is_default": true,
+         *       "overdue_tasks": true,
          *       "stages": [
          *         {
          *           "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -1195,6 +1196,8 @@ export interface components {
             type: components["schemas"]["FlowType"];
             /** @description The flow used when a dossier of this type is created without flow_id; at most one per type */
             is_default: boolean;
+            /** @description Whether a dossier overdue in one of its stages gets a follow-up task, once per stage visit (C22); default true */
+            overdue_tasks: boolean;
             /** @description Ordered by position */
             stages: components["schemas"]["Stage"][];
         };
@@ -1514,6 +1517,7 @@ export interface components {
          *           "name": "Sales",
          *           "type": "sales",
          *           "is_default": true,
+         *           "overdue_tasks": true,
          *           "stages": [
          *             {
          *               "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -2149,6 +2153,7 @@ export interface components {
          *         "name": "Sales",
          *         "type": "sales",
          *         "is_default": true,
+         *         "overdue_tasks": true,
          *         "stages": [
          *           {
          *             "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -2244,7 +2249,8 @@ export interface components {
         /**
          * @example {
          *       "name": "Engineering hiring 2027",
-         *       "is_default": true
+         *       "is_default": true,
+         *       "overdue_tasks": false
          *     }
          */
         PatchFlow: {
@@ -2252,6 +2258,8 @@ export interface components {
             name?: string;
             /** @description true makes it the default of its type (the flag moves); false on the default is refused: make another flow the default instead */
             is_default?: boolean;
+            /** @description false: an overdue stage no longer makes a follow-up task (C22) */
+            overdue_tasks?: boolean;
         };
         /**
          * @example {
@@ -4891,7 +4899,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Engineering hiring 2027",
-                 *       "is_default": true
+                 *       "is_default": true,
+                 *       "overdue_tasks": false
                  *     }
                  */
                 "application/json": components["schemas"]["PatchFlow"];
