@@ -25,6 +25,9 @@ import { linkRoutes } from "./http/routes/links";
 import { memberRoutes } from "./http/routes/members";
 import { noteRoutes } from "./http/routes/notes";
 import { taskRoutes } from "./http/routes/tasks";
+import { mailLogRoutes } from "./http/routes/mail-log";
+import { mySettingsRoutes } from "./http/routes/my-settings";
+import { memberLinks } from "./http/member-links";
 import { webhookEndpointRoutes } from "./http/routes/webhook-endpoint";
 import { sessionRoutes, signInRoutes } from "./http/routes/session";
 import { RateLimiter } from "./http/rate-limiter";
@@ -50,7 +53,7 @@ function buildApp(ctx: Context, intake: IntakeDesk, site: Site, bodies: BodyMemo
   const routes = mount(ctx, guard(ctx, new RateLimiter(), site), [
     ...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes, ...flowIntakeRoutes, ...eventRoutes,
     ...keyRoutes, ...webhookEndpointRoutes, ...deliveryRoutes,
-    ...memberRoutes(site), ...sessionRoutes(site), ...taskRoutes,
+    ...memberRoutes(site), ...sessionRoutes(site), ...taskRoutes, ...mailLogRoutes, ...mySettingsRoutes(site),
   ]);
   const api = new Elysia({ prefix: "/api/v1" }).use(routes).use(intakeReceiver(ctx, intake)).use(signInRoutes(ctx, site));
   return new Elysia({ strictPath: true })
@@ -61,6 +64,7 @@ function buildApp(ctx: Context, intake: IntakeDesk, site: Site, bodies: BodyMemo
     .use(health(ctx))
     .use(docs(VERSION))
     .use(consoleRoutes())
+    .use(memberLinks(ctx, site))
     .use(api);
 }
 

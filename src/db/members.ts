@@ -46,6 +46,9 @@ export function memberQueries({ sqlite }: QueryDeps) {
     /** C22: the member a calendar feed's token hash belongs to, in the whole installation (the hash
      * is unique there, as an email is). */
     byCalendarTokenHash: (hash: string): MemberRow | null => byCalendar.get(hash),
+    /** C22: a member by id alone, for a digest's unsubscribe link, whose token (an HMAC of the id
+     * under the server's key) names no organization; ids are unique in the installation. */
+    byIdInAnyOrganization: (id: string): MemberRow | null => sqlite.query<MemberRow, [string]>(`SELECT ${MEMBER} FROM members WHERE id = ?`).get(id),
     /** C22: the member's time zone (null: the server's) and digest switch. */
     setSettings(organizationId: string, id: string, timeZone: string | null, digest: boolean) {
       sqlite.query(`UPDATE members SET time_zone = ?, digest = ? WHERE organization_id = ? AND id = ?`).run(timeZone, digest ? 1 : 0, organizationId, id);

@@ -37,6 +37,7 @@ import { IntakeAddress, IntakeReceipt, RawMessage } from "../schemas/intake";
 import { ApiKey, CreatedKey, CreateKey, ScopeName } from "../schemas/keys";
 import { Note } from "../schemas/notes";
 import { FlowStats, FlowStatsAnswer, Pipeline, StageFigures } from "../schemas/stats";
+import { CalendarLink, MailLogEntry, MailStatus, MemberSettings, PatchMemberSettings } from "../schemas/mail";
 import { CreateTask, DeletedTask, PatchTask, Task, TaskCreator, TaskStatus } from "../schemas/tasks";
 import {
   Delivery,
@@ -176,6 +177,14 @@ const NAMED: Record<string, TSchema> = {
   DeletedTaskEnvelope: One(DeletedTask),
   CreateTask,
   PatchTask,
+  MailStatus,
+  MailLogEntry,
+  MailLogList: List(MailLogEntry),
+  MemberSettings,
+  MemberSettingsEnvelope: One(MemberSettings),
+  PatchMemberSettings,
+  CalendarLink,
+  CalendarLinkEnvelope: One(CalendarLink),
 };
 
 const nameOf = new Map<TSchema, string>(Object.entries(NAMED).map(([name, schema]) => [schema, name]));

@@ -185,6 +185,7 @@ function everyRoute(api: Api, id: string, eventId = NO_EVENT) {
     api.DELETE("/api/v1/members/{id}", { params: path }),
     api.POST("/api/v1/members/{id}/setup-link", { params: path }),
     ...taskRoutes(api, id),
+    api.GET("/api/v1/mail-log"),
   ];
 }
 
@@ -237,7 +238,13 @@ const message = (from = "Jane Doe <jane@example.com>") =>
   mail(`From: ${from}\r\nSubject: Application\r\nMessage-ID: <contract-${++messages}@example.com>\r\n\r\nMy CV.\r\n`);
 
 /** The calls about the cookie's session: a key gets 401 from them past its 402, 429 and 500. */
-const sessionCalls = (api: Api) => [api.GET("/api/v1/session"), api.DELETE("/api/v1/session")];
+const sessionCalls = (api: Api) => [
+  api.GET("/api/v1/session"),
+  api.DELETE("/api/v1/session"),
+  api.GET("/api/v1/session/member"),
+  api.PATCH("/api/v1/session/member", { body: { digest: true } }),
+  api.POST("/api/v1/session/calendar-link"),
+];
 
 /** A body whose first byte comes and then nothing more (C20): the server answers 408 once the
  * body timeout has passed (contract.test.ts gives its server a short one). */
@@ -267,6 +274,7 @@ function everyBodyStalled(api: Api, dossierId: string, contactId: string, ids: S
     api.POST("/api/v1/session/setup", { body: { token: "stalled", password: PASSWORD }, ...json }),
     api.POST("/api/v1/tasks", { body: { title: "Stalled" }, ...json }),
     api.PATCH("/api/v1/tasks/{id}", { params: { path: { id: scenarioTask } }, body: { title: "Stalled" }, ...json }),
+    api.PATCH("/api/v1/session/member", { body: { digest: false }, ...json }),
   ];
 }
 
@@ -732,6 +740,20 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   await fails(api.POST("/api/v1/members/{id}/setup-link", { params: { path: { id: NOBODY } } }), 404, "not_found");
   const annIn = signedIn(await anon.POST("/api/v1/session/setup", { body: { token: tokenOf(link.setup_url), password: PASSWORD } }), "Ann's setup");
   await fails(sessionClient(fixtures, annIn, "https://elsewhere.example").GET("/api/v1/session"), 403, "csrf_failed");
+  // A member's own settings and calendar link (C22).
+  const annClient = sessionClient(fixtures, annIn);
+  check((await ok(annClient.GET("/api/v1/session/member"), 200)).data.digest === true, "my settings");
+  check((await ok(annClient.PATCH("/api/v1/session/member", { body: { time_zone: "Europe/Paris", digest: false } }), 200)).data.time_zone === "Europe/Paris", "my settings changed");
+  await fails(annClient.PATCH("/api/v1/session/member", { body: { time_zone: "Nowhere/Else" } }), 400, "invalid_body");
+  await fails(api.PATCH("/api/v1/session/member", { body: { time_zone: big(MB + 1) } }), 413, "payload_too_large");
+  check((await ok(annClient.POST("/api/v1/session/calendar-link"), 201)).data.url.endsWith(".ics"), "a calendar link");
+  const elsewhere = sessionClient(fixtures, annIn, "https://elsewhere.example");
+  await fails(elsewhere.GET("/api/v1/session/member"), 403, "csrf_failed");
+  await fails(elsewhere.PATCH("/api/v1/session/member", { body: { digest: true } }), 403, "csrf_failed");
+  await fails(elsewhere.POST("/api/v1/session/calendar-link"), 403, "csrf_failed");
+  // The mail log (C22): an admin's read.
+  check((await ok(api.GET("/api/v1/mail-log", { params: { query: { page: 1, per_page: 10 } } }), 200)).meta.page === 1, "the mail log");
+  await fails(api.GET("/api/v1/mail-log", { params: { query: { per_page: 0 } } }), 400, "invalid_body");
   await fails(sessionClient(fixtures, { ...annIn, csrf: "forged" }).DELETE("/api/v1/session"), 403, "csrf_failed");
   check((await ok(sessionClient(fixtures, annIn).DELETE("/api/v1/session"), 200)).data.signed_out === true, "signed out");
   await fails(sessionClient(fixtures, annIn).GET("/api/v1/session"), 401, "unauthorized");
@@ -790,6 +812,8 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
     503,
     "storage_unavailable",
   );
+  await fails(sessionClient(fixtures, annAgain).PATCH("/api/v1/session/member", { body: { digest: true } }), 503, "storage_unavailable");
+  await fails(sessionClient(fixtures, annAgain).POST("/api/v1/session/calendar-link"), 503, "storage_unavailable");
   await fails(sessionClient(fixtures, annAgain).DELETE("/api/v1/session"), 503, "storage_unavailable");
   await fails(anon.POST("/api/v1/session", { body: { email: "ann@scenario.example", password: PASSWORD } }), 503, "storage_unavailable");
   await fails(anon.POST("/api/v1/session/setup", { body: { token: tokenOf(cy.setup_url), password: PASSWORD } }), 503, "storage_unavailable");

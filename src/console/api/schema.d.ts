@@ -847,6 +847,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/mail-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mail log
+         * @description The reminders and digests the organization's members were sent, newest first: status, attempts, the server's reply or the last error (C22).
+         *
+         *     Required scopes: `mail:read`.
+         */
+        get: operations["listMailLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/session/member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My settings
+         * @description The signed-in member's time zone and morning digest (C22). With the session cookie only: an API key gets 401.
+         *
+         *     Required scopes: none.
+         */
+        get: operations["getMySettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change my settings
+         * @description `time_zone`: an IANA name (null: the server's DOSSIER_TIME_ZONE, else UTC); the digest comes at 08:00 there. `digest: false` turns the morning digest off. With the session cookie (and X-CSRF-Token) only: an API key gets 401.
+         *
+         *     Required scopes: none.
+         */
+        patch: operations["updateMySettings"];
+        trace?: never;
+    };
+    "/api/v1/session/calendar-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new private calendar link
+         * @description An iCalendar feed (RFC 5545) of the member's open tasks with a due date, for Google Calendar, Apple Calendar or Outlook to subscribe to. The URL is shown once; only a hash of its token is kept; a new link voids the old one. With the session cookie only.
+         *
+         *     Required scopes: none.
+         */
+        post: operations["createCalendarLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/intake/{token}": {
         parameters: {
             query?: never;
@@ -3074,6 +3146,145 @@ export interface components {
             dossier_id?: string | null;
             contact_id?: string | null;
             status?: components["schemas"]["TaskStatus"];
+        };
+        /**
+         * @description queued: waiting for its (next) attempt; sending: an attempt is under way; sent: the server took it; failed: refused for good (5xx) or out of attempts
+         * @enum {string}
+         */
+        MailStatus: "queued" | "sending" | "sent" | "failed";
+        /**
+         * @example {
+         *       "id": "4c1d2e3f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "kind": "reminder",
+         *       "recipient": "ada@example.com",
+         *       "subject": "Reminder: Call Jane about the proposal",
+         *       "member_id": "9b2f6a1e-8d4c-4f3b-9a7e-2c1d0e5f6a7b",
+         *       "task_id": "6d2e8f1a-3b4c-4d5e-9f6a-7b8c9d0e1f2a",
+         *       "status": "sent",
+         *       "attempts": 1,
+         *       "next_attempt_at": null,
+         *       "last_error": null,
+         *       "reply": "250 2.0.0 OK queued",
+         *       "created_at": "2026-12-01T08:30:00.000Z",
+         *       "sent_at": "2026-12-01T08:30:01.204Z"
+         *     }
+         */
+        MailLogEntry: {
+            /** Format: uuid */
+            id: string;
+            /** @description reminder or digest */
+            kind: string;
+            /** @description The address the message is sent to */
+            recipient: string;
+            subject: string;
+            member_id: string | null;
+            task_id: string | null;
+            status: components["schemas"]["MailStatus"];
+            /** @description Attempts begun (at most 5: then, 1 min, 5 min, 30 min and 2 h after each failure) */
+            attempts: number;
+            next_attempt_at: string | null;
+            last_error: string | null;
+            reply: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            created_at: string;
+            sent_at: string | null;
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "4c1d2e3f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *           "kind": "reminder",
+         *           "recipient": "ada@example.com",
+         *           "subject": "Reminder: Call Jane about the proposal",
+         *           "member_id": "9b2f6a1e-8d4c-4f3b-9a7e-2c1d0e5f6a7b",
+         *           "task_id": "6d2e8f1a-3b4c-4d5e-9f6a-7b8c9d0e1f2a",
+         *           "status": "sent",
+         *           "attempts": 1,
+         *           "next_attempt_at": null,
+         *           "last_error": null,
+         *           "reply": "250 2.0.0 OK queued",
+         *           "created_at": "2026-12-01T08:30:00.000Z",
+         *           "sent_at": "2026-12-01T08:30:01.204Z"
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        MailLogList: {
+            data: components["schemas"]["MailLogEntry"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @example {
+         *       "time_zone": "Europe/Paris",
+         *       "effective_time_zone": "Europe/Paris",
+         *       "digest": true,
+         *       "calendar_link": false
+         *     }
+         */
+        MemberSettings: {
+            time_zone: string | null;
+            /** @description The zone in use: time_zone, else the server's */
+            effective_time_zone: string;
+            /** @description Whether the morning digest (08:00 in effective_time_zone) is sent */
+            digest: boolean;
+            /** @description Whether the member has a calendar feed link (the link itself is shown once) */
+            calendar_link: boolean;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "time_zone": "Europe/Paris",
+         *         "effective_time_zone": "Europe/Paris",
+         *         "digest": true,
+         *         "calendar_link": false
+         *       }
+         *     }
+         */
+        MemberSettingsEnvelope: {
+            data: components["schemas"]["MemberSettings"];
+        };
+        /**
+         * @example {
+         *       "time_zone": "Europe/Paris",
+         *       "digest": true
+         *     }
+         */
+        PatchMemberSettings: {
+            time_zone?: string | null;
+            /** @description false turns the morning digest off */
+            digest?: boolean;
+        };
+        /**
+         * @example {
+         *       "url": "https://dossier.example.com/calendar/q3V8Y1m0bKf2XcJ5dN7rT9wZ4hL6pA8sE1uG3iO5kM0.ics"
+         *     }
+         */
+        CalendarLink: {
+            /**
+             * @description <base>/calendar/<token>.ics: the member's private feed of open tasks with a due date; shown once; a new link voids the old one
+             * @example https://dossier.example.com/calendar/q3V8Y1m0bKf2XcJ5dN7rT9wZ4hL6pA8sE1uG3iO5kM0.ics
+             */
+            url: string;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "url": "https://dossier.example.com/calendar/q3V8Y1m0bKf2XcJ5dN7rT9wZ4hL6pA8sE1uG3iO5kM0.ics"
+         *       }
+         *     }
+         */
+        CalendarLinkEnvelope: {
+            data: components["schemas"]["CalendarLink"];
         };
         /**
          * @example {
@@ -6247,6 +6458,143 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+        };
+    };
+    listMailLog: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; a page past the end answers data: [] with the right total */
+                page?: number;
+                /** @description Page size, 1 to 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the organization's outgoing mail, newest first, with the total across all pages */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailLogList"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    getMySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member's time zone (and the one in use) and whether the digest is sent */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberSettingsEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    updateMySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "time_zone": "Europe/Paris",
+                 *       "digest": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["PatchMemberSettings"];
+            };
+        };
+        responses: {
+            /** @description The member's settings after the change */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberSettingsEnvelope"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
+        };
+    };
+    createCalendarLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed's URL, shown this once: the old link, if any, no longer works */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarLinkEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     receiveIntakeMessage: {
