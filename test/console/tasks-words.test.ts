@@ -1,7 +1,9 @@
 // C22 "My tasks": which group an open task is in (overdue, today, upcoming, no date), in the
 // browser's local day; pure, the instant given.
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { fromLocalInput, groupOf } from "../../src/console/tasks/words";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 test("C22: overdue before now, today until the local midnight, upcoming after, undated without a due date", () => {
   const now = new Date(2026, 10, 30, 10, 0, 0); // local time
