@@ -24,12 +24,17 @@ import { keyRoutes } from "./http/routes/keys";
 import { linkRoutes } from "./http/routes/links";
 import { memberRoutes } from "./http/routes/members";
 import { noteRoutes } from "./http/routes/notes";
+import { taskRoutes } from "./http/routes/tasks";
+import { mailLogRoutes } from "./http/routes/mail-log";
+import { mySettingsRoutes } from "./http/routes/my-settings";
+import { memberLinks } from "./http/member-links";
 import { webhookEndpointRoutes } from "./http/routes/webhook-endpoint";
 import { sessionRoutes, signInRoutes } from "./http/routes/session";
 import { RateLimiter } from "./http/rate-limiter";
 import { Site } from "./http/site";
 import { IntakeDesk } from "./intake/desk";
 import { startDispatcher } from "./webhooks/dispatcher";
+import { startJobs, type JobRunner } from "./jobs";
 import { VERSION } from "./version";
 
 /** A request's client address, or how to ask for it (a server asks its socket only when needed). */
@@ -39,13 +44,16 @@ const addressOf = (address: ClientAddress | undefined) => (typeof address === "f
 export interface AppOptions extends ContextOptions {
   /** Start the webhook dispatcher (default true). */
   webhooks?: boolean;
+  /** Start the job runner: overdue stages' tasks, reminders, digests, outgoing mail (C22). Default:
+   * as `webhooks`, so that an app made for tests runs no background work unless asked. */
+  jobs?: boolean;
 }
 
 function buildApp(ctx: Context, intake: IntakeDesk, site: Site, bodies: BodyMemory) {
   const routes = mount(ctx, guard(ctx, new RateLimiter(), site), [
     ...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes, ...flowIntakeRoutes, ...eventRoutes,
     ...keyRoutes, ...webhookEndpointRoutes, ...deliveryRoutes,
-    ...memberRoutes(site), ...sessionRoutes(site),
+    ...memberRoutes(site), ...sessionRoutes(site), ...taskRoutes, ...mailLogRoutes, ...mySettingsRoutes(site),
   ]);
   const api = new Elysia({ prefix: "/api/v1" }).use(routes).use(intakeReceiver(ctx, intake)).use(signInRoutes(ctx, site));
   return new Elysia({ strictPath: true })
@@ -56,6 +64,7 @@ function buildApp(ctx: Context, intake: IntakeDesk, site: Site, bodies: BodyMemo
     .use(health(ctx))
     .use(docs(VERSION))
     .use(consoleRoutes())
+    .use(memberLinks(ctx, site))
     .use(api);
 }
 
@@ -67,6 +76,8 @@ export type DossierApp = Omit<ReturnType<typeof buildApp>, "handle"> & {
   site: Site;
   /** Email intake's way in (C15), shared by POST /intake/{token} and the SMTP listener. */
   intake: IntakeDesk;
+  /** The job runner (C22), or null when the app runs none. */
+  jobs: JobRunner | null;
   /** Stops background work and closes the database; with `memory`, also removes the temporary
    * folder its CV files were kept in (docs/embedding.md: no cleanup beyond close()). */
   close(): Promise<void>;
@@ -81,6 +92,7 @@ export function createApp(options: AppOptions = {}): DossierApp {
   const bodies = new BodyMemory(ctx.config.bodyMemoryBytes);
   const app = buildApp(ctx, intake, site, bodies);
   const dispatcher = webhooks ? startDispatcher(ctx) : null;
+  const jobs = (options.jobs ?? webhooks) ? startJobs(ctx, { base: () => site.base }) : null;
   const handle = app.handle;
   const withBody = async (request: Request, clientAddress: ClientAddress | undefined) => {
     // Its body counts toward the bodies held at once from now until its answer is ready.
@@ -116,11 +128,13 @@ export function createApp(options: AppOptions = {}): DossierApp {
     dossier: ctx,
     site,
     intake,
+    jobs: jobs?.runner ?? null,
     close: async () => {
       // Elysia runs after-response hooks (the request log line) on a setImmediate after the
       // handler: let those of the last requests run before the process may exit.
       await new Promise<void>((resolve) => setImmediate(resolve));
       await dispatcher?.stop();
+      await jobs?.stop();
       intake.close();
       await ctx.store.close();
       // The folder was made by openContext for this app alone (src/context.ts): nothing else uses it.

@@ -17,6 +17,7 @@ import { idempotencyQueries } from "./idempotency";
 import { intakeQueries } from "./intake";
 import { keyQueries } from "./keys";
 import { linkQueries } from "./links";
+import { mailQueries } from "./mail";
 import { memberQueries } from "./members";
 import { noteQueries } from "./notes";
 import { orgQueries } from "./orgs";
@@ -25,6 +26,7 @@ import { principalQueries } from "./principals";
 import { sealedSecretQueries } from "./sealed-secrets";
 import { sessionQueries } from "./sessions";
 import { statsQueries } from "./stats";
+import { taskQueries } from "./tasks";
 import { webhookQueries } from "./webhooks";
 
 export interface QueryDeps {
@@ -50,6 +52,7 @@ export function storeQueries(deps: QueryDeps) {
     intake: intakeQueries(deps),
     keys: keyQueries(deps),
     links: linkQueries(deps),
+    mail: mailQueries(deps),
     members: memberQueries(deps),
     notes: noteQueries(deps),
     orgs: orgQueries(deps),
@@ -58,6 +61,7 @@ export function storeQueries(deps: QueryDeps) {
     sealedSecrets: sealedSecretQueries(deps),
     sessions: sessionQueries(deps),
     stats: statsQueries(deps),
+    tasks: taskQueries(deps),
     webhooks: webhookQueries(deps),
   };
 }

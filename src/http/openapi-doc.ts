@@ -414,6 +414,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: "Members", description: "The people who sign in to the console, and their roles" },
   { name: "Session", description: "Signing in and out of the console (a cookie); programs use an API key instead" },
   { name: "Intake", description: "Mail that becomes a dossier (C15)" },
+  { name: "Tasks", description: "Follow-ups with a due date, an assignee and a reminder by email (C22)" },
 ];
 
 /** The introduction a reference page shows above the operations (`info.description`, Markdown). */

@@ -15,7 +15,7 @@ export const HistoryItem = t.Object(
   {
     at: DateTime,
     kind: t.Union(
-      ["created", "updated", "stage_changed", "cv_attached", "note_added", "archived", "contact_linked", "contact_unlinked"].map((kind) => t.Literal(kind)),
+      ["created", "updated", "stage_changed", "cv_attached", "note_added", "archived", "contact_linked", "contact_unlinked", "task_created", "task_done"].map((kind) => t.Literal(kind)),
     ),
     actor: Nullable(Actor),
     changes: t.Record(t.String(), t.Array(t.Unknown(), { minItems: 2, maxItems: 2 }), { description: "field → [old, new]" }),

@@ -184,8 +184,26 @@ function everyRoute(api: Api, id: string, eventId = NO_EVENT) {
     api.PATCH("/api/v1/members/{id}", { params: path, body: { name: "Renamed" } }),
     api.DELETE("/api/v1/members/{id}", { params: path }),
     api.POST("/api/v1/members/{id}/setup-link", { params: path }),
+    ...taskRoutes(api, id),
+    api.GET("/api/v1/mail-log"),
   ];
 }
+
+/** The task calls (C22), each once, with plausible input. */
+function taskRoutes(api: Api, id: string) {
+  const path = { path: { id } };
+  return [
+    api.GET("/api/v1/tasks"),
+    api.POST("/api/v1/tasks", { body: { title: "Call back" } }),
+    api.GET("/api/v1/tasks/{id}", { params: path }),
+    api.PATCH("/api/v1/tasks/{id}", { params: path, body: { status: "done" } }),
+    api.DELETE("/api/v1/tasks/{id}", { params: path }),
+    api.GET("/api/v1/dossiers/{id}/tasks", { params: path }),
+  ];
+}
+
+/** A task of the scenario's organization, for the calls on existing resources (set by runScenario). */
+let scenarioTask = NOBODY;
 
 /** The settings calls (C13), each once, with plausible input. */
 function settingsRoutes(api: Api, ids: SettingsIds) {
@@ -220,7 +238,13 @@ const message = (from = "Jane Doe <jane@example.com>") =>
   mail(`From: ${from}\r\nSubject: Application\r\nMessage-ID: <contract-${++messages}@example.com>\r\n\r\nMy CV.\r\n`);
 
 /** The calls about the cookie's session: a key gets 401 from them past its 402, 429 and 500. */
-const sessionCalls = (api: Api) => [api.GET("/api/v1/session"), api.DELETE("/api/v1/session")];
+const sessionCalls = (api: Api) => [
+  api.GET("/api/v1/session"),
+  api.DELETE("/api/v1/session"),
+  api.GET("/api/v1/session/member"),
+  api.PATCH("/api/v1/session/member", { body: { digest: true } }),
+  api.POST("/api/v1/session/calendar-link"),
+];
 
 /** A body whose first byte comes and then nothing more (C20): the server answers 408 once the
  * body timeout has passed (contract.test.ts gives its server a short one). */
@@ -248,6 +272,9 @@ function everyBodyStalled(api: Api, dossierId: string, contactId: string, ids: S
     api.PATCH("/api/v1/members/{id}", { params: { path: { id: memberId } }, body: { name: "Stalled" }, ...json }),
     api.POST("/api/v1/session", { body: { email: "stalled@scenario.example", password: PASSWORD }, ...json }),
     api.POST("/api/v1/session/setup", { body: { token: "stalled", password: PASSWORD }, ...json }),
+    api.POST("/api/v1/tasks", { body: { title: "Stalled" }, ...json }),
+    api.PATCH("/api/v1/tasks/{id}", { params: { path: { id: scenarioTask } }, body: { title: "Stalled" }, ...json }),
+    api.PATCH("/api/v1/session/member", { body: { digest: false }, ...json }),
   ];
 }
 
@@ -275,6 +302,9 @@ function everyWrite(api: Api, dossierId: string, contactId: string, flowId: stri
     api.PATCH("/api/v1/contacts/{id}", { params: { path: { id: contactId } }, body: { city: "Paris" } }),
     api.DELETE("/api/v1/contacts/{id}", { params: { path: { id: contactId } } }),
     api.POST("/api/v1/flows/{id}/intake/rotate", { params: { path: { id: flowId } } }),
+    api.POST("/api/v1/tasks", { body: { title: "Late" } }),
+    api.PATCH("/api/v1/tasks/{id}", { params: { path: { id: scenarioTask } }, body: { title: "Renamed" } }),
+    api.DELETE("/api/v1/tasks/{id}", { params: { path: { id: scenarioTask } } }),
   ];
 }
 
@@ -296,6 +326,8 @@ function everyKeyed(api: Api, key: string, variant: string, dossierId: string) {
     api.PATCH("/api/v1/flows/{id}", { params: nobody, body: { name: variant } }),
     api.POST("/api/v1/flows/{id}/stages", { params: nobody, body: { name: variant } }),
     api.PATCH("/api/v1/stages/{id}", { params: nobody, body: { name: variant } }),
+    api.POST("/api/v1/tasks", { params: header, body: { title: "", notes: variant } }),
+    api.PATCH("/api/v1/tasks/{id}", { params: nobody, body: { title: variant } }),
     api.PATCH("/api/v1/members/{id}", { params: nobody, body: { name: variant } }),
     // No body: another variant is another path (its id, or its query string).
     ...keyedWithoutBody(api, key, variant === "second" ? OTHER_NOBODY : NOBODY).map((call) => call()),
@@ -332,6 +364,8 @@ async function everyKeyInUse(api: Api, dossierId: string): Promise<void> {
       () => api.PATCH("/api/v1/flows/{id}", { params: nobody, body: { name: "Held" }, ...stalling }),
       () => api.POST("/api/v1/flows/{id}/stages", { params: nobody, body: { name: "Held" }, ...stalling }),
       () => api.PATCH("/api/v1/stages/{id}", { params: nobody, body: { name: "Held" }, ...stalling }),
+      () => api.POST("/api/v1/tasks", { params: header, body: { title: "Held" }, ...stalling }),
+      () => api.PATCH("/api/v1/tasks/{id}", { params: nobody, body: { title: "Held" }, ...stalling }),
     ];
   };
   // A route without a body cannot be held by one: its key is in use while its first runs, so
@@ -555,6 +589,34 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   await fails(api.GET("/api/v1/dossiers/{id}/notes", { params: { path: { id: deal.id }, query: { page: 0 } } }), 400, "invalid_body");
   await fails(api.GET("/api/v1/dossiers/{id}/notes", { params: { path: { id: NOBODY } } }), 404, "not_found");
 
+  // Tasks (C22).
+  const task = (await ok(api.POST("/api/v1/tasks", { body: { title: "Call Jane", dossier_id: deal.id, due_at: "2026-12-01T09:00:00Z" } }), 201)).data;
+  check(task.status === "open" && task.due_at === "2026-12-01T09:00:00.000Z" && task.created_by.kind === "key", "created task");
+  await fails(api.POST("/api/v1/tasks", { body: { title: "x", due_at: "tomorrow" } }), 400, "invalid_body");
+  await fails(api.POST("/api/v1/tasks", { body: { title: "x", notes: big(MB + 1) } }), 413, "payload_too_large");
+  const onTask = { params: { path: { id: task.id } } };
+  const tasks = await ok(api.GET("/api/v1/tasks", { params: { query: { dossier_id: deal.id, status: "open", overdue: false, due_after: "2026-01-01T00:00:00Z" } } }), 200);
+  check(tasks.meta.total === 1 && tasks.data[0].id === task.id, "listed tasks");
+  await fails(api.GET("/api/v1/tasks", { params: { query: { due_before: "soon" } } }), 400, "invalid_body");
+  const gotTask = await api.GET("/api/v1/tasks/{id}", onTask);
+  check(gotTask.response.status === 200 && gotTask.data?.data.id === task.id, "got task");
+  const taskTag = gotTask.response.headers.get("etag")!;
+  const taskNotModified = await api.GET("/api/v1/tasks/{id}", { params: { path: { id: task.id }, header: { "If-None-Match": taskTag } } });
+  check(taskNotModified.response.status === 304, `304 on a current task: ${await describe(taskNotModified)}`);
+  await fails(api.GET("/api/v1/tasks/{id}", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  check((await ok(api.PATCH("/api/v1/tasks/{id}", { ...onTask, body: { status: "done" } }), 200)).data.done_at !== null, "patched task");
+  await fails(api.PATCH("/api/v1/tasks/{id}", { ...onTask, body: { title: "" } }), 400, "invalid_body");
+  await fails(api.PATCH("/api/v1/tasks/{id}", { ...onTask, body: { notes: big(MB + 1) } }), 413, "payload_too_large");
+  await fails(api.PATCH("/api/v1/tasks/{id}", { params: { path: { id: NOBODY } }, body: { title: "x" } }), 404, "not_found");
+  await fails(api.PATCH("/api/v1/tasks/{id}", { params: { path: { id: task.id }, header: { "If-Match": '"stale"' } }, body: { title: "x" } }), 412, "precondition_failed");
+  await fails(api.DELETE("/api/v1/tasks/{id}", { params: { path: { id: task.id }, header: { "If-Match": '"stale"' } } }), 412, "precondition_failed");
+  check((await ok(api.GET("/api/v1/dossiers/{id}/tasks", onDeal), 200)).meta.total === 1, "a dossier's tasks");
+  await fails(api.GET("/api/v1/dossiers/{id}/tasks", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  await fails(api.GET("/api/v1/dossiers/{id}/tasks", { params: { path: { id: deal.id }, query: { per_page: 0 } } }), 400, "invalid_body");
+  check((await ok(api.DELETE("/api/v1/tasks/{id}", onTask), 200)).data.deleted === true, "deleted task");
+  await fails(api.DELETE("/api/v1/tasks/{id}", onTask), 404, "not_found");
+  scenarioTask = (await ok(api.POST("/api/v1/tasks", { body: { title: "Kept for later" } }), 201)).data.id;
+
   // The events feed (C17): what the writes above recorded, read on with next_after.
   const noted = await ok(api.GET("/api/v1/events", { params: { query: { dossier_id: deal.id, type: ["note.created", "dossier.updated"], limit: 100 } } }), 200);
   const noteEvent = noted.data.at(-1);
@@ -678,6 +740,20 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   await fails(api.POST("/api/v1/members/{id}/setup-link", { params: { path: { id: NOBODY } } }), 404, "not_found");
   const annIn = signedIn(await anon.POST("/api/v1/session/setup", { body: { token: tokenOf(link.setup_url), password: PASSWORD } }), "Ann's setup");
   await fails(sessionClient(fixtures, annIn, "https://elsewhere.example").GET("/api/v1/session"), 403, "csrf_failed");
+  // A member's own settings and calendar link (C22).
+  const annClient = sessionClient(fixtures, annIn);
+  check((await ok(annClient.GET("/api/v1/session/member"), 200)).data.digest === true, "my settings");
+  check((await ok(annClient.PATCH("/api/v1/session/member", { body: { time_zone: "Europe/Paris", digest: false } }), 200)).data.time_zone === "Europe/Paris", "my settings changed");
+  await fails(annClient.PATCH("/api/v1/session/member", { body: { time_zone: "Nowhere/Else" } }), 400, "invalid_body");
+  await fails(api.PATCH("/api/v1/session/member", { body: { time_zone: big(MB + 1) } }), 413, "payload_too_large");
+  check((await ok(annClient.POST("/api/v1/session/calendar-link"), 201)).data.url.endsWith(".ics"), "a calendar link");
+  const elsewhere = sessionClient(fixtures, annIn, "https://elsewhere.example");
+  await fails(elsewhere.GET("/api/v1/session/member"), 403, "csrf_failed");
+  await fails(elsewhere.PATCH("/api/v1/session/member", { body: { digest: true } }), 403, "csrf_failed");
+  await fails(elsewhere.POST("/api/v1/session/calendar-link"), 403, "csrf_failed");
+  // The mail log (C22): an admin's read.
+  check((await ok(api.GET("/api/v1/mail-log", { params: { query: { page: 1, per_page: 10 } } }), 200)).meta.page === 1, "the mail log");
+  await fails(api.GET("/api/v1/mail-log", { params: { query: { per_page: 0 } } }), 400, "invalid_body");
   await fails(sessionClient(fixtures, { ...annIn, csrf: "forged" }).DELETE("/api/v1/session"), 403, "csrf_failed");
   check((await ok(sessionClient(fixtures, annIn).DELETE("/api/v1/session"), 200)).data.signed_out === true, "signed out");
   await fails(sessionClient(fixtures, annIn).GET("/api/v1/session"), 401, "unauthorized");
@@ -736,6 +812,8 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
     503,
     "storage_unavailable",
   );
+  await fails(sessionClient(fixtures, annAgain).PATCH("/api/v1/session/member", { body: { digest: true } }), 503, "storage_unavailable");
+  await fails(sessionClient(fixtures, annAgain).POST("/api/v1/session/calendar-link"), 503, "storage_unavailable");
   await fails(sessionClient(fixtures, annAgain).DELETE("/api/v1/session"), 503, "storage_unavailable");
   await fails(anon.POST("/api/v1/session", { body: { email: "ann@scenario.example", password: PASSWORD } }), 503, "storage_unavailable");
   await fails(anon.POST("/api/v1/session/setup", { body: { token: tokenOf(cy.setup_url), password: PASSWORD } }), 503, "storage_unavailable");

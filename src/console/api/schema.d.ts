@@ -767,6 +767,158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tasks
+         * @description Sorted by due_at ascending (tasks without a due date last), then created_at, then id. `assigned_to=me` is the signed-in member (with an API key: 400). `overdue=true`: open tasks whose due_at has passed.
+         *
+         *     Required scopes: `tasks:read`.
+         */
+        get: operations["listTasks"];
+        put?: never;
+        /**
+         * Create a task
+         * @description `dossier_id`, `contact_id` and `assigned_to` (a member) must be of the organization, else 400 invalid_body naming the field. A task with a dossier adds task_created to the dossier's history. No webhook event.
+         *
+         *     Required scopes: `tasks:write`.
+         */
+        post: operations["createTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tasks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a task
+         * @description Required scopes: `tasks:read`.
+         */
+        get: operations["getTask"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a task
+         * @description Required scopes: `tasks:write`.
+         */
+        delete: operations["deleteTask"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a task
+         * @description Only the keys sent change; `null` clears a field other than title and status. `status: done` sets done_at and adds task_done to the dossier's history; a new remind_at sends a new reminder. A PATCH that changes nothing keeps updated_at.
+         *
+         *     Required scopes: `tasks:write`.
+         */
+        patch: operations["updateTask"];
+        trace?: never;
+    };
+    "/api/v1/dossiers/{id}/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a dossier's tasks
+         * @description Sorted by due_at ascending (tasks without a due date last), then created_at, then id.
+         *
+         *     Required scopes: `tasks:read`.
+         */
+        get: operations["listDossierTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mail-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mail log
+         * @description The reminders and digests the organization's members were sent, newest first: status, attempts, the server's reply or the last error (C22).
+         *
+         *     Required scopes: `mail:read`.
+         */
+        get: operations["listMailLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/session/member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My settings
+         * @description The signed-in member's time zone and morning digest (C22). With the session cookie only: an API key gets 401.
+         *
+         *     Required scopes: none.
+         */
+        get: operations["getMySettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change my settings
+         * @description `time_zone`: an IANA name (null: the server's DOSSIER_TIME_ZONE, else UTC); the digest comes at 08:00 there. `digest: false` turns the morning digest off. With the session cookie (and X-CSRF-Token) only: an API key gets 401.
+         *
+         *     Required scopes: none.
+         */
+        patch: operations["updateMySettings"];
+        trace?: never;
+    };
+    "/api/v1/session/calendar-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new private calendar link
+         * @description An iCalendar feed (RFC 5545) of the member's open tasks with a due date, for Google Calendar, Apple Calendar or Outlook to subscribe to. The URL is shown once; only a hash of its token is kept; a new link voids the old one. With the session cookie only.
+         *
+         *     Required scopes: none.
+         */
+        post: operations["createCalendarLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/intake/{token}": {
         parameters: {
             query?: never;
@@ -1093,6 +1245,7 @@ export interface components {
          *       "name": "Sales",
          *       "type": "sales",
          *       "is_default": true,
+         *       "overdue_tasks": true,
          *       "stages": [
          *         {
          *           "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -1115,6 +1268,8 @@ export interface components {
             type: components["schemas"]["FlowType"];
             /** @description The flow used when a dossier of this type is created without flow_id; at most one per type */
             is_default: boolean;
+            /** @description Whether a dossier overdue in one of its stages gets a follow-up task, once per stage visit (C22); default true */
+            overdue_tasks: boolean;
             /** @description Ordered by position */
             stages: components["schemas"]["Stage"][];
         };
@@ -1434,6 +1589,7 @@ export interface components {
          *           "name": "Sales",
          *           "type": "sales",
          *           "is_default": true,
+         *           "overdue_tasks": true,
          *           "stages": [
          *             {
          *               "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -2069,6 +2225,7 @@ export interface components {
          *         "name": "Sales",
          *         "type": "sales",
          *         "is_default": true,
+         *         "overdue_tasks": true,
          *         "stages": [
          *           {
          *             "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -2164,7 +2321,8 @@ export interface components {
         /**
          * @example {
          *       "name": "Engineering hiring 2027",
-         *       "is_default": true
+         *       "is_default": true,
+         *       "overdue_tasks": false
          *     }
          */
         PatchFlow: {
@@ -2172,6 +2330,8 @@ export interface components {
             name?: string;
             /** @description true makes it the default of its type (the flag moves); false on the default is refused: make another flow the default instead */
             is_default?: boolean;
+            /** @description false: an overdue stage no longer makes a follow-up task (C22) */
+            overdue_tasks?: boolean;
         };
         /**
          * @example {
@@ -2345,7 +2505,7 @@ export interface components {
              */
             at: string;
             /** @enum {string} */
-            kind: "created" | "updated" | "stage_changed" | "cv_attached" | "note_added" | "archived" | "contact_linked" | "contact_unlinked";
+            kind: "created" | "updated" | "stage_changed" | "cv_attached" | "note_added" | "archived" | "contact_linked" | "contact_unlinked" | "task_created" | "task_done";
             actor: components["schemas"]["HistoryActor"] | null;
             /** @description field → [old, new] */
             changes: {
@@ -2434,7 +2594,7 @@ export interface components {
          * @description A scope (C12): what a key or a role may do
          * @enum {string}
          */
-        Scope: "dossiers:read" | "dossiers:write" | "contacts:read" | "contacts:write" | "flows:read" | "notes:read" | "notes:write" | "flows:write" | "members:manage" | "keys:manage" | "webhooks:manage" | "events:read";
+        Scope: "dossiers:read" | "dossiers:write" | "contacts:read" | "contacts:write" | "flows:read" | "notes:read" | "notes:write" | "flows:write" | "members:manage" | "keys:manage" | "webhooks:manage" | "events:read" | "tasks:read" | "tasks:write" | "mail:read";
         /**
          * @example {
          *       "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
@@ -2809,6 +2969,322 @@ export interface components {
         EventFeed: {
             data: components["schemas"]["Event"][];
             meta: components["schemas"]["EventFeedMeta"];
+        };
+        /**
+         * @example {
+         *       "id": "6d2e8f1a-3b4c-4d5e-9f6a-7b8c9d0e1f2a",
+         *       "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+         *       "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *       "contact_id": null,
+         *       "title": "Call Jane about the proposal",
+         *       "notes": "She asked for the price list first.",
+         *       "due_at": "2026-12-01T09:00:00.000Z",
+         *       "remind_at": "2026-12-01T08:30:00.000Z",
+         *       "assigned_to": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+         *       "status": "open",
+         *       "done_at": null,
+         *       "created_by": {
+         *         "kind": "member",
+         *         "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+         *       },
+         *       "created_at": "2026-11-29T04:21:26.123Z",
+         *       "updated_at": "2026-11-29T04:21:26.123Z"
+         *     }
+         */
+        Task: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organization_id: string;
+            dossier_id: string | null;
+            contact_id: string | null;
+            title: string;
+            notes: string | null;
+            due_at: string | null;
+            remind_at: string | null;
+            assigned_to: string | null;
+            status: components["schemas"]["TaskStatus"];
+            done_at: string | null;
+            created_by: components["schemas"]["TaskCreator"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            updated_at: string;
+        };
+        /** @enum {string} */
+        TaskStatus: "open" | "done";
+        TaskCreator: {
+            /**
+             * @description Who made the task: an API key, a signed-in member, the server (an overdue stage's follow-up) or the command line
+             * @enum {string}
+             */
+            kind: "key" | "member" | "system" | "cli";
+            id: string | null;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "6d2e8f1a-3b4c-4d5e-9f6a-7b8c9d0e1f2a",
+         *         "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+         *         "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *         "contact_id": null,
+         *         "title": "Call Jane about the proposal",
+         *         "notes": "She asked for the price list first.",
+         *         "due_at": "2026-12-01T09:00:00.000Z",
+         *         "remind_at": "2026-12-01T08:30:00.000Z",
+         *         "assigned_to": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+         *         "status": "open",
+         *         "done_at": null,
+         *         "created_by": {
+         *           "kind": "member",
+         *           "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+         *         },
+         *         "created_at": "2026-11-29T04:21:26.123Z",
+         *         "updated_at": "2026-11-29T04:21:26.123Z"
+         *       }
+         *     }
+         */
+        TaskEnvelope: {
+            data: components["schemas"]["Task"];
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "6d2e8f1a-3b4c-4d5e-9f6a-7b8c9d0e1f2a",
+         *           "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+         *           "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *           "contact_id": null,
+         *           "title": "Call Jane about the proposal",
+         *           "notes": "She asked for the price list first.",
+         *           "due_at": "2026-12-01T09:00:00.000Z",
+         *           "remind_at": "2026-12-01T08:30:00.000Z",
+         *           "assigned_to": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+         *           "status": "open",
+         *           "done_at": null,
+         *           "created_by": {
+         *             "kind": "member",
+         *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+         *           },
+         *           "created_at": "2026-11-29T04:21:26.123Z",
+         *           "updated_at": "2026-11-29T04:21:26.123Z"
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        TaskList: {
+            data: components["schemas"]["Task"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @example {
+         *       "id": "6d2e8f1a-3b4c-4d5e-9f6a-7b8c9d0e1f2a",
+         *       "deleted": true
+         *     }
+         */
+        DeletedTask: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "6d2e8f1a-3b4c-4d5e-9f6a-7b8c9d0e1f2a",
+         *         "deleted": true
+         *       }
+         *     }
+         */
+        DeletedTaskEnvelope: {
+            data: components["schemas"]["DeletedTask"];
+        };
+        /**
+         * @example {
+         *       "title": "Call Jane about the proposal",
+         *       "due_at": "2026-12-01T09:00:00.000Z",
+         *       "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *       "assigned_to": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+         *     }
+         */
+        CreateTask: {
+            /** @description 1 to 500 characters (code points) after trimming; stored as given */
+            title: string;
+            notes?: string | null;
+            due_at?: string | null;
+            remind_at?: string | null;
+            assigned_to?: string | null;
+            dossier_id?: string | null;
+            contact_id?: string | null;
+            status?: components["schemas"]["TaskStatus"];
+        };
+        /**
+         * @example {
+         *       "status": "done"
+         *     }
+         */
+        PatchTask: {
+            /** @description 1 to 500 characters (code points) after trimming; stored as given */
+            title?: string;
+            notes?: string | null;
+            due_at?: string | null;
+            remind_at?: string | null;
+            assigned_to?: string | null;
+            dossier_id?: string | null;
+            contact_id?: string | null;
+            status?: components["schemas"]["TaskStatus"];
+        };
+        /**
+         * @description queued: waiting for its (next) attempt; sending: an attempt is under way; sent: the server took it; failed: refused for good (5xx) or out of attempts
+         * @enum {string}
+         */
+        MailStatus: "queued" | "sending" | "sent" | "failed";
+        /**
+         * @example {
+         *       "id": "4c1d2e3f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "kind": "reminder",
+         *       "recipient": "ada@example.com",
+         *       "subject": "Reminder: Call Jane about the proposal",
+         *       "member_id": "9b2f6a1e-8d4c-4f3b-9a7e-2c1d0e5f6a7b",
+         *       "task_id": "6d2e8f1a-3b4c-4d5e-9f6a-7b8c9d0e1f2a",
+         *       "status": "sent",
+         *       "attempts": 1,
+         *       "next_attempt_at": null,
+         *       "last_error": null,
+         *       "reply": "250 2.0.0 OK queued",
+         *       "created_at": "2026-12-01T08:30:00.000Z",
+         *       "sent_at": "2026-12-01T08:30:01.204Z"
+         *     }
+         */
+        MailLogEntry: {
+            /** Format: uuid */
+            id: string;
+            /** @description reminder or digest */
+            kind: string;
+            /** @description The address the message is sent to */
+            recipient: string;
+            subject: string;
+            member_id: string | null;
+            task_id: string | null;
+            status: components["schemas"]["MailStatus"];
+            /** @description Attempts begun (at most 5: then, 1 min, 5 min, 30 min and 2 h after each failure) */
+            attempts: number;
+            next_attempt_at: string | null;
+            last_error: string | null;
+            reply: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            created_at: string;
+            sent_at: string | null;
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "4c1d2e3f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *           "kind": "reminder",
+         *           "recipient": "ada@example.com",
+         *           "subject": "Reminder: Call Jane about the proposal",
+         *           "member_id": "9b2f6a1e-8d4c-4f3b-9a7e-2c1d0e5f6a7b",
+         *           "task_id": "6d2e8f1a-3b4c-4d5e-9f6a-7b8c9d0e1f2a",
+         *           "status": "sent",
+         *           "attempts": 1,
+         *           "next_attempt_at": null,
+         *           "last_error": null,
+         *           "reply": "250 2.0.0 OK queued",
+         *           "created_at": "2026-12-01T08:30:00.000Z",
+         *           "sent_at": "2026-12-01T08:30:01.204Z"
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        MailLogList: {
+            data: components["schemas"]["MailLogEntry"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @example {
+         *       "time_zone": "Europe/Paris",
+         *       "effective_time_zone": "Europe/Paris",
+         *       "digest": true,
+         *       "calendar_link": false
+         *     }
+         */
+        MemberSettings: {
+            time_zone: string | null;
+            /** @description The zone in use: time_zone, else the server's */
+            effective_time_zone: string;
+            /** @description Whether the morning digest (08:00 in effective_time_zone) is sent */
+            digest: boolean;
+            /** @description Whether the member has a calendar feed link (the link itself is shown once) */
+            calendar_link: boolean;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "time_zone": "Europe/Paris",
+         *         "effective_time_zone": "Europe/Paris",
+         *         "digest": true,
+         *         "calendar_link": false
+         *       }
+         *     }
+         */
+        MemberSettingsEnvelope: {
+            data: components["schemas"]["MemberSettings"];
+        };
+        /**
+         * @example {
+         *       "time_zone": "Europe/Paris",
+         *       "digest": true
+         *     }
+         */
+        PatchMemberSettings: {
+            time_zone?: string | null;
+            /** @description false turns the morning digest off */
+            digest?: boolean;
+        };
+        /**
+         * @example {
+         *       "url": "https://dossier.example.com/calendar/q3V8Y1m0bKf2XcJ5dN7rT9wZ4hL6pA8sE1uG3iO5kM0.ics"
+         *     }
+         */
+        CalendarLink: {
+            /**
+             * @description <base>/calendar/<token>.ics: the member's private feed of open tasks with a due date; shown once; a new link voids the old one
+             * @example https://dossier.example.com/calendar/q3V8Y1m0bKf2XcJ5dN7rT9wZ4hL6pA8sE1uG3iO5kM0.ics
+             */
+            url: string;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "url": "https://dossier.example.com/calendar/q3V8Y1m0bKf2XcJ5dN7rT9wZ4hL6pA8sE1uG3iO5kM0.ics"
+         *       }
+         *     }
+         */
+        CalendarLinkEnvelope: {
+            data: components["schemas"]["CalendarLink"];
         };
         /**
          * @example {
@@ -4634,7 +5110,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Engineering hiring 2027",
-                 *       "is_default": true
+                 *       "is_default": true,
+                 *       "overdue_tasks": false
                  *     }
                  */
                 "application/json": components["schemas"]["PatchFlow"];
@@ -5682,6 +6159,434 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SignedOutEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
+        };
+    };
+    listTasks: {
+        parameters: {
+            query?: {
+                /** @description Only tasks assigned to this member (a uuid), or `me`: the signed-in member (a session only; with an API key 400) */
+                assigned_to?: string;
+                /** @description Only open or only done tasks */
+                status?: "open" | "done";
+                /** @description Only the tasks of this dossier; a non-uuid is 400 */
+                dossier_id?: string;
+                /** @description Only the tasks of this contact; a non-uuid is 400 */
+                contact_id?: string;
+                /** @description Only tasks due before this ISO 8601 date-time (due_at < due_before); anything else is 400 */
+                due_before?: string;
+                /** @description Only tasks due at or after this ISO 8601 date-time (due_at >= due_after); anything else is 400 */
+                due_after?: string;
+                /** @description true: only open tasks whose due_at has passed; false: all others */
+                overdue?: boolean;
+                /** @description 1-based page number; a page past the end answers data: [] with the right total */
+                page?: number;
+                /** @description Page size, 1 to 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the organization's tasks that match every filter given, with the total across all pages */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskList"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    createTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Call Jane about the proposal",
+                 *       "due_at": "2026-12-01T09:00:00.000Z",
+                 *       "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                 *       "assigned_to": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTask"];
+            };
+        };
+        responses: {
+            /** @description The task was created; no webhook event is recorded */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource's URL, under /api/v1 (e.g. /api/v1/dossiers/{id}) */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskEnvelope"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
+        };
+    };
+    getTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy the client holds: when it is still the current one, 304 with no body */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The task's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task, with its ETag (C16) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The record's strong ETag, over its whole representation: send it back in If-Match to change the record only if nobody changed it since (C16) */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskEnvelope"];
+                };
+            };
+            /** @description Not Modified: If-None-Match holds the current ETag; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The record's strong ETag, over its whole representation: send it back in If-Match to change the record only if nobody changed it since (C16) */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    deleteTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag the change is based on (or `*`): when the record's current ETag differs, 412 precondition_failed and nothing changes */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The task's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task is deleted for good */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedTaskEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
+        };
+    };
+    updateTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+                /** @description The ETag the change is based on (or `*`): when the record's current ETag differs, 412 precondition_failed and nothing changes */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The task's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "done"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PatchTask"];
+            };
+        };
+        responses: {
+            /** @description The task after the change */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The record's strong ETag, over its whole representation: send it back in If-Match to change the record only if nobody changed it since (C16) */
+                    ETag: string;
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskEnvelope"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
+        };
+    };
+    listDossierTasks: {
+        parameters: {
+            query?: {
+                /** @description Only open or only done tasks */
+                status?: "open" | "done";
+                /** @description 1-based page number; a page past the end answers data: [] with the right total */
+                page?: number;
+                /** @description Page size, 1 to 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The dossier's id (archived dossiers too). A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the dossier's tasks, with the total across all pages */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskList"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    listMailLog: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; a page past the end answers data: [] with the right total */
+                page?: number;
+                /** @description Page size, 1 to 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the organization's outgoing mail, newest first, with the total across all pages */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailLogList"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    getMySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member's time zone (and the one in use) and whether the digest is sent */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberSettingsEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    updateMySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "time_zone": "Europe/Paris",
+                 *       "digest": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["PatchMemberSettings"];
+            };
+        };
+        responses: {
+            /** @description The member's settings after the change */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberSettingsEnvelope"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
+        };
+    };
+    createCalendarLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed's URL, shown this once: the old link, if any, no longer works */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarLinkEnvelope"];
                 };
             };
             401: components["responses"]["Unauthorized"];

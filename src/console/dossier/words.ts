@@ -114,6 +114,12 @@ export function describe(entry: HistoryEntry, names: Names): string {
     }
     case "contact_unlinked":
       return `${who} unlinked ${contact()}.`;
+    case "task_created": {
+      const [, title] = pairOf(entry, "title");
+      return `${entry.actor ? who : "Dossier"} added the task “${String(title ?? "")}”.`;
+    }
+    case "task_done":
+      return `${who} completed a task.`;
   }
 }
 

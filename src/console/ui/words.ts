@@ -103,6 +103,9 @@ export const SCOPE_WORDS: Record<string, string> = {
   "keys:manage": "manage API keys",
   "webhooks:manage": "manage the webhook",
   "events:read": "read the event feed",
+  "tasks:read": "read tasks",
+  "tasks:write": "change tasks",
+  "mail:read": "read the mail log",
 };
 
 /** A field's label: its screen's label, or the API name made readable ("stages[2].color" → "Colour"). */

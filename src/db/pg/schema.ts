@@ -47,6 +47,7 @@ export const flows = pgTable(
     type: text("type", { enum: ["candidate", "sales"] }).notNull(),
     isDefault: boolean("is_default").notNull(),
     createdAt: text("created_at").notNull(),
+    overdueTasks: boolean("overdue_tasks").notNull().default(true),
   },
   (t) => [
     index("flows_org_name").on(t.organizationId, t.name, t.id),
@@ -106,6 +107,7 @@ export const dossiers = pgTable(
     index("dossiers_contact").on(t.contactId),
     index("dossiers_org_created_cover").on(t.organizationId, t.createdAt.desc(), t.id.desc(), t.status),
     index("dossiers_org_updated").on(t.organizationId, t.updatedAt),
+    index("dossiers_active_due").on(t.stageDueAt).where(sql`${t.status} = 'active'`),
     index("dossiers_flow_active_figures")
       .on(t.organizationId, t.flowId, t.currentStageId, t.dealCurrency, t.stageDueAt, t.dealSize)
       .where(sql`${t.status} = 'active'`),
@@ -273,8 +275,16 @@ export const members = pgTable(
     createdAt: text("created_at").notNull(),
     lastSignInAt: text("last_sign_in_at"),
     disabledAt: text("disabled_at"),
+    timeZone: text("time_zone"),
+    digest: boolean("digest").notNull().default(true),
+    lastDigestDate: text("last_digest_date"),
+    calendarTokenHash: text("calendar_token_hash"),
   },
-  (t) => [uniqueIndex("members_email").on(t.emailFolded), index("members_org_created").on(t.organizationId, t.createdAt, t.id)],
+  (t) => [
+    uniqueIndex("members_email").on(t.emailFolded),
+    index("members_org_created").on(t.organizationId, t.createdAt, t.id),
+    uniqueIndex("members_calendar_token").on(t.calendarTokenHash),
+  ],
 );
 
 export const setupLinks = pgTable(
@@ -395,6 +405,63 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.principalId, t.key] }), index("idempotency_keys_created").on(t.createdAt)],
 );
 
+export const tasks = pgTable(
+  "tasks",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    dossierId: text("dossier_id").references(() => dossiers.id),
+    contactId: text("contact_id"),
+    title: text("title").notNull(),
+    notes: text("notes"),
+    dueAt: text("due_at"),
+    remindAt: text("remind_at"),
+    remindedAt: text("reminded_at"),
+    assignedTo: text("assigned_to"),
+    status: text("status", { enum: ["open", "done"] }).notNull(),
+    doneAt: text("done_at"),
+    createdByKind: text("created_by_kind").notNull(),
+    createdById: text("created_by_id"),
+    stageVisitId: bigint("stage_visit_id", { mode: "number" }),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    index("tasks_org_due").on(t.organizationId, t.dueAt, t.createdAt, t.id),
+    index("tasks_org_assigned_due").on(t.organizationId, t.assignedTo, t.status, t.dueAt),
+    index("tasks_org_dossier").on(t.organizationId, t.dossierId),
+    index("tasks_org_contact").on(t.organizationId, t.contactId),
+    index("tasks_remind_due").on(t.remindAt).where(sql`${t.remindedAt} IS NULL AND ${t.status} = 'open'`),
+    uniqueIndex("tasks_stage_visit").on(t.stageVisitId),
+  ],
+);
+
+export const outgoingMail = pgTable(
+  "outgoing_mail",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    memberId: text("member_id"),
+    taskId: text("task_id"),
+    kind: text("kind").notNull(),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    message: text("message").notNull(),
+    status: text("status", { enum: ["queued", "sending", "sent", "failed"] }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: bigint("next_attempt_at", { mode: "number" }),
+    lastAttemptAt: text("last_attempt_at"),
+    lastError: text("last_error"),
+    reply: text("reply"),
+    sentAt: text("sent_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    index("outgoing_mail_due").on(t.status, t.nextAttemptAt),
+    index("outgoing_mail_org_created").on(t.organizationId, t.createdAt, t.id),
+  ],
+);
+
 export type Organization = typeof organizations.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type FlowRow = typeof flows.$inferSelect;
@@ -407,3 +474,5 @@ export type EventRow = typeof events.$inferSelect;
 export type MemberRow = typeof members.$inferSelect;
 export type SetupLinkRow = typeof setupLinks.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
+export type TaskRow = typeof tasks.$inferSelect;
+export type OutgoingMailRow = typeof outgoingMail.$inferSelect;
