@@ -3,6 +3,7 @@
 // history items (task_created, task_done) on the task's dossier. Tasks emit no webhook events
 // (api-v1 fixes the five).
 import type { Static } from "@sinclair/typebox";
+import type { Awaitable } from "../awaitable";
 import type { Context } from "../context";
 import type { TaskChanges, TaskFilter, TaskRecord } from "../db/tasks";
 import { invalidBody } from "../errors";
@@ -94,11 +95,11 @@ export function taskFilter(ctx: Context, query: Static<typeof TaskQuery>, member
 }
 
 /** A page of tasks in C22's order: due_at ascending, no due date last, then created_at, then id. */
-export function listTasks(ctx: Context, organizationId: string, filter: TaskFilter, paging: { page: number; perPage: number }): Promise<{ data: Task[]; total: number }> {
+export function listTasks(ctx: Context, organizationId: string, filter: TaskFilter, paging: { page: number; perPage: number }): Awaitable<{ data: Task[]; total: number }> {
   return ctx.store.read(() => ctx.store.tasks.page(organizationId, filter, paging.perPage, (paging.page - 1) * paging.perPage));
 }
 
-export const showTask = (ctx: Context, organizationId: string, id: string): Promise<Task | null> => ctx.store.tasks.byId(organizationId, id);
+export const showTask = (ctx: Context, organizationId: string, id: string): Awaitable<Task | null> => ctx.store.tasks.byId(organizationId, id);
 
 /** POST /tasks: 201 with the task; task_created in its dossier's history. */
 export function createTask(ctx: Context, organizationId: string, creator: Creator, input: Static<typeof CreateTask>): Promise<Task> {
