@@ -18,6 +18,7 @@ import { contactRoutes } from "./http/routes/contacts";
 import { deliveryRoutes } from "./http/routes/deliveries";
 import { dossierRoutes } from "./http/routes/dossiers";
 import { eventRoutes } from "./http/routes/events";
+import { exportRoutes } from "./http/routes/exports";
 import { flowRoutes } from "./http/routes/flows";
 import { flowIntakeRoutes, intakeReceiver } from "./http/routes/intake";
 import { keyRoutes } from "./http/routes/keys";
@@ -43,7 +44,7 @@ export interface AppOptions extends ContextOptions {
 
 function buildApp(ctx: Context, intake: IntakeDesk, site: Site, bodies: BodyMemory) {
   const routes = mount(ctx, guard(ctx, new RateLimiter(), site), [
-    ...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes, ...flowIntakeRoutes, ...eventRoutes,
+    ...exportRoutes, ...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes, ...flowIntakeRoutes, ...eventRoutes,
     ...keyRoutes, ...webhookEndpointRoutes, ...deliveryRoutes,
     ...memberRoutes(site), ...sessionRoutes(site),
   ]);

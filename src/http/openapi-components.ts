@@ -17,6 +17,7 @@ import {
   PatchContact,
   Unlinked,
 } from "../schemas/contacts";
+import { CsvFile } from "../schemas/imports";
 import { ArchivedDossier, CreateDossier, CreateDossierForm, CvForm, CvRaw, Dossier, DossierStatus, DossierType, PatchDossier } from "../schemas/dossiers";
 import {
   DossierCreatedEvent,
@@ -139,6 +140,7 @@ const NAMED: Record<string, TSchema> = {
   IntakeReceiptEnvelope: One(IntakeReceipt),
   EmailMessage: RawMessage,
   PdfFile: CvRaw,
+  CsvFile,
   Scope: ScopeName,
   ApiKey,
   ApiKeyList: List(ApiKey),

@@ -166,6 +166,8 @@ function everyRoute(api: Api, id: string, eventId = NO_EVENT) {
     api.POST("/api/v1/dossiers/{id}/contacts", { params: path, body: { contact_id: id, role_on_dossier: "other" } }),
     api.DELETE("/api/v1/dossiers/{id}/contacts/{contact_id}", { params: { path: { id, contact_id: id } } }),
     api.GET("/api/v1/dossiers/{id}/history", { params: path }),
+    api.GET("/api/v1/dossiers/export", { parseAs: "text" }),
+    api.GET("/api/v1/contacts/export", { parseAs: "text" }),
     api.GET("/api/v1/contacts"),
     api.POST("/api/v1/contacts", { body: { full_name: "Grace Hopper" } }),
     api.GET("/api/v1/contacts/{id}", { params: path }),
@@ -543,6 +545,13 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
     415,
     "unsupported_media_type",
   );
+
+  // CSV exports (C21): the lists' filters, a bad one 400.
+  const csv = await ok(api.GET("/api/v1/dossiers/export", { params: { query: { type: "sales" } }, parseAs: "text" }), 200);
+  check(csv.includes(deal.id), "the exported deal");
+  await fails(api.GET("/api/v1/dossiers/export", { params: { query: { updated_since: "yesterday" } } }), 400, "invalid_body");
+  check((await ok(api.GET("/api/v1/contacts/export", { params: { query: { kind: ["prospect"] } }, parseAs: "text" }), 200)).replace(/^\uFEFF/, "").startsWith("id,full_name,"), "exported contacts");
+  await fails(api.GET("/api/v1/contacts/export", { params: { query: { updated_since: "yesterday" } } }), 400, "invalid_body");
 
   // Notes.
   const note = (await ok(api.POST("/api/v1/dossiers/{id}/notes", { ...onDeal, body: { content: "Called back" } }), 201)).data;

@@ -21,6 +21,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dossiers/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export dossiers as CSV
+         * @description Needs `dossiers:read`. GET /dossiers' filters (without paging), every matching dossier newest first, one row each, the columns in the order of the Dossier schema. A cell whose text begins with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` (spreadsheet formula injection); an import of the file takes the prefix off again.
+         *
+         *     Required scopes: `dossiers:read`.
+         */
+        get: operations["exportDossiers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export contacts as CSV
+         * @description Needs `contacts:read`. GET /contacts' filters (without paging), every matching contact newest first, one row each, the columns in the order of the Contact schema; `kind` joined by `;`. A cell whose text begins with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` (spreadsheet formula injection); an import of the file takes the prefix off again.
+         *
+         *     Required scopes: `contacts:read`.
+         */
+        get: operations["exportContacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dossiers": {
         parameters: {
             query?: never;
@@ -2431,6 +2475,12 @@ export interface components {
          */
         PdfFile: Blob;
         /**
+         * @description A CSV file: RFC 4180, UTF-8 with a byte order mark, CRLF line ends, a header row of the resource's field names
+         * @example id,full_name,email
+         *     9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d,Jane Doe,jane.doe@acme.example
+         */
+        CsvFile: string;
+        /**
          * @description A scope (C12): what a key or a role may do
          * @enum {string}
          */
@@ -3616,6 +3666,98 @@ export interface operations {
                     "application/json": components["schemas"]["HealthUnavailable"];
                 };
             };
+        };
+    };
+    exportDossiers: {
+        parameters: {
+            query?: {
+                /** @description Only dossiers of this type */
+                type?: "candidate" | "sales";
+                /** @description Only dossiers in this status; without it, archived dossiers are left out */
+                status?: "active" | "won" | "lost" | "archived";
+                /** @description Only dossiers currently in this stage; a non-uuid is 400 */
+                stage_id?: string;
+                /** @description true: only active dossiers whose stage_due_at has passed; false: all others */
+                overdue?: boolean;
+                /** @description Only dossiers assigned to this user; a non-uuid is 400 */
+                assigned_to?: string;
+                /** @description Only dossiers in this flow; a non-uuid is 400 */
+                flow_id?: string;
+                /** @description Case-insensitive substring of name, email or company */
+                q?: string;
+                /** @description Only dossiers linked to this contact, as primary or not; a non-uuid is 400 */
+                contact_id?: string;
+                /** @description Only rows whose updated_at is at or after this ISO 8601 timestamp (e.g. 2026-11-22T04:21:26.123Z; an offset's `+` is sent as %2B); anything else is 400 */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every dossier that matches the filters, in the list's order, as a CSV file (RFC 4180, UTF-8 with a BOM, CRLF line ends, a header row of the field names); streamed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description attachment; filename="dossiers-<yyyy-mm-dd>.csv" (the date in UTC) */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["CsvFile"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    exportContacts: {
+        parameters: {
+            query?: {
+                /** @description Repeat to combine: contacts holding any of the kinds */
+                kind?: components["schemas"]["ContactKind"][];
+                /** @description in_pool: pool_added_at <= now < pool_expires_at (a missing date is open-ended); expired: pool_expires_at <= now */
+                pool?: "in_pool" | "expired";
+                /** @description Case-insensitive substring of full_name, email, company or role */
+                search?: string;
+                /** @description Only rows whose updated_at is at or after this ISO 8601 timestamp (e.g. 2026-11-22T04:21:26.123Z; an offset's `+` is sent as %2B); anything else is 400 */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every contact that matches the filters, in the list's order, as a CSV file (RFC 4180, UTF-8 with a BOM, CRLF line ends, a header row of the field names); streamed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description attachment; filename="contacts-<yyyy-mm-dd>.csv" (the date in UTC) */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["CsvFile"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     listDossiers: {
