@@ -19,6 +19,7 @@ import { deliveryRoutes } from "./http/routes/deliveries";
 import { dossierRoutes } from "./http/routes/dossiers";
 import { eventRoutes } from "./http/routes/events";
 import { exportRoutes } from "./http/routes/exports";
+import { importRoutes } from "./http/routes/imports";
 import { flowRoutes } from "./http/routes/flows";
 import { flowIntakeRoutes, intakeReceiver } from "./http/routes/intake";
 import { keyRoutes } from "./http/routes/keys";
@@ -31,6 +32,7 @@ import { RateLimiter } from "./http/rate-limiter";
 import { Site } from "./http/site";
 import { IntakeDesk } from "./intake/desk";
 import { startDispatcher } from "./webhooks/dispatcher";
+import { ImportRunner } from "./services/import-runner";
 import { VERSION } from "./version";
 
 /** A request's client address, or how to ask for it (a server asks its socket only when needed). */
@@ -40,12 +42,15 @@ const addressOf = (address: ClientAddress | undefined) => (typeof address === "f
 export interface AppOptions extends ContextOptions {
   /** Start the webhook dispatcher (default true). */
   webhooks?: boolean;
+  /** Run CSV imports in the background (default true): those left unfinished at once, new ones
+   * as they are queued (C21). */
+  imports?: boolean;
 }
 
 function buildApp(ctx: Context, intake: IntakeDesk, site: Site, bodies: BodyMemory) {
   const routes = mount(ctx, guard(ctx, new RateLimiter(), site), [
     ...exportRoutes, ...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes, ...flowIntakeRoutes, ...eventRoutes,
-    ...keyRoutes, ...webhookEndpointRoutes, ...deliveryRoutes,
+    ...keyRoutes, ...webhookEndpointRoutes, ...deliveryRoutes, ...importRoutes,
     ...memberRoutes(site), ...sessionRoutes(site),
   ]);
   const api = new Elysia({ prefix: "/api/v1" }).use(routes).use(intakeReceiver(ctx, intake)).use(signInRoutes(ctx, site));
@@ -82,6 +87,8 @@ export function createApp(options: AppOptions = {}): DossierApp {
   const bodies = new BodyMemory(ctx.config.bodyMemoryBytes);
   const app = buildApp(ctx, intake, site, bodies);
   const dispatcher = webhooks ? startDispatcher(ctx) : null;
+  const importer = options.imports === false ? null : new ImportRunner(ctx);
+  importer?.wake();
   const handle = app.handle;
   const withBody = async (request: Request, clientAddress: ClientAddress | undefined) => {
     // Its body counts toward the bodies held at once from now until its answer is ready.
@@ -122,6 +129,7 @@ export function createApp(options: AppOptions = {}): DossierApp {
       // handler: let those of the last requests run before the process may exit.
       await new Promise<void>((resolve) => setImmediate(resolve));
       await dispatcher?.stop();
+      await importer?.stop();
       intake.close();
       await ctx.store.close();
       // The folder was made by openContext for this app alone (src/context.ts): nothing else uses it.

@@ -13,6 +13,7 @@ import m0008 from "../../drizzle/0008_history.sql" with { type: "text" };
 import m0009 from "../../drizzle/0009_idempotency.sql" with { type: "text" };
 import m0010 from "../../drizzle/0010_events_dossier_updated_since.sql" with { type: "text" };
 import m0011 from "../../drizzle/0011_stats_read_paths.sql" with { type: "text" };
+import m0012 from "../../drizzle/0012_imports.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -27,6 +28,7 @@ export const migrationSql: Record<string, string> = {
   "0009_idempotency": m0009,
   "0010_events_dossier_updated_since": m0010,
   "0011_stats_read_paths": m0011,
+  "0012_imports": m0012,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

@@ -1,13 +1,15 @@
 // C21's exports through the real app: GET /dossiers/export and /contacts/export answer a streamed
 // CSV (BOM, CRLF, RFC 4180, the formula guard, the file name), with the lists' filters, order and
 // scopes, read here with csv-parse as a spreadsheet would read it.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { parse } from "csv-parse/sync";
 import { EXPORT_COLUMNS } from "../../src/csv";
 import { createContact } from "../../src/services/contacts";
 import { createDossier } from "../../src/services/dossiers";
 import { exportDossiers } from "../../src/services/exports";
 import { call, makeApp, makeKey, makeOrg } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const app = makeApp({ now: () => new Date("2026-11-29T10:00:00.000Z") });
 const org = await makeOrg(app);

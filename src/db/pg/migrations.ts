@@ -4,10 +4,12 @@
 import journal from "../../../drizzle-pg/meta/_journal.json";
 import m0000 from "../../../drizzle-pg/0000_foundation.sql" with { type: "text" };
 import m0001 from "../../../drizzle-pg/0001_triggers_search.sql" with { type: "text" };
+import m0002 from "../../../drizzle-pg/0002_imports.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
   "0001_triggers_search": m0001,
+  "0002_imports": m0002,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;
