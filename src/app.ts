@@ -18,6 +18,8 @@ import { contactRoutes } from "./http/routes/contacts";
 import { deliveryRoutes } from "./http/routes/deliveries";
 import { dossierRoutes } from "./http/routes/dossiers";
 import { eventRoutes } from "./http/routes/events";
+import { exportRoutes } from "./http/routes/exports";
+import { importRoutes } from "./http/routes/imports";
 import { flowRoutes } from "./http/routes/flows";
 import { flowIntakeRoutes, intakeReceiver } from "./http/routes/intake";
 import { keyRoutes } from "./http/routes/keys";
@@ -35,6 +37,7 @@ import { Site } from "./http/site";
 import { IntakeDesk } from "./intake/desk";
 import { startDispatcher } from "./webhooks/dispatcher";
 import { startJobs, type JobRunner } from "./jobs";
+import { ImportRunner } from "./services/import-runner";
 import { VERSION } from "./version";
 
 /** A request's client address, or how to ask for it (a server asks its socket only when needed). */
@@ -47,12 +50,15 @@ export interface AppOptions extends ContextOptions {
   /** Start the job runner: overdue stages' tasks, reminders, digests, outgoing mail (C22). Default:
    * as `webhooks`, so that an app made for tests runs no background work unless asked. */
   jobs?: boolean;
+  /** Run CSV imports in the background (default true): those left unfinished at once, new ones
+   * as they are queued (C21). */
+  imports?: boolean;
 }
 
 function buildApp(ctx: Context, intake: IntakeDesk, site: Site, bodies: BodyMemory) {
   const routes = mount(ctx, guard(ctx, new RateLimiter(), site), [
-    ...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes, ...flowIntakeRoutes, ...eventRoutes,
-    ...keyRoutes, ...webhookEndpointRoutes, ...deliveryRoutes,
+    ...exportRoutes, ...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes, ...flowIntakeRoutes, ...eventRoutes,
+    ...keyRoutes, ...webhookEndpointRoutes, ...deliveryRoutes, ...importRoutes,
     ...memberRoutes(site), ...sessionRoutes(site), ...taskRoutes, ...mailLogRoutes, ...mySettingsRoutes(site),
   ]);
   const api = new Elysia({ prefix: "/api/v1" }).use(routes).use(intakeReceiver(ctx, intake)).use(signInRoutes(ctx, site));
@@ -93,6 +99,8 @@ export function createApp(options: AppOptions = {}): DossierApp {
   const app = buildApp(ctx, intake, site, bodies);
   const dispatcher = webhooks ? startDispatcher(ctx) : null;
   const jobs = (options.jobs ?? webhooks) ? startJobs(ctx, { base: () => site.base }) : null;
+  const importer = options.imports === false ? null : new ImportRunner(ctx);
+  importer?.wake();
   const handle = app.handle;
   const withBody = async (request: Request, clientAddress: ClientAddress | undefined) => {
     // Its body counts toward the bodies held at once from now until its answer is ready.
@@ -135,6 +143,7 @@ export function createApp(options: AppOptions = {}): DossierApp {
       await new Promise<void>((resolve) => setImmediate(resolve));
       await dispatcher?.stop();
       await jobs?.stop();
+      await importer?.stop();
       intake.close();
       await ctx.store.close();
       // The folder was made by openContext for this app alone (src/context.ts): nothing else uses it.

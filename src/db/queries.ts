@@ -14,6 +14,7 @@ import type { Generations } from "./generations";
 import { healthQueries } from "./health";
 import { historyQueries } from "./history";
 import { idempotencyQueries } from "./idempotency";
+import { importQueries } from "./imports";
 import { intakeQueries } from "./intake";
 import { keyQueries } from "./keys";
 import { linkQueries } from "./links";
@@ -49,6 +50,7 @@ export function storeQueries(deps: QueryDeps) {
     health: healthQueries(deps),
     history: historyQueries(deps),
     idempotency: idempotencyQueries(deps),
+    imports: importQueries(deps),
     intake: intakeQueries(deps),
     keys: keyQueries(deps),
     links: linkQueries(deps),

@@ -536,6 +536,66 @@ export const outgoingMail = sqliteTable(
   ],
 );
 
+// CSV imports (C21): one row per upload, with its settings, its progress (recorded in the same
+// transaction as each batch it closes, so that a restart goes on after `last_row` and no row is
+// made twice) and its first 1,000 errors (JSON). The file waits under the files folder while the
+// import runs (`file`, relative to it) and is removed when it ends.
+export const imports = sqliteTable(
+  "imports",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    resource: text("resource", { enum: ["contacts", "dossiers"] }).notNull(),
+    status: text("status", { enum: ["queued", "running", "succeeded", "failed", "reverted"] }).notNull(),
+    dryRun: integer("dry_run", { mode: "boolean" }).notNull(),
+    mode: text("mode", { enum: ["create", "update", "upsert"] }).notNull(),
+    matchOn: text("match_on", { enum: ["email", "id"] }).notNull(),
+    emitEvents: integer("emit_events", { mode: "boolean" }).notNull(),
+    // JSON: the mapping, the dossiers' flow_id and type, and what the inspection found (encoding,
+    // delimiter, headers, header row).
+    settings: text("settings").notNull(),
+    fileName: text("file_name"),
+    file: text("file"),
+    // Who started it (C18's actor of the request), for the revert's and the log's sake.
+    actorType: text("actor_type"),
+    actorId: text("actor_id"),
+    rows: integer("rows").notNull(),
+    processed: integer("processed").notNull(),
+    created: integer("created").notNull(),
+    updated: integer("updated").notNull(),
+    skipped: integer("skipped").notNull(),
+    failed: integer("failed").notNull(),
+    lastRow: integer("last_row").notNull(),
+    // JSON: [{row, column, message}], the first 1,000.
+    errors: text("errors").notNull(),
+    failure: text("failure"),
+    revertUndone: integer("revert_undone"),
+    revertSkipped: integer("revert_skipped"),
+    createdAt: text("created_at").notNull(),
+    finishedAt: text("finished_at"),
+    revertedAt: text("reverted_at"),
+  },
+  (t) => [index("imports_org_created").on(t.organizationId, t.createdAt, t.id), index("imports_status").on(t.status)],
+);
+
+// What an import did to each row it changed, for its revert (C21): the record, whether it was
+// created or updated, the old values of the fields an update changed (JSON), and the record's
+// updated_at once the import had written it: a record whose updated_at moved since was touched by
+// a later change, and the revert leaves it alone.
+export const importRows = sqliteTable(
+  "import_rows",
+  {
+    importId: text("import_id").notNull().references(() => imports.id),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    row: integer("row").notNull(),
+    resourceId: text("resource_id").notNull(),
+    action: text("action", { enum: ["created", "updated"] }).notNull(),
+    previous: text("previous"),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.row] })],
+);
+
 export type Organization = typeof organizations.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type FlowRow = typeof flows.$inferSelect;
@@ -550,3 +610,5 @@ export type SetupLinkRow = typeof setupLinks.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type TaskRow = typeof tasks.$inferSelect;
 export type OutgoingMailRow = typeof outgoingMail.$inferSelect;
+export type ImportRow = typeof imports.$inferSelect;
+export type ImportedRecordRow = typeof importRows.$inferSelect;

@@ -17,6 +17,7 @@ import {
   PatchContact,
   Unlinked,
 } from "../schemas/contacts";
+import { CsvFile, Import, ImportError, ImportForm, ImportRevert, ImportStatus } from "../schemas/imports";
 import { ArchivedDossier, CreateDossier, CreateDossierForm, CvForm, CvRaw, Dossier, DossierStatus, DossierType, PatchDossier } from "../schemas/dossiers";
 import {
   DossierCreatedEvent,
@@ -141,6 +142,14 @@ const NAMED: Record<string, TSchema> = {
   IntakeReceiptEnvelope: One(IntakeReceipt),
   EmailMessage: RawMessage,
   PdfFile: CvRaw,
+  CsvFile,
+  Import,
+  ImportError,
+  ImportRevert,
+  ImportStatus,
+  ImportForm,
+  ImportEnvelope: One(Import),
+  ImportList: List(Import),
   Scope: ScopeName,
   ApiKey,
   ApiKeyList: List(ApiKey),

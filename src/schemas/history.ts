@@ -4,8 +4,8 @@ import { closed, DateTime, Nullable, Uuid } from "./common";
 
 export const Actor = t.Object(
   {
-    type: t.Union([t.Literal("key"), t.Literal("member"), t.Literal("email"), t.Literal("cli")]),
-    id: t.String({ description: "The key's or member's id, the sender's address, or the system user who ran the command" }),
+    type: t.Union([t.Literal("key"), t.Literal("member"), t.Literal("email"), t.Literal("cli"), t.Literal("import")]),
+    id: t.String({ description: "The key's or member's id, the sender's address, the system user who ran the command, or the CSV import's id (C21)" }),
     name: Nullable(t.String()),
   },
   { ...closed, description: "Who made the change" },

@@ -79,7 +79,7 @@ async function describe(r: Answer): Promise<string> {
 }
 
 /** The body of a success answer with this status. */
-async function ok<R extends Answer>(call: Promise<R>, status: 200 | 201): Promise<NonNullable<R["data"]>> {
+async function ok<R extends Answer>(call: Promise<R>, status: 200 | 201 | 202): Promise<NonNullable<R["data"]>> {
   const r = await call;
   if (r.response.status !== status || r.data === undefined) throw new Error(`expected ${status} from ${r.response.url}, got ${await describe(r)}`);
   return r.data as NonNullable<R["data"]>;
@@ -149,6 +149,13 @@ const rawPdf = (bytes: Uint8Array<ArrayBuffer> | string, type = "application/pdf
   headers: { "Content-Type": type },
 });
 
+/** A CSV import's form (C21), typed by the document: the file is a Blob. */
+const CSV_CONTACTS = "full_name,Email\r\nAda Lovelace,ada.import@example.com\r\n";
+const importForm = (csv: string | Uint8Array<ArrayBuffer>, fields: { mapping?: string; mode?: "create" | "update" | "upsert"; dry_run?: "true" | "false" } = {}) => ({
+  body: { file: new File([csv], "contacts.csv", { type: "text/csv" }), resource: "contacts" as const, mapping: '{"full_name":"full_name","Email":"email"}', ...fields },
+  bodySerializer: multipart,
+});
+
 /** Every route once, with plausible input: for the statuses every route shares (401, 402, 403, 429, 500). */
 function everyRoute(api: Api, id: string, eventId = NO_EVENT) {
   const path = { path: { id } };
@@ -166,6 +173,12 @@ function everyRoute(api: Api, id: string, eventId = NO_EVENT) {
     api.POST("/api/v1/dossiers/{id}/contacts", { params: path, body: { contact_id: id, role_on_dossier: "other" } }),
     api.DELETE("/api/v1/dossiers/{id}/contacts/{contact_id}", { params: { path: { id, contact_id: id } } }),
     api.GET("/api/v1/dossiers/{id}/history", { params: path }),
+    api.GET("/api/v1/dossiers/export", { parseAs: "text" }),
+    api.GET("/api/v1/contacts/export", { parseAs: "text" }),
+    api.POST("/api/v1/imports", importForm(CSV_CONTACTS)),
+    api.GET("/api/v1/imports"),
+    api.GET("/api/v1/imports/{id}", { params: path }),
+    api.POST("/api/v1/imports/{id}/revert", { params: path }),
     api.GET("/api/v1/contacts"),
     api.POST("/api/v1/contacts", { body: { full_name: "Grace Hopper" } }),
     api.GET("/api/v1/contacts/{id}", { params: path }),
@@ -268,6 +281,7 @@ function everyBodyStalled(api: Api, dossierId: string, contactId: string, ids: S
     api.POST("/api/v1/dossiers/{id}/contacts", { params: path, body: { contact_id: contactId, role_on_dossier: "other" }, ...json }),
     api.POST("/api/v1/contacts", { body: { full_name: "Stalled" }, ...json }),
     api.PATCH("/api/v1/contacts/{id}", { params: { path: { id: contactId } }, body: { city: "Paris" }, ...json }),
+    api.POST("/api/v1/imports", { ...importForm(CSV_CONTACTS), bodySerializer: stalled, headers: { "Content-Type": "multipart/form-data; boundary=stalled" } }),
     api.POST("/api/v1/members", { body: { email: "stalled@scenario.example", name: "Stalled", role: "viewer" }, ...json }),
     api.PATCH("/api/v1/members/{id}", { params: { path: { id: memberId } }, body: { name: "Stalled" }, ...json }),
     api.POST("/api/v1/session", { body: { email: "stalled@scenario.example", password: PASSWORD }, ...json }),
@@ -305,8 +319,13 @@ function everyWrite(api: Api, dossierId: string, contactId: string, flowId: stri
     api.POST("/api/v1/tasks", { body: { title: "Late" } }),
     api.PATCH("/api/v1/tasks/{id}", { params: { path: { id: scenarioTask } }, body: { title: "Renamed" } }),
     api.DELETE("/api/v1/tasks/{id}", { params: { path: { id: scenarioTask } } }),
+    api.POST("/api/v1/imports", importForm(CSV_CONTACTS)),
+    api.POST("/api/v1/imports/{id}/revert", { params: { path: { id: revertable } } }),
   ];
 }
+
+/** A succeeded import of the scenario's, that a write refused (C11) would revert. */
+let revertable = NOBODY;
 
 /** Every route that takes an Idempotency-Key, sent with `key`; `variant` changes each body, so
  * that the same key with another variant is another request (C16). The ids name nothing or hold
@@ -329,6 +348,7 @@ function everyKeyed(api: Api, key: string, variant: string, dossierId: string) {
     api.POST("/api/v1/tasks", { params: header, body: { title: "", notes: variant } }),
     api.PATCH("/api/v1/tasks/{id}", { params: nobody, body: { title: variant } }),
     api.PATCH("/api/v1/members/{id}", { params: nobody, body: { name: variant } }),
+    api.POST("/api/v1/imports", { params: header, ...importForm(`full_name\r\n${variant}\r\n`, { mapping: '{"nothing":"full_name"}' }) }),
     // No body: another variant is another path (its id, or its query string).
     ...keyedWithoutBody(api, key, variant === "second" ? OTHER_NOBODY : NOBODY).map((call) => call()),
   ];
@@ -341,6 +361,7 @@ function keyedWithoutBody(api: Api, key: string, id: string): (() => Promise<Ans
   return [
     () => api.POST("/api/v1/flows/{id}/intake/rotate", { params: { ...header, path: { id } } }),
     () => api.POST("/api/v1/webhook-deliveries/{event_id}/retry", { params: { ...header, path: { event_id: eventId } } }),
+    () => api.POST("/api/v1/imports/{id}/revert", { params: { ...header, path: { id } } }),
   ];
 }
 
@@ -577,6 +598,46 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
     415,
     "unsupported_media_type",
   );
+
+  // CSV exports (C21): the lists' filters, a bad one 400.
+  const csv = await ok(api.GET("/api/v1/dossiers/export", { params: { query: { type: "sales" } }, parseAs: "text" }), 200);
+  check(csv.includes(deal.id), "the exported deal");
+  await fails(api.GET("/api/v1/dossiers/export", { params: { query: { updated_since: "yesterday" } } }), 400, "invalid_body");
+  check((await ok(api.GET("/api/v1/contacts/export", { params: { query: { kind: ["prospect"] } }, parseAs: "text" }), 200)).replace(/^\uFEFF/, "").startsWith("id,full_name,"), "exported contacts");
+  await fails(api.GET("/api/v1/contacts/export", { params: { query: { updated_since: "yesterday" } } }), 400, "invalid_body");
+
+  // CSV imports (C21): queued, run in the background, listed, reverted; a bad file 400, too large 413.
+  const queued = (await ok(api.POST("/api/v1/imports", importForm(CSV_CONTACTS, { mode: "upsert" })), 202)).data;
+  check(queued.status === "queued" && queued.rows === 1, "a queued import");
+  let ran = queued;
+  for (let i = 0; i < 600 && (ran.status === "queued" || ran.status === "running"); i++) {
+    await Bun.sleep(10);
+    ran = (await ok(api.GET("/api/v1/imports/{id}", { params: { path: { id: queued.id } } }), 200)).data;
+  }
+  check(ran.status === "succeeded" && ran.created === 1, `the import ran: ${JSON.stringify(ran)}`);
+  const imports = await ok(api.GET("/api/v1/imports", { params: { query: { page: 1, per_page: 10 } } }), 200);
+  check(imports.data[0].id === queued.id, "the imports' list");
+  await fails(api.GET("/api/v1/imports", { params: { query: { per_page: 0 } } }), 400, "invalid_body");
+  await fails(api.GET("/api/v1/imports/{id}", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  await fails(api.POST("/api/v1/imports", importForm("")), 400, "invalid_body");
+  await fails(api.POST("/api/v1/imports", importForm(CSV_CONTACTS, { mapping: '{"Email":"shoe_size"}' })), 400, "invalid_body");
+  await fails(api.POST("/api/v1/imports", { ...importForm(CSV_CONTACTS), bodySerializer: () => "{}", headers: { "Content-Type": "application/json" } }), 415, "unsupported_media_type");
+  await fails(api.POST("/api/v1/imports", importForm(new TextEncoder().encode("full_name\n" + "x\n".repeat(200_001)) as Uint8Array<ArrayBuffer>)), 413, "payload_too_large");
+  await fails(
+    api.POST("/api/v1/imports", { ...importForm(CSV_CONTACTS), body: { ...importForm(CSV_CONTACTS).body, resource: "dossiers", type: "candidate", flow_id: NOBODY, mapping: '{"full_name":"name"}' } }),
+    404,
+    "not_found",
+  );
+  await fails(api.POST("/api/v1/imports/{id}/revert", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  const reverted = (await ok(api.POST("/api/v1/imports/{id}/revert", { params: { path: { id: queued.id } } }), 200)).data;
+  check(reverted.status === "reverted" && reverted.revert?.undone === 1, "a reverted import");
+  await fails(api.POST("/api/v1/imports/{id}/revert", { params: { path: { id: queued.id } } }), 409, "import_not_revertable");
+  const again = (await ok(api.POST("/api/v1/imports", importForm(CSV_CONTACTS.replace("ada.import", "ada.again"))), 202)).data;
+  for (let i = 0, now = again; i < 600 && (now.status === "queued" || now.status === "running"); i++) {
+    await Bun.sleep(10);
+    now = (await ok(api.GET("/api/v1/imports/{id}", { params: { path: { id: again.id } } }), 200)).data;
+  }
+  revertable = again.id;
 
   // Notes.
   const note = (await ok(api.POST("/api/v1/dossiers/{id}/notes", { ...onDeal, body: { content: "Called back" } }), 201)).data;

@@ -120,6 +120,11 @@ export function checkSuccess(label: string, route: string | undefined, status: n
     if (type !== "application/pdf" || !body.startsWith("%PDF-")) fail(`content-type ${contentType}`);
     return;
   }
+  if (route === "GET /api/v1/dossiers/export" || route === "GET /api/v1/contacts/export") {
+    // C21: a CSV file, its header row first (the BOM may be decoded away).
+    if (type !== "text/csv" || !body.replace(/^\uFEFF/, "").startsWith("id,")) fail(`content-type ${contentType}`);
+    return;
+  }
   if (type !== "application/json") fail(`content-type ${contentType}`);
   let json: any;
   try {

@@ -21,6 +21,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dossiers/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export dossiers as CSV
+         * @description Needs `dossiers:read`. GET /dossiers' filters (without paging), every matching dossier newest first, one row each, the columns in the order of the Dossier schema. A cell whose text begins with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` (spreadsheet formula injection); an import of the file takes the prefix off again.
+         *
+         *     Required scopes: `dossiers:read`.
+         */
+        get: operations["exportDossiers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export contacts as CSV
+         * @description Needs `contacts:read`. GET /contacts' filters (without paging), every matching contact newest first, one row each, the columns in the order of the Contact schema; `kind` joined by `;`. A cell whose text begins with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` (spreadsheet formula injection); an import of the file takes the prefix off again.
+         *
+         *     Required scopes: `contacts:read`.
+         */
+        get: operations["exportContacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dossiers": {
         parameters: {
             query?: never;
@@ -649,6 +693,78 @@ export interface paths {
          *     Required scopes: `webhooks:manage`.
          */
         post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List imports
+         * @description Newest first. The imports of contacts need `contacts:read`, those of dossiers `dossiers:read`: the list shows those the caller may read.
+         *
+         *     Required scopes: none.
+         */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Import a CSV file
+         * @description Needs the resource's write scope: `contacts:write` for contacts; `dossiers:write` and `contacts:write` for dossiers (a row may create its contact). The file is checked whole before anything is queued: over 50 MB or 200,000 rows 413; empty, binary, without a header row, with mixed delimiters, or a `mapping` naming an unknown field or column: 400 naming it. Then the import runs in the background in batches of at most 500 rows, each validated as the API validates one create or update: a bad row is refused with its reason, the others go in. `mode`: create (default), update or upsert, matching rows on `match_on` (email for contacts by default, or id). `dry_run=true` validates every row and writes none. `emit_events=false`: the rows record no event. Follow it with GET /imports/{id}.
+         *
+         *     Required scopes: none.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an import
+         * @description Its status, its counts so far and its first 1,000 errors by row. Needs `contacts:read` or `dossiers:read`, as its resource.
+         *
+         *     Required scopes: none.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{id}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revert an import
+         * @description Deletes the contacts and archives the dossiers the import created, and puts back the fields it updated, except where a later change touched the record (those rows are skipped and counted in `revert`); then the import is `reverted`. Only a succeeded import that is not a dry run: else 409 import_not_revertable. Needs `contacts:write` for contacts; `dossiers:write` for dossiers. Emits the events of the changes (dossier.deleted, dossier.updated).
+         *
+         *     Required scopes: none.
+         */
+        post: operations["revertImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1381,7 +1497,7 @@ export interface components {
                  * @description Stable, machine-readable
                  * @enum {string}
                  */
-                code: "invalid_body" | "unauthorized" | "plan_required" | "forbidden" | "not_found" | "request_timeout" | "duplicate_contact" | "file_too_large" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "storage_unavailable" | "insufficient_storage" | "invalid_setup_link" | "invalid_credentials" | "csrf_failed" | "duplicate_member" | "last_owner" | "stage_not_empty" | "last_stage" | "delivery_not_failed" | "idempotency_key_in_use" | "cursor_expired" | "precondition_failed" | "idempotency_key_reused" | "server_busy";
+                code: "invalid_body" | "unauthorized" | "plan_required" | "forbidden" | "not_found" | "request_timeout" | "duplicate_contact" | "file_too_large" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "storage_unavailable" | "insufficient_storage" | "invalid_setup_link" | "invalid_credentials" | "csrf_failed" | "duplicate_member" | "last_owner" | "stage_not_empty" | "last_stage" | "delivery_not_failed" | "idempotency_key_in_use" | "cursor_expired" | "precondition_failed" | "idempotency_key_reused" | "server_busy" | "import_not_revertable";
                 /** @description Human readable */
                 message: string;
                 /** @description The body field (`name`, `stages[2].color`) or query parameter at fault, when one is: on a 400 invalid_body, on a 404 for an id given in the body (`flow_id`, `contact_id`), on a 409 duplicate_contact or duplicate_member (`email`) */
@@ -2515,8 +2631,8 @@ export interface components {
         /** @description Who made the change */
         HistoryActor: {
             /** @enum {string} */
-            type: "key" | "member" | "email" | "cli";
-            /** @description The key's or member's id, the sender's address, or the system user who ran the command */
+            type: "key" | "member" | "email" | "cli" | "import";
+            /** @description The key's or member's id, the sender's address, the system user who ran the command, or the CSV import's id (C21) */
             id: string;
             name: string | null;
         };
@@ -2590,6 +2706,238 @@ export interface components {
          * @example %PDF-1.7 … (the bytes of the PDF file, at most 10 MB)
          */
         PdfFile: Blob;
+        /**
+         * @description A CSV file: RFC 4180, UTF-8 with a byte order mark, CRLF line ends, a header row of the resource's field names
+         * @example id,full_name,email
+         *     9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d,Jane Doe,jane.doe@acme.example
+         */
+        CsvFile: string;
+        /**
+         * @example {
+         *       "id": "5b0c7e2a-1f3d-4c6b-9a8e-2d4f6a8c0e1b",
+         *       "resource": "contacts",
+         *       "status": "succeeded",
+         *       "dry_run": false,
+         *       "mode": "upsert",
+         *       "match_on": "email",
+         *       "file_name": "contacts.csv",
+         *       "rows": 3,
+         *       "processed": 3,
+         *       "created": 1,
+         *       "updated": 1,
+         *       "skipped": 0,
+         *       "failed": 1,
+         *       "errors": [
+         *         {
+         *           "row": 4,
+         *           "column": "Email",
+         *           "message": "email: must be an email address"
+         *         }
+         *       ],
+         *       "created_at": "2026-11-22T04:21:26.123Z",
+         *       "finished_at": "2026-11-22T04:21:27.456Z",
+         *       "revert": null
+         *     }
+         */
+        Import: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            resource: "contacts" | "dossiers";
+            status: components["schemas"]["ImportStatus"];
+            /** @description A dry run validates every row and writes none: the counts say what a real run would do */
+            dry_run: boolean;
+            /** @enum {string} */
+            mode: "create" | "update" | "upsert";
+            /**
+             * @description The field an update or upsert finds each row's record by
+             * @enum {string}
+             */
+            match_on: "email" | "id";
+            file_name: string | null;
+            /** @description Data rows in the file (the header row and blank rows left out) */
+            rows: number;
+            /** @description Rows done so far: created + updated + skipped + failed */
+            processed: number;
+            created: number;
+            updated: number;
+            /** @description Rows that matched a record and changed nothing */
+            skipped: number;
+            /** @description Rows refused, each with its reason among `errors` */
+            failed: number;
+            /** @description The first 1,000 rows' errors, in row order */
+            errors: components["schemas"]["ImportError"][];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            created_at: string;
+            finished_at: string | null;
+            revert: components["schemas"]["ImportRevert"] | null;
+        };
+        /**
+         * @example {
+         *       "row": 4,
+         *       "column": "Email",
+         *       "message": "email: must be an email address"
+         *     }
+         */
+        ImportError: {
+            /** @description The spreadsheet's row number: the header row is row 1, the first data row 2 */
+            row: number;
+            column: string | null;
+            /** @description Why the row was refused, as the API would refuse the same create or update */
+            message: string;
+        };
+        /**
+         * @description What the revert did (null until the import is reverted)
+         * @example {
+         *       "undone": 2,
+         *       "skipped": 0,
+         *       "reverted_at": "2026-11-22T05:00:00.000Z"
+         *     }
+         */
+        ImportRevert: {
+            /** @description Rows whose change was undone: contacts deleted, dossiers archived, fields put back */
+            undone: number;
+            /** @description Rows left as they are because a later change touched them */
+            skipped: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            reverted_at: string;
+        };
+        /**
+         * @description queued, running, then succeeded or failed; reverted once POST /imports/{id}/revert has run
+         * @enum {string}
+         */
+        ImportStatus: "queued" | "running" | "succeeded" | "failed" | "reverted";
+        /**
+         * @example {
+         *       "file": "full_name,Email\r\nJane Doe,jane@acme.example\r\n",
+         *       "resource": "contacts",
+         *       "mapping": "{\"full_name\":\"full_name\",\"Email\":\"email\"}",
+         *       "mode": "upsert"
+         *     }
+         */
+        ImportForm: {
+            /**
+             * Format: binary
+             * @description The CSV file: at most 50 MB and 200,000 rows; UTF-8 (with or without BOM), UTF-16 with BOM, or Windows-1252; `,`, `;` or tab
+             */
+            file: Blob;
+            /** @enum {string} */
+            resource: "contacts" | "dossiers";
+            /** @description JSON object from a CSV header to a field name; a header left out (or mapped to null) is not imported */
+            mapping: string;
+            /**
+             * @description create (the default), update or upsert
+             * @enum {string}
+             */
+            mode?: "create" | "update" | "upsert";
+            /**
+             * @description email (contacts' default) or id (dossiers' only)
+             * @enum {string}
+             */
+            match_on?: "email" | "id";
+            /**
+             * @description true: validate every row, write none (default false)
+             * @enum {string}
+             */
+            dry_run?: "true" | "false";
+            /**
+             * @description false: the rows made or changed record no event (default true)
+             * @enum {string}
+             */
+            emit_events?: "true" | "false";
+            /**
+             * Format: uuid
+             * @description Dossiers: the flow of every row (default: the organization's default flow of the type)
+             */
+            flow_id?: string;
+            /**
+             * @description Dossiers: the type of every row, else a column mapped to type gives it
+             * @enum {string}
+             */
+            type?: "candidate" | "sales";
+            /** @description Dossiers: the header of the column that holds each row's stage name */
+            stage?: string;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "5b0c7e2a-1f3d-4c6b-9a8e-2d4f6a8c0e1b",
+         *         "resource": "contacts",
+         *         "status": "succeeded",
+         *         "dry_run": false,
+         *         "mode": "upsert",
+         *         "match_on": "email",
+         *         "file_name": "contacts.csv",
+         *         "rows": 3,
+         *         "processed": 3,
+         *         "created": 1,
+         *         "updated": 1,
+         *         "skipped": 0,
+         *         "failed": 1,
+         *         "errors": [
+         *           {
+         *             "row": 4,
+         *             "column": "Email",
+         *             "message": "email: must be an email address"
+         *           }
+         *         ],
+         *         "created_at": "2026-11-22T04:21:26.123Z",
+         *         "finished_at": "2026-11-22T04:21:27.456Z",
+         *         "revert": null
+         *       }
+         *     }
+         */
+        ImportEnvelope: {
+            data: components["schemas"]["Import"];
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "5b0c7e2a-1f3d-4c6b-9a8e-2d4f6a8c0e1b",
+         *           "resource": "contacts",
+         *           "status": "succeeded",
+         *           "dry_run": false,
+         *           "mode": "upsert",
+         *           "match_on": "email",
+         *           "file_name": "contacts.csv",
+         *           "rows": 3,
+         *           "processed": 3,
+         *           "created": 1,
+         *           "updated": 1,
+         *           "skipped": 0,
+         *           "failed": 1,
+         *           "errors": [
+         *             {
+         *               "row": 4,
+         *               "column": "Email",
+         *               "message": "email: must be an email address"
+         *             }
+         *           ],
+         *           "created_at": "2026-11-22T04:21:26.123Z",
+         *           "finished_at": "2026-11-22T04:21:27.456Z",
+         *           "revert": null
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        ImportList: {
+            data: components["schemas"]["Import"][];
+            meta: components["schemas"]["Meta"];
+        };
         /**
          * @description A scope (C12): what a key or a role may do
          * @enum {string}
@@ -3509,6 +3857,25 @@ export interface components {
                 };
             };
         };
+        /** @description Conflict: `import_not_revertable`: Only a succeeded import that is not a dry run can be reverted: this one is queued, running, failed, a dry run, or reverted already. `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+        ImportNotRevertableOrIdempotencyKeyInUse: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "import_not_revertable" | "idempotency_key_in_use";
+                        message: string;
+                    };
+                };
+            };
+        };
         /** @description Insufficient Storage: `insufficient_storage`: There is no space left to store the CV; nothing of the request was kept. */
         InsufficientStorage: {
             headers: {
@@ -3727,7 +4094,7 @@ export interface components {
                 };
             };
         };
-        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes); a CSV import over 50 MB or 200,000 rows. */
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3746,7 +4113,7 @@ export interface components {
                 };
             };
         };
-        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes); a CSV import over 50 MB or 200,000 rows. */
         PayloadTooLargeNoKey: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3762,7 +4129,7 @@ export interface components {
                 };
             };
         };
-        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
+        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes); a CSV import over 50 MB or 200,000 rows. `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
         PayloadTooLargeOrFileTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4092,6 +4459,98 @@ export interface operations {
                     "application/json": components["schemas"]["HealthUnavailable"];
                 };
             };
+        };
+    };
+    exportDossiers: {
+        parameters: {
+            query?: {
+                /** @description Only dossiers of this type */
+                type?: "candidate" | "sales";
+                /** @description Only dossiers in this status; without it, archived dossiers are left out */
+                status?: "active" | "won" | "lost" | "archived";
+                /** @description Only dossiers currently in this stage; a non-uuid is 400 */
+                stage_id?: string;
+                /** @description true: only active dossiers whose stage_due_at has passed; false: all others */
+                overdue?: boolean;
+                /** @description Only dossiers assigned to this user; a non-uuid is 400 */
+                assigned_to?: string;
+                /** @description Only dossiers in this flow; a non-uuid is 400 */
+                flow_id?: string;
+                /** @description Case-insensitive substring of name, email or company */
+                q?: string;
+                /** @description Only dossiers linked to this contact, as primary or not; a non-uuid is 400 */
+                contact_id?: string;
+                /** @description Only rows whose updated_at is at or after this ISO 8601 timestamp (e.g. 2026-11-22T04:21:26.123Z; an offset's `+` is sent as %2B); anything else is 400 */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every dossier that matches the filters, in the list's order, as a CSV file (RFC 4180, UTF-8 with a BOM, CRLF line ends, a header row of the field names); streamed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description attachment; filename="dossiers-<yyyy-mm-dd>.csv" (the date in UTC) */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["CsvFile"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    exportContacts: {
+        parameters: {
+            query?: {
+                /** @description Repeat to combine: contacts holding any of the kinds */
+                kind?: components["schemas"]["ContactKind"][];
+                /** @description in_pool: pool_added_at <= now < pool_expires_at (a missing date is open-ended); expired: pool_expires_at <= now */
+                pool?: "in_pool" | "expired";
+                /** @description Case-insensitive substring of full_name, email, company or role */
+                search?: string;
+                /** @description Only rows whose updated_at is at or after this ISO 8601 timestamp (e.g. 2026-11-22T04:21:26.123Z; an offset's `+` is sent as %2B); anything else is 400 */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every contact that matches the filters, in the list's order, as a CSV file (RFC 4180, UTF-8 with a BOM, CRLF line ends, a header row of the field names); streamed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description attachment; filename="contacts-<yyyy-mm-dd>.csv" (the date in UTC) */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["CsvFile"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     listDossiers: {
@@ -5868,6 +6327,170 @@ export interface operations {
             403: components["responses"]["CsrfFailedOrForbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["DeliveryNotFailedOrIdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; a page past the end answers data: [] with the right total */
+                page?: number;
+                /** @description Page size, 1 to 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the organization's imports, newest first, with the total across all pages */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportList"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "file": "full_name,Email\r\nJane Doe,jane@acme.example\r\n",
+                 *       "resource": "contacts",
+                 *       "mapping": "{\"full_name\":\"full_name\",\"Email\":\"email\"}",
+                 *       "mode": "upsert"
+                 *     }
+                 */
+                "multipart/form-data": components["schemas"]["ImportForm"];
+            };
+        };
+        responses: {
+            /** @description The file is accepted and the import queued; it runs in the background (GET /imports/{id} shows its progress) */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportEnvelope"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The import's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import, with its progress so far */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    revertImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The import's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import is reverted; `revert` counts the rows undone and those left as they were */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportEnvelope"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ImportNotRevertableOrIdempotencyKeyInUse"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];

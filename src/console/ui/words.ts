@@ -38,6 +38,7 @@ export const ERROR_WORDS: Record<ErrorCode, string> = {
   precondition_failed: "Someone else changed this since you opened it. Reload to see their changes, then try again.",
   idempotency_key_reused: "This change was already sent as another one. Reload the page and try again.",
   server_busy: "The server is busy. Try again in a moment.",
+  import_not_revertable: "Only a finished import that changed something can be reverted, and only once.",
 };
 
 /** Labels of the API's field names, as the console's screens show them. */
