@@ -21,6 +21,7 @@ export type Engine = (typeof ENGINES)[number];
 export interface EngineStore {
   cvFiles: EngineQueries<"cvFiles">;
   deliveries: EngineQueries<"deliveries">;
+  flows: EngineQueries<"flows">;
   health: EngineQueries<"health">;
   intake: EngineQueries<"intake">;
   keys: EngineQueries<"keys">;

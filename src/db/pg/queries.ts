@@ -6,6 +6,7 @@ import type { StoreQueries } from "../queries";
 import type { Db } from "./client";
 import { pgCvFileQueries } from "./cv-files";
 import { pgDeliveryQueries } from "./deliveries";
+import { pgFlowQueries } from "./flows";
 import { pgHealthQueries } from "./health";
 import { pgIntakeQueries } from "./intake";
 import { pgKeyQueries } from "./keys";
@@ -25,6 +26,7 @@ export function pgQueries(db: Db, inUnit: () => boolean) {
   return {
     cvFiles: pgCvFileQueries(db, inUnit),
     deliveries: pgDeliveryQueries(db),
+    flows: pgFlowQueries(db),
     health: pgHealthQueries(db),
     intake: pgIntakeQueries(db),
     keys: pgKeyQueries(db),
