@@ -23,6 +23,8 @@ export interface EngineStore {
   deliveries: EngineQueries<"deliveries">;
   flows: EngineQueries<"flows">;
   health: EngineQueries<"health">;
+  history: EngineQueries<"history">;
+  idempotency: EngineQueries<"idempotency">;
   intake: EngineQueries<"intake">;
   keys: EngineQueries<"keys">;
   members: EngineQueries<"members">;
@@ -30,6 +32,7 @@ export interface EngineStore {
   principals: EngineQueries<"principals">;
   sealedSecrets: EngineQueries<"sealedSecrets">;
   sessions: EngineQueries<"sessions">;
+  stats: EngineQueries<"stats">;
   webhooks: EngineQueries<"webhooks">;
   read<T>(read: () => Awaitable<T>): Awaitable<T>;
   write<T>(unit: () => Awaitable<T>): Promise<T>;

@@ -8,6 +8,8 @@ import { pgCvFileQueries } from "./cv-files";
 import { pgDeliveryQueries } from "./deliveries";
 import { pgFlowQueries } from "./flows";
 import { pgHealthQueries } from "./health";
+import { pgHistoryQueries } from "./history";
+import { pgIdempotencyQueries } from "./idempotency";
 import { pgIntakeQueries } from "./intake";
 import { pgKeyQueries } from "./keys";
 import { pgMemberQueries } from "./members";
@@ -15,6 +17,7 @@ import { pgOrgQueries } from "./orgs";
 import { pgPrincipalQueries } from "./principals";
 import { pgSealedSecretQueries } from "./sealed-secrets";
 import { pgSessionQueries } from "./sessions";
+import { pgStatsQueries } from "./stats";
 import { pgWebhookQueries } from "./webhooks";
 
 /** A resource's module as the store gives it, on either engine. */
@@ -28,6 +31,8 @@ export function pgQueries(db: Db, inUnit: () => boolean) {
     deliveries: pgDeliveryQueries(db),
     flows: pgFlowQueries(db),
     health: pgHealthQueries(db),
+    history: pgHistoryQueries(db),
+    idempotency: pgIdempotencyQueries(db),
     intake: pgIntakeQueries(db),
     keys: pgKeyQueries(db),
     members: pgMemberQueries(db),
@@ -35,6 +40,7 @@ export function pgQueries(db: Db, inUnit: () => boolean) {
     principals: pgPrincipalQueries(db),
     sealedSecrets: pgSealedSecretQueries(db),
     sessions: pgSessionQueries(db),
+    stats: pgStatsQueries(db),
     webhooks: pgWebhookQueries(db),
   };
 }
