@@ -12,7 +12,9 @@ import { pgHistoryQueries } from "./history";
 import { pgIdempotencyQueries } from "./idempotency";
 import { pgIntakeQueries } from "./intake";
 import { pgKeyQueries } from "./keys";
+import { pgLinkQueries } from "./links";
 import { pgMemberQueries } from "./members";
+import { pgNoteQueries } from "./notes";
 import { pgOrgQueries } from "./orgs";
 import { pgPrincipalQueries } from "./principals";
 import { pgSealedSecretQueries } from "./sealed-secrets";
@@ -35,7 +37,9 @@ export function pgQueries(db: Db, inUnit: () => boolean) {
     idempotency: pgIdempotencyQueries(db),
     intake: pgIntakeQueries(db),
     keys: pgKeyQueries(db),
+    links: pgLinkQueries(db),
     members: pgMemberQueries(db),
+    notes: pgNoteQueries(db),
     orgs: pgOrgQueries(db),
     principals: pgPrincipalQueries(db),
     sealedSecrets: pgSealedSecretQueries(db),
