@@ -19,7 +19,7 @@ export async function recordEvent(
   data: unknown,
   extra: Record<string, unknown> = {},
 ): Promise<string> {
-  const seq = await ctx.store.events.nextSeq();
+  const seq = await ctx.store.events.nextSeq(organizationId);
   const id = eventIdOf(seq);
   const createdAt = ctx.now().toISOString();
   const body = JSON.stringify({ id, type, created_at: createdAt, organization_id: organizationId, data, ...extra });

@@ -21,6 +21,7 @@ export type Engine = (typeof ENGINES)[number];
 export interface EngineStore {
   cvFiles: EngineQueries<"cvFiles">;
   deliveries: EngineQueries<"deliveries">;
+  events: EngineQueries<"events">;
   flows: EngineQueries<"flows">;
   health: EngineQueries<"health">;
   history: EngineQueries<"history">;
@@ -31,6 +32,7 @@ export interface EngineStore {
   members: EngineQueries<"members">;
   notes: EngineQueries<"notes">;
   orgs: EngineQueries<"orgs">;
+  outbox: EngineQueries<"outbox">;
   principals: EngineQueries<"principals">;
   sealedSecrets: EngineQueries<"sealedSecrets">;
   sessions: EngineQueries<"sessions">;

@@ -6,6 +6,7 @@ import type { StoreQueries } from "../queries";
 import type { Db } from "./client";
 import { pgCvFileQueries } from "./cv-files";
 import { pgDeliveryQueries } from "./deliveries";
+import { pgEventQueries } from "./events";
 import { pgFlowQueries } from "./flows";
 import { pgHealthQueries } from "./health";
 import { pgHistoryQueries } from "./history";
@@ -16,6 +17,7 @@ import { pgLinkQueries } from "./links";
 import { pgMemberQueries } from "./members";
 import { pgNoteQueries } from "./notes";
 import { pgOrgQueries } from "./orgs";
+import { pgOutboxQueries } from "./outbox";
 import { pgPrincipalQueries } from "./principals";
 import { pgSealedSecretQueries } from "./sealed-secrets";
 import { pgSessionQueries } from "./sessions";
@@ -31,6 +33,7 @@ export function pgQueries(db: Db, inUnit: () => boolean) {
   return {
     cvFiles: pgCvFileQueries(db, inUnit),
     deliveries: pgDeliveryQueries(db),
+    events: pgEventQueries(db),
     flows: pgFlowQueries(db),
     health: pgHealthQueries(db),
     history: pgHistoryQueries(db),
@@ -41,6 +44,7 @@ export function pgQueries(db: Db, inUnit: () => boolean) {
     members: pgMemberQueries(db),
     notes: pgNoteQueries(db),
     orgs: pgOrgQueries(db),
+    outbox: pgOutboxQueries(db),
     principals: pgPrincipalQueries(db),
     sealedSecrets: pgSealedSecretQueries(db),
     sessions: pgSessionQueries(db),
