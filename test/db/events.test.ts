@@ -146,14 +146,17 @@ describe.each(ENGINES)("events on %s", (engine) => {
       const s = await twoOrgs(engine);
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
+      let taken!: () => void;
+      const aTook = new Promise<void>((resolve) => (taken = resolve));
       const order: string[] = [];
       const a = s.write(async () => {
         const seq = await s.events.nextSeq("o1");
+        taken();
         await held; // A holds its number, uncommitted
         order.push(`A takes ${seq}`);
         return seq;
       });
-      await Bun.sleep(50);
+      await aTook;
       const b = s.write(async () => {
         const seq = await s.events.nextSeq("o1");
         order.push(`B takes ${seq}`);

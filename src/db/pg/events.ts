@@ -70,7 +70,9 @@ export function pgEventQueries(db: Db): EngineQueries<"events"> {
 
     /** The organization's events that pass `filter`, in commit order. Types as a JSON array, as on
      * SQLite; the dossier's equality written as the index events_org_dossier_seq has it, and in a
-     * statement of its own, so that the planner sees it. */
+     * statement of its own, so that the planner sees it. ORDER BY names events.seq: a bare `seq`
+     * would be the output column (seq::float8), which no index orders, and every matching row
+     * would be sorted before the LIMIT. */
     async feed(organizationId: string, filter: FeedFilter) {
       const types = filter.types === null ? null : JSON.stringify(filter.types);
       const rows =
@@ -78,12 +80,12 @@ export function pgEventQueries(db: Db): EngineQueries<"events"> {
           ? await db()<FeedRow[]>`SELECT seq::float8 AS seq, id, body FROM events
               WHERE organization_id = ${organizationId} AND seq > ${filter.afterSeq}::bigint AND created_at >= ${filter.since}
                 AND (${types}::text IS NULL OR type IN (SELECT jsonb_array_elements_text(${types}::text::jsonb)))
-              ORDER BY seq LIMIT ${filter.limit}::bigint`
+              ORDER BY events.seq LIMIT ${filter.limit}::bigint`
           : await db()<FeedRow[]>`SELECT seq::float8 AS seq, id, body FROM events
               WHERE organization_id = ${organizationId} AND seq > ${filter.afterSeq}::bigint AND created_at >= ${filter.since}
                 AND (${types}::text IS NULL OR type IN (SELECT jsonb_array_elements_text(${types}::text::jsonb)))
                 AND (CASE WHEN type = 'note.created' THEN body::jsonb -> 'data' ->> 'dossier_id' ELSE body::jsonb -> 'data' ->> 'id' END) = ${filter.dossierId}
-              ORDER BY seq LIMIT ${filter.limit}::bigint`;
+              ORDER BY events.seq LIMIT ${filter.limit}::bigint`;
       return [...rows];
     },
 

@@ -1,7 +1,9 @@
 // The outbox's queries for the webhook dispatcher on PostgreSQL: src/db/outbox.ts's statements, the
 // same answers. What the dispatcher runs on PostgreSQL (several nodes claiming deliveries with
 // leases, C19) is the next step's; these are the statements as they are, so that one node's
-// dispatcher reads and records the same. seq and next_attempt_at are bigint: read as float8.
+// dispatcher reads and records the same. seq and next_attempt_at are bigint: read as float8, and
+// ordered by the table's columns (events.seq): a bare name in ORDER BY is the output column, the
+// float8, which no index orders.
 import type { AttemptCheck, AttemptEntry, PendingRow } from "../outbox";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
@@ -22,7 +24,7 @@ export function pgOutboxQueries(db: Db): EngineQueries<"outbox"> {
     async newEvents(afterSeq: number, limit: number) {
       return [
         ...(await db()<PendingRow[]>`SELECT seq::float8 AS seq, id, organization_id, type, body, attempts, next_attempt_at::float8 AS next_attempt_at
-          FROM events WHERE seq > ${afterSeq}::bigint AND status = 'pending' ORDER BY seq LIMIT ${limit}::bigint`),
+          FROM events WHERE seq > ${afterSeq}::bigint AND status = 'pending' ORDER BY events.seq LIMIT ${limit}::bigint`),
       ];
     },
 
@@ -33,7 +35,7 @@ export function pgOutboxQueries(db: Db): EngineQueries<"outbox"> {
           FROM events
           WHERE status = 'pending' AND next_attempt_at <= ${now}::bigint AND next_attempt_at >= ${afterAt}::bigint
             AND (next_attempt_at, seq) > (${afterAt}::bigint, ${afterSeq}::bigint)
-          ORDER BY next_attempt_at, seq LIMIT ${limit}::bigint`),
+          ORDER BY events.next_attempt_at, events.seq LIMIT ${limit}::bigint`),
       ];
     },
 
@@ -44,7 +46,7 @@ export function pgOutboxQueries(db: Db): EngineQueries<"outbox"> {
           FROM events
           WHERE organization_id = ${organizationId} AND seq > ${afterSeq}::bigint AND status = 'pending' AND attempts = 0
             AND next_attempt_at <= ${now}::bigint
-          ORDER BY seq LIMIT ${limit}::bigint`),
+          ORDER BY events.seq LIMIT ${limit}::bigint`),
       ];
     },
 
@@ -55,7 +57,7 @@ export function pgOutboxQueries(db: Db): EngineQueries<"outbox"> {
           FROM events
           WHERE organization_id = ${organizationId} AND seq >= ${fromSeq}::bigint AND status = 'pending' AND attempts > 0
             AND next_attempt_at <= ${now}::bigint
-          ORDER BY seq LIMIT ${limit}::bigint`),
+          ORDER BY events.seq LIMIT ${limit}::bigint`),
       ];
     },
 
