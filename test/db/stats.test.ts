@@ -3,6 +3,7 @@
 // organization's rows never another's. Dossiers have no query module on PostgreSQL yet: the tests
 // insert them, their stays and outcomes as rows (insertRows).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { sqliteSum } from "../../src/db/pg/stats";
 import type { ActiveGroup } from "../../src/db/stats";
 import { ENGINES, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
 
@@ -91,6 +92,27 @@ describe.each(ENGINES)("flow figures on %s", (engine) => {
     expect(Object.keys(groups[0])).toEqual(["stage_id", "currency", "active", "overdue", "open_value", "weighted_value"]);
     expect(await s.stats.activeByStage("o2", "f1", NOW)).toEqual([]);
     expect(await s.stats.activeByStage("o2", "f9", NOW)).toEqual([{ stage_id: "z", currency: "EUR", active: 1, overdue: 0, open_value: 1000, weighted_value: 100 }]);
+  });
+
+  test("activeByStage on many amounts: the sums SQLite's compensated sum() gives, to the last bit, over the index's order", async () => {
+    const s = await withFlows(engine);
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    const rows = Array.from({ length: 300 }, () => ({
+      due: random() < 0.3 ? null : `2026-0${1 + Math.floor(random() * 9)}-01T00:00:00.000Z`,
+      size: Math.round(random() * [1, 100, 10_000, 1_000_000][Math.floor(random() * 4)] * 100) / 100,
+    }));
+    await insertRows(s, "dossiers", rows.map((r) => dossier("o1", "f1", { current_stage_id: "b", deal_currency: "EUR", deal_size: r.size, stage_due_at: r.due })));
+    // SQLite's order: stage_due_at (NULL first), then deal_size.
+    const sizes = [...rows]
+      .sort((x, y) => (x.due === y.due ? x.size - y.size : x.due === null ? -1 : y.due === null ? 1 : x.due < y.due ? -1 : 1))
+      .map((r) => r.size);
+    const [group] = await s.read(() => s.stats.activeByStage("o1", "f1", NOW));
+    expect(group.active).toBe(300);
+    expect(group.open_value).toBe(sqliteSum(sizes)!);
+    expect(group.weighted_value).toBe(sqliteSum(sizes.map((x) => (x * 50) / 100))!);
+    // Adding as one goes would not do: the figures depend on the way the sum is taken.
+    expect(sizes.reduce((a, b) => a + b, 0) === group.open_value && sizes.map((x) => (x * 50) / 100).reduce((a, b) => a + b, 0) === group.weighted_value).toBe(false);
   });
 
   test("entered, staysLeft and outcomes: within the period, ends included, the organization's only", async () => {
