@@ -54,7 +54,7 @@ export async function benchEventsFeed(options: { events: number; rows: number; r
     // Events: ten per dossier, the dossiers' turns interleaved.
     const dossierIds = Array.from({ length: Math.max(1, Math.floor(options.events / 10)) }, () => crypto.randomUUID());
     const kinds = ["dossier.created", "dossier.updated", "note.created", "dossier.stage_changed", "dossier.updated", "note.created", "dossier.updated", "note.created", "dossier.stage_changed", "dossier.updated"];
-    const firstSeq = await ctx.store.events.nextSeq();
+    const firstSeq = await ctx.store.events.nextSeq(org.id);
     const recording = performance.now();
     await ctx.store.write(async () => {
       for (let i = 0; i < options.events; i++) {

@@ -80,8 +80,10 @@ export function eventQueries({ sqlite }: QueryDeps) {
   const dropEvents = sqlite.query(`DELETE FROM events WHERE seq IN (SELECT value FROM json_each(?))`);
 
   return {
-    /** The sequence the next event gets; call inside the unit that records it. */
-    nextSeq: (): number => nextSeq.get()!.seq,
+    /** The sequence the organization's next event gets; call inside the unit that records it. On
+     * SQLite every number is taken by the one writer, in commit order: the organization names the
+     * numbering lock on PostgreSQL (src/db/pg/events.ts). */
+    nextSeq: (_organizationId: string): number => nextSeq.get()!.seq,
 
     /** Whether the organization has a webhook endpoint that is not disabled. */
     hasEnabledEndpoint(organizationId: string): boolean {

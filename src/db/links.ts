@@ -81,14 +81,17 @@ export function linkQueries({ sqlite }: QueryDeps) {
       sqlite.query(`UPDATE dossiers SET contact_id = NULL WHERE contact_id = ?1 AND organization_id = ?2`).run(contactId, organizationId);
     },
 
-    /** A dossier's links with their contacts: the primary first, then by link time, oldest first. */
+    /** A dossier's links with their contacts: the primary first, then by link time, oldest first;
+     * links of the same millisecond by contact_id (a link has no id of its own, and PostgreSQL
+     * keeps no rowid: the same order on both engines; a contact's id is a UUIDv7, so that is the
+     * order the contacts were made in). */
     ofDossier(organizationId: string, dossierId: string): LinkItem[] {
       const rows = sqlite
         .query<Omit<LinkItem, "is_primary"> & { is_primary: number }, [string, string]>(
           `SELECT dc.contact_id, c.full_name, c.email, c.company, dc.role_on_dossier, dc.is_primary
              FROM dossier_contacts dc JOIN contacts c ON c.id = dc.contact_id
             WHERE dc.dossier_id = ?1 AND dc.organization_id = ?2
-            ORDER BY dc.is_primary DESC, dc.created_at ASC, dc.rowid ASC`,
+            ORDER BY dc.is_primary DESC, dc.created_at ASC, dc.contact_id ASC`,
         )
         .all(dossierId, organizationId);
       return rows.map((r) => ({ ...r, is_primary: r.is_primary === 1 }));

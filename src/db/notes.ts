@@ -23,12 +23,14 @@ export function noteQueries({ sqlite }: QueryDeps) {
         .get(dossierId, organizationId)!.n;
     },
 
-    /** Oldest first; notes of the same millisecond in the order they were written in (rowid). */
+    /** Oldest first; notes of the same millisecond by id, the order they were made in (UUIDv7,
+     * made with created_at), on both engines: PostgreSQL keeps no rowid. The index
+     * notes_dossier_created (dossier_id, created_at, id) gives this order with no sort. */
     pageOfDossier(organizationId: string, dossierId: string, limit: number, offset: number): NoteRecord[] {
       return sqlite
         .query<NoteRow, [string, string, number, number]>(
           `SELECT id, dossier_id, content, is_internal, created_at FROM notes
-           WHERE dossier_id = ? AND organization_id = ? ORDER BY created_at, rowid LIMIT ? OFFSET ?`,
+           WHERE dossier_id = ? AND organization_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?`,
         )
         .all(dossierId, organizationId, limit, offset)
         .map((row) => ({ ...row, is_internal: row.is_internal === 1 }));

@@ -28,7 +28,7 @@ export async function recordEvent(
 ): Promise<string> {
   // Nothing recorded: no event id (its callers pass an id on only for a CV, which no import has).
   if (muted.getStore()) return "";
-  const seq = await ctx.store.events.nextSeq();
+  const seq = await ctx.store.events.nextSeq(organizationId);
   const id = eventIdOf(seq);
   const createdAt = ctx.now().toISOString();
   const body = JSON.stringify({ id, type, created_at: createdAt, organization_id: organizationId, data, ...extra });

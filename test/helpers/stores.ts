@@ -21,14 +21,22 @@ export type Engine = (typeof ENGINES)[number];
 export interface EngineStore {
   cvFiles: EngineQueries<"cvFiles">;
   deliveries: EngineQueries<"deliveries">;
+  events: EngineQueries<"events">;
+  flows: EngineQueries<"flows">;
   health: EngineQueries<"health">;
+  history: EngineQueries<"history">;
+  idempotency: EngineQueries<"idempotency">;
   intake: EngineQueries<"intake">;
   keys: EngineQueries<"keys">;
+  links: EngineQueries<"links">;
   members: EngineQueries<"members">;
+  notes: EngineQueries<"notes">;
   orgs: EngineQueries<"orgs">;
+  outbox: EngineQueries<"outbox">;
   principals: EngineQueries<"principals">;
   sealedSecrets: EngineQueries<"sealedSecrets">;
   sessions: EngineQueries<"sessions">;
+  stats: EngineQueries<"stats">;
   webhooks: EngineQueries<"webhooks">;
   read<T>(read: () => Awaitable<T>): Awaitable<T>;
   write<T>(unit: () => Awaitable<T>): Promise<T>;
@@ -73,6 +81,19 @@ export async function insertRows(store: EngineStore, table: string, rows: Record
       await pgOf.get(store)!.unsafe(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")})`, values);
     }
   }
+}
+
+/** The `column` of `table`'s row `id` (names this file's callers write, never input), read on the
+ * store's engine outside any unit: for what a query module changes in a resource that has no query
+ * module on PostgreSQL yet (a dossier's contact_id...). Undefined when there is no such row. */
+export async function columnOf(store: EngineStore, table: string, column: string, id: string): Promise<Cell | undefined> {
+  const sqlite = sqliteOf.get(store);
+  if (sqlite) {
+    const row = sqlite.query<Record<string, Cell>, [string]>(`SELECT ${column} AS value FROM ${table} WHERE id = ?`).get(id);
+    return row === null ? undefined : row.value;
+  }
+  const [row] = await pgOf.get(store)!.unsafe(`SELECT ${column} AS value FROM ${table} WHERE id = $1`, [id]);
+  return row === undefined ? undefined : row.value;
 }
 
 /** A fresh database of the test server with the schema migrated (copied from a template). */

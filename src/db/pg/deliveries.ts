@@ -1,6 +1,8 @@
 // The delivery log as the operator reads it, on PostgreSQL: src/db/deliveries.ts's statements, the
 // same answers. seq and next_attempt_at are bigint, which Bun.SQL gives as strings: read as float8
 // (numbers, exact to 2^53), and sequence numbers written back cast to bigint, as the index has them.
+// Ordered by events.seq, the table's column: a bare `seq` in ORDER BY is the output column (the
+// float8), which no index orders, so every row of the organization was sorted before the LIMIT.
 import type { AttemptRow, DeliveryPageFilter, DeliveryRow, DeliveryStatus } from "../deliveries";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
@@ -36,10 +38,10 @@ export function pgDeliveryQueries(db: Db): EngineQueries<"deliveries"> {
         status === undefined
           ? await db()<DeliveryRow[]>`SELECT seq::float8 AS seq, id, organization_id, type, status, attempts,
                 next_attempt_at::float8 AS next_attempt_at, last_status_code, last_error
-              FROM events WHERE organization_id = ${organizationId} ORDER BY seq DESC LIMIT ${limit}::bigint`
+              FROM events WHERE organization_id = ${organizationId} ORDER BY events.seq DESC LIMIT ${limit}::bigint`
           : await db()<DeliveryRow[]>`SELECT seq::float8 AS seq, id, organization_id, type, status, attempts,
                 next_attempt_at::float8 AS next_attempt_at, last_status_code, last_error
-              FROM events WHERE organization_id = ${organizationId} AND status = ${status} ORDER BY seq DESC LIMIT ${limit}::bigint`;
+              FROM events WHERE organization_id = ${organizationId} AND status = ${status} ORDER BY events.seq DESC LIMIT ${limit}::bigint`;
       return [...rows];
     },
 
@@ -52,7 +54,7 @@ export function pgDeliveryQueries(db: Db): EngineQueries<"deliveries"> {
             next_attempt_at::float8 AS next_attempt_at, last_status_code, last_error
           FROM events WHERE organization_id = ${organizationId} AND (${status}::text IS NULL OR status = ${status}::text)
             AND (${type}::text IS NULL OR type = ${type}::text)
-          ORDER BY seq DESC LIMIT ${limit}::bigint OFFSET ${offset}::bigint`),
+          ORDER BY events.seq DESC LIMIT ${limit}::bigint OFFSET ${offset}::bigint`),
       ];
     },
 

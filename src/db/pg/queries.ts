@@ -6,14 +6,22 @@ import type { StoreQueries } from "../queries";
 import type { Db } from "./client";
 import { pgCvFileQueries } from "./cv-files";
 import { pgDeliveryQueries } from "./deliveries";
+import { pgEventQueries } from "./events";
+import { pgFlowQueries } from "./flows";
 import { pgHealthQueries } from "./health";
+import { pgHistoryQueries } from "./history";
+import { pgIdempotencyQueries } from "./idempotency";
 import { pgIntakeQueries } from "./intake";
 import { pgKeyQueries } from "./keys";
+import { pgLinkQueries } from "./links";
 import { pgMemberQueries } from "./members";
+import { pgNoteQueries } from "./notes";
 import { pgOrgQueries } from "./orgs";
+import { pgOutboxQueries } from "./outbox";
 import { pgPrincipalQueries } from "./principals";
 import { pgSealedSecretQueries } from "./sealed-secrets";
 import { pgSessionQueries } from "./sessions";
+import { pgStatsQueries } from "./stats";
 import { pgWebhookQueries } from "./webhooks";
 
 /** A resource's module as the store gives it, on either engine. */
@@ -25,14 +33,22 @@ export function pgQueries(db: Db, inUnit: () => boolean) {
   return {
     cvFiles: pgCvFileQueries(db, inUnit),
     deliveries: pgDeliveryQueries(db),
+    events: pgEventQueries(db),
+    flows: pgFlowQueries(db),
     health: pgHealthQueries(db),
+    history: pgHistoryQueries(db),
+    idempotency: pgIdempotencyQueries(db),
     intake: pgIntakeQueries(db),
     keys: pgKeyQueries(db),
+    links: pgLinkQueries(db),
     members: pgMemberQueries(db),
+    notes: pgNoteQueries(db),
     orgs: pgOrgQueries(db),
+    outbox: pgOutboxQueries(db),
     principals: pgPrincipalQueries(db),
     sealedSecrets: pgSealedSecretQueries(db),
     sessions: pgSessionQueries(db),
+    stats: pgStatsQueries(db),
     webhooks: pgWebhookQueries(db),
   };
 }
