@@ -81,9 +81,9 @@ export async function serveCommand(argv: string[]) {
   process.on("SIGINT", () => void shutdown("SIGINT"));
   // Only now: a supervisor (or a test) that signals as soon as it reads this line gets the
   // graceful stop, not the default action of the signal.
+  log.log("info", "listening", { url: server.url, data: ctx.config.dataDir, ...(mail ? { smtp: `${smtp!.host}:${mail.port}` } : {}) });
   // C22: whether reminders and digests go out by mail, or show in the console only.
   log.log("info", mailStartupNotice(ctx.config.mail));
-  log.log("info", "listening", { url: server.url, data: ctx.config.dataDir, ...(mail ? { smtp: `${smtp!.host}:${mail.port}` } : {}) });
 }
 
 function smtpAddress(parsed: Parsed) {

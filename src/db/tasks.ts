@@ -183,16 +183,5 @@ export function taskQueries({ sqlite }: QueryDeps) {
       sqlite
         .query<{ at: string | null }, []>(`SELECT min(remind_at) AS at FROM tasks WHERE reminded_at IS NULL AND status = 'open' AND remind_at IS NOT NULL`)
         .get()!.at,
-
-    /** Counts of open and overdue open tasks per dossier of `dossierIds` (board marks). */
-    countsOfDossiers(organizationId: string, dossierIds: string[], now: string): { dossier_id: string; open: number; overdue: number }[] {
-      if (dossierIds.length === 0) return [];
-      return sqlite
-        .query<{ dossier_id: string; open: number; overdue: number }, string[]>(
-          `SELECT dossier_id, count(*) AS open, sum(due_at IS NOT NULL AND due_at < ?) AS overdue FROM tasks
-           WHERE organization_id = ? AND status = 'open' AND dossier_id IN (${dossierIds.map(() => "?").join(", ")}) GROUP BY dossier_id`,
-        )
-        .all(now, organizationId, ...dossierIds);
-    },
   };
 }

@@ -16,7 +16,9 @@ import type { Site } from "./site";
 
 /** Not API operations: left out of the OpenAPI document. */
 const HIDDEN = { detail: { hide: true } };
-const notFound = () => new Response("not found\n", { status: 404, headers: { "content-type": "text/plain;charset=utf-8" } });
+/** An unknown, replaced or forged token: a calendar app gets a plain 404, a browser a page. */
+const NO_FEED = () => new Response("no such calendar feed: the link may have been replaced by a newer one\n", { status: 404, headers: { "content-type": "text/plain;charset=utf-8" } });
+const NO_LINK = () => page(404, "Link not found", "<p>This link is not valid.</p>");
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
 
 const page = (status: number, title: string, body: string) =>
@@ -32,7 +34,7 @@ export function memberLinks(ctx: Context, site: Site) {
     .get("/calendar/:file", async ({ params, request }) => {
       const match = /^([A-Za-z0-9_-]{43})\.ics$/.exec(params.file);
       const member = match ? await calendarMember(ctx, match[1]) : null;
-      if (!member) return notFound();
+      if (!member) return NO_FEED();
       const base = site.base;
       const tasks = await ctx.store.read(() => ctx.store.tasks.openOfMember(member.organizationId, member.id, null));
       const body = calendarFeed(
@@ -47,7 +49,7 @@ export function memberLinks(ctx: Context, site: Site) {
     }, HIDDEN)
     .get("/unsubscribe/:token", async ({ params }) => {
       const member = await unsubscribeMember(ctx, params.token);
-      if (!member) return page(404, "Link not found", "<p>This link is not valid.</p>");
+      if (!member) return NO_LINK();
       if (!member.digest) return page(200, "Digest off", "<p>Your morning digest of tasks is off. Turn it on again in the console, under My settings.</p>");
       return page(
         200,
@@ -59,7 +61,7 @@ export function memberLinks(ctx: Context, site: Site) {
       "/unsubscribe/:token",
       async ({ params }) => {
         const member = await unsubscribeMember(ctx, params.token);
-        if (!member) return page(404, "Link not found", "<p>This link is not valid.</p>");
+        if (!member) return NO_LINK();
         await unsubscribe(ctx, member);
         return page(200, "Digest off", "<p>Your morning digest of tasks is off. Turn it on again in the console, under My settings.</p>");
       },

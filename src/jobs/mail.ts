@@ -20,7 +20,7 @@ import { digestsDue, nextDigestWakeUp } from "../mail/digest-plan";
 import { localDayRange, memberTimeZone } from "../mail/digest-time";
 import type { OutgoingMail } from "../mail/message";
 import { MAIL_MAX_ATTEMPTS, mailAttemptResult } from "../mail/schedule";
-import { createMailSender, type MailSender } from "../mail/send";
+import type { MailSender } from "../mail/send";
 import type { MailSettings } from "../mail/settings";
 import { unsubscribeUrl } from "../mail/unsubscribe";
 import type { Job } from "./runner";
@@ -165,7 +165,9 @@ export function senderJob(ctx: Context, settings: MailSettings): MailSenderJob {
         });
         recovered = true;
       }
-      sender ??= createMailSender(settings, { pool: { connections: 2 } });
+      // nodemailer is loaded only where mail is sent: loading it opens a netlink socket (it reads
+      // the network interfaces), which processes that send no mail have no need of.
+      sender ??= (await import("../mail/send")).createMailSender(settings, { pool: { connections: 2 } });
       for (let round = 0; round < ROUNDS; round++) {
         const startedAt = ctx.now();
         if ((await ctx.store.read(() => ctx.store.mail.due(startedAt.getTime(), 1))).length === 0) break;

@@ -1,5 +1,5 @@
 // C22 in the console, in a real headless Chromium against a real server: "My tasks" (overdue,
-// upcoming, no date; a task completed with one key), a dossier's tasks (added with a due date and an
+// upcoming, no date; a reminder whose time came; a task completed with one key), a dossier's tasks (added with a due date and an
 // assignee, completed; a viewer gets no control), "My settings" (time zone, digest, a calendar link
 // shown once that a calendar app can read), and the mail log in settings. axe finds nothing serious
 // on any of these screens and the page's policy refuses nothing.
@@ -30,7 +30,7 @@ async function until(check: () => Promise<boolean>, what: string) {
 describe("C22: My tasks", () => {
   test("the member's open tasks by group; Space on a task's checkbox completes it and the list drops it", async () => {
     const { page, id } = await signedIn(at, "member");
-    const late = await task({ title: unique("Call back"), due_at: new Date(Date.now() - DAY).toISOString(), assigned_to: id });
+    const late = await task({ title: unique("Call back"), due_at: new Date(Date.now() - DAY).toISOString(), remind_at: new Date(Date.now() - 2 * DAY).toISOString(), assigned_to: id });
     const later = await task({ title: unique("Send the offer"), due_at: new Date(Date.now() + 3 * DAY).toISOString(), assigned_to: id });
     const undated = await task({ title: unique("Read the CV"), assigned_to: id });
     const others = await task({ title: unique("Not mine"), due_at: new Date(Date.now() - DAY).toISOString() });
@@ -39,6 +39,8 @@ describe("C22: My tasks", () => {
     const overdue = page.getByRole("list", { name: "Overdue" });
     await overdue.getByText(late.title).waitFor({ timeout: LOAD_MS });
     expect(await page.getByRole("heading", { level: 2, name: "Overdue (1)" }).count()).toBe(1);
+    // A reminder whose time has come shows in the console (C22), mail or no mail.
+    expect(await overdue.getByText("Reminder", { exact: true }).count()).toBe(1);
     expect(await page.getByRole("list", { name: "Upcoming" }).getByText(later.title).count()).toBe(1);
     expect(await page.getByRole("list", { name: "No due date" }).getByText(undated.title).count()).toBe(1);
     expect(await page.getByText(others.title).count()).toBe(0);

@@ -30,6 +30,8 @@ function importForm(_org: Seeded, resource: "contacts" | "dossiers", csv: string
 }
 /** Each organization's event ids (its seeding's events), by organization id. */
 const EVENTS = new Map<string, string[]>();
+/** Each organization's task (C22), by organization id. */
+const TASKS = new Map<string, string>();
 beforeAll(async () => {
   A = await seedOrg(app, "Alpha");
   B = await seedOrg(app, "Bravo");
@@ -48,9 +50,17 @@ beforeAll(async () => {
   for (const org of [A, B]) {
     await createMember(app.dossier, operator(org.id), { email: `member@${org.name.toLowerCase()}.example`, name: `${org.name} member`, role: "member" }, "http://127.0.0.1:8080");
   }
+  // One task each (C22), on its dossier and contact, assigned to its member.
+  for (const org of [A, B]) {
+    const made = await call(app, "POST", "/tasks", { key: org.key, body: { title: `${org.name} task`, dossier_id: org.dossier, contact_id: org.contact, assigned_to: idFor(org, "members")[0] } });
+    expect(made.status, made.text).toBe(201);
+    TASKS.set(org.id, made.json.data.id);
+  }
 });
 
-const OUTSIDE = (path: string) => path === "/healthz" || path === "/openapi.json" || path.startsWith("/docs") || isConsole(path);
+/** C22's calendar feed and unsubscribe links are opened by their own tokens, outside /api/v1. */
+const OUTSIDE = (path: string) =>
+  path === "/healthz" || path === "/openapi.json" || path.startsWith("/docs") || isConsole(path) || path.startsWith("/calendar/") || path.startsWith("/unsubscribe/");
 const routes = () => app.routes.filter((r) => !OUTSIDE(r.path)).map((r) => ({ method: r.method.toUpperCase(), path: r.path }));
 /** Routes whose path parameter is a secret token, not an organization's id (C15). */
 const byToken = (path: string) => path.includes(":token");
@@ -315,6 +325,43 @@ const RULES: Record<string, Rule> = {
   },
   "GET /api/v1/webhook-deliveries/:event_id": {},
   "POST /api/v1/webhook-deliveries/:event_id/retry": {},
+  "GET /api/v1/tasks": {
+    extra: async (a, b) => {
+      const mine = await listed("/tasks?per_page=100");
+      expect(mine.data.map((t: any) => t.id)).toContain(TASKS.get(a.id));
+      for (const query of [`dossier_id=${b.dossier}`, `contact_id=${b.contact}`, `assigned_to=${idFor(b, "members")[0]}`]) {
+        expect((await listed(`/tasks?${query}`)).meta.total, query).toBe(0);
+      }
+      for (const query of ["overdue=false", "status=open", "due_after=2000-01-01T00:00:00Z"]) for (const t of (await listed(`/tasks?${query}`)).data) expect(t.organization_id).toBe(a.id);
+    },
+  },
+  "POST /api/v1/tasks": {
+    extra: async (_a, b) => {
+      // C22: ids of another organization in the body are 400 invalid_body naming the field.
+      await refused("POST", "/tasks", { body: { title: "X", dossier_id: b.dossier } }, 400, "invalid_body");
+      await refused("POST", "/tasks", { body: { title: "X", contact_id: b.contact } }, 400, "invalid_body");
+      await refused("POST", "/tasks", { body: { title: "X", assigned_to: idFor(b, "members")[0] } }, 400, "invalid_body");
+    },
+  },
+  "GET /api/v1/tasks/:id": {},
+  "PATCH /api/v1/tasks/:id": {
+    bodies: () => [{ body: { title: "Hijacked", status: "done" } }, { body: {} }],
+    extra: async (a, b) => {
+      await refused("PATCH", `/tasks/${TASKS.get(a.id)}`, { body: { dossier_id: b.dossier } }, 400, "invalid_body");
+      await refused("PATCH", `/tasks/${TASKS.get(a.id)}`, { body: { assigned_to: idFor(b, "members")[0] } }, 400, "invalid_body");
+    },
+  },
+  "DELETE /api/v1/tasks/:id": {},
+  "GET /api/v1/dossiers/:id/tasks": {},
+  "GET /api/v1/mail-log": {
+    extra: async () => {
+      for (const entry of (await listed("/mail-log?per_page=100")).data) expect(entry.member_id).not.toBe(idFor(B, "members")[0]);
+    },
+  },
+  // The member's own settings: a key has no member (401), whatever its organization.
+  "GET /api/v1/session/member": { extra: async () => refused("GET", "/session/member", {}, 401, "unauthorized") },
+  "PATCH /api/v1/session/member": { extra: async () => refused("PATCH", "/session/member", { body: { digest: false } }, 401, "unauthorized") },
+  "POST /api/v1/session/calendar-link": { extra: async () => refused("POST", "/session/calendar-link", {}, 401, "unauthorized") },
   "GET /api/v1/members": {
     extra: async (a, b) => {
       const members = await listed("/members");
@@ -414,6 +461,8 @@ function idFor(owner: Seeded, collection: string): string[] {
       return EVENTS.get(owner.id)!;
     case "imports":
       return [IMPORTS.get(owner.id)!];
+    case "tasks":
+      return [TASKS.get(owner.id)!];
     default:
       throw new Error(`tenancy test: no ids for a path parameter after "/${collection}/": add them to idFor`);
   }

@@ -1,5 +1,6 @@
 // One task in a list: a checkbox that completes it (Space: one key) or opens it again, its title, its
-// due date (overdue ones say so) and, on "My tasks", its dossier.
+// due date (overdue ones say so), its reminder once its time has come (C22: a reminder shows in the
+// console, by mail too when the server sends mail) and, on "My tasks", its dossier.
 import { Link } from "wouter";
 import { messageOf } from "../api/client";
 import { useUpdateTask } from "./queries";
@@ -24,6 +25,12 @@ export function TaskItem({ task, canWrite, showDossier, now, assignee }: { task:
           </>
         ) : (
           "No due date"
+        )}
+        {!done && task.remind_at !== null && Date.parse(task.remind_at) <= now.getTime() && (
+          <>
+            {" · "}
+            <strong>Reminder</strong> since <time dateTime={task.remind_at}>{dueText(task.remind_at)}</time>
+          </>
         )}
         {assignee && ` · ${assignee}`}
         {showDossier && task.dossier_id && (
