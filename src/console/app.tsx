@@ -10,6 +10,7 @@ import { Home } from "./board/home";
 import { ContactPage } from "./contacts/contact";
 import { Contacts } from "./contacts/contacts";
 import { NewDossier } from "./dossier/new";
+import { Imports } from "./imports/imports";
 import { DossierPage } from "./dossier/page";
 import { DossierList } from "./list/list";
 import { Settings } from "./settings/settings";
@@ -54,6 +55,9 @@ function SignedIn() {
         </Route>
         <Route path="/me">
           <MySettings />
+        </Route>
+        <Route path="/imports">
+          <Imports />
         </Route>
         <Route path="/settings" nest>
           <Settings />

@@ -42,6 +42,11 @@ export function Layout({ children }: { children: ReactNode }) {
                 My tasks
               </Link>
             </li>
+            <li>
+              <Link href="/imports" aria-current={location === "/imports" ? "page" : undefined}>
+                Import
+              </Link>
+            </li>
             {canManageSettings(member) && (
               <li>
                 <Link href="/settings" aria-current={location.startsWith("/settings") ? "page" : undefined}>
