@@ -19,6 +19,7 @@ export type Engine = (typeof ENGINES)[number];
 
 /** What both engines' stores give (the resources the PostgreSQL store has so far). */
 export interface EngineStore {
+  contacts: EngineQueries<"contacts">;
   cvFiles: EngineQueries<"cvFiles">;
   deliveries: EngineQueries<"deliveries">;
   events: EngineQueries<"events">;

@@ -4,6 +4,7 @@
 import type { AsyncQueries } from "../client";
 import type { StoreQueries } from "../queries";
 import type { Db } from "./client";
+import { pgContactQueries } from "./contacts";
 import { pgCvFileQueries } from "./cv-files";
 import { pgDeliveryQueries } from "./deliveries";
 import { pgEventQueries } from "./events";
@@ -31,6 +32,7 @@ export type EngineQueries<R extends keyof StoreQueries> = AsyncQueries<StoreQuer
  * unit of work (what SQLite's modules ask of their connection, src/db/snapshot.ts). */
 export function pgQueries(db: Db, inUnit: () => boolean) {
   return {
+    contacts: pgContactQueries(db),
     cvFiles: pgCvFileQueries(db, inUnit),
     deliveries: pgDeliveryQueries(db),
     events: pgEventQueries(db),
