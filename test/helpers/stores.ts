@@ -22,6 +22,7 @@ export interface EngineStore {
   contacts: EngineQueries<"contacts">;
   cvFiles: EngineQueries<"cvFiles">;
   deliveries: EngineQueries<"deliveries">;
+  dossiers: EngineQueries<"dossiers">;
   events: EngineQueries<"events">;
   flows: EngineQueries<"flows">;
   health: EngineQueries<"health">;

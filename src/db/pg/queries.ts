@@ -7,6 +7,7 @@ import type { Db } from "./client";
 import { pgContactQueries } from "./contacts";
 import { pgCvFileQueries } from "./cv-files";
 import { pgDeliveryQueries } from "./deliveries";
+import { pgDossierQueries } from "./dossiers";
 import { pgEventQueries } from "./events";
 import { pgFlowQueries } from "./flows";
 import { pgHealthQueries } from "./health";
@@ -35,6 +36,7 @@ export function pgQueries(db: Db, inUnit: () => boolean) {
     contacts: pgContactQueries(db),
     cvFiles: pgCvFileQueries(db, inUnit),
     deliveries: pgDeliveryQueries(db),
+    dossiers: pgDossierQueries(db),
     events: pgEventQueries(db),
     flows: pgFlowQueries(db),
     health: pgHealthQueries(db),
