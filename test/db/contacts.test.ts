@@ -124,6 +124,34 @@ describe.each(ENGINES)("contacts on %s", (engine) => {
     expect((await s.contacts.page(pageQuery({}))).data.map((c) => c.id)).toEqual(["c2"]);
   });
 
+  test("C21: exportPage walks the list's rows in its order, batch after batch from the last row seen, with its filters and search; another organization's never", async () => {
+    const s = await withOrgs(engine);
+    await s.write(async () => {
+      await put(s, row("c1", "o1", "Ann", { kind: '["candidate"]', kindMask: 1, createdAt: T0, updatedAt: T2 }));
+      await put(s, row("c2", "o1", "Anna", { kind: '["client"]', kindMask: 2, createdAt: T1, updatedAt: T1 }));
+      await put(s, row("c3", "o1", "Bo", { kind: '["client","candidate"]', kindMask: 3, createdAt: T1, updatedAt: T0 }));
+      await put(s, row("c9", "o2", "Ann Nine", { createdAt: T2 }));
+    });
+    const walk = async (q: Partial<ContactPageQuery>, size: number) => {
+      const seen: string[] = [];
+      let after: { created_at: string; id: string } | undefined;
+      for (let batch = 0; batch < 10; batch++) {
+        const rows = await s.read(() => s.contacts.exportPage(pageQuery(q), after, size));
+        seen.push(...rows.map((c) => c.id));
+        if (rows.length < size) break;
+        after = { created_at: rows.at(-1)!.created_at, id: rows.at(-1)!.id };
+      }
+      return seen;
+    };
+    for (const q of [{}, { mask: 2 }, { search: "ann" }, { updatedSince: T1 }]) {
+      const listed = (await s.read(() => s.contacts.page(pageQuery({ ...q, cache: false })))).data.map((c) => c.id);
+      expect(await walk(q, 1)).toEqual(listed);
+      expect(await walk(q, 2)).toEqual(listed);
+    }
+    const whole = await s.read(() => s.contacts.exportPage(pageQuery({}), undefined, 100));
+    expect(whole).toEqual((await s.read(() => s.contacts.page(pageQuery({ cache: false })))).data);
+  });
+
   test("page: newest first, kinds, pool, updated_since, search with filters, offsets past the end; another organization's never", async () => {
     const s = await withOrgs(engine);
     await s.write(async () => {

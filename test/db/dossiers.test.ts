@@ -23,9 +23,9 @@ const stage = (id: string, flowId: string, position: number, deadline: number | 
   id, flow_id: flowId, name: `Stage ${id}`, position, deadline_days: deadline, win_probability: 0, color: "#aabbcc",
 });
 const FLOWS: NewFlow[] = [
-  { id: "f1", organization_id: "o1", name: "Hiring", type: "candidate", is_default: true, created_at: T0, stages: [stage("s2", "f1", 2, null), stage("s1", "f1", 1, 5)] },
-  { id: "f2", organization_id: "o1", name: "Sales", type: "sales", is_default: false, created_at: T0, stages: [] },
-  { id: "f9", organization_id: "o2", name: "Other", type: "sales", is_default: true, created_at: T0, stages: [stage("s9", "f9", 1, 2)] },
+  { id: "f1", organization_id: "o1", name: "Hiring", type: "candidate", is_default: true, overdue_tasks: true, created_at: T0, stages: [stage("s2", "f1", 2, null), stage("s1", "f1", 1, 5)] },
+  { id: "f2", organization_id: "o1", name: "Sales", type: "sales", is_default: false, overdue_tasks: true, created_at: T0, stages: [] },
+  { id: "f9", organization_id: "o2", name: "Other", type: "sales", is_default: true, overdue_tasks: true, created_at: T0, stages: [stage("s9", "f9", 1, 2)] },
 ];
 
 const dossier = (id: string, organizationId: string, fields: Partial<Dossier> = {}): Dossier => ({
@@ -90,6 +90,28 @@ describe.each(ENGINES)("dossiers on %s", (engine) => {
     expect(await s.dossiers.byId("o1", "d1")).toEqual({ ...DOSSIERS[0], cv_url: cv, deal_size: null, name: "Renamed", updated_at: T2 });
     expect((await s.dossiers.byId("o1", "d2"))?.name).toBe("ÉLODIE 100%");
     await expect(Promise.resolve().then(() => s.dossiers.update("o1", "d1", { id: "x" } as never))).rejects.toThrow(/not an updatable column/);
+  });
+
+  test("C21: exportPage walks the list's rows in its order, batch after batch from the last row seen, with the list's filters; another organization's never", async () => {
+    const s = await withDossiers(engine);
+    const walk = async (filters: Partial<ListDossiersQuery>, size: number) => {
+      const seen: string[] = [];
+      let after: { created_at: string; id: string } | undefined;
+      for (let batch = 0; batch < 10; batch++) {
+        const rows = await s.read(() => s.dossiers.exportPage("o1", filters, T2, after, size));
+        seen.push(...rows.map((d) => d.id));
+        if (rows.length < size) break;
+        after = { created_at: rows.at(-1)!.created_at, id: rows.at(-1)!.id };
+      }
+      return seen;
+    };
+    for (const filters of [{}, { type: "sales" as const }, { status: "archived" as const }, { flowId: "f1" }]) {
+      const listed = (await s.read(() => s.dossiers.page("o1", list({ ...filters, perPage: 100 }), T2, { remember: false }))).data.map((d) => d.id);
+      expect(await walk(filters, 1)).toEqual(listed);
+      expect(await walk(filters, 2)).toEqual(listed);
+    }
+    const whole = await s.read(() => s.dossiers.exportPage("o1", {}, T2, undefined, 100));
+    expect(whole).toEqual((await s.read(() => s.dossiers.page("o1", list({ perPage: 100 }), T2, { remember: false }))).data);
   });
 
   test("page and pageJson: newest first, every filter, the exact totals, pages past the end", async () => {

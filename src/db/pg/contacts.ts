@@ -95,6 +95,40 @@ export function pgContactQueries(db: Db): EngineQueries<"contacts"> {
     }
   }
 
+  /** One batch of the export (C21): the list's filters and order, the rows after `after` (the
+   * previous batch's last row; undefined for the first), at most `limit`, each with its
+   * dossier_count. Each batch is its own short read, as on SQLite. */
+  async function exportPage(
+    q: Pick<ContactPageQuery, "organizationId" | "mask" | "search" | "pool" | "updatedSince">,
+    after: { created_at: string; id: string } | undefined,
+    limit: number,
+  ) {
+    const mask = q.mask;
+    const poolFilter = q.pool?.filter ?? null;
+    const now = q.pool?.now ?? null;
+    const since = q.updatedSince;
+    const pattern = q.search === null ? null : likePattern(q.search);
+    const afterCreated = after?.created_at ?? null;
+    const afterId = after?.id ?? null;
+    const rows = await db()<CountedRow[]>`SELECT c.id, c.organization_id AS "organizationId", c.full_name AS "fullName", c.email,
+        c.email_folded AS "emailFolded", c.phone, c.linkedin_url AS "linkedinUrl", c.company, c.role, c.city, c.kind, c.kind_mask AS "kindMask",
+        c.notes, c.pool_added_at AS "poolAddedAt", c.pool_expires_at AS "poolExpiresAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
+        (SELECT count(*)::integer FROM dossier_contacts dc WHERE dc.contact_id = c.id) AS "dossierCount"
+      FROM contacts c
+      WHERE c.organization_id = ${q.organizationId}
+        AND (${mask}::integer = 0 OR (c.kind_mask & ${mask}::integer) <> 0)
+        AND (${since}::text IS NULL OR c.updated_at >= ${since}::text)
+        AND (${poolFilter}::text IS NULL
+          OR (${poolFilter}::text = 'in_pool' AND (c.pool_added_at IS NOT NULL OR c.pool_expires_at IS NOT NULL)
+              AND (c.pool_added_at IS NULL OR c.pool_added_at <= ${now}::text) AND (c.pool_expires_at IS NULL OR ${now}::text < c.pool_expires_at))
+          OR (${poolFilter}::text = 'expired' AND c.pool_expires_at IS NOT NULL AND c.pool_expires_at <= ${now}::text))
+        AND (${pattern}::text IS NULL OR EXISTS (SELECT 1 FROM contact_search s
+              WHERE s.contact_id = c.id AND s.organization_id = ${q.organizationId} AND s.search_text LIKE ${pattern}::text))
+        AND (${afterCreated}::text IS NULL OR (c.created_at, c.id) < (${afterCreated}::text, ${afterId}::text))
+      ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit}::bigint`;
+    return rows.map(present);
+  }
+
   /** A page of GET /contacts and its exact total, in one statement. Filters not asked for are
    * NULL (or a mask of 0) and drop out; the search, when there is one, leads from the trigram
    * index. */
@@ -216,5 +250,7 @@ export function pgContactQueries(db: Db): EngineQueries<"contacts"> {
     /** A page of GET /contacts, newest first (created_at desc, id desc), and the exact total, in one
      * statement. Read each time, `cache` or not (see above). */
     page,
+
+    exportPage,
   };
 }

@@ -14,7 +14,7 @@
 // test, as instr, so `%` and `_` mean themselves.
 import type { Static } from "@sinclair/typebox";
 import type { DossierChanges, FlowRef, StageDeadline } from "../dossiers";
-import type { ListDossiersQuery } from "../dossier-page";
+import type { DossierFilters, ListDossiersQuery } from "../dossier-page";
 import type { Dossier as DossierRecord } from "../../schemas/dossiers";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
@@ -166,6 +166,44 @@ export function pgDossierQueries(db: Db): EngineQueries<"dossiers"> {
     async page(organizationId: string, query: ListDossiersQuery, now: string, _options: { remember: boolean }) {
       const { rows, total } = await listRows(organizationId, query, now);
       return { data: rows, total };
+    },
+
+    /** One batch of the export (C21): the list's filters and order, the rows after `after` (the
+     * previous batch's last row; undefined for the first), at most `limit`. Each batch is its own
+     * short read, as on SQLite. */
+    async exportPage(organizationId: string, filters: DossierFilters, now: string, after: { created_at: string; id: string } | undefined, limit: number) {
+      const type = filters.type ?? null;
+      const status = filters.status ?? null;
+      const stage = filters.stageId ?? null;
+      const flow = filters.flowId ?? null;
+      const assigned = filters.assignedTo ?? null;
+      const overdue = filters.overdue ?? null;
+      const q = filters.q === undefined || filters.q === "" ? null : filters.q.toLowerCase();
+      const since = filters.updatedSince ?? null;
+      const contact = filters.contactId ?? null;
+      const afterCreated = after?.created_at ?? null;
+      const afterId = after?.id ?? null;
+      return [
+        ...(await db()<Dossier[]>`SELECT id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status,
+            current_stage_id, assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at
+          FROM dossiers
+          WHERE organization_id = ${organizationId}
+            AND (${type}::text IS NULL OR type = ${type}::text)
+            AND (CASE WHEN ${status}::text IS NOT NULL THEN status = ${status}::text
+                      WHEN ${overdue}::boolean IS TRUE THEN true ELSE status <> 'archived' END)
+            AND (${stage}::text IS NULL OR current_stage_id = ${stage}::text)
+            AND (${flow}::text IS NULL OR flow_id = ${flow}::text)
+            AND (${assigned}::text IS NULL OR assigned_to = ${assigned}::text)
+            AND (${overdue}::boolean IS NULL
+              OR (${overdue}::boolean AND status = 'active' AND stage_due_at <= ${now}::text)
+              OR (NOT ${overdue}::boolean AND (status <> 'active' OR stage_due_at IS NULL OR stage_due_at > ${now}::text)))
+            AND (${q}::text IS NULL OR strpos(lower(name COLLATE "und-x-icu"), ${q}::text) > 0
+              OR strpos(lower(email COLLATE "und-x-icu"), ${q}::text) > 0 OR strpos(lower(company COLLATE "und-x-icu"), ${q}::text) > 0)
+            AND (${since}::text IS NULL OR updated_at >= ${since}::text)
+            AND (${contact}::text IS NULL OR id IN (SELECT dossier_id FROM dossier_contacts WHERE organization_id = ${organizationId} AND contact_id = ${contact}::text))
+            AND (${afterCreated}::text IS NULL OR (created_at, id) < (${afterCreated}::text, ${afterId}::text))
+          ORDER BY created_at DESC, id DESC LIMIT ${limit}::bigint`),
+      ];
     },
 
     /** The same page as `page`, with the array as JSON text (the same text as on SQLite). Call it
