@@ -4,7 +4,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
 export interface Actor {
-  type: "key" | "member" | "email" | "cli";
+  type: "key" | "member" | "email" | "cli" | "import";
   id: string;
   name: string | null;
 }

@@ -18,18 +18,26 @@ import { contactRoutes } from "./http/routes/contacts";
 import { deliveryRoutes } from "./http/routes/deliveries";
 import { dossierRoutes } from "./http/routes/dossiers";
 import { eventRoutes } from "./http/routes/events";
+import { exportRoutes } from "./http/routes/exports";
+import { importRoutes } from "./http/routes/imports";
 import { flowRoutes } from "./http/routes/flows";
 import { flowIntakeRoutes, intakeReceiver } from "./http/routes/intake";
 import { keyRoutes } from "./http/routes/keys";
 import { linkRoutes } from "./http/routes/links";
 import { memberRoutes } from "./http/routes/members";
 import { noteRoutes } from "./http/routes/notes";
+import { taskRoutes } from "./http/routes/tasks";
+import { mailLogRoutes } from "./http/routes/mail-log";
+import { mySettingsRoutes } from "./http/routes/my-settings";
+import { memberLinks } from "./http/member-links";
 import { webhookEndpointRoutes } from "./http/routes/webhook-endpoint";
 import { sessionRoutes, signInRoutes } from "./http/routes/session";
 import { RateLimiter } from "./http/rate-limiter";
 import { Site } from "./http/site";
 import { IntakeDesk } from "./intake/desk";
 import { startDispatcher } from "./webhooks/dispatcher";
+import { startJobs, type JobRunner } from "./jobs";
+import { ImportRunner } from "./services/import-runner";
 import { VERSION } from "./version";
 
 /** A request's client address, or how to ask for it (a server asks its socket only when needed). */
@@ -39,13 +47,19 @@ const addressOf = (address: ClientAddress | undefined) => (typeof address === "f
 export interface AppOptions extends ContextOptions {
   /** Start the webhook dispatcher (default true). */
   webhooks?: boolean;
+  /** Start the job runner: overdue stages' tasks, reminders, digests, outgoing mail (C22). Default:
+   * as `webhooks`, so that an app made for tests runs no background work unless asked. */
+  jobs?: boolean;
+  /** Run CSV imports in the background (default true): those left unfinished at once, new ones
+   * as they are queued (C21). */
+  imports?: boolean;
 }
 
 function buildApp(ctx: Context, intake: IntakeDesk, site: Site, bodies: BodyMemory) {
   const routes = mount(ctx, guard(ctx, new RateLimiter(), site), [
-    ...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes, ...flowIntakeRoutes, ...eventRoutes,
-    ...keyRoutes, ...webhookEndpointRoutes, ...deliveryRoutes,
-    ...memberRoutes(site), ...sessionRoutes(site),
+    ...exportRoutes, ...dossierRoutes, ...noteRoutes, ...linkRoutes, ...contactRoutes, ...flowRoutes, ...flowIntakeRoutes, ...eventRoutes,
+    ...keyRoutes, ...webhookEndpointRoutes, ...deliveryRoutes, ...importRoutes,
+    ...memberRoutes(site), ...sessionRoutes(site), ...taskRoutes, ...mailLogRoutes, ...mySettingsRoutes(site),
   ]);
   const api = new Elysia({ prefix: "/api/v1" }).use(routes).use(intakeReceiver(ctx, intake)).use(signInRoutes(ctx, site));
   return new Elysia({ strictPath: true })
@@ -56,6 +70,7 @@ function buildApp(ctx: Context, intake: IntakeDesk, site: Site, bodies: BodyMemo
     .use(health(ctx))
     .use(docs(VERSION))
     .use(consoleRoutes())
+    .use(memberLinks(ctx, site))
     .use(api);
 }
 
@@ -67,6 +82,8 @@ export type DossierApp = Omit<ReturnType<typeof buildApp>, "handle"> & {
   site: Site;
   /** Email intake's way in (C15), shared by POST /intake/{token} and the SMTP listener. */
   intake: IntakeDesk;
+  /** The job runner (C22), or null when the app runs none. */
+  jobs: JobRunner | null;
   /** Stops background work and closes the database; with `memory`, also removes the temporary
    * folder its CV files were kept in (docs/embedding.md: no cleanup beyond close()). */
   close(): Promise<void>;
@@ -81,6 +98,9 @@ export function createApp(options: AppOptions = {}): DossierApp {
   const bodies = new BodyMemory(ctx.config.bodyMemoryBytes);
   const app = buildApp(ctx, intake, site, bodies);
   const dispatcher = webhooks ? startDispatcher(ctx) : null;
+  const jobs = (options.jobs ?? webhooks) ? startJobs(ctx, { base: () => site.base }) : null;
+  const importer = options.imports === false ? null : new ImportRunner(ctx);
+  importer?.wake();
   const handle = app.handle;
   const withBody = async (request: Request, clientAddress: ClientAddress | undefined) => {
     // Its body counts toward the bodies held at once from now until its answer is ready.
@@ -116,11 +136,14 @@ export function createApp(options: AppOptions = {}): DossierApp {
     dossier: ctx,
     site,
     intake,
+    jobs: jobs?.runner ?? null,
     close: async () => {
       // Elysia runs after-response hooks (the request log line) on a setImmediate after the
       // handler: let those of the last requests run before the process may exit.
       await new Promise<void>((resolve) => setImmediate(resolve));
       await dispatcher?.stop();
+      await jobs?.stop();
+      await importer?.stop();
       intake.close();
       await ctx.store.close();
       // The folder was made by openContext for this app alone (src/context.ts): nothing else uses it.

@@ -1,6 +1,8 @@
 // Settings read from the environment once, at start (C1, C2, C7, C8). Every environment variable is
 // read in this file and nowhere else, so one place lists what the environment can change.
 import { join, resolve } from "node:path";
+import { checkTimeZone } from "./mail/digest-time";
+import { parseMailSettings, type MailSettings } from "./mail/settings";
 
 /** Where settings are read from: the process's environment unless a caller passes its own (a test,
  * a program embedding the app: createApp's `env`). Only this file reads the environment. */
@@ -45,6 +47,15 @@ export interface Config {
    * X-Forwarded-Proto: https makes the session cookie Secure (C12, C20). Off, both are ignored:
    * anyone could send them. */
   trustProxy: boolean;
+  /** DOSSIER_SMTP_URL and DOSSIER_MAIL_FROM (C22): outgoing mail's server and sender; null when
+   * DOSSIER_SMTP_URL is unset: nothing is queued, reminders show in the console only. */
+  mail: MailSettings | null;
+  /** DOSSIER_TIME_ZONE (C22): the IANA zone of members who chose none (their digest's 08:00);
+   * null: UTC. */
+  timeZone: string | null;
+  /** How often the job runner looks for work (overdue stages, reminders, digests, mail): C22's
+   * "within a minute". Not an env setting: tests move the clock and run the jobs themselves. */
+  jobScanMs: number;
 }
 
 export const DEFAULT_RETRY_SCHEDULE = ["5s", "5m", "30m", "2h", "5h", "10h", "14h", "20h", "24h"];
@@ -141,6 +152,15 @@ export function parseTrustProxy(text: string | undefined): boolean {
   throw new Error(`invalid DOSSIER_TRUST_PROXY "${text}": expected 1 (behind a proxy that sets X-Forwarded-For and X-Forwarded-Proto) or 0`);
 }
 
+/** DOSSIER_TIME_ZONE: an IANA zone name (Europe/Paris, UTC), kept in its canonical spelling. */
+export function parseTimeZone(text: string): string {
+  try {
+    return checkTimeZone(text.trim());
+  } catch {
+    throw new Error(`invalid DOSSIER_TIME_ZONE "${text}": expected an IANA time zone name such as Europe/Paris or UTC`);
+  }
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const sync = env.DOSSIER_SYNC ?? "full";
   if (sync !== "full" && sync !== "normal") throw new Error(`invalid DOSSIER_SYNC "${sync}": expected full or normal`);
@@ -175,6 +195,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     intakeRateLimit: env.DOSSIER_INTAKE_RATE_LIMIT ? parseRateLimit(env.DOSSIER_INTAKE_RATE_LIMIT) : 60,
     eventRetentionMs: parseRetention(env.DOSSIER_EVENT_RETENTION || "30d"),
     trustProxy: parseTrustProxy(env.DOSSIER_TRUST_PROXY),
+    mail: parseMailSettings({ DOSSIER_SMTP_URL: env.DOSSIER_SMTP_URL, DOSSIER_MAIL_FROM: env.DOSSIER_MAIL_FROM }),
+    timeZone: env.DOSSIER_TIME_ZONE ? parseTimeZone(env.DOSSIER_TIME_ZONE) : null,
+    jobScanMs: 30_000,
     ...overrides,
   };
 }

@@ -27,7 +27,9 @@ export type ErrorCode =
   | "cursor_expired"
   | "precondition_failed"
   | "idempotency_key_reused"
-  | "server_busy";
+  | "server_busy"
+  // Round 3 (C21)
+  | "import_not_revertable";
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   invalid_body: 400,
@@ -57,6 +59,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   precondition_failed: 412,
   idempotency_key_reused: 422,
   server_busy: 503,
+  import_not_revertable: 409,
 };
 
 /** A message's leading `field: `, as the checks write them: `name`, `stages[2].color`. */

@@ -2,6 +2,7 @@
 // The `dossier` command (C2). From source: `bun src/main.ts <command>`.
 import { UnknownIdError, UsageError } from "./cli/args";
 import { BACKUP_HELP, backupCommand } from "./cli/backup";
+import { EXPORT_HELP, exportCommand, IMPORT_HELP, importCommand } from "./cli/csv";
 import { FLOW_HELP, FLOW_SUB_HELP, flowCommand } from "./cli/flow";
 import { KEY_HELP, KEY_SUB_HELP, keyCommand } from "./cli/key";
 import { MEMBER_HELP, MEMBER_SUB_HELP, memberCommand } from "./cli/member";
@@ -33,6 +34,8 @@ const COMMANDS: Record<string, Command> = {
   webhook: { help: WEBHOOK_HELP, subHelp: WEBHOOK_SUB_HELP, run: webhookCommand },
   backup: { help: BACKUP_HELP, run: (_sub, _args, all) => backupCommand(all) },
   seed: { help: SEED_HELP, run: (_sub, _args, all) => seedCommand(all) },
+  import: { help: IMPORT_HELP, run: (_sub, _args, all) => importCommand(all) },
+  export: { help: EXPORT_HELP, run: (_sub, _args, all) => exportCommand(all) },
 };
 
 const HELP = `dossier ${VERSION}: recruitment and sales pipelines in one executable.

@@ -1,4 +1,5 @@
 import { listenAddress, smtpSettings, type Config, type SmtpSettings } from "../config";
+import { mailStartupNotice } from "../mail/settings";
 import { bootstrap } from "../services/bootstrap";
 import { checkDataDir, configOf, firstLine, openFailure, optional, parse, type Parsed, UsageError } from "./args";
 
@@ -38,7 +39,10 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--smtp-port P] [
        DOSSIER_INTAKE_RATE_LIMIT       messages a minute one intake address takes, SMTP and HTTP together (default 60)
        DOSSIER_PUBLIC_URL              the base of setup links, e.g. https://dossier.example.com (default: http://<host>:<port> of this server)
        DOSSIER_TRUST_PROXY             1 behind a proxy that sets X-Forwarded-For (the sign-in throttle's address) and X-Forwarded-Proto (a Secure cookie) (default 0)
-       DOSSIER_CACHE                   on: repeated reads may be answered from memory; off: every read from the database, for measuring (default on)`;
+       DOSSIER_CACHE                   on: repeated reads may be answered from memory; off: every read from the database, for measuring (default on)
+       DOSSIER_SMTP_URL                outgoing mail (reminders, digests): smtp://user:pass@host:587 (STARTTLS required) or smtps://user:pass@host:465 (default off: reminders show in the console only)
+       DOSSIER_MAIL_FROM               the sender of outgoing mail, e.g. Dossier <dossier@example.com> (required with DOSSIER_SMTP_URL)
+       DOSSIER_TIME_ZONE               the IANA time zone of members who chose none: their digest comes at 08:00 there (default UTC)`;
 
 export async function serveCommand(argv: string[]) {
   const parsed = parse(argv, { host: { type: "string" }, port: { type: "string" }, "smtp-port": { type: "string" }, "no-bootstrap": { type: "boolean" } });
@@ -78,6 +82,8 @@ export async function serveCommand(argv: string[]) {
   // Only now: a supervisor (or a test) that signals as soon as it reads this line gets the
   // graceful stop, not the default action of the signal.
   log.log("info", "listening", { url: server.url, data: ctx.config.dataDir, ...(mail ? { smtp: `${smtp!.host}:${mail.port}` } : {}) });
+  // C22: whether reminders and digests go out by mail, or show in the console only.
+  log.log("info", mailStartupNotice(ctx.config.mail));
 }
 
 function smtpAddress(parsed: Parsed) {

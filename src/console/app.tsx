@@ -10,9 +10,12 @@ import { Home } from "./board/home";
 import { ContactPage } from "./contacts/contact";
 import { Contacts } from "./contacts/contacts";
 import { NewDossier } from "./dossier/new";
+import { Imports } from "./imports/imports";
 import { DossierPage } from "./dossier/page";
 import { DossierList } from "./list/list";
 import { Settings } from "./settings/settings";
+import { MySettings } from "./tasks/my-settings";
+import { MyTasks } from "./tasks/my-tasks";
 import { Layout } from "./ui/layout";
 import { Status } from "./ui/status";
 
@@ -47,6 +50,15 @@ function SignedIn() {
           <Contacts />
         </Route>
         <Route path="/contacts/:id">{({ id }) => <ContactPage id={id} key={id} />}</Route>
+        <Route path="/tasks">
+          <MyTasks />
+        </Route>
+        <Route path="/me">
+          <MySettings />
+        </Route>
+        <Route path="/imports">
+          <Imports />
+        </Route>
         <Route path="/settings" nest>
           <Settings />
         </Route>

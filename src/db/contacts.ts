@@ -227,6 +227,37 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
       sqlite.query(`DELETE FROM contacts WHERE id = ?1 AND organization_id = ?2`).run(contactId, organizationId);
     },
 
+    /** One batch of the export (C21): GET /contacts' filters and order, the contacts after `after`
+     * (the previous batch's last row; undefined for the first), at most `limit`, each with its
+     * dossier_count. The search is the list's (a substring of the folded texts, C10), tested row by
+     * row through contact_search as the scan walks the list's index. Each batch is its own short
+     * read (round 3 notes). */
+    exportPage(
+      q: Pick<ContactPageQuery, "organizationId" | "mask" | "search" | "pool" | "updatedSince">,
+      after: { created_at: string; id: string } | undefined,
+      limit: number,
+    ): Contact[] {
+      const { clause, params } = scanWhere(q);
+      const where = [clause];
+      const values: Params = { ...params, limit };
+      if (q.search !== null) {
+        where.push(
+          `EXISTS (SELECT 1 FROM contact_search s WHERE s.contact_id = c.id AND s.organization_id = $org AND
+             (instr(s.full_name, $needle) > 0 OR instr(s.email, $needle) > 0 OR instr(s.company, $needle) > 0 OR instr(s.role, $needle) > 0))`,
+        );
+        values.needle = q.search;
+      }
+      if (after !== undefined) {
+        where.push("(c.created_at, c.id) < ($afterCreated, $afterId)");
+        values.afterCreated = after.created_at;
+        values.afterId = after.id;
+      }
+      return sqlite
+        .query<CountedRow, [Params]>(`SELECT ${WITH_COUNT} FROM contacts c WHERE ${where.join(" AND ")} ORDER BY c.created_at DESC, c.id DESC LIMIT $limit`)
+        .all(values)
+        .map(present);
+    },
+
     /**
      * A page of GET /contacts, newest first (created_at desc, id desc), and the exact total, read
      * in one snapshot of its own. Pages without a pool filter are remembered per organization's

@@ -2,7 +2,7 @@
 // events and errors are the services'). Each method reads or writes rows of one organization.
 import type { Static } from "@sinclair/typebox";
 import type { Dossier as DossierRecord, DossierType } from "../schemas/dossiers";
-import { listCaches, listRows, rememberable, rememberedAnswer, type Answer, type Boundary, type ListDossiersQuery } from "./dossier-page";
+import { dossierListWhere, listCaches, listRows, rememberable, rememberedAnswer, type Answer, type Boundary, type DossierFilters, type ListDossiersQuery } from "./dossier-page";
 import type { QueryDeps } from "./queries";
 import { StampCache } from "./stamp-cache";
 
@@ -129,6 +129,18 @@ export function dossierQueries({ sqlite, generations }: QueryDeps) {
     page(organizationId: string, query: ListDossiersQuery, now: string, options: { remember: boolean }): { data: Dossier[]; total: number } {
       const { rows, total } = listRows<Dossier>(sqlite, organizationId, query, COLUMNS, now, options.remember && rememberable(query) ? caches.boundaries : null);
       return { data: rows, total };
+    },
+
+    /** One batch of the export (C21): the list's filters and order, the rows after `after` (the
+     * previous batch's last row; undefined for the first), at most `limit`. Each batch is its own
+     * short read (round 3 notes: a snapshot held for a whole export stops WAL checkpoints). */
+    exportPage(organizationId: string, filters: DossierFilters, now: string, after: Boundary | undefined, limit: number): Dossier[] {
+      const { where, params } = dossierListWhere(filters, organizationId, now);
+      const seek = after === undefined ? "" : " AND (created_at, id) < (?, ?)";
+      const values = after === undefined ? [...params, limit] : [...params, after.created_at, after.id, limit];
+      return sqlite
+        .query<Dossier, (string | number)[]>(`SELECT ${COLUMNS} FROM dossiers WHERE ${where}${seek} ORDER BY created_at DESC, id DESC LIMIT ?`)
+        .all(...values);
     },
 
     /**

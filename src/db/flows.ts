@@ -5,14 +5,14 @@ import type { QueryDeps } from "./queries";
 
 type FlowRecord = Static<typeof Flow>;
 type StageRecord = Static<typeof Stage>;
-type FlowRow = Omit<FlowRecord, "stages" | "is_default"> & { is_default: number };
+type FlowRow = Omit<FlowRecord, "stages" | "is_default" | "overdue_tasks"> & { is_default: number; overdue_tasks: number };
 
 /** A flow as written: its stages carry no organization of their own, they take the flow's. */
 export interface NewFlow extends FlowRecord {
   created_at: string;
 }
 
-const FLOW_COLUMNS = `id, organization_id, name, type, is_default`;
+const FLOW_COLUMNS = `id, organization_id, name, type, is_default, overdue_tasks`;
 const STAGE_COLUMNS = `id, flow_id, name, position, deadline_days, win_probability, color`;
 
 export function flowQueries({ sqlite }: QueryDeps) {
@@ -22,7 +22,7 @@ export function flowQueries({ sqlite }: QueryDeps) {
       .query<StageRecord, [string, string]>(`SELECT ${STAGE_COLUMNS} FROM stages WHERE flow_id = ? AND organization_id = ? ORDER BY position`)
       .all(flowId, organizationId);
 
-  const withStages = (row: FlowRow): FlowRecord => ({ ...row, is_default: row.is_default === 1, stages: stagesOf(row.organization_id, row.id) });
+  const withStages = (row: FlowRow): FlowRecord => ({ ...row, is_default: row.is_default === 1, overdue_tasks: row.overdue_tasks === 1, stages: stagesOf(row.organization_id, row.id) });
 
   return {
     stagesOf,
@@ -66,6 +66,11 @@ export function flowQueries({ sqlite }: QueryDeps) {
 
     rename(organizationId: string, flowId: string, name: string) {
       sqlite.query(`UPDATE flows SET name = ? WHERE id = ? AND organization_id = ?`).run(name, flowId, organizationId);
+    },
+
+    /** C22: whether the flow's overdue stages make follow-up tasks. */
+    setOverdueTasks(organizationId: string, flowId: string, on: boolean) {
+      sqlite.query(`UPDATE flows SET overdue_tasks = ? WHERE id = ? AND organization_id = ?`).run(on ? 1 : 0, flowId, organizationId);
     },
 
     makeDefault(organizationId: string, flowId: string) {

@@ -7,7 +7,8 @@ import type { MemberRow, SetupLinkRow } from "./schema";
 export type Role = MemberRow["role"];
 
 const MEMBER = `id, organization_id AS organizationId, email, email_folded AS emailFolded, name, role,
-  password_hash AS passwordHash, created_at AS createdAt, last_sign_in_at AS lastSignInAt, disabled_at AS disabledAt`;
+  password_hash AS passwordHash, created_at AS createdAt, last_sign_in_at AS lastSignInAt, disabled_at AS disabledAt,
+  time_zone AS timeZone, digest = 1 AS digest, last_digest_date AS lastDigestDate, calendar_token_hash AS calendarTokenHash`;
 const LINK = `id, organization_id AS organizationId, member_id AS memberId, role, token_hash AS tokenHash,
   created_at AS createdAt, expires_at AS expiresAt, used_at AS usedAt`;
 
@@ -39,8 +40,23 @@ export function memberQueries({ sqlite }: QueryDeps) {
     `DELETE FROM setup_links WHERE organization_id = ? AND member_id = ? AND used_at IS NULL`,
   );
 
+  const byCalendar = sqlite.query<MemberRow, [string]>(`SELECT ${MEMBER} FROM members WHERE calendar_token_hash = ?`);
   return {
     byId: (organizationId: string, id: string): MemberRow | null => byId.get(organizationId, id),
+    /** C22: the member a calendar feed's token hash belongs to, in the whole installation (the hash
+     * is unique there, as an email is). */
+    byCalendarTokenHash: (hash: string): MemberRow | null => byCalendar.get(hash),
+    /** C22: a member by id alone, for a digest's unsubscribe link, whose token (an HMAC of the id
+     * under the server's key) names no organization; ids are unique in the installation. */
+    byIdInAnyOrganization: (id: string): MemberRow | null => sqlite.query<MemberRow, [string]>(`SELECT ${MEMBER} FROM members WHERE id = ?`).get(id),
+    /** C22: the member's time zone (null: the server's) and digest switch. */
+    setSettings(organizationId: string, id: string, timeZone: string | null, digest: boolean) {
+      sqlite.query(`UPDATE members SET time_zone = ?, digest = ? WHERE organization_id = ? AND id = ?`).run(timeZone, digest ? 1 : 0, organizationId, id);
+    },
+    /** C22: a new calendar link replaces the old one (only its hash is kept). */
+    setCalendarTokenHash(organizationId: string, id: string, hash: string) {
+      sqlite.query(`UPDATE members SET calendar_token_hash = ? WHERE organization_id = ? AND id = ?`).run(hash, organizationId, id);
+    },
     /** By the folded email, in the whole installation (emails are unique there, C20). */
     byFoldedEmail: (emailFolded: string): MemberRow | null => byEmail.get(emailFolded),
     /** Every member of the organization, disabled ones too, oldest first. */

@@ -13,6 +13,8 @@ import m0008 from "../../drizzle/0008_history.sql" with { type: "text" };
 import m0009 from "../../drizzle/0009_idempotency.sql" with { type: "text" };
 import m0010 from "../../drizzle/0010_events_dossier_updated_since.sql" with { type: "text" };
 import m0011 from "../../drizzle/0011_stats_read_paths.sql" with { type: "text" };
+import m0012 from "../../drizzle/0012_tasks_mail.sql" with { type: "text" };
+import m0013 from "../../drizzle/0013_imports.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -27,6 +29,8 @@ export const migrationSql: Record<string, string> = {
   "0009_idempotency": m0009,
   "0010_events_dossier_updated_since": m0010,
   "0011_stats_read_paths": m0011,
+  "0012_tasks_mail": m0012,
+  "0013_imports": m0013,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

@@ -14,9 +14,11 @@ import type { Generations } from "./generations";
 import { healthQueries } from "./health";
 import { historyQueries } from "./history";
 import { idempotencyQueries } from "./idempotency";
+import { importQueries } from "./imports";
 import { intakeQueries } from "./intake";
 import { keyQueries } from "./keys";
 import { linkQueries } from "./links";
+import { mailQueries } from "./mail";
 import { memberQueries } from "./members";
 import { noteQueries } from "./notes";
 import { orgQueries } from "./orgs";
@@ -25,6 +27,7 @@ import { principalQueries } from "./principals";
 import { sealedSecretQueries } from "./sealed-secrets";
 import { sessionQueries } from "./sessions";
 import { statsQueries } from "./stats";
+import { taskQueries } from "./tasks";
 import { webhookQueries } from "./webhooks";
 
 export interface QueryDeps {
@@ -47,9 +50,11 @@ export function storeQueries(deps: QueryDeps) {
     health: healthQueries(deps),
     history: historyQueries(deps),
     idempotency: idempotencyQueries(deps),
+    imports: importQueries(deps),
     intake: intakeQueries(deps),
     keys: keyQueries(deps),
     links: linkQueries(deps),
+    mail: mailQueries(deps),
     members: memberQueries(deps),
     notes: noteQueries(deps),
     orgs: orgQueries(deps),
@@ -58,6 +63,7 @@ export function storeQueries(deps: QueryDeps) {
     sealedSecrets: sealedSecretQueries(deps),
     sessions: sessionQueries(deps),
     stats: statsQueries(deps),
+    tasks: taskQueries(deps),
     webhooks: webhookQueries(deps),
   };
 }

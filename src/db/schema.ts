@@ -38,6 +38,8 @@ export const flows = sqliteTable(
     type: text("type", { enum: ["candidate", "sales"] }).notNull(),
     isDefault: integer("is_default", { mode: "boolean" }).notNull(),
     createdAt: text("created_at").notNull(),
+    // C22: an overdue stage makes a follow-up task, unless the flow turns it off.
+    overdueTasks: integer("overdue_tasks", { mode: "boolean" }).notNull().default(true),
   },
   (t) => [
     index("flows_org_name").on(t.organizationId, t.name, t.id),
@@ -104,6 +106,9 @@ export const dossiers = sqliteTable(
     index("dossiers_org_created_cover").on(t.organizationId, sql`${t.createdAt} desc`, sql`${t.id} desc`, t.status),
     // C17's updated_since: a client catching up asks for the few rows changed lately.
     index("dossiers_org_updated").on(t.organizationId, t.updatedAt),
+    // C22: the job runner's scan for active dossiers whose stage deadline has passed, across
+    // organizations (src/db/jobs.ts).
+    index("dossiers_active_due").on(t.stageDueAt).where(sql`${t.status} = 'active'`),
     // GET /flows/{id}/stats: a flow's active dossiers in (stage, currency) order, read alone (0011).
     index("dossiers_flow_active_figures")
       .on(t.organizationId, t.flowId, t.currentStageId, t.dealCurrency, t.stageDueAt, t.dealSize)
@@ -306,8 +311,19 @@ export const members = sqliteTable(
     lastSignInAt: text("last_sign_in_at"),
     // A disabled member's row stays, so that `assigned_to` and history keep resolving.
     disabledAt: text("disabled_at"),
+    // C22: the member's IANA zone (null: the server's DOSSIER_TIME_ZONE), whether the morning digest
+    // goes, the local day of the last digest made (sent or found empty), and the SHA-256 of the
+    // calendar feed's token (a new link replaces it).
+    timeZone: text("time_zone"),
+    digest: integer("digest", { mode: "boolean" }).notNull().default(true),
+    lastDigestDate: text("last_digest_date"),
+    calendarTokenHash: text("calendar_token_hash"),
   },
-  (t) => [uniqueIndex("members_email").on(t.emailFolded), index("members_org_created").on(t.organizationId, t.createdAt, t.id)],
+  (t) => [
+    uniqueIndex("members_email").on(t.emailFolded),
+    index("members_org_created").on(t.organizationId, t.createdAt, t.id),
+    uniqueIndex("members_calendar_token").on(t.calendarTokenHash),
+  ],
 );
 
 // One-use links that set a password (C12, C20): only a SHA-256 hash of the token is stored. A link
@@ -452,6 +468,134 @@ export const idempotencyKeys = sqliteTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.principalId, t.key] }), index("idempotency_keys_created").on(t.createdAt)],
 );
 
+// Tasks (C22): follow-ups with a due date, an assignee and a reminder. `stage_visit_id` is set on the
+// task an overdue stage made: unique, so a stage visit makes one task whatever runs the scan.
+// `reminded_at` is when the reminder was handled (queued, or nothing to send); a new remind_at
+// clears it.
+export const tasks = sqliteTable(
+  "tasks",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    dossierId: text("dossier_id").references(() => dossiers.id),
+    contactId: text("contact_id"),
+    title: text("title").notNull(),
+    notes: text("notes"),
+    dueAt: text("due_at"),
+    remindAt: text("remind_at"),
+    remindedAt: text("reminded_at"),
+    assignedTo: text("assigned_to"),
+    status: text("status", { enum: ["open", "done"] }).notNull(),
+    doneAt: text("done_at"),
+    createdByKind: text("created_by_kind").notNull(),
+    createdById: text("created_by_id"),
+    stageVisitId: integer("stage_visit_id"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    // The list's order: due_at ascending with no due date last, then created_at, then id.
+    index("tasks_org_due").on(t.organizationId, t.dueAt, t.createdAt, t.id),
+    index("tasks_org_assigned_due").on(t.organizationId, t.assignedTo, t.status, t.dueAt),
+    index("tasks_org_dossier").on(t.organizationId, t.dossierId),
+    index("tasks_org_contact").on(t.organizationId, t.contactId),
+    // The reminders still to handle, across organizations (the job runner).
+    index("tasks_remind_due").on(t.remindAt).where(sql`${t.remindedAt} IS NULL AND ${t.status} = 'open'`),
+    uniqueIndex("tasks_stage_visit").on(t.stageVisitId),
+  ],
+);
+
+// Outgoing mail (C22): each message queued in the transaction of its cause, as plain JSON
+// (src/mail/message.ts's OutgoingMail), then sent by the job runner: `attempts` counts the attempts
+// begun (recorded before connecting), `next_attempt_at` (epoch ms) is when a queued message is
+// due; `sending` marks an attempt begun and not yet recorded (after a crash it is due again: the
+// one duplicate C22 allows).
+export const outgoingMail = sqliteTable(
+  "outgoing_mail",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    memberId: text("member_id"),
+    taskId: text("task_id"),
+    kind: text("kind").notNull(),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    message: text("message").notNull(),
+    status: text("status", { enum: ["queued", "sending", "sent", "failed"] }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at"),
+    lastAttemptAt: text("last_attempt_at"),
+    lastError: text("last_error"),
+    reply: text("reply"),
+    sentAt: text("sent_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    index("outgoing_mail_due").on(t.status, t.nextAttemptAt),
+    index("outgoing_mail_org_created").on(t.organizationId, t.createdAt, t.id),
+  ],
+);
+
+// CSV imports (C21): one row per upload, with its settings, its progress (recorded in the same
+// transaction as each batch it closes, so that a restart goes on after `last_row` and no row is
+// made twice) and its first 1,000 errors (JSON). The file waits under the files folder while the
+// import runs (`file`, relative to it) and is removed when it ends.
+export const imports = sqliteTable(
+  "imports",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    resource: text("resource", { enum: ["contacts", "dossiers"] }).notNull(),
+    status: text("status", { enum: ["queued", "running", "succeeded", "failed", "reverted"] }).notNull(),
+    dryRun: integer("dry_run", { mode: "boolean" }).notNull(),
+    mode: text("mode", { enum: ["create", "update", "upsert"] }).notNull(),
+    matchOn: text("match_on", { enum: ["email", "id"] }).notNull(),
+    emitEvents: integer("emit_events", { mode: "boolean" }).notNull(),
+    // JSON: the mapping, the dossiers' flow_id and type, and what the inspection found (encoding,
+    // delimiter, headers, header row).
+    settings: text("settings").notNull(),
+    fileName: text("file_name"),
+    file: text("file"),
+    // Who started it (C18's actor of the request), for the revert's and the log's sake.
+    actorType: text("actor_type"),
+    actorId: text("actor_id"),
+    rows: integer("rows").notNull(),
+    processed: integer("processed").notNull(),
+    created: integer("created").notNull(),
+    updated: integer("updated").notNull(),
+    skipped: integer("skipped").notNull(),
+    failed: integer("failed").notNull(),
+    lastRow: integer("last_row").notNull(),
+    // JSON: [{row, column, message}], the first 1,000.
+    errors: text("errors").notNull(),
+    failure: text("failure"),
+    revertUndone: integer("revert_undone"),
+    revertSkipped: integer("revert_skipped"),
+    createdAt: text("created_at").notNull(),
+    finishedAt: text("finished_at"),
+    revertedAt: text("reverted_at"),
+  },
+  (t) => [index("imports_org_created").on(t.organizationId, t.createdAt, t.id), index("imports_status").on(t.status)],
+);
+
+// What an import did to each row it changed, for its revert (C21): the record, whether it was
+// created or updated, the old values of the fields an update changed (JSON), and the record's
+// updated_at once the import had written it: a record whose updated_at moved since was touched by
+// a later change, and the revert leaves it alone.
+export const importRows = sqliteTable(
+  "import_rows",
+  {
+    importId: text("import_id").notNull().references(() => imports.id),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    row: integer("row").notNull(),
+    resourceId: text("resource_id").notNull(),
+    action: text("action", { enum: ["created", "updated"] }).notNull(),
+    previous: text("previous"),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.row] })],
+);
+
 export type Organization = typeof organizations.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type FlowRow = typeof flows.$inferSelect;
@@ -464,3 +608,7 @@ export type EventRow = typeof events.$inferSelect;
 export type MemberRow = typeof members.$inferSelect;
 export type SetupLinkRow = typeof setupLinks.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
+export type TaskRow = typeof tasks.$inferSelect;
+export type OutgoingMailRow = typeof outgoingMail.$inferSelect;
+export type ImportRow = typeof imports.$inferSelect;
+export type ImportedRecordRow = typeof importRows.$inferSelect;

@@ -17,6 +17,7 @@ import {
   PatchContact,
   Unlinked,
 } from "../schemas/contacts";
+import { CsvFile, Import, ImportError, ImportForm, ImportRevert, ImportStatus } from "../schemas/imports";
 import { ArchivedDossier, CreateDossier, CreateDossierForm, CvForm, CvRaw, Dossier, DossierStatus, DossierType, PatchDossier } from "../schemas/dossiers";
 import {
   DossierCreatedEvent,
@@ -37,6 +38,8 @@ import { IntakeAddress, IntakeReceipt, RawMessage } from "../schemas/intake";
 import { ApiKey, CreatedKey, CreateKey, ScopeName } from "../schemas/keys";
 import { Note } from "../schemas/notes";
 import { FlowStats, FlowStatsAnswer, Pipeline, StageFigures } from "../schemas/stats";
+import { CalendarLink, MailLogEntry, MailStatus, MemberSettings, PatchMemberSettings } from "../schemas/mail";
+import { CreateTask, DeletedTask, PatchTask, Task, TaskCreator, TaskStatus } from "../schemas/tasks";
 import {
   Delivery,
   DeliveryAttempt,
@@ -139,6 +142,14 @@ const NAMED: Record<string, TSchema> = {
   IntakeReceiptEnvelope: One(IntakeReceipt),
   EmailMessage: RawMessage,
   PdfFile: CvRaw,
+  CsvFile,
+  Import,
+  ImportError,
+  ImportRevert,
+  ImportStatus,
+  ImportForm,
+  ImportEnvelope: One(Import),
+  ImportList: List(Import),
   Scope: ScopeName,
   ApiKey,
   ApiKeyList: List(ApiKey),
@@ -166,6 +177,23 @@ const NAMED: Record<string, TSchema> = {
   EventEnvelope: One(Event),
   EventFeedMeta,
   EventFeed,
+  Task,
+  TaskStatus,
+  TaskCreator,
+  TaskEnvelope: One(Task),
+  TaskList: List(Task),
+  DeletedTask,
+  DeletedTaskEnvelope: One(DeletedTask),
+  CreateTask,
+  PatchTask,
+  MailStatus,
+  MailLogEntry,
+  MailLogList: List(MailLogEntry),
+  MemberSettings,
+  MemberSettingsEnvelope: One(MemberSettings),
+  PatchMemberSettings,
+  CalendarLink,
+  CalendarLinkEnvelope: One(CalendarLink),
 };
 
 const nameOf = new Map<TSchema, string>(Object.entries(NAMED).map(([name, schema]) => [schema, name]));
@@ -194,9 +222,11 @@ function named(schema: object): string | undefined {
 /** Formats the document states where the service checks the value itself (with its own message
  * and `param`), so that the validating schema leaves them out: a contact's pool dates (issue 38:
  * every date-time has its format). */
-const DOCUMENT_FORMATS = new Map<unknown, string>(
-  (["pool_added_at", "pool_expires_at"] as const).map((field) => [((CreateContact.properties[field] as TSchema).anyOf as TSchema[])[0], "date-time"]),
-);
+const DOCUMENT_FORMATS = new Map<unknown, string>([
+  ...(["pool_added_at", "pool_expires_at"] as const).map((field) => [((CreateContact.properties[field] as TSchema).anyOf as TSchema[])[0], "date-time"] as const),
+  // A task's due_at and remind_at (C22): the service names the field of a bad date-time.
+  ...[CreateTask, PatchTask].flatMap((body) => (["due_at", "remind_at"] as const).map((field) => [((body.properties[field] as TSchema).anyOf as TSchema[])[0], "date-time"] as const)),
+]);
 
 /** Members whose values are data, not schemas: never replaced by a reference. */
 const DATA_MEMBERS = new Set(["examples", "example", "default", "const", "enum"]);

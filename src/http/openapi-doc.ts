@@ -32,7 +32,7 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; message: string }> = {
   },
   duplicate_contact: { when: "Another contact of the organization has this email (compared case-insensitively)", message: "a contact with this email already exists in the organization" },
   file_too_large: { when: "A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB", message: "the CV is larger than 10 MB" },
-  payload_too_large: { when: "A JSON body over 1 MB (1,048,576 bytes)", message: "the JSON body is larger than 1 MB" },
+  payload_too_large: { when: "A JSON body over 1 MB (1,048,576 bytes); a CSV import over 50 MB or 200,000 rows", message: "the JSON body is larger than 1 MB" },
   unsupported_media_type: { when: "A Content-Type that is neither multipart/form-data nor application/pdf", message: "send the CV as multipart/form-data (field cv) or as application/pdf" },
   rate_limited: { when: "The organization's rate limit (requests per sliding 60 s) is used up; Retry-After says when to try again", message: "rate limit of 600 requests per minute exceeded" },
   internal: { when: "An unexpected server error; the details are logged with the request id. Safe to retry", message: "an unexpected error occurred; it is safe to retry" },
@@ -63,6 +63,10 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; message: string }> = {
   server_busy: {
     when: "Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again",
     message: "the server is busy; try again in a moment",
+  },
+  import_not_revertable: {
+    when: "Only a succeeded import that is not a dry run can be reverted: this one is queued, running, failed, a dry run, or reverted already",
+    message: "only a succeeded import can be reverted; this one is running",
   },
 };
 
@@ -406,6 +410,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: "Dossiers", description: "Candidates and sales leads: each in one flow and one stage, with its CV and history" },
   { name: "Notes", description: "A dossier's timeline of notes" },
   { name: "Contacts", description: "People of the organization's network, linked to any number of dossiers" },
+  { name: "Imports", description: "CSV files of contacts or dossiers brought in the background, with a dry run, progress, errors by row and a revert" },
   { name: "Dossier-contact links", description: "Which contacts a dossier involves, in which role, and which one is primary" },
   { name: "Flows", description: "Pipelines of ordered stages, their intake addresses and their figures" },
   { name: "Events", description: "The feed of every event, the same bodies the webhooks send: read it with `after` to miss none" },
@@ -414,6 +419,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: "Members", description: "The people who sign in to the console, and their roles" },
   { name: "Session", description: "Signing in and out of the console (a cookie); programs use an API key instead" },
   { name: "Intake", description: "Mail that becomes a dossier (C15)" },
+  { name: "Tasks", description: "Follow-ups with a due date, an assignee and a reminder by email (C22)" },
 ];
 
 /** The introduction a reference page shows above the operations (`info.description`, Markdown). */

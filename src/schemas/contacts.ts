@@ -30,13 +30,17 @@ export const PoolFilter = t.Union([t.Literal("in_pool"), t.Literal("expired")], 
 });
 
 /** The filters of GET /contacts (api-v1 "Contacts", C6), in the order they are checked. */
-export const ContactQuery = t.Object({
+/** GET /contacts' filters, which its export takes too (C21). */
+export const ContactFilterQuery = {
   kind: t.Array(ContactKind, { description: "Repeat to combine: contacts holding any of the kinds" }),
   pool: t.Optional(PoolFilter),
   search: t.Optional(t.String({ description: "Case-insensitive substring of full_name, email, company or role" })),
   updated_since: t.Optional(UpdatedSince),
-  ...PagingQuery,
-});
+};
+
+export const ContactQuery = t.Object({ ...ContactFilterQuery, ...PagingQuery });
+/** GET /contacts/export: the list's filters, no paging (C21). */
+export const ContactExportQuery = t.Object(ContactFilterQuery);
 
 const EXAMPLE_CONTACT = {
   id: "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",

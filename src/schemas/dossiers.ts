@@ -160,7 +160,8 @@ export const CvForm = t.Object(
 export const CvRaw = t.String({ format: "binary", description: "The PDF bytes, at most 10 MB", examples: [PDF_EXAMPLE] });
 
 /** The filters of GET /dossiers (api-v1 "Dossiers", C3, C10), in the order they are checked. */
-export const DossierQuery = t.Object({
+/** GET /dossiers' filters, which its export takes too (C21). */
+export const DossierFilterQuery = {
   type: t.Optional(t.Union(DossierType.anyOf, { description: "Only dossiers of this type" })),
   status: t.Optional(t.Union(DossierStatus.anyOf, { description: "Only dossiers in this status; without it, archived dossiers are left out" })),
   stage_id: t.Optional(t.String({ format: "uuid", description: "Only dossiers currently in this stage; a non-uuid is 400" })),
@@ -170,5 +171,8 @@ export const DossierQuery = t.Object({
   q: t.Optional(t.String({ description: "Case-insensitive substring of name, email or company" })),
   contact_id: t.Optional(t.String({ format: "uuid", description: "Only dossiers linked to this contact, as primary or not; a non-uuid is 400" })),
   updated_since: t.Optional(UpdatedSince),
-  ...PagingQuery,
-});
+};
+
+export const DossierQuery = t.Object({ ...DossierFilterQuery, ...PagingQuery });
+/** GET /dossiers/export: the list's filters, no paging (C21). */
+export const DossierExportQuery = t.Object(DossierFilterQuery);

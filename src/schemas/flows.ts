@@ -37,12 +37,13 @@ export const Flow = t.Object(
     name: t.String(),
     type: FlowType,
     is_default: t.Boolean({ description: "The flow used when a dossier of this type is created without flow_id; at most one per type" }),
+    overdue_tasks: t.Boolean({ description: "Whether a dossier overdue in one of its stages gets a follow-up task, once per stage visit (C22); default true" }),
     stages: t.Array(Stage, { minItems: 1, description: "Ordered by position" }),
   },
   {
     ...closed,
     examples: [
-      { id: EXAMPLE_STAGE.flow_id, organization_id: "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d", name: "Sales", type: "sales", is_default: true, stages: [EXAMPLE_STAGE] },
+      { id: EXAMPLE_STAGE.flow_id, organization_id: "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d", name: "Sales", type: "sales", is_default: true, overdue_tasks: true, stages: [EXAMPLE_STAGE] },
     ],
   },
 );
@@ -91,8 +92,9 @@ export const PatchFlow = t.Object(
     is_default: t.Optional(
       t.Boolean({ description: "true makes it the default of its type (the flag moves); false on the default is refused: make another flow the default instead" }),
     ),
+    overdue_tasks: t.Optional(t.Boolean({ description: "false: an overdue stage no longer makes a follow-up task (C22)" })),
   },
-  { ...closed, examples: [{ name: "Engineering hiring 2027", is_default: true }] },
+  { ...closed, examples: [{ name: "Engineering hiring 2027", is_default: true, overdue_tasks: false }] },
 );
 
 export const CreateStage = t.Object(

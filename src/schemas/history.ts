@@ -4,8 +4,8 @@ import { closed, DateTime, Nullable, Uuid } from "./common";
 
 export const Actor = t.Object(
   {
-    type: t.Union([t.Literal("key"), t.Literal("member"), t.Literal("email"), t.Literal("cli")]),
-    id: t.String({ description: "The key's or member's id, the sender's address, or the system user who ran the command" }),
+    type: t.Union([t.Literal("key"), t.Literal("member"), t.Literal("email"), t.Literal("cli"), t.Literal("import")]),
+    id: t.String({ description: "The key's or member's id, the sender's address, the system user who ran the command, or the CSV import's id (C21)" }),
     name: Nullable(t.String()),
   },
   { ...closed, description: "Who made the change" },
@@ -15,7 +15,7 @@ export const HistoryItem = t.Object(
   {
     at: DateTime,
     kind: t.Union(
-      ["created", "updated", "stage_changed", "cv_attached", "note_added", "archived", "contact_linked", "contact_unlinked"].map((kind) => t.Literal(kind)),
+      ["created", "updated", "stage_changed", "cv_attached", "note_added", "archived", "contact_linked", "contact_unlinked", "task_created", "task_done"].map((kind) => t.Literal(kind)),
     ),
     actor: Nullable(Actor),
     changes: t.Record(t.String(), t.Array(t.Unknown(), { minItems: 2, maxItems: 2 }), { description: "field → [old, new]" }),

@@ -148,7 +148,15 @@ export async function createDossier(ctx: Context, organizationId: string, raw: C
 }
 
 /** createDossier's unit of work (for a caller that makes several in one). */
-export async function writeNewDossier(ctx: Context, organizationId: string, raw: CreateDossierInput, id = newId(), staged: StagedCv | null = null): Promise<Dossier> {
+export async function writeNewDossier(
+  ctx: Context,
+  organizationId: string,
+  raw: CreateDossierInput,
+  id = newId(),
+  staged: StagedCv | null = null,
+  /** A stage of the flow to begin in instead of its first (a CSV import's `stage` column, C21). */
+  stageId?: string,
+): Promise<Dossier> {
   const rows = ctx.store.dossiers;
   const input = dropNulls(raw);
   checkFields(input, input.type);
@@ -163,7 +171,8 @@ export async function writeNewDossier(ctx: Context, organizationId: string, raw:
     contactId = input.contact_id.toLowerCase();
     if (!(await rows.contactExists(organizationId, contactId))) throw notFound("contact_id: contact not found");
   }
-  const stage = await rows.firstStage(organizationId, flow.id);
+  const stage = stageId === undefined ? (await rows.firstStage(organizationId, flow.id)) : (await rows.stageOfFlow(organizationId, flow.id, stageId));
+  if (stageId !== undefined && !stage) throw invalidBody("stage: not a stage of the dossier's flow");
   const now = ctx.now().toISOString();
   const name = input.name.trim();
   // The contact first, so that the dossier's INSERT carries its contact_id (C5: the primary's).

@@ -101,6 +101,7 @@ export async function insertFlow(
     name: input.name,
     type: input.type,
     is_default: input.isDefault,
+    overdue_tasks: true,
     stages: input.stages.map((s, i) => ({
       id: newId(),
       flow_id: id,
@@ -160,7 +161,7 @@ export async function getFlow(ctx: Context, organizationId: string, flowId: stri
   return flow;
 }
 
-/** PATCH /flows/{id} (C13, C20): rename, or make it the default of its type (the flag moves). Each
+/** PATCH /flows/{id} (C13, C20, C22): rename, turn overdue tasks on or off, or make it the default of its type (the flag moves). Each
  * type keeps a default, so `is_default: false` on the default is refused. */
 export async function patchFlow(ctx: Context, organizationId: string, flowId: string, body: Static<typeof PatchFlow>): Promise<Flow> {
   const name = body.name === undefined ? undefined : checkedName(body.name);
@@ -172,6 +173,7 @@ export async function patchFlow(ctx: Context, organizationId: string, flowId: st
       throw invalidBody("is_default: each type keeps a default flow; make another flow the default instead");
     }
     if (name !== undefined && name !== flow.name) await flows.rename(organizationId, flowId, name);
+    if (body.overdue_tasks !== undefined && body.overdue_tasks !== flow.overdue_tasks) await flows.setOverdueTasks(organizationId, flowId, body.overdue_tasks);
     if (body.is_default === true && !flow.is_default) {
       await flows.clearDefault(organizationId, flow.type);
       await flows.makeDefault(organizationId, flowId);

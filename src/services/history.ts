@@ -6,7 +6,8 @@ import type { Context } from "../context";
 import type { HistoryItem as HistoryItemSchema, StageStay } from "../schemas/history";
 
 export type HistoryKind =
-  | "created" | "updated" | "stage_changed" | "cv_attached" | "note_added" | "archived" | "contact_linked" | "contact_unlinked";
+  | "created" | "updated" | "stage_changed" | "cv_attached" | "note_added" | "archived" | "contact_linked" | "contact_unlinked"
+  | "task_created" | "task_done";
 
 /** field → [old, new] */
 export type Changes = Record<string, [unknown, unknown]>;

@@ -24,6 +24,7 @@ export const SCOPES = [
   "keys:manage",
   "webhooks:manage",
   "events:read",
+  "tasks:read", "tasks:write", "mail:read", // Round 3: tasks and outgoing mail (C22).
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

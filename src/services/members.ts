@@ -18,9 +18,9 @@ export const ROLES: Role[] = ["viewer", "member", "admin", "owner"];
 /** Every scope a role can hold: every scope a key can hold (C12: `--scopes all` includes them). */
 export const ALL_SCOPES = SCOPES;
 
-const VIEWER = ["dossiers:read", "contacts:read", "flows:read", "notes:read"];
-const MEMBER = [...VIEWER, "dossiers:write", "contacts:write", "notes:write"];
-const ADMIN = [...MEMBER, "flows:write", "members:manage", "keys:manage", "webhooks:manage", "events:read"];
+const VIEWER = ["dossiers:read", "contacts:read", "flows:read", "notes:read", "tasks:read"];
+const MEMBER = [...VIEWER, "dossiers:write", "contacts:write", "notes:write", "tasks:write"];
+const ADMIN = [...MEMBER, "flows:write", "members:manage", "keys:manage", "webhooks:manage", "events:read", "mail:read"];
 
 /** C12's table: what each role grants, checked exactly as a key's scopes are. */
 export const ROLE_SCOPES: Record<Role, ReadonlySet<string>> = {
@@ -178,6 +178,10 @@ export async function createMember(ctx: Context, actor: Actor, input: MemberInpu
       createdAt: ctx.now().toISOString(),
       lastSignInAt: null,
       disabledAt: null,
+      timeZone: null,
+      digest: true,
+      lastDigestDate: null,
+      calendarTokenHash: null,
     };
     await members.insert(row);
     return { ...memberView(row), setup_url: (await writeSetupLink(ctx, row.organizationId, row.id, null, base)) };

@@ -161,6 +161,10 @@ export async function redeemSetupLink(ctx: Context, input: SetupInput): Promise<
         createdAt: ctx.now().toISOString(),
         lastSignInAt: null,
         disabledAt: null,
+        timeZone: null,
+        digest: true,
+        lastDigestDate: null,
+        calendarTokenHash: null,
       };
       await ctx.store.members.insert(row);
     }

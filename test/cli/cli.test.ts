@@ -56,7 +56,7 @@ describe("dossier org|key|flow|webhook|backup --json", () => {
     expect(created.json.key).toMatch(/^svc_live_[A-Za-z0-9]{32}$/);
     const keyId = created.json.id;
     const all = dossier(data, "key", "create", "--org", orgId, "--scopes", "all", "--json");
-    expect(all.json.scopes).toHaveLength(12);
+    expect(all.json.scopes).toHaveLength(15); // C22 adds tasks:read, tasks:write, mail:read
     const list = dossier(data, "key", "list", "--org", orgId, "--json");
     expect(list.stdout).not.toContain(created.json.key);
     expect(list.json.data[0]).toEqual({ id: keyId, prefix: created.json.key.slice(0, 12), scopes: ["flows:read", "dossiers:read"], expires_at: "2030-01-01T00:00:00.000Z", revoked_at: null, last_used_at: null, name: "ci" });
@@ -184,7 +184,7 @@ describe("key create: the problem named in its one line (C2)", () => {
   });
 
   test("all inside a list stands for every scope", () => {
-    expect(dossier(data, "key", "create", "--org", org, "--scopes", "flows:read,all", "--json").json.scopes).toHaveLength(12);
+    expect(dossier(data, "key", "create", "--org", org, "--scopes", "flows:read,all", "--json").json.scopes).toHaveLength(15); // C22 adds tasks:read, tasks:write, mail:read
   });
 
   test("--expires-at in the past is refused, naming the problem; nothing is created", () => {

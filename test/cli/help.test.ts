@@ -76,6 +76,19 @@ const ROWS: Row[] = [
   { command: "webhook", sub: "retry", flags: OUTPUT, env: STORE_ENV },
   { command: "backup", flags: OUTPUT, env: STORE_ENV },
   { command: "seed", flags: { "--org": null, "--dossiers": "120", "--contacts": "150", "--seed": "random", ...OUTPUT }, env: STORE_ENV },
+  {
+    command: "import",
+    flags: {
+      "--org": null, "--resource": null, "--map": "guessed", "--mode": "create", "--match-on": "email", "--dry-run": "off", "--no-events": "off",
+      "--flow-id": "default flow", "--type": null, "--stage": null, ...OUTPUT,
+    },
+    env: STORE_ENV,
+  },
+  {
+    command: "export",
+    flags: { "--org": null, "--resource": null, "--type": null, "--kind": null, "--updated-since": null, "--data": "./data" },
+    env: STORE_ENV,
+  },
 ];
 
 function help(row: Row): string {

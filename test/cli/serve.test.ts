@@ -25,7 +25,7 @@ describe("first start", () => {
 
     const orgs = dossier(data, "org", "list", "--json").json.data;
     expect(orgs).toEqual([{ id: expect.any(String), name: "Default", plan: "growth", rate_limit: 600 }]);
-    expect(dossier(data, "key", "list", "--org", orgs[0].id, "--json").json.data[0].scopes).toHaveLength(12);
+    expect(dossier(data, "key", "list", "--org", orgs[0].id, "--json").json.data[0].scopes).toHaveLength(15); // C22 adds tasks:read, tasks:write, mail:read
     expect(first.stderr()).toMatch(new RegExp(`Console: ${first.url}/console/setup#token=[A-Za-z0-9_-]{43}\n`));
 
     const second = await startServerProcess(data);

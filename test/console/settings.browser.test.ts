@@ -101,7 +101,7 @@ describe("C12, C14: settings → members", () => {
     await theirs.getByRole("button", { name: "Set password and sign in" }).click();
     await theirs.getByRole("button", { name: "Sign out" }).waitFor({ timeout: LOAD_MS });
     expect(await theirs.getByText(name).isVisible()).toBe(true);
-    expect(await theirs.getByRole("link", { name: "Settings" }).count()).toBe(0);
+    expect(await theirs.getByRole("link", { name: "Settings", exact: true }).count()).toBe(0);
     const id = ((await at.api("GET", "/members")).json.data as { id: string; email: string }[]).find((m) => m.email === email)!.id;
 
     // The admin's session held meanwhile: they change the role.

@@ -32,13 +32,14 @@ const FLOWS: NewFlow[] = [
     name: "Hiring",
     type: "candidate",
     is_default: true,
+    overdue_tasks: true,
     created_at: T0,
     // Written out of order: read back by position.
     stages: [stage("c", "f1", 3, { win_probability: 80 }), stage("a", "f1", 1, { deadline_days: 0 }), stage("b", "f1", 2, { deadline_days: 14, color: "#123" })],
   },
-  { id: "f2", organization_id: "o1", name: "Sales", type: "sales", is_default: true, created_at: T0, stages: [stage("s1", "f2", 1, { win_probability: 25 })] },
-  { id: "f3", organization_id: "o1", name: "Another", type: "candidate", is_default: false, created_at: T0, stages: [stage("x", "f3", 1)] },
-  { id: "f9", organization_id: "o2", name: "Hiring", type: "candidate", is_default: true, created_at: T0, stages: [stage("z", "f9", 1)] },
+  { id: "f2", organization_id: "o1", name: "Sales", type: "sales", is_default: true, overdue_tasks: true, created_at: T0, stages: [stage("s1", "f2", 1, { win_probability: 25 })] },
+  { id: "f3", organization_id: "o1", name: "Another", type: "candidate", is_default: false, overdue_tasks: true, created_at: T0, stages: [stage("x", "f3", 1)] },
+  { id: "f9", organization_id: "o2", name: "Hiring", type: "candidate", is_default: true, overdue_tasks: true, created_at: T0, stages: [stage("z", "f9", 1)] },
 ];
 
 /** A flow as read back: no created_at, its stages by position. */

@@ -30,8 +30,8 @@ async function withDossiers(engine: Engine): Promise<EngineStore> {
   });
   const st = (id: string, flowId: string, position: number) => ({ id, flow_id: flowId, name: id, position, deadline_days: null, win_probability: 0, color: "#fff" });
   await s.write(async () => {
-    await s.flows.insert({ id: "f1", organization_id: "o1", name: "Hiring", type: "candidate", is_default: true, created_at: T0, stages: [st("a", "f1", 1), st("b", "f1", 2)] });
-    await s.flows.insert({ id: "f9", organization_id: "o2", name: "Hiring", type: "candidate", is_default: true, created_at: T0, stages: [st("z", "f9", 1)] });
+    await s.flows.insert({ id: "f1", organization_id: "o1", name: "Hiring", type: "candidate", is_default: true, overdue_tasks: true, created_at: T0, stages: [st("a", "f1", 1), st("b", "f1", 2)] });
+    await s.flows.insert({ id: "f9", organization_id: "o2", name: "Hiring", type: "candidate", is_default: true, overdue_tasks: true, created_at: T0, stages: [st("z", "f9", 1)] });
   });
   const dossier = { type: "candidate", status: "active", created_at: T0, updated_at: T0, stage_entered_at: T0 };
   await insertRows(s, "dossiers", [
@@ -121,6 +121,7 @@ describe.each(ENGINES)("history on %s", (engine) => {
       await s.members.insert({
         id: "m1", organizationId: "o1", email: "a@x.example", emailFolded: "a@x.example", name: "Ada", role: "owner",
         passwordHash: null, createdAt: T0, lastSignInAt: null, disabledAt: null,
+        timeZone: null, digest: true, lastDigestDate: null, calendarTokenHash: null,
       });
     });
     expect(await s.read(() => s.history.keyName("o1", "k1"))).toBe("Zapier");

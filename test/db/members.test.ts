@@ -20,6 +20,12 @@ const member = (id: string, organizationId: string, changes: Partial<MemberRow> 
   createdAt: T0,
   lastSignInAt: null,
   disabledAt: null,
+  timeZone: null,
+  // What both engines answer: SQLite's module reads the flag as `digest = 1` (1 or 0), and
+  // PostgreSQL's as `digest::integer`, the same.
+  digest: 1 as unknown as boolean,
+  lastDigestDate: null,
+  calendarTokenHash: null,
   ...changes,
 });
 
@@ -63,6 +69,26 @@ describe.each(ENGINES)("members on %s", (engine) => {
     expect((await s.read(() => s.members.list("o1"))).map((m) => m.id)).toEqual(["m1", "m3", "m2"]);
     expect(await s.members.list("o2")).toEqual([member("m9", "o2")]);
     expect(await s.members.list("o3")).toEqual([]);
+  });
+
+  test("C22: settings and the calendar token's hash are set in the member's organization only; found by the hash and by id anywhere", async () => {
+    const s = await twoOrgs(engine);
+    await s.write(async () => {
+      await s.members.insert(member("m1", "o1"));
+      await s.members.insert(member("m9", "o2"));
+    });
+    await s.write(async () => {
+      await s.members.setSettings("o1", "m1", "Europe/Paris", false);
+      await s.members.setSettings("o2", "m1", "Asia/Tokyo", true); // another organization's id: nothing
+      await s.members.setCalendarTokenHash("o1", "m1", "cal-1");
+      await s.members.setCalendarTokenHash("o1", "m9", "cal-9"); // not o1's member: nothing
+    });
+    const changed = member("m1", "o1", { timeZone: "Europe/Paris", digest: 0 as unknown as boolean, calendarTokenHash: "cal-1" });
+    expect(await s.members.byId("o1", "m1")).toEqual(changed);
+    expect(await s.members.byCalendarTokenHash("cal-1")).toEqual(changed);
+    expect(await s.members.byCalendarTokenHash("cal-9")).toBeNull();
+    expect(await s.members.byIdInAnyOrganization("m9")).toEqual(member("m9", "o2"));
+    expect(await s.members.byIdInAnyOrganization("nope")).toBeNull();
   });
 
   test("update, setPassword and recordSignIn change the member of that organization only", async () => {

@@ -21,6 +21,12 @@ const member = (id: string, organizationId: string, changes: Partial<MemberRow> 
   createdAt: T0,
   lastSignInAt: null,
   disabledAt: null,
+  timeZone: null,
+  // What both engines answer: SQLite's module reads the flag as `digest = 1` (1 or 0), and
+  // PostgreSQL's as `digest::integer`, the same.
+  digest: 1 as unknown as boolean,
+  lastDigestDate: null,
+  calendarTokenHash: null,
   ...changes,
 });
 

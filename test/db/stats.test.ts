@@ -24,8 +24,8 @@ async function withFlows(engine: Engine): Promise<EngineStore> {
   });
   const st = (id: string, flowId: string, position: number, win: number) => ({ id, flow_id: flowId, name: `Stage ${id}`, position, deadline_days: null, win_probability: win, color: "#fff" });
   await s.write(async () => {
-    await s.flows.insert({ id: "f1", organization_id: "o1", name: "Sales", type: "sales", is_default: true, created_at: T0, stages: [st("b", "f1", 2, 50), st("a", "f1", 1, 20), st("c", "f1", 3, 100)] });
-    await s.flows.insert({ id: "f9", organization_id: "o2", name: "Sales", type: "sales", is_default: true, created_at: T0, stages: [st("z", "f9", 1, 10)] });
+    await s.flows.insert({ id: "f1", organization_id: "o1", name: "Sales", type: "sales", is_default: true, overdue_tasks: true, created_at: T0, stages: [st("b", "f1", 2, 50), st("a", "f1", 1, 20), st("c", "f1", 3, 100)] });
+    await s.flows.insert({ id: "f9", organization_id: "o2", name: "Sales", type: "sales", is_default: true, overdue_tasks: true, created_at: T0, stages: [st("z", "f9", 1, 10)] });
   });
   return s;
 }

@@ -19,8 +19,10 @@ export type Engine = (typeof ENGINES)[number];
 
 /** What both engines' stores give (the resources the PostgreSQL store has so far). */
 export interface EngineStore {
+  contacts: EngineQueries<"contacts">;
   cvFiles: EngineQueries<"cvFiles">;
   deliveries: EngineQueries<"deliveries">;
+  dossiers: EngineQueries<"dossiers">;
   events: EngineQueries<"events">;
   flows: EngineQueries<"flows">;
   health: EngineQueries<"health">;

@@ -41,6 +41,9 @@ type Document = {
 };
 
 // A body timeout shorter than C20's 30 s, so that the scenario's stalled bodies get their 408 soon.
+/** C22's links for calendar apps and mail programs, each opened by its own token (src/http/member-links.ts): not API calls. */
+const isMemberLink = (path: string) => path.startsWith("/calendar/") || path.startsWith("/unsubscribe/");
+
 const server: RunningServer = await startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: false, config: { log: "off", bodyTimeoutMs: 3_000, intakeRateLimit: 20 } });
 const app = server.app;
 const baseUrl = server.url;
@@ -76,7 +79,7 @@ const problems = (validate: ValidateFunction) => ajv.errorsText(validate.errors,
 describe("the OpenAPI document cannot lie", () => {
   test("every operation declares its parameters, bodies, scopes, security and exact answers", () => {
     const ops = operations().filter(({ path }) => path.startsWith("/api/v1/"));
-    expect(ops.length).toBe(26 + 15 + 9); // + the settings calls of C13, the member and session calls of C12
+    expect(ops.length).toBe(26 + 15 + 9 + 10 + 2 + 4); // + the settings calls of C13, the member and session calls of C12, the task, mail-log and my-settings calls of C22, the exports and imports of C21
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(document.components.securitySchemes.cookieAuth).toMatchObject({ type: "apiKey", in: "cookie", name: "dossier_session" });
     // Signing in is the way in: it needs neither a key nor a session (C12); an intake token is its own principal (C15).
@@ -109,7 +112,7 @@ describe("the OpenAPI document cannot lie", () => {
       for (const p of declared) expect(p, where).toMatchObject({ required: true, schema: id });
       // Bodies on the writes that read one.
       // (An action on a resource, such as a rotation, reads none.)
-      if ((method === "post" || method === "patch") && !/\/(rotate|rotate-secret|retry|setup-link)$/.test(path)) {
+      if ((method === "post" || method === "patch") && !/\/(rotate|rotate-secret|retry|setup-link|calendar-link|revert)$/.test(path)) {
         expect(Object.keys(op.requestBody?.content ?? {}).length, where).toBeGreaterThan(0);
       }
       // Every answer: a description, X-Request-Id, and for JSON a closed schema.
@@ -138,7 +141,7 @@ describe("the OpenAPI document cannot lie", () => {
   test("every route the app serves is in the document, and nothing else is", () => {
     // The app's own route table: method + path, without the document's own pages and HEAD.
     const served = app.routes
-      .filter((r) => r.method !== "HEAD" && r.path !== "/docs" && r.path !== "/openapi.json" && !r.path.startsWith("/docs/assets/") && !isConsole(r.path))
+      .filter((r) => r.method !== "HEAD" && r.path !== "/docs" && r.path !== "/openapi.json" && !r.path.startsWith("/docs/assets/") && !isConsole(r.path) && !isMemberLink(r.path))
       .map((r) => `${r.method.toUpperCase()} ${r.path.replace(/:([A-Za-z_]+)/g, "{$1}")}`)
       .sort();
     const documented = operations().map(({ path, method }) => `${method.toUpperCase()} ${path}`).sort();
@@ -343,6 +346,10 @@ const checker: Middleware = {
     } else if (type === "application/pdf") {
       const bytes = new Uint8Array(await response.clone().arrayBuffer());
       if (new TextDecoder().decode(bytes.subarray(0, 5)) !== "%PDF-") failures.push(`${where}: not a PDF`);
+    } else if (type === "text/csv") {
+      // C21: UTF-8 with a BOM, CRLF, a header row of the resource's fields.
+      const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await response.clone().arrayBuffer());
+      if (!text.startsWith("\uFEFFid,") || !text.endsWith("\r\n")) failures.push(`${where}: not a CSV export: ${JSON.stringify(text.slice(0, 40))}`);
     } else {
       failures.push(`${where}: no check for ${type}`);
     }

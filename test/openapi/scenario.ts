@@ -79,7 +79,7 @@ async function describe(r: Answer): Promise<string> {
 }
 
 /** The body of a success answer with this status. */
-async function ok<R extends Answer>(call: Promise<R>, status: 200 | 201): Promise<NonNullable<R["data"]>> {
+async function ok<R extends Answer>(call: Promise<R>, status: 200 | 201 | 202): Promise<NonNullable<R["data"]>> {
   const r = await call;
   if (r.response.status !== status || r.data === undefined) throw new Error(`expected ${status} from ${r.response.url}, got ${await describe(r)}`);
   return r.data as NonNullable<R["data"]>;
@@ -149,6 +149,13 @@ const rawPdf = (bytes: Uint8Array<ArrayBuffer> | string, type = "application/pdf
   headers: { "Content-Type": type },
 });
 
+/** A CSV import's form (C21), typed by the document: the file is a Blob. */
+const CSV_CONTACTS = "full_name,Email\r\nAda Lovelace,ada.import@example.com\r\n";
+const importForm = (csv: string | Uint8Array<ArrayBuffer>, fields: { mapping?: string; mode?: "create" | "update" | "upsert"; dry_run?: "true" | "false" } = {}) => ({
+  body: { file: new File([csv], "contacts.csv", { type: "text/csv" }), resource: "contacts" as const, mapping: '{"full_name":"full_name","Email":"email"}', ...fields },
+  bodySerializer: multipart,
+});
+
 /** Every route once, with plausible input: for the statuses every route shares (401, 402, 403, 429, 500). */
 function everyRoute(api: Api, id: string, eventId = NO_EVENT) {
   const path = { path: { id } };
@@ -166,6 +173,12 @@ function everyRoute(api: Api, id: string, eventId = NO_EVENT) {
     api.POST("/api/v1/dossiers/{id}/contacts", { params: path, body: { contact_id: id, role_on_dossier: "other" } }),
     api.DELETE("/api/v1/dossiers/{id}/contacts/{contact_id}", { params: { path: { id, contact_id: id } } }),
     api.GET("/api/v1/dossiers/{id}/history", { params: path }),
+    api.GET("/api/v1/dossiers/export", { parseAs: "text" }),
+    api.GET("/api/v1/contacts/export", { parseAs: "text" }),
+    api.POST("/api/v1/imports", importForm(CSV_CONTACTS)),
+    api.GET("/api/v1/imports"),
+    api.GET("/api/v1/imports/{id}", { params: path }),
+    api.POST("/api/v1/imports/{id}/revert", { params: path }),
     api.GET("/api/v1/contacts"),
     api.POST("/api/v1/contacts", { body: { full_name: "Grace Hopper" } }),
     api.GET("/api/v1/contacts/{id}", { params: path }),
@@ -184,8 +197,26 @@ function everyRoute(api: Api, id: string, eventId = NO_EVENT) {
     api.PATCH("/api/v1/members/{id}", { params: path, body: { name: "Renamed" } }),
     api.DELETE("/api/v1/members/{id}", { params: path }),
     api.POST("/api/v1/members/{id}/setup-link", { params: path }),
+    ...taskRoutes(api, id),
+    api.GET("/api/v1/mail-log"),
   ];
 }
+
+/** The task calls (C22), each once, with plausible input. */
+function taskRoutes(api: Api, id: string) {
+  const path = { path: { id } };
+  return [
+    api.GET("/api/v1/tasks"),
+    api.POST("/api/v1/tasks", { body: { title: "Call back" } }),
+    api.GET("/api/v1/tasks/{id}", { params: path }),
+    api.PATCH("/api/v1/tasks/{id}", { params: path, body: { status: "done" } }),
+    api.DELETE("/api/v1/tasks/{id}", { params: path }),
+    api.GET("/api/v1/dossiers/{id}/tasks", { params: path }),
+  ];
+}
+
+/** A task of the scenario's organization, for the calls on existing resources (set by runScenario). */
+let scenarioTask = NOBODY;
 
 /** The settings calls (C13), each once, with plausible input. */
 function settingsRoutes(api: Api, ids: SettingsIds) {
@@ -220,7 +251,13 @@ const message = (from = "Jane Doe <jane@example.com>") =>
   mail(`From: ${from}\r\nSubject: Application\r\nMessage-ID: <contract-${++messages}@example.com>\r\n\r\nMy CV.\r\n`);
 
 /** The calls about the cookie's session: a key gets 401 from them past its 402, 429 and 500. */
-const sessionCalls = (api: Api) => [api.GET("/api/v1/session"), api.DELETE("/api/v1/session")];
+const sessionCalls = (api: Api) => [
+  api.GET("/api/v1/session"),
+  api.DELETE("/api/v1/session"),
+  api.GET("/api/v1/session/member"),
+  api.PATCH("/api/v1/session/member", { body: { digest: true } }),
+  api.POST("/api/v1/session/calendar-link"),
+];
 
 /** A body whose first byte comes and then nothing more (C20): the server answers 408 once the
  * body timeout has passed (contract.test.ts gives its server a short one). */
@@ -244,10 +281,14 @@ function everyBodyStalled(api: Api, dossierId: string, contactId: string, ids: S
     api.POST("/api/v1/dossiers/{id}/contacts", { params: path, body: { contact_id: contactId, role_on_dossier: "other" }, ...json }),
     api.POST("/api/v1/contacts", { body: { full_name: "Stalled" }, ...json }),
     api.PATCH("/api/v1/contacts/{id}", { params: { path: { id: contactId } }, body: { city: "Paris" }, ...json }),
+    api.POST("/api/v1/imports", { ...importForm(CSV_CONTACTS), bodySerializer: stalled, headers: { "Content-Type": "multipart/form-data; boundary=stalled" } }),
     api.POST("/api/v1/members", { body: { email: "stalled@scenario.example", name: "Stalled", role: "viewer" }, ...json }),
     api.PATCH("/api/v1/members/{id}", { params: { path: { id: memberId } }, body: { name: "Stalled" }, ...json }),
     api.POST("/api/v1/session", { body: { email: "stalled@scenario.example", password: PASSWORD }, ...json }),
     api.POST("/api/v1/session/setup", { body: { token: "stalled", password: PASSWORD }, ...json }),
+    api.POST("/api/v1/tasks", { body: { title: "Stalled" }, ...json }),
+    api.PATCH("/api/v1/tasks/{id}", { params: { path: { id: scenarioTask } }, body: { title: "Stalled" }, ...json }),
+    api.PATCH("/api/v1/session/member", { body: { digest: false }, ...json }),
   ];
 }
 
@@ -275,8 +316,16 @@ function everyWrite(api: Api, dossierId: string, contactId: string, flowId: stri
     api.PATCH("/api/v1/contacts/{id}", { params: { path: { id: contactId } }, body: { city: "Paris" } }),
     api.DELETE("/api/v1/contacts/{id}", { params: { path: { id: contactId } } }),
     api.POST("/api/v1/flows/{id}/intake/rotate", { params: { path: { id: flowId } } }),
+    api.POST("/api/v1/tasks", { body: { title: "Late" } }),
+    api.PATCH("/api/v1/tasks/{id}", { params: { path: { id: scenarioTask } }, body: { title: "Renamed" } }),
+    api.DELETE("/api/v1/tasks/{id}", { params: { path: { id: scenarioTask } } }),
+    api.POST("/api/v1/imports", importForm(CSV_CONTACTS)),
+    api.POST("/api/v1/imports/{id}/revert", { params: { path: { id: revertable } } }),
   ];
 }
+
+/** A succeeded import of the scenario's, that a write refused (C11) would revert. */
+let revertable = NOBODY;
 
 /** Every route that takes an Idempotency-Key, sent with `key`; `variant` changes each body, so
  * that the same key with another variant is another request (C16). The ids name nothing or hold
@@ -296,7 +345,10 @@ function everyKeyed(api: Api, key: string, variant: string, dossierId: string) {
     api.PATCH("/api/v1/flows/{id}", { params: nobody, body: { name: variant } }),
     api.POST("/api/v1/flows/{id}/stages", { params: nobody, body: { name: variant } }),
     api.PATCH("/api/v1/stages/{id}", { params: nobody, body: { name: variant } }),
+    api.POST("/api/v1/tasks", { params: header, body: { title: "", notes: variant } }),
+    api.PATCH("/api/v1/tasks/{id}", { params: nobody, body: { title: variant } }),
     api.PATCH("/api/v1/members/{id}", { params: nobody, body: { name: variant } }),
+    api.POST("/api/v1/imports", { params: header, ...importForm(`full_name\r\n${variant}\r\n`, { mapping: '{"nothing":"full_name"}' }) }),
     // No body: another variant is another path (its id, or its query string).
     ...keyedWithoutBody(api, key, variant === "second" ? OTHER_NOBODY : NOBODY).map((call) => call()),
   ];
@@ -309,6 +361,7 @@ function keyedWithoutBody(api: Api, key: string, id: string): (() => Promise<Ans
   return [
     () => api.POST("/api/v1/flows/{id}/intake/rotate", { params: { ...header, path: { id } } }),
     () => api.POST("/api/v1/webhook-deliveries/{event_id}/retry", { params: { ...header, path: { event_id: eventId } } }),
+    () => api.POST("/api/v1/imports/{id}/revert", { params: { ...header, path: { id } } }),
   ];
 }
 
@@ -332,6 +385,8 @@ async function everyKeyInUse(api: Api, dossierId: string): Promise<void> {
       () => api.PATCH("/api/v1/flows/{id}", { params: nobody, body: { name: "Held" }, ...stalling }),
       () => api.POST("/api/v1/flows/{id}/stages", { params: nobody, body: { name: "Held" }, ...stalling }),
       () => api.PATCH("/api/v1/stages/{id}", { params: nobody, body: { name: "Held" }, ...stalling }),
+      () => api.POST("/api/v1/tasks", { params: header, body: { title: "Held" }, ...stalling }),
+      () => api.PATCH("/api/v1/tasks/{id}", { params: nobody, body: { title: "Held" }, ...stalling }),
     ];
   };
   // A route without a body cannot be held by one: its key is in use while its first runs, so
@@ -544,6 +599,46 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
     "unsupported_media_type",
   );
 
+  // CSV exports (C21): the lists' filters, a bad one 400.
+  const csv = await ok(api.GET("/api/v1/dossiers/export", { params: { query: { type: "sales" } }, parseAs: "text" }), 200);
+  check(csv.includes(deal.id), "the exported deal");
+  await fails(api.GET("/api/v1/dossiers/export", { params: { query: { updated_since: "yesterday" } } }), 400, "invalid_body");
+  check((await ok(api.GET("/api/v1/contacts/export", { params: { query: { kind: ["prospect"] } }, parseAs: "text" }), 200)).replace(/^\uFEFF/, "").startsWith("id,full_name,"), "exported contacts");
+  await fails(api.GET("/api/v1/contacts/export", { params: { query: { updated_since: "yesterday" } } }), 400, "invalid_body");
+
+  // CSV imports (C21): queued, run in the background, listed, reverted; a bad file 400, too large 413.
+  const queued = (await ok(api.POST("/api/v1/imports", importForm(CSV_CONTACTS, { mode: "upsert" })), 202)).data;
+  check(queued.status === "queued" && queued.rows === 1, "a queued import");
+  let ran = queued;
+  for (let i = 0; i < 600 && (ran.status === "queued" || ran.status === "running"); i++) {
+    await Bun.sleep(10);
+    ran = (await ok(api.GET("/api/v1/imports/{id}", { params: { path: { id: queued.id } } }), 200)).data;
+  }
+  check(ran.status === "succeeded" && ran.created === 1, `the import ran: ${JSON.stringify(ran)}`);
+  const imports = await ok(api.GET("/api/v1/imports", { params: { query: { page: 1, per_page: 10 } } }), 200);
+  check(imports.data[0].id === queued.id, "the imports' list");
+  await fails(api.GET("/api/v1/imports", { params: { query: { per_page: 0 } } }), 400, "invalid_body");
+  await fails(api.GET("/api/v1/imports/{id}", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  await fails(api.POST("/api/v1/imports", importForm("")), 400, "invalid_body");
+  await fails(api.POST("/api/v1/imports", importForm(CSV_CONTACTS, { mapping: '{"Email":"shoe_size"}' })), 400, "invalid_body");
+  await fails(api.POST("/api/v1/imports", { ...importForm(CSV_CONTACTS), bodySerializer: () => "{}", headers: { "Content-Type": "application/json" } }), 415, "unsupported_media_type");
+  await fails(api.POST("/api/v1/imports", importForm(new TextEncoder().encode("full_name\n" + "x\n".repeat(200_001)) as Uint8Array<ArrayBuffer>)), 413, "payload_too_large");
+  await fails(
+    api.POST("/api/v1/imports", { ...importForm(CSV_CONTACTS), body: { ...importForm(CSV_CONTACTS).body, resource: "dossiers", type: "candidate", flow_id: NOBODY, mapping: '{"full_name":"name"}' } }),
+    404,
+    "not_found",
+  );
+  await fails(api.POST("/api/v1/imports/{id}/revert", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  const reverted = (await ok(api.POST("/api/v1/imports/{id}/revert", { params: { path: { id: queued.id } } }), 200)).data;
+  check(reverted.status === "reverted" && reverted.revert?.undone === 1, "a reverted import");
+  await fails(api.POST("/api/v1/imports/{id}/revert", { params: { path: { id: queued.id } } }), 409, "import_not_revertable");
+  const again = (await ok(api.POST("/api/v1/imports", importForm(CSV_CONTACTS.replace("ada.import", "ada.again"))), 202)).data;
+  for (let i = 0, now = again; i < 600 && (now.status === "queued" || now.status === "running"); i++) {
+    await Bun.sleep(10);
+    now = (await ok(api.GET("/api/v1/imports/{id}", { params: { path: { id: again.id } } }), 200)).data;
+  }
+  revertable = again.id;
+
   // Notes.
   const note = (await ok(api.POST("/api/v1/dossiers/{id}/notes", { ...onDeal, body: { content: "Called back" } }), 201)).data;
   check(note.is_internal === true && note.dossier_id === deal.id, "created note");
@@ -554,6 +649,34 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   check(notes.data.length === 1 && notes.data[0].id === note.id, "listed notes");
   await fails(api.GET("/api/v1/dossiers/{id}/notes", { params: { path: { id: deal.id }, query: { page: 0 } } }), 400, "invalid_body");
   await fails(api.GET("/api/v1/dossiers/{id}/notes", { params: { path: { id: NOBODY } } }), 404, "not_found");
+
+  // Tasks (C22).
+  const task = (await ok(api.POST("/api/v1/tasks", { body: { title: "Call Jane", dossier_id: deal.id, due_at: "2026-12-01T09:00:00Z" } }), 201)).data;
+  check(task.status === "open" && task.due_at === "2026-12-01T09:00:00.000Z" && task.created_by.kind === "key", "created task");
+  await fails(api.POST("/api/v1/tasks", { body: { title: "x", due_at: "tomorrow" } }), 400, "invalid_body");
+  await fails(api.POST("/api/v1/tasks", { body: { title: "x", notes: big(MB + 1) } }), 413, "payload_too_large");
+  const onTask = { params: { path: { id: task.id } } };
+  const tasks = await ok(api.GET("/api/v1/tasks", { params: { query: { dossier_id: deal.id, status: "open", overdue: false, due_after: "2026-01-01T00:00:00Z" } } }), 200);
+  check(tasks.meta.total === 1 && tasks.data[0].id === task.id, "listed tasks");
+  await fails(api.GET("/api/v1/tasks", { params: { query: { due_before: "soon" } } }), 400, "invalid_body");
+  const gotTask = await api.GET("/api/v1/tasks/{id}", onTask);
+  check(gotTask.response.status === 200 && gotTask.data?.data.id === task.id, "got task");
+  const taskTag = gotTask.response.headers.get("etag")!;
+  const taskNotModified = await api.GET("/api/v1/tasks/{id}", { params: { path: { id: task.id }, header: { "If-None-Match": taskTag } } });
+  check(taskNotModified.response.status === 304, `304 on a current task: ${await describe(taskNotModified)}`);
+  await fails(api.GET("/api/v1/tasks/{id}", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  check((await ok(api.PATCH("/api/v1/tasks/{id}", { ...onTask, body: { status: "done" } }), 200)).data.done_at !== null, "patched task");
+  await fails(api.PATCH("/api/v1/tasks/{id}", { ...onTask, body: { title: "" } }), 400, "invalid_body");
+  await fails(api.PATCH("/api/v1/tasks/{id}", { ...onTask, body: { notes: big(MB + 1) } }), 413, "payload_too_large");
+  await fails(api.PATCH("/api/v1/tasks/{id}", { params: { path: { id: NOBODY } }, body: { title: "x" } }), 404, "not_found");
+  await fails(api.PATCH("/api/v1/tasks/{id}", { params: { path: { id: task.id }, header: { "If-Match": '"stale"' } }, body: { title: "x" } }), 412, "precondition_failed");
+  await fails(api.DELETE("/api/v1/tasks/{id}", { params: { path: { id: task.id }, header: { "If-Match": '"stale"' } } }), 412, "precondition_failed");
+  check((await ok(api.GET("/api/v1/dossiers/{id}/tasks", onDeal), 200)).meta.total === 1, "a dossier's tasks");
+  await fails(api.GET("/api/v1/dossiers/{id}/tasks", { params: { path: { id: NOBODY } } }), 404, "not_found");
+  await fails(api.GET("/api/v1/dossiers/{id}/tasks", { params: { path: { id: deal.id }, query: { per_page: 0 } } }), 400, "invalid_body");
+  check((await ok(api.DELETE("/api/v1/tasks/{id}", onTask), 200)).data.deleted === true, "deleted task");
+  await fails(api.DELETE("/api/v1/tasks/{id}", onTask), 404, "not_found");
+  scenarioTask = (await ok(api.POST("/api/v1/tasks", { body: { title: "Kept for later" } }), 201)).data.id;
 
   // The events feed (C17): what the writes above recorded, read on with next_after.
   const noted = await ok(api.GET("/api/v1/events", { params: { query: { dossier_id: deal.id, type: ["note.created", "dossier.updated"], limit: 100 } } }), 200);
@@ -678,6 +801,20 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   await fails(api.POST("/api/v1/members/{id}/setup-link", { params: { path: { id: NOBODY } } }), 404, "not_found");
   const annIn = signedIn(await anon.POST("/api/v1/session/setup", { body: { token: tokenOf(link.setup_url), password: PASSWORD } }), "Ann's setup");
   await fails(sessionClient(fixtures, annIn, "https://elsewhere.example").GET("/api/v1/session"), 403, "csrf_failed");
+  // A member's own settings and calendar link (C22).
+  const annClient = sessionClient(fixtures, annIn);
+  check((await ok(annClient.GET("/api/v1/session/member"), 200)).data.digest === true, "my settings");
+  check((await ok(annClient.PATCH("/api/v1/session/member", { body: { time_zone: "Europe/Paris", digest: false } }), 200)).data.time_zone === "Europe/Paris", "my settings changed");
+  await fails(annClient.PATCH("/api/v1/session/member", { body: { time_zone: "Nowhere/Else" } }), 400, "invalid_body");
+  await fails(api.PATCH("/api/v1/session/member", { body: { time_zone: big(MB + 1) } }), 413, "payload_too_large");
+  check((await ok(annClient.POST("/api/v1/session/calendar-link"), 201)).data.url.endsWith(".ics"), "a calendar link");
+  const elsewhere = sessionClient(fixtures, annIn, "https://elsewhere.example");
+  await fails(elsewhere.GET("/api/v1/session/member"), 403, "csrf_failed");
+  await fails(elsewhere.PATCH("/api/v1/session/member", { body: { digest: true } }), 403, "csrf_failed");
+  await fails(elsewhere.POST("/api/v1/session/calendar-link"), 403, "csrf_failed");
+  // The mail log (C22): an admin's read.
+  check((await ok(api.GET("/api/v1/mail-log", { params: { query: { page: 1, per_page: 10 } } }), 200)).meta.page === 1, "the mail log");
+  await fails(api.GET("/api/v1/mail-log", { params: { query: { per_page: 0 } } }), 400, "invalid_body");
   await fails(sessionClient(fixtures, { ...annIn, csrf: "forged" }).DELETE("/api/v1/session"), 403, "csrf_failed");
   check((await ok(sessionClient(fixtures, annIn).DELETE("/api/v1/session"), 200)).data.signed_out === true, "signed out");
   await fails(sessionClient(fixtures, annIn).GET("/api/v1/session"), 401, "unauthorized");
@@ -736,6 +873,8 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
     503,
     "storage_unavailable",
   );
+  await fails(sessionClient(fixtures, annAgain).PATCH("/api/v1/session/member", { body: { digest: true } }), 503, "storage_unavailable");
+  await fails(sessionClient(fixtures, annAgain).POST("/api/v1/session/calendar-link"), 503, "storage_unavailable");
   await fails(sessionClient(fixtures, annAgain).DELETE("/api/v1/session"), 503, "storage_unavailable");
   await fails(anon.POST("/api/v1/session", { body: { email: "ann@scenario.example", password: PASSWORD } }), 503, "storage_unavailable");
   await fails(anon.POST("/api/v1/session/setup", { body: { token: tokenOf(cy.setup_url), password: PASSWORD } }), 503, "storage_unavailable");

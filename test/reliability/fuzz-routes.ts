@@ -17,11 +17,16 @@ export const routeKey = (route: Route) => `${route.method.toUpperCase()} ${route
 /** The web app's routes (C14): `/`, which redirects there, and everything under /console. */
 export const isConsole = (path: string) => path === "/" || path === "/console" || path.startsWith("/console/");
 
-/** The routes that fuzzing must reach: the whole route table but HEAD, the /docs assets and the
- * console's pages (served as files: test/console/serving.test.ts). */
+/** C22's links for calendar apps and mail programs, each opened by its own 43-character token or
+ * signature (src/http/member-links.ts): not API calls, tested in test/http/my-settings.test.ts and
+ * test/jobs/mail.test.ts. */
+export const isMemberLink = (path: string) => path.startsWith("/calendar/") || path.startsWith("/unsubscribe/");
+
+/** The routes that fuzzing must reach: the whole route table but HEAD, the /docs assets, the
+ * console's pages (served as files: test/console/serving.test.ts) and C22's member links. */
 export function fuzzedRoutes(app: DossierApp): Route[] {
   return app.routes
-    .filter((r) => r.method.toUpperCase() !== "HEAD" && !r.path.startsWith("/docs/") && !isConsole(r.path))
+    .filter((r) => r.method.toUpperCase() !== "HEAD" && !r.path.startsWith("/docs/") && !isConsole(r.path) && !isMemberLink(r.path))
     .map((r) => ({ method: r.method.toUpperCase(), path: r.path }));
 }
 
@@ -118,6 +123,11 @@ export function checkSuccess(label: string, route: string | undefined, status: n
   if (route!.startsWith("GET /docs/")) return void (/javascript|css|font|image/.test(type) || fail(`content-type ${contentType}`));
   if (route === "GET /api/v1/dossiers/:id/cv") {
     if (type !== "application/pdf" || !body.startsWith("%PDF-")) fail(`content-type ${contentType}`);
+    return;
+  }
+  if (route === "GET /api/v1/dossiers/export" || route === "GET /api/v1/contacts/export") {
+    // C21: a CSV file, its header row first (the BOM may be decoded away).
+    if (type !== "text/csv" || !body.replace(/^\uFEFF/, "").startsWith("id,")) fail(`content-type ${contentType}`);
     return;
   }
   if (type !== "application/json") fail(`content-type ${contentType}`);

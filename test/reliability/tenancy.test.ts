@@ -7,7 +7,7 @@
 import { isConsole } from "./fuzz-routes";
 import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createMember, operator } from "../../src/services/members";
-import { call, makeApp, type CallOptions } from "../helpers";
+import { call, makeApp, until, type CallOptions } from "../helpers";
 import { appFingerprint, fingerprintDiff } from "../helpers/fingerprint";
 import { pdf, seedOrg, type Seeded } from "./fixtures";
 
@@ -16,8 +16,22 @@ setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.t
 const app = makeApp();
 let A: Seeded;
 let B: Seeded;
+/** Each organization's CSV import (C21), by organization id. */
+const IMPORTS = new Map<string, string>();
+/** POST /imports' form: a CSV file and its mapping (the file's own headers). */
+function importForm(_org: Seeded, resource: "contacts" | "dossiers", csv: string, fields: Record<string, string> = {}) {
+  const form = new FormData();
+  form.set("file", new File([csv], "import.csv", { type: "text/csv" }));
+  form.set("resource", resource);
+  const headers = csv.split("\n")[0].split(",");
+  form.set("mapping", JSON.stringify(Object.fromEntries(headers.map((h) => [h, h]))));
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  return form;
+}
 /** Each organization's event ids (its seeding's events), by organization id. */
 const EVENTS = new Map<string, string[]>();
+/** Each organization's task (C22), by organization id. */
+const TASKS = new Map<string, string>();
 beforeAll(async () => {
   A = await seedOrg(app, "Alpha");
   B = await seedOrg(app, "Bravo");
@@ -25,13 +39,28 @@ beforeAll(async () => {
     const log = await call(app, "GET", "/webhook-deliveries?per_page=2", { key: org.key });
     EVENTS.set(org.id, log.json.data.map((d: { event_id: string }) => d.event_id));
   }
+  // One finished CSV import each (C21): the import routes take its id.
+  for (const org of [A, B]) {
+    const queued = await call(app, "POST", "/imports", { key: org.key, raw: importForm(org, "contacts", `full_name,email\n${org.name} imported,imported@${org.name.toLowerCase()}.example\n`) });
+    expect(queued.status, queued.text).toBe(202);
+    IMPORTS.set(org.id, queued.json.data.id);
+    await until(async () => (await call(app, "GET", `/imports/${queued.json.data.id}`, { key: org.key })).json.data.status === "succeeded", 30_000, "the import");
+  }
   // One member each (C12), made by the operator: member routes take its id.
   for (const org of [A, B]) {
     await createMember(app.dossier, operator(org.id), { email: `member@${org.name.toLowerCase()}.example`, name: `${org.name} member`, role: "member" }, "http://127.0.0.1:8080");
   }
+  // One task each (C22), on its dossier and contact, assigned to its member.
+  for (const org of [A, B]) {
+    const made = await call(app, "POST", "/tasks", { key: org.key, body: { title: `${org.name} task`, dossier_id: org.dossier, contact_id: org.contact, assigned_to: idFor(org, "members")[0] } });
+    expect(made.status, made.text).toBe(201);
+    TASKS.set(org.id, made.json.data.id);
+  }
 });
 
-const OUTSIDE = (path: string) => path === "/healthz" || path === "/openapi.json" || path.startsWith("/docs") || isConsole(path);
+/** C22's calendar feed and unsubscribe links are opened by their own tokens, outside /api/v1. */
+const OUTSIDE = (path: string) =>
+  path === "/healthz" || path === "/openapi.json" || path.startsWith("/docs") || isConsole(path) || path.startsWith("/calendar/") || path.startsWith("/unsubscribe/");
 const routes = () => app.routes.filter((r) => !OUTSIDE(r.path)).map((r) => ({ method: r.method.toUpperCase(), path: r.path }));
 /** Routes whose path parameter is a secret token, not an organization's id (C15). */
 const byToken = (path: string) => path.includes(":token");
@@ -296,6 +325,43 @@ const RULES: Record<string, Rule> = {
   },
   "GET /api/v1/webhook-deliveries/:event_id": {},
   "POST /api/v1/webhook-deliveries/:event_id/retry": {},
+  "GET /api/v1/tasks": {
+    extra: async (a, b) => {
+      const mine = await listed("/tasks?per_page=100");
+      expect(mine.data.map((t: any) => t.id)).toContain(TASKS.get(a.id));
+      for (const query of [`dossier_id=${b.dossier}`, `contact_id=${b.contact}`, `assigned_to=${idFor(b, "members")[0]}`]) {
+        expect((await listed(`/tasks?${query}`)).meta.total, query).toBe(0);
+      }
+      for (const query of ["overdue=false", "status=open", "due_after=2000-01-01T00:00:00Z"]) for (const t of (await listed(`/tasks?${query}`)).data) expect(t.organization_id).toBe(a.id);
+    },
+  },
+  "POST /api/v1/tasks": {
+    extra: async (_a, b) => {
+      // C22: ids of another organization in the body are 400 invalid_body naming the field.
+      await refused("POST", "/tasks", { body: { title: "X", dossier_id: b.dossier } }, 400, "invalid_body");
+      await refused("POST", "/tasks", { body: { title: "X", contact_id: b.contact } }, 400, "invalid_body");
+      await refused("POST", "/tasks", { body: { title: "X", assigned_to: idFor(b, "members")[0] } }, 400, "invalid_body");
+    },
+  },
+  "GET /api/v1/tasks/:id": {},
+  "PATCH /api/v1/tasks/:id": {
+    bodies: () => [{ body: { title: "Hijacked", status: "done" } }, { body: {} }],
+    extra: async (a, b) => {
+      await refused("PATCH", `/tasks/${TASKS.get(a.id)}`, { body: { dossier_id: b.dossier } }, 400, "invalid_body");
+      await refused("PATCH", `/tasks/${TASKS.get(a.id)}`, { body: { assigned_to: idFor(b, "members")[0] } }, 400, "invalid_body");
+    },
+  },
+  "DELETE /api/v1/tasks/:id": {},
+  "GET /api/v1/dossiers/:id/tasks": {},
+  "GET /api/v1/mail-log": {
+    extra: async () => {
+      for (const entry of (await listed("/mail-log?per_page=100")).data) expect(entry.member_id).not.toBe(idFor(B, "members")[0]);
+    },
+  },
+  // The member's own settings: a key has no member (401), whatever its organization.
+  "GET /api/v1/session/member": { extra: async () => refused("GET", "/session/member", {}, 401, "unauthorized") },
+  "PATCH /api/v1/session/member": { extra: async () => refused("PATCH", "/session/member", { body: { digest: false } }, 401, "unauthorized") },
+  "POST /api/v1/session/calendar-link": { extra: async () => refused("POST", "/session/calendar-link", {}, 401, "unauthorized") },
   "GET /api/v1/members": {
     extra: async (a, b) => {
       const members = await listed("/members");
@@ -313,6 +379,55 @@ const RULES: Record<string, Rule> = {
   "PATCH /api/v1/members/:id": { bodies: () => [{ body: { name: "Hijacked", role: "viewer" } }, { body: {} }] },
   "DELETE /api/v1/members/:id": {},
   "POST /api/v1/members/:id/setup-link": {},
+  // CSV export and import (C21): the lists' rows only, B's ids refused, B's email free in A.
+  "GET /api/v1/dossiers/export": {
+    extra: async (a, b) => {
+      for (const query of ["", `?flow_id=${b.flow}`, `?stage_id=${b.stage}`, "?q=Bravo", "?status=archived", `?contact_id=${b.contact}`]) {
+        const answer = await call(app, "GET", `/dossiers/export${query}`, { key: a.key });
+        expect(answer.status, answer.text).toBe(200);
+        leaksNothing(`GET /dossiers/export${query}`, answer.text);
+      }
+      expect((await call(app, "GET", "/dossiers/export", { key: a.key })).text).toContain(a.dossier);
+    },
+  },
+  "GET /api/v1/contacts/export": {
+    extra: async (a) => {
+      for (const query of ["", "?search=bravo", "?kind=partner&kind=client", "?pool=in_pool"]) {
+        const answer = await call(app, "GET", `/contacts/export${query}`, { key: a.key });
+        expect(answer.status, answer.text).toBe(200);
+        leaksNothing(`GET /contacts/export${query}`, answer.text);
+      }
+      expect((await call(app, "GET", "/contacts/export", { key: a.key })).text).toContain(a.contact);
+    },
+  },
+  "POST /api/v1/imports": {
+    extra: async (a, b) => {
+      await refused("POST", "/imports", { raw: importForm(a, "dossiers", "name\nX\n", { type: "candidate", flow_id: b.flow }) });
+      // B's email is free in A: an upsert on it creates A's own contact and leaves B's alone.
+      const view = await bView();
+      const queued = await call(app, "POST", "/imports", { key: a.key, raw: importForm(a, "contacts", `full_name,email\nTwin,${b.email.toUpperCase()}\n`, { mode: "upsert" }) });
+      expect(queued.status, queued.text).toBe(202);
+      const done = await until(async () => {
+        const now = (await call(app, "GET", `/imports/${queued.json.data.id}`, { key: a.key })).json.data;
+        return now.status === "succeeded" && now;
+      }, 30_000, "A's import");
+      // (POST /contacts above made A's own contact with that email: matched, unchanged.)
+      expect(done).toMatchObject({ processed: 1, updated: 0, failed: 0 });
+      leaksNothing("POST /imports", JSON.stringify(done));
+      expect(await bView()).toEqual(view);
+    },
+  },
+  "GET /api/v1/imports": {
+    extra: async (a, b) => {
+      const answer = await call(app, "GET", "/imports?per_page=100", { key: a.key });
+      expect(answer.status).toBe(200);
+      leaksNothing("GET /imports", answer.text);
+      expect(answer.json.data.map((i: { id: string }) => i.id)).toContain(IMPORTS.get(a.id));
+      expect(answer.json.data.map((i: { id: string }) => i.id)).not.toContain(IMPORTS.get(b.id));
+    },
+  },
+  "GET /api/v1/imports/:id": {},
+  "POST /api/v1/imports/:id/revert": {},
   // About the cookie's session: a key has none (C20), so A's key reaches nothing of B's here.
   "GET /api/v1/session": { extra: async () => void (await refused("GET", "/session", {}, 401, "unauthorized")) },
   "DELETE /api/v1/session": { extra: async () => void (await refused("DELETE", "/session", {}, 401, "unauthorized")) },
@@ -344,6 +459,10 @@ function idFor(owner: Seeded, collection: string): string[] {
       return [owner.keyId];
     case "webhook-deliveries":
       return EVENTS.get(owner.id)!;
+    case "imports":
+      return [IMPORTS.get(owner.id)!];
+    case "tasks":
+      return [TASKS.get(owner.id)!];
     default:
       throw new Error(`tenancy test: no ids for a path parameter after "/${collection}/": add them to idFor`);
   }

@@ -22,9 +22,10 @@ import { makeApp, makeOrg, rowCounts } from "../helpers";
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const BASE = "https://dossier.example";
-const VIEWER = ["dossiers:read", "contacts:read", "flows:read", "notes:read"];
-const MEMBER = [...VIEWER, "dossiers:write", "contacts:write", "notes:write"];
-const ADMIN = [...MEMBER, "flows:write", "members:manage", "keys:manage", "webhooks:manage", "events:read"];
+// C12's table, with C22's tasks:read (viewer and up), tasks:write (member and up), mail:read (admins).
+const VIEWER = ["dossiers:read", "contacts:read", "flows:read", "notes:read", "tasks:read"];
+const MEMBER = [...VIEWER, "dossiers:write", "contacts:write", "notes:write", "tasks:write"];
+const ADMIN = [...MEMBER, "flows:write", "members:manage", "keys:manage", "webhooks:manage", "events:read", "mail:read"];
 
 test("C12: each role grants exactly its scopes", () => {
   const sorted = (scopes: Iterable<string>) => [...scopes].sort();

@@ -21,6 +21,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dossiers/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export dossiers as CSV
+         * @description Needs `dossiers:read`. GET /dossiers' filters (without paging), every matching dossier newest first, one row each, the columns in the order of the Dossier schema. A cell whose text begins with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` (spreadsheet formula injection); an import of the file takes the prefix off again.
+         *
+         *     Required scopes: `dossiers:read`.
+         */
+        get: operations["exportDossiers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export contacts as CSV
+         * @description Needs `contacts:read`. GET /contacts' filters (without paging), every matching contact newest first, one row each, the columns in the order of the Contact schema; `kind` joined by `;`. A cell whose text begins with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` (spreadsheet formula injection); an import of the file takes the prefix off again.
+         *
+         *     Required scopes: `contacts:read`.
+         */
+        get: operations["exportContacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dossiers": {
         parameters: {
             query?: never;
@@ -655,6 +699,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List imports
+         * @description Newest first. The imports of contacts need `contacts:read`, those of dossiers `dossiers:read`: the list shows those the caller may read.
+         *
+         *     Required scopes: none.
+         */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Import a CSV file
+         * @description Needs the resource's write scope: `contacts:write` for contacts; `dossiers:write` and `contacts:write` for dossiers (a row may create its contact). The file is checked whole before anything is queued: over 50 MB or 200,000 rows 413; empty, binary, without a header row, with mixed delimiters, or a `mapping` naming an unknown field or column: 400 naming it. Then the import runs in the background in batches of at most 500 rows, each validated as the API validates one create or update: a bad row is refused with its reason, the others go in. `mode`: create (default), update or upsert, matching rows on `match_on` (email for contacts by default, or id). `dry_run=true` validates every row and writes none. `emit_events=false`: the rows record no event. Follow it with GET /imports/{id}.
+         *
+         *     Required scopes: none.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an import
+         * @description Its status, its counts so far and its first 1,000 errors by row. Needs `contacts:read` or `dossiers:read`, as its resource.
+         *
+         *     Required scopes: none.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{id}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revert an import
+         * @description Deletes the contacts and archives the dossiers the import created, and puts back the fields it updated, except where a later change touched the record (those rows are skipped and counted in `revert`); then the import is `reverted`. Only a succeeded import that is not a dry run: else 409 import_not_revertable. Needs `contacts:write` for contacts; `dossiers:write` for dossiers. Emits the events of the changes (dossier.deleted, dossier.updated).
+         *
+         *     Required scopes: none.
+         */
+        post: operations["revertImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/members": {
         parameters: {
             query?: never;
@@ -762,6 +878,158 @@ export interface paths {
          *     Required scopes: none.
          */
         delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tasks
+         * @description Sorted by due_at ascending (tasks without a due date last), then created_at, then id. `assigned_to=me` is the signed-in member (with an API key: 400). `overdue=true`: open tasks whose due_at has passed.
+         *
+         *     Required scopes: `tasks:read`.
+         */
+        get: operations["listTasks"];
+        put?: never;
+        /**
+         * Create a task
+         * @description `dossier_id`, `contact_id` and `assigned_to` (a member) must be of the organization, else 400 invalid_body naming the field. A task with a dossier adds task_created to the dossier's history. No webhook event.
+         *
+         *     Required scopes: `tasks:write`.
+         */
+        post: operations["createTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tasks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a task
+         * @description Required scopes: `tasks:read`.
+         */
+        get: operations["getTask"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a task
+         * @description Required scopes: `tasks:write`.
+         */
+        delete: operations["deleteTask"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a task
+         * @description Only the keys sent change; `null` clears a field other than title and status. `status: done` sets done_at and adds task_done to the dossier's history; a new remind_at sends a new reminder. A PATCH that changes nothing keeps updated_at.
+         *
+         *     Required scopes: `tasks:write`.
+         */
+        patch: operations["updateTask"];
+        trace?: never;
+    };
+    "/api/v1/dossiers/{id}/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a dossier's tasks
+         * @description Sorted by due_at ascending (tasks without a due date last), then created_at, then id.
+         *
+         *     Required scopes: `tasks:read`.
+         */
+        get: operations["listDossierTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mail-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mail log
+         * @description The reminders and digests the organization's members were sent, newest first: status, attempts, the server's reply or the last error (C22).
+         *
+         *     Required scopes: `mail:read`.
+         */
+        get: operations["listMailLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/session/member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My settings
+         * @description The signed-in member's time zone and morning digest (C22). With the session cookie only: an API key gets 401.
+         *
+         *     Required scopes: none.
+         */
+        get: operations["getMySettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change my settings
+         * @description `time_zone`: an IANA name (null: the server's DOSSIER_TIME_ZONE, else UTC); the digest comes at 08:00 there. `digest: false` turns the morning digest off. With the session cookie (and X-CSRF-Token) only: an API key gets 401.
+         *
+         *     Required scopes: none.
+         */
+        patch: operations["updateMySettings"];
+        trace?: never;
+    };
+    "/api/v1/session/calendar-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new private calendar link
+         * @description An iCalendar feed (RFC 5545) of the member's open tasks with a due date, for Google Calendar, Apple Calendar or Outlook to subscribe to. The URL is shown once; only a hash of its token is kept; a new link voids the old one. With the session cookie only.
+         *
+         *     Required scopes: none.
+         */
+        post: operations["createCalendarLink"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1093,6 +1361,7 @@ export interface components {
          *       "name": "Sales",
          *       "type": "sales",
          *       "is_default": true,
+         *       "overdue_tasks": true,
          *       "stages": [
          *         {
          *           "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -1115,6 +1384,8 @@ export interface components {
             type: components["schemas"]["FlowType"];
             /** @description The flow used when a dossier of this type is created without flow_id; at most one per type */
             is_default: boolean;
+            /** @description Whether a dossier overdue in one of its stages gets a follow-up task, once per stage visit (C22); default true */
+            overdue_tasks: boolean;
             /** @description Ordered by position */
             stages: components["schemas"]["Stage"][];
         };
@@ -1226,7 +1497,7 @@ export interface components {
                  * @description Stable, machine-readable
                  * @enum {string}
                  */
-                code: "invalid_body" | "unauthorized" | "plan_required" | "forbidden" | "not_found" | "request_timeout" | "duplicate_contact" | "file_too_large" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "storage_unavailable" | "insufficient_storage" | "invalid_setup_link" | "invalid_credentials" | "csrf_failed" | "duplicate_member" | "last_owner" | "stage_not_empty" | "last_stage" | "delivery_not_failed" | "idempotency_key_in_use" | "cursor_expired" | "precondition_failed" | "idempotency_key_reused" | "server_busy";
+                code: "invalid_body" | "unauthorized" | "plan_required" | "forbidden" | "not_found" | "request_timeout" | "duplicate_contact" | "file_too_large" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "storage_unavailable" | "insufficient_storage" | "invalid_setup_link" | "invalid_credentials" | "csrf_failed" | "duplicate_member" | "last_owner" | "stage_not_empty" | "last_stage" | "delivery_not_failed" | "idempotency_key_in_use" | "cursor_expired" | "precondition_failed" | "idempotency_key_reused" | "server_busy" | "import_not_revertable";
                 /** @description Human readable */
                 message: string;
                 /** @description The body field (`name`, `stages[2].color`) or query parameter at fault, when one is: on a 400 invalid_body, on a 404 for an id given in the body (`flow_id`, `contact_id`), on a 409 duplicate_contact or duplicate_member (`email`) */
@@ -1434,6 +1705,7 @@ export interface components {
          *           "name": "Sales",
          *           "type": "sales",
          *           "is_default": true,
+         *           "overdue_tasks": true,
          *           "stages": [
          *             {
          *               "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -2069,6 +2341,7 @@ export interface components {
          *         "name": "Sales",
          *         "type": "sales",
          *         "is_default": true,
+         *         "overdue_tasks": true,
          *         "stages": [
          *           {
          *             "id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
@@ -2164,7 +2437,8 @@ export interface components {
         /**
          * @example {
          *       "name": "Engineering hiring 2027",
-         *       "is_default": true
+         *       "is_default": true,
+         *       "overdue_tasks": false
          *     }
          */
         PatchFlow: {
@@ -2172,6 +2446,8 @@ export interface components {
             name?: string;
             /** @description true makes it the default of its type (the flag moves); false on the default is refused: make another flow the default instead */
             is_default?: boolean;
+            /** @description false: an overdue stage no longer makes a follow-up task (C22) */
+            overdue_tasks?: boolean;
         };
         /**
          * @example {
@@ -2345,7 +2621,7 @@ export interface components {
              */
             at: string;
             /** @enum {string} */
-            kind: "created" | "updated" | "stage_changed" | "cv_attached" | "note_added" | "archived" | "contact_linked" | "contact_unlinked";
+            kind: "created" | "updated" | "stage_changed" | "cv_attached" | "note_added" | "archived" | "contact_linked" | "contact_unlinked" | "task_created" | "task_done";
             actor: components["schemas"]["HistoryActor"] | null;
             /** @description field → [old, new] */
             changes: {
@@ -2355,8 +2631,8 @@ export interface components {
         /** @description Who made the change */
         HistoryActor: {
             /** @enum {string} */
-            type: "key" | "member" | "email" | "cli";
-            /** @description The key's or member's id, the sender's address, or the system user who ran the command */
+            type: "key" | "member" | "email" | "cli" | "import";
+            /** @description The key's or member's id, the sender's address, the system user who ran the command, or the CSV import's id (C21) */
             id: string;
             name: string | null;
         };
@@ -2431,10 +2707,242 @@ export interface components {
          */
         PdfFile: Blob;
         /**
+         * @description A CSV file: RFC 4180, UTF-8 with a byte order mark, CRLF line ends, a header row of the resource's field names
+         * @example id,full_name,email
+         *     9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d,Jane Doe,jane.doe@acme.example
+         */
+        CsvFile: string;
+        /**
+         * @example {
+         *       "id": "5b0c7e2a-1f3d-4c6b-9a8e-2d4f6a8c0e1b",
+         *       "resource": "contacts",
+         *       "status": "succeeded",
+         *       "dry_run": false,
+         *       "mode": "upsert",
+         *       "match_on": "email",
+         *       "file_name": "contacts.csv",
+         *       "rows": 3,
+         *       "processed": 3,
+         *       "created": 1,
+         *       "updated": 1,
+         *       "skipped": 0,
+         *       "failed": 1,
+         *       "errors": [
+         *         {
+         *           "row": 4,
+         *           "column": "Email",
+         *           "message": "email: must be an email address"
+         *         }
+         *       ],
+         *       "created_at": "2026-11-22T04:21:26.123Z",
+         *       "finished_at": "2026-11-22T04:21:27.456Z",
+         *       "revert": null
+         *     }
+         */
+        Import: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            resource: "contacts" | "dossiers";
+            status: components["schemas"]["ImportStatus"];
+            /** @description A dry run validates every row and writes none: the counts say what a real run would do */
+            dry_run: boolean;
+            /** @enum {string} */
+            mode: "create" | "update" | "upsert";
+            /**
+             * @description The field an update or upsert finds each row's record by
+             * @enum {string}
+             */
+            match_on: "email" | "id";
+            file_name: string | null;
+            /** @description Data rows in the file (the header row and blank rows left out) */
+            rows: number;
+            /** @description Rows done so far: created + updated + skipped + failed */
+            processed: number;
+            created: number;
+            updated: number;
+            /** @description Rows that matched a record and changed nothing */
+            skipped: number;
+            /** @description Rows refused, each with its reason among `errors` */
+            failed: number;
+            /** @description The first 1,000 rows' errors, in row order */
+            errors: components["schemas"]["ImportError"][];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            created_at: string;
+            finished_at: string | null;
+            revert: components["schemas"]["ImportRevert"] | null;
+        };
+        /**
+         * @example {
+         *       "row": 4,
+         *       "column": "Email",
+         *       "message": "email: must be an email address"
+         *     }
+         */
+        ImportError: {
+            /** @description The spreadsheet's row number: the header row is row 1, the first data row 2 */
+            row: number;
+            column: string | null;
+            /** @description Why the row was refused, as the API would refuse the same create or update */
+            message: string;
+        };
+        /**
+         * @description What the revert did (null until the import is reverted)
+         * @example {
+         *       "undone": 2,
+         *       "skipped": 0,
+         *       "reverted_at": "2026-11-22T05:00:00.000Z"
+         *     }
+         */
+        ImportRevert: {
+            /** @description Rows whose change was undone: contacts deleted, dossiers archived, fields put back */
+            undone: number;
+            /** @description Rows left as they are because a later change touched them */
+            skipped: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            reverted_at: string;
+        };
+        /**
+         * @description queued, running, then succeeded or failed; reverted once POST /imports/{id}/revert has run
+         * @enum {string}
+         */
+        ImportStatus: "queued" | "running" | "succeeded" | "failed" | "reverted";
+        /**
+         * @example {
+         *       "file": "full_name,Email\r\nJane Doe,jane@acme.example\r\n",
+         *       "resource": "contacts",
+         *       "mapping": "{\"full_name\":\"full_name\",\"Email\":\"email\"}",
+         *       "mode": "upsert"
+         *     }
+         */
+        ImportForm: {
+            /**
+             * Format: binary
+             * @description The CSV file: at most 50 MB and 200,000 rows; UTF-8 (with or without BOM), UTF-16 with BOM, or Windows-1252; `,`, `;` or tab
+             */
+            file: Blob;
+            /** @enum {string} */
+            resource: "contacts" | "dossiers";
+            /** @description JSON object from a CSV header to a field name; a header left out (or mapped to null) is not imported */
+            mapping: string;
+            /**
+             * @description create (the default), update or upsert
+             * @enum {string}
+             */
+            mode?: "create" | "update" | "upsert";
+            /**
+             * @description email (contacts' default) or id (dossiers' only)
+             * @enum {string}
+             */
+            match_on?: "email" | "id";
+            /**
+             * @description true: validate every row, write none (default false)
+             * @enum {string}
+             */
+            dry_run?: "true" | "false";
+            /**
+             * @description false: the rows made or changed record no event (default true)
+             * @enum {string}
+             */
+            emit_events?: "true" | "false";
+            /**
+             * Format: uuid
+             * @description Dossiers: the flow of every row (default: the organization's default flow of the type)
+             */
+            flow_id?: string;
+            /**
+             * @description Dossiers: the type of every row, else a column mapped to type gives it
+             * @enum {string}
+             */
+            type?: "candidate" | "sales";
+            /** @description Dossiers: the header of the column that holds each row's stage name */
+            stage?: string;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "5b0c7e2a-1f3d-4c6b-9a8e-2d4f6a8c0e1b",
+         *         "resource": "contacts",
+         *         "status": "succeeded",
+         *         "dry_run": false,
+         *         "mode": "upsert",
+         *         "match_on": "email",
+         *         "file_name": "contacts.csv",
+         *         "rows": 3,
+         *         "processed": 3,
+         *         "created": 1,
+         *         "updated": 1,
+         *         "skipped": 0,
+         *         "failed": 1,
+         *         "errors": [
+         *           {
+         *             "row": 4,
+         *             "column": "Email",
+         *             "message": "email: must be an email address"
+         *           }
+         *         ],
+         *         "created_at": "2026-11-22T04:21:26.123Z",
+         *         "finished_at": "2026-11-22T04:21:27.456Z",
+         *         "revert": null
+         *       }
+         *     }
+         */
+        ImportEnvelope: {
+            data: components["schemas"]["Import"];
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "5b0c7e2a-1f3d-4c6b-9a8e-2d4f6a8c0e1b",
+         *           "resource": "contacts",
+         *           "status": "succeeded",
+         *           "dry_run": false,
+         *           "mode": "upsert",
+         *           "match_on": "email",
+         *           "file_name": "contacts.csv",
+         *           "rows": 3,
+         *           "processed": 3,
+         *           "created": 1,
+         *           "updated": 1,
+         *           "skipped": 0,
+         *           "failed": 1,
+         *           "errors": [
+         *             {
+         *               "row": 4,
+         *               "column": "Email",
+         *               "message": "email: must be an email address"
+         *             }
+         *           ],
+         *           "created_at": "2026-11-22T04:21:26.123Z",
+         *           "finished_at": "2026-11-22T04:21:27.456Z",
+         *           "revert": null
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        ImportList: {
+            data: components["schemas"]["Import"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
          * @description A scope (C12): what a key or a role may do
          * @enum {string}
          */
-        Scope: "dossiers:read" | "dossiers:write" | "contacts:read" | "contacts:write" | "flows:read" | "notes:read" | "notes:write" | "flows:write" | "members:manage" | "keys:manage" | "webhooks:manage" | "events:read";
+        Scope: "dossiers:read" | "dossiers:write" | "contacts:read" | "contacts:write" | "flows:read" | "notes:read" | "notes:write" | "flows:write" | "members:manage" | "keys:manage" | "webhooks:manage" | "events:read" | "tasks:read" | "tasks:write" | "mail:read";
         /**
          * @example {
          *       "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
@@ -2812,6 +3320,322 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "6d2e8f1a-3b4c-4d5e-9f6a-7b8c9d0e1f2a",
+         *       "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+         *       "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *       "contact_id": null,
+         *       "title": "Call Jane about the proposal",
+         *       "notes": "She asked for the price list first.",
+         *       "due_at": "2026-12-01T09:00:00.000Z",
+         *       "remind_at": "2026-12-01T08:30:00.000Z",
+         *       "assigned_to": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+         *       "status": "open",
+         *       "done_at": null,
+         *       "created_by": {
+         *         "kind": "member",
+         *         "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+         *       },
+         *       "created_at": "2026-11-29T04:21:26.123Z",
+         *       "updated_at": "2026-11-29T04:21:26.123Z"
+         *     }
+         */
+        Task: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organization_id: string;
+            dossier_id: string | null;
+            contact_id: string | null;
+            title: string;
+            notes: string | null;
+            due_at: string | null;
+            remind_at: string | null;
+            assigned_to: string | null;
+            status: components["schemas"]["TaskStatus"];
+            done_at: string | null;
+            created_by: components["schemas"]["TaskCreator"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            updated_at: string;
+        };
+        /** @enum {string} */
+        TaskStatus: "open" | "done";
+        TaskCreator: {
+            /**
+             * @description Who made the task: an API key, a signed-in member, the server (an overdue stage's follow-up) or the command line
+             * @enum {string}
+             */
+            kind: "key" | "member" | "system" | "cli";
+            id: string | null;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "6d2e8f1a-3b4c-4d5e-9f6a-7b8c9d0e1f2a",
+         *         "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+         *         "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *         "contact_id": null,
+         *         "title": "Call Jane about the proposal",
+         *         "notes": "She asked for the price list first.",
+         *         "due_at": "2026-12-01T09:00:00.000Z",
+         *         "remind_at": "2026-12-01T08:30:00.000Z",
+         *         "assigned_to": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+         *         "status": "open",
+         *         "done_at": null,
+         *         "created_by": {
+         *           "kind": "member",
+         *           "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+         *         },
+         *         "created_at": "2026-11-29T04:21:26.123Z",
+         *         "updated_at": "2026-11-29T04:21:26.123Z"
+         *       }
+         *     }
+         */
+        TaskEnvelope: {
+            data: components["schemas"]["Task"];
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "6d2e8f1a-3b4c-4d5e-9f6a-7b8c9d0e1f2a",
+         *           "organization_id": "7e9a1c2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d",
+         *           "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *           "contact_id": null,
+         *           "title": "Call Jane about the proposal",
+         *           "notes": "She asked for the price list first.",
+         *           "due_at": "2026-12-01T09:00:00.000Z",
+         *           "remind_at": "2026-12-01T08:30:00.000Z",
+         *           "assigned_to": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+         *           "status": "open",
+         *           "done_at": null,
+         *           "created_by": {
+         *             "kind": "member",
+         *             "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+         *           },
+         *           "created_at": "2026-11-29T04:21:26.123Z",
+         *           "updated_at": "2026-11-29T04:21:26.123Z"
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        TaskList: {
+            data: components["schemas"]["Task"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @example {
+         *       "id": "6d2e8f1a-3b4c-4d5e-9f6a-7b8c9d0e1f2a",
+         *       "deleted": true
+         *     }
+         */
+        DeletedTask: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "id": "6d2e8f1a-3b4c-4d5e-9f6a-7b8c9d0e1f2a",
+         *         "deleted": true
+         *       }
+         *     }
+         */
+        DeletedTaskEnvelope: {
+            data: components["schemas"]["DeletedTask"];
+        };
+        /**
+         * @example {
+         *       "title": "Call Jane about the proposal",
+         *       "due_at": "2026-12-01T09:00:00.000Z",
+         *       "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+         *       "assigned_to": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+         *     }
+         */
+        CreateTask: {
+            /** @description 1 to 500 characters (code points) after trimming; stored as given */
+            title: string;
+            notes?: string | null;
+            due_at?: string | null;
+            remind_at?: string | null;
+            assigned_to?: string | null;
+            dossier_id?: string | null;
+            contact_id?: string | null;
+            status?: components["schemas"]["TaskStatus"];
+        };
+        /**
+         * @example {
+         *       "status": "done"
+         *     }
+         */
+        PatchTask: {
+            /** @description 1 to 500 characters (code points) after trimming; stored as given */
+            title?: string;
+            notes?: string | null;
+            due_at?: string | null;
+            remind_at?: string | null;
+            assigned_to?: string | null;
+            dossier_id?: string | null;
+            contact_id?: string | null;
+            status?: components["schemas"]["TaskStatus"];
+        };
+        /**
+         * @description queued: waiting for its (next) attempt; sending: an attempt is under way; sent: the server took it; failed: refused for good (5xx) or out of attempts
+         * @enum {string}
+         */
+        MailStatus: "queued" | "sending" | "sent" | "failed";
+        /**
+         * @example {
+         *       "id": "4c1d2e3f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "kind": "reminder",
+         *       "recipient": "ada@example.com",
+         *       "subject": "Reminder: Call Jane about the proposal",
+         *       "member_id": "9b2f6a1e-8d4c-4f3b-9a7e-2c1d0e5f6a7b",
+         *       "task_id": "6d2e8f1a-3b4c-4d5e-9f6a-7b8c9d0e1f2a",
+         *       "status": "sent",
+         *       "attempts": 1,
+         *       "next_attempt_at": null,
+         *       "last_error": null,
+         *       "reply": "250 2.0.0 OK queued",
+         *       "created_at": "2026-12-01T08:30:00.000Z",
+         *       "sent_at": "2026-12-01T08:30:01.204Z"
+         *     }
+         */
+        MailLogEntry: {
+            /** Format: uuid */
+            id: string;
+            /** @description reminder or digest */
+            kind: string;
+            /** @description The address the message is sent to */
+            recipient: string;
+            subject: string;
+            member_id: string | null;
+            task_id: string | null;
+            status: components["schemas"]["MailStatus"];
+            /** @description Attempts begun (at most 5: then, 1 min, 5 min, 30 min and 2 h after each failure) */
+            attempts: number;
+            next_attempt_at: string | null;
+            last_error: string | null;
+            reply: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
+            created_at: string;
+            sent_at: string | null;
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "4c1d2e3f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *           "kind": "reminder",
+         *           "recipient": "ada@example.com",
+         *           "subject": "Reminder: Call Jane about the proposal",
+         *           "member_id": "9b2f6a1e-8d4c-4f3b-9a7e-2c1d0e5f6a7b",
+         *           "task_id": "6d2e8f1a-3b4c-4d5e-9f6a-7b8c9d0e1f2a",
+         *           "status": "sent",
+         *           "attempts": 1,
+         *           "next_attempt_at": null,
+         *           "last_error": null,
+         *           "reply": "250 2.0.0 OK queued",
+         *           "created_at": "2026-12-01T08:30:00.000Z",
+         *           "sent_at": "2026-12-01T08:30:01.204Z"
+         *         }
+         *       ],
+         *       "meta": {
+         *         "total": 1,
+         *         "page": 1,
+         *         "per_page": 25
+         *       }
+         *     }
+         */
+        MailLogList: {
+            data: components["schemas"]["MailLogEntry"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @example {
+         *       "time_zone": "Europe/Paris",
+         *       "effective_time_zone": "Europe/Paris",
+         *       "digest": true,
+         *       "calendar_link": false
+         *     }
+         */
+        MemberSettings: {
+            time_zone: string | null;
+            /** @description The zone in use: time_zone, else the server's */
+            effective_time_zone: string;
+            /** @description Whether the morning digest (08:00 in effective_time_zone) is sent */
+            digest: boolean;
+            /** @description Whether the member has a calendar feed link (the link itself is shown once) */
+            calendar_link: boolean;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "time_zone": "Europe/Paris",
+         *         "effective_time_zone": "Europe/Paris",
+         *         "digest": true,
+         *         "calendar_link": false
+         *       }
+         *     }
+         */
+        MemberSettingsEnvelope: {
+            data: components["schemas"]["MemberSettings"];
+        };
+        /**
+         * @example {
+         *       "time_zone": "Europe/Paris",
+         *       "digest": true
+         *     }
+         */
+        PatchMemberSettings: {
+            time_zone?: string | null;
+            /** @description false turns the morning digest off */
+            digest?: boolean;
+        };
+        /**
+         * @example {
+         *       "url": "https://dossier.example.com/calendar/q3V8Y1m0bKf2XcJ5dN7rT9wZ4hL6pA8sE1uG3iO5kM0.ics"
+         *     }
+         */
+        CalendarLink: {
+            /**
+             * @description <base>/calendar/<token>.ics: the member's private feed of open tasks with a due date; shown once; a new link voids the old one
+             * @example https://dossier.example.com/calendar/q3V8Y1m0bKf2XcJ5dN7rT9wZ4hL6pA8sE1uG3iO5kM0.ics
+             */
+            url: string;
+        };
+        /**
+         * @example {
+         *       "data": {
+         *         "url": "https://dossier.example.com/calendar/q3V8Y1m0bKf2XcJ5dN7rT9wZ4hL6pA8sE1uG3iO5kM0.ics"
+         *       }
+         *     }
+         */
+        CalendarLinkEnvelope: {
+            data: components["schemas"]["CalendarLink"];
+        };
+        /**
+         * @example {
          *       "status": "ok"
          *     }
          */
@@ -3028,6 +3852,25 @@ export interface components {
                     error: {
                         /** @constant */
                         code: "idempotency_key_reused";
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description Conflict: `import_not_revertable`: Only a succeeded import that is not a dry run can be reverted: this one is queued, running, failed, a dry run, or reverted already. `idempotency_key_in_use`: A request with this Idempotency-Key is still running. */
+        ImportNotRevertableOrIdempotencyKeyInUse: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error: {
+                        /** @enum {unknown} */
+                        code: "import_not_revertable" | "idempotency_key_in_use";
                         message: string;
                     };
                 };
@@ -3251,7 +4094,7 @@ export interface components {
                 };
             };
         };
-        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes); a CSV import over 50 MB or 200,000 rows. */
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3270,7 +4113,7 @@ export interface components {
                 };
             };
         };
-        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). */
+        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes); a CSV import over 50 MB or 200,000 rows. */
         PayloadTooLargeNoKey: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3286,7 +4129,7 @@ export interface components {
                 };
             };
         };
-        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes). `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
+        /** @description Content Too Large: `payload_too_large`: A JSON body over 1 MB (1,048,576 bytes); a CSV import over 50 MB or 200,000 rows. `file_too_large`: A CV over 10 MB (10,485,760 bytes), or a multipart body over 11 MB. */
         PayloadTooLargeOrFileTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3616,6 +4459,98 @@ export interface operations {
                     "application/json": components["schemas"]["HealthUnavailable"];
                 };
             };
+        };
+    };
+    exportDossiers: {
+        parameters: {
+            query?: {
+                /** @description Only dossiers of this type */
+                type?: "candidate" | "sales";
+                /** @description Only dossiers in this status; without it, archived dossiers are left out */
+                status?: "active" | "won" | "lost" | "archived";
+                /** @description Only dossiers currently in this stage; a non-uuid is 400 */
+                stage_id?: string;
+                /** @description true: only active dossiers whose stage_due_at has passed; false: all others */
+                overdue?: boolean;
+                /** @description Only dossiers assigned to this user; a non-uuid is 400 */
+                assigned_to?: string;
+                /** @description Only dossiers in this flow; a non-uuid is 400 */
+                flow_id?: string;
+                /** @description Case-insensitive substring of name, email or company */
+                q?: string;
+                /** @description Only dossiers linked to this contact, as primary or not; a non-uuid is 400 */
+                contact_id?: string;
+                /** @description Only rows whose updated_at is at or after this ISO 8601 timestamp (e.g. 2026-11-22T04:21:26.123Z; an offset's `+` is sent as %2B); anything else is 400 */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every dossier that matches the filters, in the list's order, as a CSV file (RFC 4180, UTF-8 with a BOM, CRLF line ends, a header row of the field names); streamed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description attachment; filename="dossiers-<yyyy-mm-dd>.csv" (the date in UTC) */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["CsvFile"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    exportContacts: {
+        parameters: {
+            query?: {
+                /** @description Repeat to combine: contacts holding any of the kinds */
+                kind?: components["schemas"]["ContactKind"][];
+                /** @description in_pool: pool_added_at <= now < pool_expires_at (a missing date is open-ended); expired: pool_expires_at <= now */
+                pool?: "in_pool" | "expired";
+                /** @description Case-insensitive substring of full_name, email, company or role */
+                search?: string;
+                /** @description Only rows whose updated_at is at or after this ISO 8601 timestamp (e.g. 2026-11-22T04:21:26.123Z; an offset's `+` is sent as %2B); anything else is 400 */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every contact that matches the filters, in the list's order, as a CSV file (RFC 4180, UTF-8 with a BOM, CRLF line ends, a header row of the field names); streamed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description attachment; filename="contacts-<yyyy-mm-dd>.csv" (the date in UTC) */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["CsvFile"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     listDossiers: {
@@ -4634,7 +5569,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Engineering hiring 2027",
-                 *       "is_default": true
+                 *       "is_default": true,
+                 *       "overdue_tasks": false
                  *     }
                  */
                 "application/json": components["schemas"]["PatchFlow"];
@@ -5397,6 +6333,170 @@ export interface operations {
             503: components["responses"]["StorageUnavailable"];
         };
     };
+    listImports: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; a page past the end answers data: [] with the right total */
+                page?: number;
+                /** @description Page size, 1 to 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the organization's imports, newest first, with the total across all pages */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportList"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "file": "full_name,Email\r\nJane Doe,jane@acme.example\r\n",
+                 *       "resource": "contacts",
+                 *       "mapping": "{\"full_name\":\"full_name\",\"Email\":\"email\"}",
+                 *       "mode": "upsert"
+                 *     }
+                 */
+                "multipart/form-data": components["schemas"]["ImportForm"];
+            };
+        };
+        responses: {
+            /** @description The file is accepted and the import queued; it runs in the background (GET /imports/{id} shows its progress) */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportEnvelope"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The import's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import, with its progress so far */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    revertImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The import's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import is reverted; `revert` counts the rows undone and those left as they were */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportEnvelope"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ImportNotRevertableOrIdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
+        };
+    };
     listMembers: {
         parameters: {
             query?: never;
@@ -5682,6 +6782,434 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SignedOutEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
+        };
+    };
+    listTasks: {
+        parameters: {
+            query?: {
+                /** @description Only tasks assigned to this member (a uuid), or `me`: the signed-in member (a session only; with an API key 400) */
+                assigned_to?: string;
+                /** @description Only open or only done tasks */
+                status?: "open" | "done";
+                /** @description Only the tasks of this dossier; a non-uuid is 400 */
+                dossier_id?: string;
+                /** @description Only the tasks of this contact; a non-uuid is 400 */
+                contact_id?: string;
+                /** @description Only tasks due before this ISO 8601 date-time (due_at < due_before); anything else is 400 */
+                due_before?: string;
+                /** @description Only tasks due at or after this ISO 8601 date-time (due_at >= due_after); anything else is 400 */
+                due_after?: string;
+                /** @description true: only open tasks whose due_at has passed; false: all others */
+                overdue?: boolean;
+                /** @description 1-based page number; a page past the end answers data: [] with the right total */
+                page?: number;
+                /** @description Page size, 1 to 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the organization's tasks that match every filter given, with the total across all pages */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskList"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    createTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Call Jane about the proposal",
+                 *       "due_at": "2026-12-01T09:00:00.000Z",
+                 *       "dossier_id": "0b5c3a4e-8f1d-4c2a-9e6b-1d2f3a4b5c6d",
+                 *       "assigned_to": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTask"];
+            };
+        };
+        responses: {
+            /** @description The task was created; no webhook event is recorded */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource's URL, under /api/v1 (e.g. /api/v1/dossiers/{id}) */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskEnvelope"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
+        };
+    };
+    getTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy the client holds: when it is still the current one, 304 with no body */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The task's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task, with its ETag (C16) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The record's strong ETag, over its whole representation: send it back in If-Match to change the record only if nobody changed it since (C16) */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskEnvelope"];
+                };
+            };
+            /** @description Not Modified: If-None-Match holds the current ETag; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The record's strong ETag, over its whole representation: send it back in If-Match to change the record only if nobody changed it since (C16) */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    deleteTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag the change is based on (or `*`): when the record's current ETag differs, 412 precondition_failed and nothing changes */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The task's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task is deleted for good */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedTaskEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
+        };
+    };
+    updateTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (else 400 invalid_body), unique per request, kept 24 hours for the key or member that sent it. The first answer (except 401, 402, 403, 429 and 5xx) is stored with the request's effect; the same key with the same method, path and body (byte for byte) answers it again with Idempotent-Replayed: true and changes nothing; with another method, path or body: 422 idempotency_key_reused; while the first is running: 409 idempotency_key_in_use. */
+                "Idempotency-Key"?: string;
+                /** @description The ETag the change is based on (or `*`): when the record's current ETag differs, 412 precondition_failed and nothing changes */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The task's id. A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "done"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PatchTask"];
+            };
+        };
+        responses: {
+            /** @description The task after the change */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The record's strong ETag, over its whole representation: send it back in If-Match to change the record only if nobody changed it since (C16) */
+                    ETag: string;
+                    /** @description `true` on an answer given again for a repeated Idempotency-Key; absent on the first answer (C16) */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskEnvelope"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
+        };
+    };
+    listDossierTasks: {
+        parameters: {
+            query?: {
+                /** @description Only open or only done tasks */
+                status?: "open" | "done";
+                /** @description 1-based page number; a page past the end answers data: [] with the right total */
+                page?: number;
+                /** @description Page size, 1 to 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The dossier's id (archived dossiers too). A malformed or unknown id answers 404 not_found. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the dossier's tasks, with the total across all pages */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskList"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    listMailLog: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number; a page past the end answers data: [] with the right total */
+                page?: number;
+                /** @description Page size, 1 to 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the organization's outgoing mail, newest first, with the total across all pages */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailLogList"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    getMySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member's time zone (and the one in use) and whether the digest is sent */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberSettingsEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    updateMySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "time_zone": "Europe/Paris",
+                 *       "digest": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["PatchMemberSettings"];
+            };
+        };
+        responses: {
+            /** @description The member's settings after the change */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberSettingsEnvelope"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["CsrfFailedOrForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServerBusyOrStorageUnavailable"];
+        };
+    };
+    createCalendarLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed's URL, shown this once: the old link, if any, no longer works */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarLinkEnvelope"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -2,6 +2,7 @@
 // the page live in the address's query string, as the dossiers list's filters do.
 import { useState } from "react";
 import { Link, useLocation, useSearchParams } from "wouter";
+import { contactsExport } from "../api/exports";
 import { useMember } from "../api/session";
 import { Pager } from "../list/pager";
 import { pageCount, whole } from "../list/paging";
@@ -44,6 +45,9 @@ export function Contacts() {
     <>
       <div className="list-head">
         <h1>Contacts</h1>
+        <a href={contactsExport(query)} download className="button-link secondary">
+          Export CSV
+        </a>
         {canWriteContacts(member) && (
           <button type="button" aria-expanded={creating} aria-controls="new-contact" onClick={() => setCreating(!creating)}>
             New contact

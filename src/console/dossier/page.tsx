@@ -1,5 +1,5 @@
 // Screen 4 (C14): one dossier. Its fields, stage, status and assignee edited in place, the CV, the
-// notes, the linked contacts and the history. A viewer sees the same page as text, with no control
+// tasks (C22), the notes, the linked contacts and the history. A viewer sees the same page as text, with no control
 // that would fail.
 import { Link } from "wouter";
 import { ApiFailure, messageOf } from "../api/client";
@@ -10,6 +10,7 @@ import { CvSection } from "./cv";
 import { DetailsForm, DetailsText, STATUSES } from "./details";
 import { HistorySection } from "./history";
 import { NotesSection } from "./notes";
+import { DossierTasks } from "../tasks/dossier-tasks";
 import { useDossier, useMembers, useReload } from "./queries";
 
 export function DossierPage({ id }: { id: string }) {
@@ -73,6 +74,7 @@ export function DossierPage({ id }: { id: string }) {
           <CvSection shown={shown.data} canWrite={canWrite} />
         </div>
         <div className="side-column">
+          <DossierTasks id={dossier.id} canWrite={canWrite} />
           <NotesSection id={dossier.id} canWrite={canWrite} />
           <ContactsSection id={dossier.id} canWrite={canWrite} />
           <HistorySection id={dossier.id} flow={flow} memberName={memberName} />

@@ -50,6 +50,8 @@ function actorOf(entry: HistoryEntry): string {
     case "cli":
       // The command line names the system user that ran it, "unknown" when it could not tell.
       return actor.id && actor.id !== "unknown" ? `${actor.id} on the command line` : "Someone on the server's command line";
+    case "import":
+      return actor.name ? `The import of “${actor.name}”` : "A CSV import";
   }
 }
 
@@ -114,6 +116,12 @@ export function describe(entry: HistoryEntry, names: Names): string {
     }
     case "contact_unlinked":
       return `${who} unlinked ${contact()}.`;
+    case "task_created": {
+      const [, title] = pairOf(entry, "title");
+      return `${entry.actor ? who : "Dossier"} added the task “${String(title ?? "")}”.`;
+    }
+    case "task_done":
+      return `${who} completed a task.`;
   }
 }
 

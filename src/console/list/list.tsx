@@ -3,6 +3,7 @@
 // shared link show the same list.
 import { Link, useSearchParams } from "wouter";
 import type { Dossier, Flow } from "../api/client";
+import { dossiersExport } from "../api/exports";
 import { canWriteDossiers, useMember } from "../api/session";
 import { useFlows, useMemberNames } from "../board/queries";
 import { Alert } from "../ui/alert";
@@ -30,6 +31,9 @@ export function DossierList() {
     <>
       <div className="list-head">
         <h1>Dossiers</h1>
+        <a href={dossiersExport(query)} download className="button-link secondary">
+          Export CSV
+        </a>
         {canWriteDossiers(member) && (
           <Link href="/dossiers/new" className="button-link">
             New dossier

@@ -1,10 +1,11 @@
 // Screen 7 (C14): settings, for admins and owners: members, API keys, the webhook endpoint, flows
-// and stages, each at its own address under /console/settings. Anyone else is told so and given
+// and stages, the mail log (C22), each at its own address under /console/settings. Anyone else is told so and given
 // no control (their role's scopes could not use one, C12).
 import { Link, Redirect, Route, Switch, useLocation } from "wouter";
 import { canManageSettings, useMember } from "../api/session";
 import { FlowsSettings } from "./flows";
 import { KeysSettings } from "./keys";
+import { MailLogSettings } from "./mail-log";
 import { MembersSettings } from "./members";
 import { WebhookSettings } from "./webhook";
 
@@ -13,6 +14,7 @@ const SECTIONS = [
   { path: "/keys", label: "API keys" },
   { path: "/webhook", label: "Webhook" },
   { path: "/flows", label: "Flows and stages" },
+  { path: "/mail", label: "Mail log" },
 ] as const;
 
 export function Settings() {
@@ -52,6 +54,9 @@ export function Settings() {
           </Route>
           <Route path="/flows">
             <FlowsSettings />
+          </Route>
+          <Route path="/mail">
+            <MailLogSettings />
           </Route>
           <Route path="/">
             <Redirect to="/members" replace />

@@ -35,6 +35,9 @@ export const SCOPES = [
   "keys:manage",
   "webhooks:manage",
   "events:read",
+  "tasks:read",
+  "tasks:write",
+  "mail:read",
 ] as const satisfies readonly Scope[];
 type None<T extends never> = T;
 /** A scope the document adds and SCOPES lacks fails the type-check here. */

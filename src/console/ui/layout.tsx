@@ -37,6 +37,16 @@ export function Layout({ children }: { children: ReactNode }) {
                 Contacts
               </Link>
             </li>
+            <li>
+              <Link href="/tasks" aria-current={location === "/tasks" ? "page" : undefined}>
+                My tasks
+              </Link>
+            </li>
+            <li>
+              <Link href="/imports" aria-current={location === "/imports" ? "page" : undefined}>
+                Import
+              </Link>
+            </li>
             {canManageSettings(member) && (
               <li>
                 <Link href="/settings" aria-current={location.startsWith("/settings") ? "page" : undefined}>
@@ -62,6 +72,9 @@ export function Layout({ children }: { children: ReactNode }) {
           <span className="who-name">
             {member.name} <span className="role">({member.role})</span>
           </span>
+          <Link href="/me" aria-current={location === "/me" ? "page" : undefined}>
+            My settings
+          </Link>
           <button type="button" className="quiet" onClick={() => signOut.mutate(undefined, { onSuccess: () => navigate("/sign-in") })} disabled={signOut.isPending}>
             Sign out
           </button>

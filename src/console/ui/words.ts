@@ -38,6 +38,7 @@ export const ERROR_WORDS: Record<ErrorCode, string> = {
   precondition_failed: "Someone else changed this since you opened it. Reload to see their changes, then try again.",
   idempotency_key_reused: "This change was already sent as another one. Reload the page and try again.",
   server_busy: "The server is busy. Try again in a moment.",
+  import_not_revertable: "Only a finished import that changed something can be reverted, and only once.",
 };
 
 /** Labels of the API's field names, as the console's screens show them. */
@@ -103,6 +104,9 @@ export const SCOPE_WORDS: Record<string, string> = {
   "keys:manage": "manage API keys",
   "webhooks:manage": "manage the webhook",
   "events:read": "read the event feed",
+  "tasks:read": "read tasks",
+  "tasks:write": "change tasks",
+  "mail:read": "read the mail log",
 };
 
 /** A field's label: its screen's label, or the API name made readable ("stages[2].color" → "Colour"). */

@@ -18,6 +18,7 @@ interface FlowStageRow {
   name: string;
   type: Static<typeof FlowType>;
   is_default: boolean;
+  overdue_tasks: boolean;
   stage_id: string | null;
   stage_name: string | null;
   position: number | null;
@@ -33,7 +34,7 @@ function flowsOf(rows: FlowStageRow[]): FlowRecord[] {
   for (const row of rows) {
     let flow = flows.at(-1);
     if (flow?.id !== row.id) {
-      flow = { id: row.id, organization_id: row.organization_id, name: row.name, type: row.type, is_default: row.is_default, stages: [] };
+      flow = { id: row.id, organization_id: row.organization_id, name: row.name, type: row.type, is_default: row.is_default, overdue_tasks: row.overdue_tasks, stages: [] };
       flows.push(flow);
     }
     if (row.stage_id === null) continue;
@@ -75,14 +76,19 @@ export function pgFlowQueries(db: Db): EngineQueries<"flows"> {
     async page(organizationId: string, type: Static<typeof FlowType> | undefined, limit: number, offset: number) {
       const kind = type ?? null;
       return flowsOf(
-        await db()<FlowStageRow[]>`SELECT f.id, f.organization_id, f.name, f.type, f.is_default, s.id AS stage_id, s.name AS stage_name,
+        await db()<FlowStageRow[]>`SELECT f.id, f.organization_id, f.name, f.type, f.is_default, f.overdue_tasks, s.id AS stage_id, s.name AS stage_name,
             s.position, s.deadline_days, s.win_probability, s.color
-          FROM (SELECT id, organization_id, name, type, is_default FROM flows
+          FROM (SELECT id, organization_id, name, type, is_default, overdue_tasks FROM flows
                  WHERE organization_id = ${organizationId} AND (${kind}::text IS NULL OR type = ${kind}::text)
                  ORDER BY name, id LIMIT ${limit}::bigint OFFSET ${offset}::bigint) f
           LEFT JOIN stages s ON s.flow_id = f.id AND s.organization_id = f.organization_id
           ORDER BY f.name, f.id, s.position`,
       );
+    },
+
+    /** C22: whether the flow's overdue stages make follow-up tasks. */
+    async setOverdueTasks(organizationId: string, flowId: string, on: boolean) {
+      await db()`UPDATE flows SET overdue_tasks = ${on} WHERE id = ${flowId} AND organization_id = ${organizationId}`;
     },
 
     /** Takes the default flag off the organization's current default flow of this type. */
@@ -93,7 +99,7 @@ export function pgFlowQueries(db: Db): EngineQueries<"flows"> {
     /** The flow, with its stages; null when it is not the organization's. */
     async byId(organizationId: string, flowId: string) {
       const [flow] = flowsOf(
-        await db()<FlowStageRow[]>`SELECT f.id, f.organization_id, f.name, f.type, f.is_default, s.id AS stage_id, s.name AS stage_name,
+        await db()<FlowStageRow[]>`SELECT f.id, f.organization_id, f.name, f.type, f.is_default, f.overdue_tasks, s.id AS stage_id, s.name AS stage_name,
             s.position, s.deadline_days, s.win_probability, s.color
           FROM flows f LEFT JOIN stages s ON s.flow_id = f.id AND s.organization_id = f.organization_id
           WHERE f.id = ${flowId} AND f.organization_id = ${organizationId}

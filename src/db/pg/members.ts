@@ -9,15 +9,45 @@ export function pgMemberQueries(db: Db): EngineQueries<"members"> {
   return {
     async byId(organizationId: string, id: string) {
       const [row] = await db()<MemberRow[]>`SELECT id, organization_id AS "organizationId", email, email_folded AS "emailFolded", name, role,
-          password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt"
+          password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt",
+          time_zone AS "timeZone", digest::integer AS digest, last_digest_date AS "lastDigestDate", calendar_token_hash AS "calendarTokenHash"
         FROM members WHERE organization_id = ${organizationId} AND id = ${id}`;
       return row ?? null;
+    },
+
+    /** C22: the member a calendar feed's token hash belongs to, in the whole installation. */
+    async byCalendarTokenHash(hash: string) {
+      const [row] = await db()<MemberRow[]>`SELECT id, organization_id AS "organizationId", email, email_folded AS "emailFolded", name, role,
+          password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt",
+          time_zone AS "timeZone", digest::integer AS digest, last_digest_date AS "lastDigestDate", calendar_token_hash AS "calendarTokenHash"
+        FROM members WHERE calendar_token_hash = ${hash}`;
+      return row ?? null;
+    },
+
+    /** C22: a member by id alone (a digest's unsubscribe link names no organization). */
+    async byIdInAnyOrganization(id: string) {
+      const [row] = await db()<MemberRow[]>`SELECT id, organization_id AS "organizationId", email, email_folded AS "emailFolded", name, role,
+          password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt",
+          time_zone AS "timeZone", digest::integer AS digest, last_digest_date AS "lastDigestDate", calendar_token_hash AS "calendarTokenHash"
+        FROM members WHERE id = ${id}`;
+      return row ?? null;
+    },
+
+    /** C22: the member's time zone (null: the server's) and digest switch. */
+    async setSettings(organizationId: string, id: string, timeZone: string | null, digest: boolean) {
+      await db()`UPDATE members SET time_zone = ${timeZone}, digest = ${digest} WHERE organization_id = ${organizationId} AND id = ${id}`;
+    },
+
+    /** C22: a new calendar link replaces the old one (only its hash is kept). */
+    async setCalendarTokenHash(organizationId: string, id: string, hash: string) {
+      await db()`UPDATE members SET calendar_token_hash = ${hash} WHERE organization_id = ${organizationId} AND id = ${id}`;
     },
 
     /** By the folded email, in the whole installation (emails are unique there, C20). */
     async byFoldedEmail(emailFolded: string) {
       const [row] = await db()<MemberRow[]>`SELECT id, organization_id AS "organizationId", email, email_folded AS "emailFolded", name, role,
-          password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt"
+          password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt",
+          time_zone AS "timeZone", digest::integer AS digest, last_digest_date AS "lastDigestDate", calendar_token_hash AS "calendarTokenHash"
         FROM members WHERE email_folded = ${emailFolded}`;
       return row ?? null;
     },
@@ -26,7 +56,8 @@ export function pgMemberQueries(db: Db): EngineQueries<"members"> {
     async list(organizationId: string) {
       return [
         ...(await db()<MemberRow[]>`SELECT id, organization_id AS "organizationId", email, email_folded AS "emailFolded", name, role,
-            password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt"
+            password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt",
+          time_zone AS "timeZone", digest::integer AS digest, last_digest_date AS "lastDigestDate", calendar_token_hash AS "calendarTokenHash"
           FROM members WHERE organization_id = ${organizationId} ORDER BY created_at, id`),
       ];
     },

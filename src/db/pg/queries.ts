@@ -4,8 +4,10 @@
 import type { AsyncQueries } from "../client";
 import type { StoreQueries } from "../queries";
 import type { Db } from "./client";
+import { pgContactQueries } from "./contacts";
 import { pgCvFileQueries } from "./cv-files";
 import { pgDeliveryQueries } from "./deliveries";
+import { pgDossierQueries } from "./dossiers";
 import { pgEventQueries } from "./events";
 import { pgFlowQueries } from "./flows";
 import { pgHealthQueries } from "./health";
@@ -31,8 +33,10 @@ export type EngineQueries<R extends keyof StoreQueries> = AsyncQueries<StoreQuer
  * unit of work (what SQLite's modules ask of their connection, src/db/snapshot.ts). */
 export function pgQueries(db: Db, inUnit: () => boolean) {
   return {
+    contacts: pgContactQueries(db),
     cvFiles: pgCvFileQueries(db, inUnit),
     deliveries: pgDeliveryQueries(db),
+    dossiers: pgDossierQueries(db),
     events: pgEventQueries(db),
     flows: pgFlowQueries(db),
     health: pgHealthQueries(db),

@@ -47,6 +47,7 @@ export const flows = pgTable(
     type: text("type", { enum: ["candidate", "sales"] }).notNull(),
     isDefault: boolean("is_default").notNull(),
     createdAt: text("created_at").notNull(),
+    overdueTasks: boolean("overdue_tasks").notNull().default(true),
   },
   (t) => [
     index("flows_org_name").on(t.organizationId, t.name, t.id),
@@ -106,6 +107,7 @@ export const dossiers = pgTable(
     index("dossiers_contact").on(t.contactId),
     index("dossiers_org_created_cover").on(t.organizationId, t.createdAt.desc(), t.id.desc(), t.status),
     index("dossiers_org_updated").on(t.organizationId, t.updatedAt),
+    index("dossiers_active_due").on(t.stageDueAt).where(sql`${t.status} = 'active'`),
     index("dossiers_flow_active_figures")
       .on(t.organizationId, t.flowId, t.currentStageId, t.dealCurrency, t.stageDueAt, t.dealSize)
       .where(sql`${t.status} = 'active'`),
@@ -273,8 +275,16 @@ export const members = pgTable(
     createdAt: text("created_at").notNull(),
     lastSignInAt: text("last_sign_in_at"),
     disabledAt: text("disabled_at"),
+    timeZone: text("time_zone"),
+    digest: boolean("digest").notNull().default(true),
+    lastDigestDate: text("last_digest_date"),
+    calendarTokenHash: text("calendar_token_hash"),
   },
-  (t) => [uniqueIndex("members_email").on(t.emailFolded), index("members_org_created").on(t.organizationId, t.createdAt, t.id)],
+  (t) => [
+    uniqueIndex("members_email").on(t.emailFolded),
+    index("members_org_created").on(t.organizationId, t.createdAt, t.id),
+    uniqueIndex("members_calendar_token").on(t.calendarTokenHash),
+  ],
 );
 
 export const setupLinks = pgTable(
@@ -395,6 +405,123 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.principalId, t.key] }), index("idempotency_keys_created").on(t.createdAt)],
 );
 
+export const tasks = pgTable(
+  "tasks",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    dossierId: text("dossier_id").references(() => dossiers.id),
+    contactId: text("contact_id"),
+    title: text("title").notNull(),
+    notes: text("notes"),
+    dueAt: text("due_at"),
+    remindAt: text("remind_at"),
+    remindedAt: text("reminded_at"),
+    assignedTo: text("assigned_to"),
+    status: text("status", { enum: ["open", "done"] }).notNull(),
+    doneAt: text("done_at"),
+    createdByKind: text("created_by_kind").notNull(),
+    createdById: text("created_by_id"),
+    stageVisitId: bigint("stage_visit_id", { mode: "number" }),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    index("tasks_org_due").on(t.organizationId, t.dueAt, t.createdAt, t.id),
+    index("tasks_org_assigned_due").on(t.organizationId, t.assignedTo, t.status, t.dueAt),
+    index("tasks_org_dossier").on(t.organizationId, t.dossierId),
+    index("tasks_org_contact").on(t.organizationId, t.contactId),
+    index("tasks_remind_due").on(t.remindAt).where(sql`${t.remindedAt} IS NULL AND ${t.status} = 'open'`),
+    uniqueIndex("tasks_stage_visit").on(t.stageVisitId),
+  ],
+);
+
+export const outgoingMail = pgTable(
+  "outgoing_mail",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    memberId: text("member_id"),
+    taskId: text("task_id"),
+    kind: text("kind").notNull(),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    message: text("message").notNull(),
+    status: text("status", { enum: ["queued", "sending", "sent", "failed"] }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: bigint("next_attempt_at", { mode: "number" }),
+    lastAttemptAt: text("last_attempt_at"),
+    lastError: text("last_error"),
+    reply: text("reply"),
+    sentAt: text("sent_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    index("outgoing_mail_due").on(t.status, t.nextAttemptAt),
+    index("outgoing_mail_org_created").on(t.organizationId, t.createdAt, t.id),
+  ],
+);
+
+// CSV imports (C21): one row per upload, with its settings, its progress (recorded in the same
+// transaction as each batch it closes, so that a restart goes on after `last_row` and no row is
+// made twice) and its first 1,000 errors (JSON). The file waits under the files folder while the
+// import runs (`file`, relative to it) and is removed when it ends.
+export const imports = pgTable(
+  "imports",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    resource: text("resource", { enum: ["contacts", "dossiers"] }).notNull(),
+    status: text("status", { enum: ["queued", "running", "succeeded", "failed", "reverted"] }).notNull(),
+    dryRun: boolean("dry_run").notNull(),
+    mode: text("mode", { enum: ["create", "update", "upsert"] }).notNull(),
+    matchOn: text("match_on", { enum: ["email", "id"] }).notNull(),
+    emitEvents: boolean("emit_events").notNull(),
+    // JSON: the mapping, the dossiers' flow_id and type, and what the inspection found (encoding,
+    // delimiter, headers, header row).
+    settings: text("settings").notNull(),
+    fileName: text("file_name"),
+    file: text("file"),
+    // Who started it (C18's actor of the request), for the revert's and the log's sake.
+    actorType: text("actor_type"),
+    actorId: text("actor_id"),
+    rows: integer("rows").notNull(),
+    processed: integer("processed").notNull(),
+    created: integer("created").notNull(),
+    updated: integer("updated").notNull(),
+    skipped: integer("skipped").notNull(),
+    failed: integer("failed").notNull(),
+    lastRow: integer("last_row").notNull(),
+    // JSON: [{row, column, message}], the first 1,000.
+    errors: text("errors").notNull(),
+    failure: text("failure"),
+    revertUndone: integer("revert_undone"),
+    revertSkipped: integer("revert_skipped"),
+    createdAt: text("created_at").notNull(),
+    finishedAt: text("finished_at"),
+    revertedAt: text("reverted_at"),
+  },
+  (t) => [index("imports_org_created").on(t.organizationId, t.createdAt, t.id), index("imports_status").on(t.status)],
+);
+
+// What an import did to each row it changed, for its revert (C21): the record, whether it was
+// created or updated, the old values of the fields an update changed (JSON), and the record's
+// updated_at once the import had written it: a record whose updated_at moved since was touched by
+// a later change, and the revert leaves it alone.
+export const importRows = pgTable(
+  "import_rows",
+  {
+    importId: text("import_id").notNull().references(() => imports.id),
+    organizationId: text("organization_id").notNull().references(() => organizations.id),
+    row: integer("row").notNull(),
+    resourceId: text("resource_id").notNull(),
+    action: text("action", { enum: ["created", "updated"] }).notNull(),
+    previous: text("previous"),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.row] })],
+);
+
 export type Organization = typeof organizations.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type FlowRow = typeof flows.$inferSelect;
@@ -407,3 +534,7 @@ export type EventRow = typeof events.$inferSelect;
 export type MemberRow = typeof members.$inferSelect;
 export type SetupLinkRow = typeof setupLinks.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
+export type TaskRow = typeof tasks.$inferSelect;
+export type OutgoingMailRow = typeof outgoingMail.$inferSelect;
+export type ImportRow = typeof imports.$inferSelect;
+export type ImportedRecordRow = typeof importRows.$inferSelect;

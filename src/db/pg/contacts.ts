@@ -1,0 +1,256 @@
+// The contacts' queries on PostgreSQL, with the list's search: src/db/contacts.ts's and
+// src/db/contact-search.ts's statements, the same answers. SQLite's modules keep caches (the
+// contacts shown, whole pages, search matches per generation); this one reads every time for now:
+// on several nodes a kept page would need the contacts generation read from the shared database in
+// the same round trip (C19's second step).
+//
+// The search: contact_search.search_text (the four folded fields joined by U+001F, a generated
+// column, drizzle-pg/0001) `LIKE '%' || term || '%'`, served by the trigram GIN index
+// contact_search_trgm, where SQLite asks its FTS5 trigram table (3 code points and more) or scans
+// with instr (shorter terms). The term comes folded (C10) and has LIKE's `\`, `%` and `_` escaped
+// here, so it matches as a plain substring, as on SQLite.
+//
+// A page and its total are one statement (the total's row LEFT JOINed to the page's rows): one
+// state of the database without a read snapshot, as SQLite's page reads in a snapshot of its own.
+import type { SQL, TransactionSQL } from "bun";
+import { contactOf, type ContactPageQuery } from "../contacts";
+import type { ContactRow } from "../schema";
+import type { Db } from "./client";
+import type { EngineQueries } from "./queries";
+
+type CountedRow = ContactRow & { dossierCount: number };
+/** A page's row beside the total; a page with no rows gives one row of nulls beside it. */
+type PageRow = { total: number; id: string | null; sort_at?: string } & Omit<CountedRow, "id">;
+
+const present = (row: CountedRow) => contactOf(row, row.dossierCount);
+
+/** A substring pattern for LIKE (default escape `\`): the term's `\`, `%` and `_` taken literally. */
+export const likePattern = (folded: string) => `%${folded.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** ContactRow's columns, under its names (quoted: PostgreSQL folds unquoted names). */
+const COLUMN_OF: Record<keyof ContactRow, string> = {
+  id: "id",
+  organizationId: "organization_id",
+  fullName: "full_name",
+  email: "email",
+  emailFolded: "email_folded",
+  phone: "phone",
+  linkedinUrl: "linkedin_url",
+  company: "company",
+  role: "role",
+  city: "city",
+  kind: "kind",
+  kindMask: "kind_mask",
+  notes: "notes",
+  poolAddedAt: "pool_added_at",
+  poolExpiresAt: "pool_expires_at",
+  createdAt: "created_at",
+  updatedAt: "updated_at",
+};
+
+const isEmailClash = (error: unknown) =>
+  error instanceof Error && (error as { errno?: unknown }).errno === "23505" && (error as { constraint?: unknown }).constraint === "contacts_org_email";
+
+export function pgContactQueries(db: Db): EngineQueries<"contacts"> {
+  // The pool itself (what db() gives outside any unit), told apart from a transaction's connection.
+  const pool = db();
+  const byId = async (organizationId: string, contactId: string) => {
+    const [row] = await db()<CountedRow[]>`SELECT c.id, c.organization_id AS "organizationId", c.full_name AS "fullName", c.email,
+        c.email_folded AS "emailFolded", c.phone, c.linkedin_url AS "linkedinUrl", c.company, c.role, c.city, c.kind, c.kind_mask AS "kindMask",
+        c.notes, c.pool_added_at AS "poolAddedAt", c.pool_expires_at AS "poolExpiresAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
+        (SELECT count(*)::integer FROM dossier_contacts dc WHERE dc.contact_id = c.id) AS "dossierCount"
+      FROM contacts c WHERE c.id = ${contactId} AND c.organization_id = ${organizationId}`;
+    return row ? present(row) : null;
+  };
+
+  const rowOf = async (organizationId: string, where: "id" | "email", value: string) => {
+    const rows =
+      where === "id"
+        ? await db()<ContactRow[]>`SELECT id, organization_id AS "organizationId", full_name AS "fullName", email, email_folded AS "emailFolded",
+              phone, linkedin_url AS "linkedinUrl", company, role, city, kind, kind_mask AS "kindMask", notes, pool_added_at AS "poolAddedAt",
+              pool_expires_at AS "poolExpiresAt", created_at AS "createdAt", updated_at AS "updatedAt"
+            FROM contacts WHERE id = ${value} AND organization_id = ${organizationId}`
+        : await db()<ContactRow[]>`SELECT id, organization_id AS "organizationId", full_name AS "fullName", email, email_folded AS "emailFolded",
+              phone, linkedin_url AS "linkedinUrl", company, role, city, kind, kind_mask AS "kindMask", notes, pool_added_at AS "poolAddedAt",
+              pool_expires_at AS "poolExpiresAt", created_at AS "createdAt", updated_at AS "updatedAt"
+            FROM contacts WHERE organization_id = ${organizationId} AND email_folded = ${value}`;
+    return rows[0] ?? null;
+  };
+
+  /** Runs `write`, inside a savepoint when the work in progress is a transaction (a unique
+   * violation aborts a PostgreSQL transaction; SQLite undoes the statement alone); false when it
+   * broke the organization's unique email. */
+  async function unlessEmailTaken(write: (sql: SQL) => Promise<unknown>): Promise<boolean> {
+    const sql = db();
+    try {
+      if (sql !== pool) {
+        await (sql as TransactionSQL).savepoint((sp: SQL) => write(sp));
+      } else {
+        await write(sql);
+      }
+      return true;
+    } catch (error) {
+      if (isEmailClash(error)) return false;
+      throw error;
+    }
+  }
+
+  /** One batch of the export (C21): the list's filters and order, the rows after `after` (the
+   * previous batch's last row; undefined for the first), at most `limit`, each with its
+   * dossier_count. Each batch is its own short read, as on SQLite. */
+  async function exportPage(
+    q: Pick<ContactPageQuery, "organizationId" | "mask" | "search" | "pool" | "updatedSince">,
+    after: { created_at: string; id: string } | undefined,
+    limit: number,
+  ) {
+    const mask = q.mask;
+    const poolFilter = q.pool?.filter ?? null;
+    const now = q.pool?.now ?? null;
+    const since = q.updatedSince;
+    const pattern = q.search === null ? null : likePattern(q.search);
+    const afterCreated = after?.created_at ?? null;
+    const afterId = after?.id ?? null;
+    const rows = await db()<CountedRow[]>`SELECT c.id, c.organization_id AS "organizationId", c.full_name AS "fullName", c.email,
+        c.email_folded AS "emailFolded", c.phone, c.linkedin_url AS "linkedinUrl", c.company, c.role, c.city, c.kind, c.kind_mask AS "kindMask",
+        c.notes, c.pool_added_at AS "poolAddedAt", c.pool_expires_at AS "poolExpiresAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
+        (SELECT count(*)::integer FROM dossier_contacts dc WHERE dc.contact_id = c.id) AS "dossierCount"
+      FROM contacts c
+      WHERE c.organization_id = ${q.organizationId}
+        AND (${mask}::integer = 0 OR (c.kind_mask & ${mask}::integer) <> 0)
+        AND (${since}::text IS NULL OR c.updated_at >= ${since}::text)
+        AND (${poolFilter}::text IS NULL
+          OR (${poolFilter}::text = 'in_pool' AND (c.pool_added_at IS NOT NULL OR c.pool_expires_at IS NOT NULL)
+              AND (c.pool_added_at IS NULL OR c.pool_added_at <= ${now}::text) AND (c.pool_expires_at IS NULL OR ${now}::text < c.pool_expires_at))
+          OR (${poolFilter}::text = 'expired' AND c.pool_expires_at IS NOT NULL AND c.pool_expires_at <= ${now}::text))
+        AND (${pattern}::text IS NULL OR EXISTS (SELECT 1 FROM contact_search s
+              WHERE s.contact_id = c.id AND s.organization_id = ${q.organizationId} AND s.search_text LIKE ${pattern}::text))
+        AND (${afterCreated}::text IS NULL OR (c.created_at, c.id) < (${afterCreated}::text, ${afterId}::text))
+      ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit}::bigint`;
+    return rows.map(present);
+  }
+
+  /** A page of GET /contacts and its exact total, in one statement. Filters not asked for are
+   * NULL (or a mask of 0) and drop out; the search, when there is one, leads from the trigram
+   * index. */
+  async function page(q: ContactPageQuery): Promise<{ data: ReturnType<typeof present>[]; total: number }> {
+    const mask = q.mask;
+    const poolFilter = q.pool?.filter ?? null;
+    const now = q.pool?.now ?? null;
+    const since = q.updatedSince;
+    let rows: PageRow[];
+    if (q.search !== null) {
+      const pattern = likePattern(q.search);
+      rows = await db()<PageRow[]>`WITH m AS (
+          SELECT s.contact_id, s.created_at FROM contact_search s JOIN contacts c ON c.id = s.contact_id AND c.organization_id = s.organization_id
+           WHERE s.organization_id = ${q.organizationId} AND s.search_text LIKE ${pattern}::text
+             AND (${mask}::integer = 0 OR (c.kind_mask & ${mask}::integer) <> 0)
+             AND (${since}::text IS NULL OR c.updated_at >= ${since}::text)
+             AND (${poolFilter}::text IS NULL
+               OR (${poolFilter}::text = 'in_pool' AND (c.pool_added_at IS NOT NULL OR c.pool_expires_at IS NOT NULL)
+                   AND (c.pool_added_at IS NULL OR c.pool_added_at <= ${now}::text) AND (c.pool_expires_at IS NULL OR ${now}::text < c.pool_expires_at))
+               OR (${poolFilter}::text = 'expired' AND c.pool_expires_at IS NOT NULL AND c.pool_expires_at <= ${now}::text)))
+        SELECT t.total, p.* FROM (SELECT count(*)::integer AS total FROM m) t LEFT JOIN (
+          SELECT c.id, c.organization_id AS "organizationId", c.full_name AS "fullName", c.email,
+              c.email_folded AS "emailFolded", c.phone, c.linkedin_url AS "linkedinUrl", c.company, c.role, c.city, c.kind, c.kind_mask AS "kindMask",
+              c.notes, c.pool_added_at AS "poolAddedAt", c.pool_expires_at AS "poolExpiresAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
+              (SELECT count(*)::integer FROM dossier_contacts dc WHERE dc.contact_id = c.id) AS "dossierCount", m.created_at AS sort_at
+            FROM (SELECT contact_id, created_at FROM m ORDER BY created_at DESC, contact_id DESC LIMIT ${q.limit}::bigint OFFSET ${q.offset}::bigint) m
+            JOIN contacts c ON c.id = m.contact_id AND c.organization_id = ${q.organizationId}) p ON true
+        ORDER BY p.sort_at DESC, p.id DESC`;
+    } else if (q.pool === undefined && since === null) {
+      // Kinds or none: the exact total from contact_kind_counts, kept by the triggers.
+      rows = await db()<PageRow[]>`SELECT t.total, p.* FROM (
+            SELECT coalesce(sum(n), 0)::integer AS total FROM contact_kind_counts
+             WHERE organization_id = ${q.organizationId} AND (${mask}::integer = 0 OR (kind_mask & ${mask}::integer) <> 0)) t
+          LEFT JOIN (
+          SELECT c.id, c.organization_id AS "organizationId", c.full_name AS "fullName", c.email,
+              c.email_folded AS "emailFolded", c.phone, c.linkedin_url AS "linkedinUrl", c.company, c.role, c.city, c.kind, c.kind_mask AS "kindMask",
+              c.notes, c.pool_added_at AS "poolAddedAt", c.pool_expires_at AS "poolExpiresAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
+              (SELECT count(*)::integer FROM dossier_contacts dc WHERE dc.contact_id = c.id) AS "dossierCount"
+            FROM contacts c WHERE c.organization_id = ${q.organizationId} AND (${mask}::integer = 0 OR (c.kind_mask & ${mask}::integer) <> 0)
+            ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.limit}::bigint OFFSET ${q.offset}::bigint) p ON true
+        ORDER BY p."createdAt" DESC, p.id DESC`;
+    } else {
+      // A pool filter or updated_since: no count is kept for these; the total comes from the rows.
+      rows = await db()<PageRow[]>`WITH m AS (
+          SELECT c.* FROM contacts c
+           WHERE c.organization_id = ${q.organizationId}
+             AND (${mask}::integer = 0 OR (c.kind_mask & ${mask}::integer) <> 0)
+             AND (${since}::text IS NULL OR c.updated_at >= ${since}::text)
+             AND (${poolFilter}::text IS NULL
+               OR (${poolFilter}::text = 'in_pool' AND (c.pool_added_at IS NOT NULL OR c.pool_expires_at IS NOT NULL)
+                   AND (c.pool_added_at IS NULL OR c.pool_added_at <= ${now}::text) AND (c.pool_expires_at IS NULL OR ${now}::text < c.pool_expires_at))
+               OR (${poolFilter}::text = 'expired' AND c.pool_expires_at IS NOT NULL AND c.pool_expires_at <= ${now}::text)))
+        SELECT t.total, p.* FROM (SELECT count(*)::integer AS total FROM m) t LEFT JOIN (
+          SELECT c.id, c.organization_id AS "organizationId", c.full_name AS "fullName", c.email,
+              c.email_folded AS "emailFolded", c.phone, c.linkedin_url AS "linkedinUrl", c.company, c.role, c.city, c.kind, c.kind_mask AS "kindMask",
+              c.notes, c.pool_added_at AS "poolAddedAt", c.pool_expires_at AS "poolExpiresAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
+              (SELECT count(*)::integer FROM dossier_contacts dc WHERE dc.contact_id = c.id) AS "dossierCount"
+            FROM m c ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.limit}::bigint OFFSET ${q.offset}::bigint) p ON true
+        ORDER BY p."createdAt" DESC, p.id DESC`;
+    }
+    const total = rows[0]?.total ?? 0;
+    const data = [];
+    for (const { total: _, sort_at: _at, ...row } of rows) {
+      if (row.id !== null) data.push(present(row as CountedRow));
+    }
+    return { data, total };
+  }
+
+  return {
+    /** The organization's contact with its dossier_count, or null (another organization's is null too). */
+    byId,
+
+    /** The contact as a GET shows it; read each time, `remember` or not (see above). */
+    shown: (organizationId: string, contactId: string, _options: { remember: boolean }) => byId(organizationId, contactId),
+
+    rowById: (organizationId: string, contactId: string) => rowOf(organizationId, "id", contactId),
+
+    rowByEmail: (organizationId: string, emailFolded: string) => rowOf(organizationId, "email", emailFolded),
+
+    async exists(organizationId: string, contactId: string) {
+      return (await db()`SELECT 1 AS ok FROM contacts WHERE id = ${contactId} AND organization_id = ${organizationId}`).length > 0;
+    },
+
+    /** Inserts the row; false (nothing written) when its folded email is another contact's of the organization. */
+    insert: (row: ContactRow) =>
+      unlessEmailTaken(
+        (sql) => sql`INSERT INTO contacts (id, organization_id, full_name, email, email_folded, phone, linkedin_url, company, role, city,
+            kind, kind_mask, notes, pool_added_at, pool_expires_at, created_at, updated_at)
+          VALUES (${row.id}, ${row.organizationId}, ${row.fullName}, ${row.email}, ${row.emailFolded}, ${row.phone}, ${row.linkedinUrl},
+            ${row.company}, ${row.role}, ${row.city}, ${row.kind}, ${row.kindMask}, ${row.notes}, ${row.poolAddedAt}, ${row.poolExpiresAt},
+            ${row.createdAt}, ${row.updatedAt})`,
+      ),
+
+    /** Sets the given columns; false (nothing written) when the new folded email is another contact's. */
+    update(organizationId: string, contactId: string, changes: Partial<ContactRow>) {
+      // Column names go into the SQL: only ContactRow's, through the fixed map, never a name from elsewhere.
+      const set: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === undefined) continue;
+        const column = COLUMN_OF[key as keyof ContactRow];
+        if (column === undefined || !Object.hasOwn(COLUMN_OF, key)) throw new Error(`contacts: ${key} is not a column`);
+        set[column] = value;
+      }
+      if (Object.keys(set).length === 0) return Promise.resolve(true);
+      return unlessEmailTaken((sql) => sql`UPDATE contacts SET ${sql(set)} WHERE id = ${contactId} AND organization_id = ${organizationId}`);
+    },
+
+    /** Replaces the search row's folded texts (the triggers fold with lower() COLLATE "C", ASCII only). */
+    async setSearchText(organizationId: string, contactId: string, folded: { fullName: string; company: string | null; role: string | null }) {
+      await db()`UPDATE contact_search SET full_name = ${folded.fullName}, company = ${folded.company}, role = ${folded.role}
+        WHERE contact_id = ${contactId} AND organization_id = ${organizationId}`;
+    },
+
+    /** Deletes the contact row (its search row goes with it, by a trigger). */
+    async delete(organizationId: string, contactId: string) {
+      await db()`DELETE FROM contacts WHERE id = ${contactId} AND organization_id = ${organizationId}`;
+    },
+
+    /** A page of GET /contacts, newest first (created_at desc, id desc), and the exact total, in one
+     * statement. Read each time, `cache` or not (see above). */
+    page,
+
+    exportPage,
+  };
+}

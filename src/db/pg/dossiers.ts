@@ -1,0 +1,216 @@
+// The dossiers' queries on PostgreSQL, with the list of GET /dossiers: src/db/dossiers.ts's and
+// src/db/dossier-page.ts's statements, the same answers. SQLite's modules keep caches (the
+// dossiers shown, whole list answers, page boundaries under the dossiers' generation); this one
+// reads every time for now: on several nodes a kept answer would need the generation read from the
+// shared database in the same round trip (C19's second step). Every page is read by OFFSET.
+//
+// The list's JSON text is JSON.stringify of the rows, keyed in the representation's order: SQLite
+// builds it with json_object (deal_size, the one double, printed by JSON.stringify), which escapes
+// text as JSON.stringify does, so the bytes are the same on both engines.
+//
+// The filters are one fixed WHERE whose clauses drop out when their value is NULL. The `q` filter
+// lower-cases as JavaScript does (C10): lower() under the ICU root collation ("und-x-icu"), where
+// SQLite calls js_lower, the function src/db/dossiers.ts registers; strpos is a plain substring
+// test, as instr, so `%` and `_` mean themselves.
+import type { Static } from "@sinclair/typebox";
+import type { DossierChanges, FlowRef, StageDeadline } from "../dossiers";
+import type { DossierFilters, ListDossiersQuery } from "../dossier-page";
+import type { Dossier as DossierRecord } from "../../schemas/dossiers";
+import type { Db } from "./client";
+import type { EngineQueries } from "./queries";
+
+type Dossier = Static<typeof DossierRecord>;
+
+// The columns an update may set: a PATCH's fields, the stage's times, cv_url and updated_at.
+const UPDATABLE = new Set<string>([
+  "name", "email", "phone", "company", "role", "contact_person", "deal_size", "deal_currency", "status", "assigned_to",
+  "intake_notes", "current_stage_id", "stage_entered_at", "stage_due_at", "cv_url", "updated_at",
+] satisfies (keyof DossierChanges)[]);
+
+export function pgDossierQueries(db: Db): EngineQueries<"dossiers"> {
+  const byId = async (organizationId: string, id: string): Promise<Dossier | null> => {
+    const [row] = await db()<Dossier[]>`SELECT id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status,
+        current_stage_id, assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at
+      FROM dossiers WHERE id = ${id} AND organization_id = ${organizationId}`;
+    return row ?? null;
+  };
+
+  /** The page's rows and the exact total; call inside one read snapshot (store.read), as on SQLite. */
+  async function listRows(organizationId: string, query: ListDossiersQuery, now: string): Promise<{ rows: Dossier[]; total: number }> {
+    const type = query.type ?? null;
+    const status = query.status ?? null;
+    const stage = query.stageId ?? null;
+    const flow = query.flowId ?? null;
+    const assigned = query.assignedTo ?? null;
+    const overdue = query.overdue ?? null;
+    const q = query.q === undefined || query.q === "" ? null : query.q.toLowerCase();
+    const since = query.updatedSince ?? null;
+    const contact = query.contactId ?? null;
+    let total: number;
+    if (overdue !== null || assigned !== null || q !== null || since !== null || contact !== null) {
+      const [row] = await db()<{ n: number }[]>`SELECT count(*)::integer AS n FROM dossiers
+        WHERE organization_id = ${organizationId}
+          AND (${type}::text IS NULL OR type = ${type}::text)
+          AND (CASE WHEN ${status}::text IS NOT NULL THEN status = ${status}::text
+                    WHEN ${overdue}::boolean IS TRUE THEN true ELSE status <> 'archived' END)
+          AND (${stage}::text IS NULL OR current_stage_id = ${stage}::text)
+          AND (${flow}::text IS NULL OR flow_id = ${flow}::text)
+          AND (${assigned}::text IS NULL OR assigned_to = ${assigned}::text)
+          AND (${overdue}::boolean IS NULL
+            OR (${overdue}::boolean AND status = 'active' AND stage_due_at <= ${now}::text)
+            OR (NOT ${overdue}::boolean AND (status <> 'active' OR stage_due_at IS NULL OR stage_due_at > ${now}::text)))
+          AND (${q}::text IS NULL OR strpos(lower(name COLLATE "und-x-icu"), ${q}::text) > 0
+            OR strpos(lower(email COLLATE "und-x-icu"), ${q}::text) > 0 OR strpos(lower(company COLLATE "und-x-icu"), ${q}::text) > 0)
+          AND (${since}::text IS NULL OR updated_at >= ${since}::text)
+          AND (${contact}::text IS NULL OR id IN (SELECT dossier_id FROM dossier_contacts WHERE organization_id = ${organizationId} AND contact_id = ${contact}::text))`;
+      total = row.n;
+    } else {
+      // The filters are among the counts' key (migration 0003's triggers keep them).
+      const [row] = await db()<{ n: number }[]>`SELECT coalesce(sum(n), 0)::integer AS n FROM dossier_counts
+        WHERE organization_id = ${organizationId}
+          AND (CASE WHEN ${status}::text IS NULL THEN status <> 'archived' ELSE status = ${status}::text END)
+          AND (${type}::text IS NULL OR type = ${type}::text)
+          AND (${stage}::text IS NULL OR stage_id = ${stage}::text)
+          AND (${flow}::text IS NULL OR flow_id = ${flow}::text)`;
+      total = row.n;
+    }
+    const offset = (query.page - 1) * query.perPage;
+    if (offset >= total) return { rows: [], total };
+    const rows = await db()<Dossier[]>`SELECT id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status,
+        current_stage_id, assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at
+      FROM dossiers
+      WHERE organization_id = ${organizationId}
+        AND (${type}::text IS NULL OR type = ${type}::text)
+        AND (CASE WHEN ${status}::text IS NOT NULL THEN status = ${status}::text
+                  WHEN ${overdue}::boolean IS TRUE THEN true ELSE status <> 'archived' END)
+        AND (${stage}::text IS NULL OR current_stage_id = ${stage}::text)
+        AND (${flow}::text IS NULL OR flow_id = ${flow}::text)
+        AND (${assigned}::text IS NULL OR assigned_to = ${assigned}::text)
+        AND (${overdue}::boolean IS NULL
+          OR (${overdue}::boolean AND status = 'active' AND stage_due_at <= ${now}::text)
+          OR (NOT ${overdue}::boolean AND (status <> 'active' OR stage_due_at IS NULL OR stage_due_at > ${now}::text)))
+        AND (${q}::text IS NULL OR strpos(lower(name COLLATE "und-x-icu"), ${q}::text) > 0
+          OR strpos(lower(email COLLATE "und-x-icu"), ${q}::text) > 0 OR strpos(lower(company COLLATE "und-x-icu"), ${q}::text) > 0)
+        AND (${since}::text IS NULL OR updated_at >= ${since}::text)
+        AND (${contact}::text IS NULL OR id IN (SELECT dossier_id FROM dossier_contacts WHERE organization_id = ${organizationId} AND contact_id = ${contact}::text))
+      ORDER BY created_at DESC, id DESC LIMIT ${query.perPage}::bigint OFFSET ${offset}::bigint`;
+    return { rows: [...rows], total };
+  }
+
+  return {
+    byId,
+
+    /** The dossier as a GET shows it; read each time, `remember` or not (see above). */
+    shown: (organizationId: string, id: string, _options: { remember: boolean }) => byId(organizationId, id),
+
+    /** Where the dossier's CV lies (its cv_url); null without a dossier or a CV. */
+    async cvUrl(organizationId: string, id: string) {
+      const [row] = await db()<{ cv_url: string | null }[]>`SELECT cv_url FROM dossiers WHERE id = ${id} AND organization_id = ${organizationId}`;
+      return row?.cv_url ?? null;
+    },
+
+    async flow(organizationId: string, flowId: string) {
+      const [row] = await db()<FlowRef[]>`SELECT id, type FROM flows WHERE id = ${flowId} AND organization_id = ${organizationId}`;
+      return row ?? null;
+    },
+
+    async defaultFlow(organizationId: string, type: FlowRef["type"]) {
+      const [row] = await db()<FlowRef[]>`SELECT id, type FROM flows WHERE organization_id = ${organizationId} AND type = ${type} AND is_default`;
+      return row ?? null;
+    },
+
+    /** The flow's first stage (lowest position); null when it has none. */
+    async firstStage(organizationId: string, flowId: string) {
+      const [row] = await db()<StageDeadline[]>`SELECT id, deadline_days FROM stages WHERE flow_id = ${flowId} AND organization_id = ${organizationId}
+        ORDER BY position LIMIT 1`;
+      return row ?? null;
+    },
+
+    /** The stage, if it is one of the flow's. */
+    async stageOfFlow(organizationId: string, flowId: string, stageId: string) {
+      const [row] = await db()<StageDeadline[]>`SELECT id, deadline_days FROM stages
+        WHERE id = ${stageId} AND flow_id = ${flowId} AND organization_id = ${organizationId}`;
+      return row ?? null;
+    },
+
+    async contactExists(organizationId: string, contactId: string) {
+      return (await db()`SELECT 1 AS ok FROM contacts WHERE id = ${contactId} AND organization_id = ${organizationId}`).length > 0;
+    },
+
+    /** Inserts the row and returns it as stored. */
+    async insert(row: Dossier) {
+      const [stored] = await db()<Dossier[]>`INSERT INTO dossiers (id, organization_id, flow_id, type, name, email, phone, company, role,
+          contact_person, status, current_stage_id, assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at,
+          stage_due_at, created_at, updated_at)
+        VALUES (${row.id}, ${row.organization_id}, ${row.flow_id}, ${row.type}, ${row.name}, ${row.email}, ${row.phone}, ${row.company}, ${row.role},
+          ${row.contact_person}, ${row.status}, ${row.current_stage_id}, ${row.assigned_to}, ${row.deal_size}, ${row.deal_currency},
+          ${row.intake_notes}, ${row.cv_url}, ${row.contact_id}, ${row.stage_entered_at}, ${row.stage_due_at}, ${row.created_at}, ${row.updated_at})
+        RETURNING id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status, current_stage_id, assigned_to,
+          deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at`;
+      return stored;
+    },
+
+    /** Sets the given columns of the dossier (at least one). */
+    async update(organizationId: string, id: string, changes: DossierChanges) {
+      // Column names go into the SQL: only the fixed set, never a name from elsewhere.
+      const set: Record<string, unknown> = {};
+      for (const column of Object.keys(changes) as (keyof DossierChanges)[]) {
+        if (!UPDATABLE.has(column)) throw new Error(`dossiers: ${column} is not an updatable column`);
+        set[column] = changes[column] ?? null;
+      }
+      const sql = db();
+      await sql`UPDATE dossiers SET ${sql(set)} WHERE id = ${id} AND organization_id = ${organizationId}`;
+    },
+
+    /** A page of GET /dossiers and the exact total. Call it inside one read snapshot (store.read). */
+    async page(organizationId: string, query: ListDossiersQuery, now: string, _options: { remember: boolean }) {
+      const { rows, total } = await listRows(organizationId, query, now);
+      return { data: rows, total };
+    },
+
+    /** One batch of the export (C21): the list's filters and order, the rows after `after` (the
+     * previous batch's last row; undefined for the first), at most `limit`. Each batch is its own
+     * short read, as on SQLite. */
+    async exportPage(organizationId: string, filters: DossierFilters, now: string, after: { created_at: string; id: string } | undefined, limit: number) {
+      const type = filters.type ?? null;
+      const status = filters.status ?? null;
+      const stage = filters.stageId ?? null;
+      const flow = filters.flowId ?? null;
+      const assigned = filters.assignedTo ?? null;
+      const overdue = filters.overdue ?? null;
+      const q = filters.q === undefined || filters.q === "" ? null : filters.q.toLowerCase();
+      const since = filters.updatedSince ?? null;
+      const contact = filters.contactId ?? null;
+      const afterCreated = after?.created_at ?? null;
+      const afterId = after?.id ?? null;
+      return [
+        ...(await db()<Dossier[]>`SELECT id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status,
+            current_stage_id, assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at
+          FROM dossiers
+          WHERE organization_id = ${organizationId}
+            AND (${type}::text IS NULL OR type = ${type}::text)
+            AND (CASE WHEN ${status}::text IS NOT NULL THEN status = ${status}::text
+                      WHEN ${overdue}::boolean IS TRUE THEN true ELSE status <> 'archived' END)
+            AND (${stage}::text IS NULL OR current_stage_id = ${stage}::text)
+            AND (${flow}::text IS NULL OR flow_id = ${flow}::text)
+            AND (${assigned}::text IS NULL OR assigned_to = ${assigned}::text)
+            AND (${overdue}::boolean IS NULL
+              OR (${overdue}::boolean AND status = 'active' AND stage_due_at <= ${now}::text)
+              OR (NOT ${overdue}::boolean AND (status <> 'active' OR stage_due_at IS NULL OR stage_due_at > ${now}::text)))
+            AND (${q}::text IS NULL OR strpos(lower(name COLLATE "und-x-icu"), ${q}::text) > 0
+              OR strpos(lower(email COLLATE "und-x-icu"), ${q}::text) > 0 OR strpos(lower(company COLLATE "und-x-icu"), ${q}::text) > 0)
+            AND (${since}::text IS NULL OR updated_at >= ${since}::text)
+            AND (${contact}::text IS NULL OR id IN (SELECT dossier_id FROM dossier_contacts WHERE organization_id = ${organizationId} AND contact_id = ${contact}::text))
+            AND (${afterCreated}::text IS NULL OR (created_at, id) < (${afterCreated}::text, ${afterId}::text))
+          ORDER BY created_at DESC, id DESC LIMIT ${limit}::bigint`),
+      ];
+    },
+
+    /** The same page as `page`, with the array as JSON text (the same text as on SQLite). Call it
+     * inside one read snapshot (store.read). */
+    async pageJson(organizationId: string, query: ListDossiersQuery, now: string, _options: { remember: boolean }) {
+      const { rows, total } = await listRows(organizationId, query, now);
+      return { json: JSON.stringify(rows), total };
+    },
+  };
+}

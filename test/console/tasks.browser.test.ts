@@ -1,0 +1,135 @@
+// C22 in the console, in a real headless Chromium against a real server: "My tasks" (overdue,
+// upcoming, no date; a reminder whose time came; a task completed with one key), a dossier's tasks (added with a due date and an
+// assignee, completed; a viewer gets no control), "My settings" (time zone, digest, a calendar link
+// shown once that a calendar app can read), and the mail log in settings. axe finds nothing serious
+// on any of these screens and the page's policy refuses nothing.
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { consoleServer, focused, LOAD_MS, refusedByPolicy, screenshot, seriousFindings, signedIn } from "./console";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
+
+const at = await consoleServer();
+const DAY = 86_400_000;
+const unique = (what: string) => `${what} ${crypto.randomUUID().slice(0, 8)}`;
+
+async function task(body: Record<string, unknown>) {
+  const made = await at.api("POST", "/tasks", body);
+  expect(made.status).toBe(201);
+  return made.json.data as { id: string; title: string };
+}
+
+const heading = (page: Page, name: string) => page.getByRole("heading", { level: 1, name }).waitFor({ timeout: LOAD_MS });
+
+/** Waits until `check` holds, polling; fails naming `what` after LOAD_MS. */
+async function until(check: () => Promise<boolean>, what: string) {
+  for (const started = Date.now(); Date.now() - started < LOAD_MS; await Bun.sleep(100)) if (await check()) return;
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe("C22: My tasks", () => {
+  test("the member's open tasks by group; Space on a task's checkbox completes it and the list drops it", async () => {
+    const { page, id } = await signedIn(at, "member");
+    const late = await task({ title: unique("Call back"), due_at: new Date(Date.now() - DAY).toISOString(), remind_at: new Date(Date.now() - 2 * DAY).toISOString(), assigned_to: id });
+    const later = await task({ title: unique("Send the offer"), due_at: new Date(Date.now() + 3 * DAY).toISOString(), assigned_to: id });
+    const undated = await task({ title: unique("Read the CV"), assigned_to: id });
+    const others = await task({ title: unique("Not mine"), due_at: new Date(Date.now() - DAY).toISOString() });
+    await page.getByRole("link", { name: "My tasks" }).click();
+    await heading(page, "My tasks");
+    const overdue = page.getByRole("list", { name: "Overdue" });
+    await overdue.getByText(late.title).waitFor({ timeout: LOAD_MS });
+    expect(await page.getByRole("heading", { level: 2, name: "Overdue (1)" }).count()).toBe(1);
+    // A reminder whose time has come shows in the console (C22), mail or no mail.
+    expect(await overdue.getByText("Reminder", { exact: true }).count()).toBe(1);
+    expect(await page.getByRole("list", { name: "Upcoming" }).getByText(later.title).count()).toBe(1);
+    expect(await page.getByRole("list", { name: "No due date" }).getByText(undated.title).count()).toBe(1);
+    expect(await page.getByText(others.title).count()).toBe(0);
+    expect(await seriousFindings(page)).toEqual([]);
+    await screenshot(page, "my-tasks");
+
+    const box = page.getByRole("checkbox", { name: late.title });
+    await box.focus();
+    expect(await focused(box)).toBe(true);
+    await page.keyboard.press("Space");
+    await until(async () => (await page.getByText(late.title).count()) === 0, "the completed task leaves the list");
+    expect((await at.api("GET", `/tasks/${late.id}`)).json.data).toMatchObject({ status: "done", done_at: expect.any(String) });
+    expect(await refusedByPolicy(page)).toEqual([]);
+  });
+});
+
+describe("C22: a dossier's tasks", () => {
+  test("a member adds one with a due date and an assignee, completes it; the history tells; a viewer sees them without controls", async () => {
+    const { page, id } = await signedIn(at, "member");
+    const name = unique("Ada");
+    const dossier = (await at.api("POST", "/dossiers", { type: "candidate", name, flow_id: at.flow.id })).json.data as { id: string };
+    await page.goto(`${at.server.url}/console/dossiers/${dossier.id}`);
+    await heading(page, name);
+    const form = page.getByRole("form", { name: "Add a task" });
+    await form.getByRole("button", { name: "Add task" }).click();
+    await page.getByText(/cannot be empty/).waitFor({ timeout: LOAD_MS });
+    const title = unique("Book the interview");
+    await form.getByLabel("New task").fill(title);
+    await form.getByLabel("Due").fill("2030-05-04T10:30");
+    await form.getByLabel("Assignee").selectOption(id);
+    await form.getByRole("button", { name: "Add task" }).click();
+    const box = page.getByRole("checkbox", { name: title });
+    await box.waitFor({ timeout: LOAD_MS });
+    const made = ((await at.api("GET", `/dossiers/${dossier.id}/tasks`)).json.data as { title: string; assigned_to: string; due_at: string }[])[0];
+    expect(made).toMatchObject({ title, assigned_to: id });
+    expect(new Date(made.due_at).getTime()).toBe(new Date("2030-05-04T10:30").getTime()); // the browser's zone is this process's
+    expect(await seriousFindings(page)).toEqual([]);
+    await screenshot(page, "dossier-tasks");
+    await box.click(); // the box shows what the server holds: checked once the change is saved
+    await until(async () => (await page.locator(".task.done").getByText(title).count()) === 1, "the task shown done");
+    await page.getByText("completed a task").waitFor({ timeout: LOAD_MS });
+
+    const viewer = await signedIn(at, "viewer");
+    await viewer.page.goto(`${at.server.url}/console/dossiers/${dossier.id}`);
+    await heading(viewer.page, name);
+    await viewer.page.getByRole("checkbox", { name: title }).waitFor({ timeout: LOAD_MS });
+    expect(await viewer.page.getByRole("checkbox", { name: title }).isDisabled()).toBe(true);
+    expect(await viewer.page.getByRole("form", { name: "Add a task" }).count()).toBe(0);
+  });
+});
+
+describe("C22: My settings and the mail log", () => {
+  test("time zone and digest saved; a bad zone refused beside its field; a calendar link shown once that serves the feed", async () => {
+    const { page, id } = await signedIn(at, "member");
+    const due = await task({ title: unique("Calendar task"), due_at: new Date(Date.now() + DAY).toISOString(), assigned_to: id });
+    await page.getByRole("link", { name: "My settings" }).click();
+    await heading(page, "My settings");
+    const form = page.getByRole("form", { name: "Morning digest" });
+    await form.getByLabel("Time zone").fill("Mars/Olympus");
+    await form.getByRole("button", { name: "Save" }).click();
+    await page.getByText(/must be an IANA time zone name/).waitFor({ timeout: LOAD_MS });
+    await form.getByLabel("Time zone").fill("Europe/Paris");
+    await form.getByLabel("Email me a digest").uncheck();
+    await form.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor({ timeout: LOAD_MS });
+    await page.reload();
+    await heading(page, "My settings");
+    await until(async () => (await page.getByLabel("Time zone").inputValue()) === "Europe/Paris", "the saved zone shown");
+    expect(await page.getByLabel("Email me a digest").isChecked()).toBe(false);
+    expect(await seriousFindings(page)).toEqual([]);
+
+    await page.getByRole("button", { name: "Make a calendar link" }).click();
+    const link = page.getByRole("textbox", { name: "Your calendar link" });
+    await link.waitFor({ timeout: LOAD_MS });
+    const url = await link.inputValue();
+    expect(url).toMatch(/\/calendar\/[A-Za-z0-9_-]{43}\.ics$/);
+    await screenshot(page, "my-settings");
+    const feed = await fetch(url);
+    expect(feed.status).toBe(200);
+    expect(await feed.text()).toContain(`SUMMARY:${due.title}`);
+    expect(await page.getByRole("button", { name: "Make a new calendar link" }).count()).toBe(1);
+    expect(await refusedByPolicy(page)).toEqual([]);
+  });
+
+  test("an admin reads the mail log in settings", async () => {
+    const { page } = await signedIn(at, "admin");
+    await page.goto(`${at.server.url}/console/settings/mail`);
+    await heading(page, "Mail log");
+    await page.getByText("No mail sent yet").waitFor({ timeout: LOAD_MS });
+    expect(await seriousFindings(page)).toEqual([]);
+  });
+});
