@@ -126,14 +126,15 @@ export function mailQueries({ sqlite }: QueryDeps) {
       sqlite.query(`UPDATE outgoing_mail SET status = 'queued', next_attempt_at = ?, last_error = ? WHERE organization_id = ? AND id = ?`).run(atMs, error, organizationId, id);
     },
 
-    /** Attempts begun and never recorded (a crash, a stop mid-send); across organizations. */
-    interrupted: (): MailRow[] => sqlite.query<MailRow, []>(`SELECT ${COLUMNS} FROM outgoing_mail WHERE status = 'sending'`).all(),
+    /** Attempts begun and never recorded (a crash, a stop mid-send), oldest first; across organizations. */
+    interrupted: (): MailRow[] => sqlite.query<MailRow, []>(`SELECT ${COLUMNS} FROM outgoing_mail WHERE status = 'sending' ORDER BY created_at, id`).all(),
 
-    /** Members who take a digest, across organizations (the digest scan): not disabled, digest on. */
+    /** Members who take a digest, by organization then id, across organizations (the digest scan):
+     * not disabled, digest on. */
     digestCandidates(): DigestCandidate[] {
       return sqlite
         .query<Omit<DigestCandidate, "digest"> & { digest: number }, []>(
-          `SELECT id, organization_id, email, name, time_zone, digest, last_digest_date FROM members WHERE disabled_at IS NULL AND digest = 1`,
+          `SELECT id, organization_id, email, name, time_zone, digest, last_digest_date FROM members WHERE disabled_at IS NULL AND digest = 1 ORDER BY organization_id, id`,
         )
         .all()
         .map((row) => ({ ...row, digest: row.digest === 1 }));

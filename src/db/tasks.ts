@@ -148,8 +148,8 @@ export function taskQueries({ sqlite }: QueryDeps) {
         .get(organizationId, id) !== null,
 
     /** Active dossiers whose current stage visit passed its deadline at or before `now` and has no
-     * task yet, in flows that make them; across organizations (the job runner's scan, by the
-     * partial index dossiers_active_due). */
+     * task yet, in flows that make them, by deadline then dossier id (not rowid: PostgreSQL has
+     * none); across organizations (the job runner's scan, by the partial index dossiers_active_due). */
     overdueVisits(now: string, limit: number): OverdueVisit[] {
       return sqlite
         .query<OverdueVisit, [string, number]>(
@@ -162,18 +162,18 @@ export function taskQueries({ sqlite }: QueryDeps) {
            WHERE d.status = 'active' AND d.stage_due_at IS NOT NULL AND d.stage_due_at <= ? AND f.overdue_tasks = 1
              AND v.stage_id = d.current_stage_id
              AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.stage_visit_id = v.id)
-           ORDER BY d.stage_due_at
+           ORDER BY d.stage_due_at, d.id
            LIMIT ?`,
         )
         .all(now, limit);
     },
 
-    /** Open tasks whose remind_at has come and whose reminder is not handled; across organizations
-     * (the job runner's scan, by the partial index tasks_remind_due). */
+    /** Open tasks whose remind_at has come and whose reminder is not handled, by remind_at then id;
+     * across organizations (the job runner's scan, by the partial index tasks_remind_due). */
     dueReminders(now: string, limit: number): DueReminder[] {
       return sqlite
         .query<DueReminder, [string, number]>(
-          `SELECT organization_id, id, remind_at FROM tasks WHERE reminded_at IS NULL AND status = 'open' AND remind_at IS NOT NULL AND remind_at <= ? ORDER BY remind_at LIMIT ?`,
+          `SELECT organization_id, id, remind_at FROM tasks WHERE reminded_at IS NULL AND status = 'open' AND remind_at IS NOT NULL AND remind_at <= ? ORDER BY remind_at, id LIMIT ?`,
         )
         .all(now, limit);
     },

@@ -28,9 +28,11 @@ export interface EngineStore {
   health: EngineQueries<"health">;
   history: EngineQueries<"history">;
   idempotency: EngineQueries<"idempotency">;
+  imports: EngineQueries<"imports">;
   intake: EngineQueries<"intake">;
   keys: EngineQueries<"keys">;
   links: EngineQueries<"links">;
+  mail: EngineQueries<"mail">;
   members: EngineQueries<"members">;
   notes: EngineQueries<"notes">;
   orgs: EngineQueries<"orgs">;
@@ -39,6 +41,7 @@ export interface EngineStore {
   sealedSecrets: EngineQueries<"sealedSecrets">;
   sessions: EngineQueries<"sessions">;
   stats: EngineQueries<"stats">;
+  tasks: EngineQueries<"tasks">;
   webhooks: EngineQueries<"webhooks">;
   read<T>(read: () => Awaitable<T>): Awaitable<T>;
   write<T>(unit: () => Awaitable<T>): Promise<T>;

@@ -13,9 +13,11 @@ import { pgFlowQueries } from "./flows";
 import { pgHealthQueries } from "./health";
 import { pgHistoryQueries } from "./history";
 import { pgIdempotencyQueries } from "./idempotency";
+import { pgImportQueries } from "./imports";
 import { pgIntakeQueries } from "./intake";
 import { pgKeyQueries } from "./keys";
 import { pgLinkQueries } from "./links";
+import { pgMailQueries } from "./mail";
 import { pgMemberQueries } from "./members";
 import { pgNoteQueries } from "./notes";
 import { pgOrgQueries } from "./orgs";
@@ -24,6 +26,7 @@ import { pgPrincipalQueries } from "./principals";
 import { pgSealedSecretQueries } from "./sealed-secrets";
 import { pgSessionQueries } from "./sessions";
 import { pgStatsQueries } from "./stats";
+import { pgTaskQueries } from "./tasks";
 import { pgWebhookQueries } from "./webhooks";
 
 /** A resource's module as the store gives it, on either engine. */
@@ -42,9 +45,11 @@ export function pgQueries(db: Db, inUnit: () => boolean) {
     health: pgHealthQueries(db),
     history: pgHistoryQueries(db),
     idempotency: pgIdempotencyQueries(db),
+    imports: pgImportQueries(db),
     intake: pgIntakeQueries(db),
     keys: pgKeyQueries(db),
     links: pgLinkQueries(db),
+    mail: pgMailQueries(db),
     members: pgMemberQueries(db),
     notes: pgNoteQueries(db),
     orgs: pgOrgQueries(db),
@@ -53,6 +58,7 @@ export function pgQueries(db: Db, inUnit: () => boolean) {
     sealedSecrets: pgSealedSecretQueries(db),
     sessions: pgSessionQueries(db),
     stats: pgStatsQueries(db),
+    tasks: pgTaskQueries(db),
     webhooks: pgWebhookQueries(db),
   };
 }

@@ -1,0 +1,164 @@
+// Tasks (C22) on PostgreSQL: src/db/tasks.ts's statements, the same answers. A list's optional
+// filters are bound as nulls that switch their condition off, one statement for every filter set.
+// Every statement names the organization, except the job runner's scans across organizations
+// (overdue stages, reminders due, the next reminder), which say so. stage_visits.id is bigint:
+// read as float8.
+import type { DueReminder, OverdueVisit, TaskChanges, TaskFilter, TaskRecord } from "../tasks";
+import type { Db } from "./client";
+import type { EngineQueries } from "./queries";
+
+type TaskRow = Omit<TaskRecord, "created_by"> & { created_by_kind: TaskRecord["created_by"]["kind"]; created_by_id: string | null };
+
+/** The row as SQLite's module gives it: its columns in order, then created_by. */
+const record = ({ created_by_kind, created_by_id, ...row }: TaskRow): TaskRecord => ({ ...row, created_by: { kind: created_by_kind, id: created_by_id } });
+
+/** The columns a change may set, as SQLite's module has them (the names go into the SQL: only these). */
+const UPDATABLE = ["title", "notes", "due_at", "remind_at", "reminded_at", "assigned_to", "dossier_id", "contact_id", "status", "done_at", "updated_at"] as const;
+
+export function pgTaskQueries(db: Db): EngineQueries<"tasks"> {
+  const insert = (t: TaskRecord, stageVisitId: number | null, skipTaken: boolean) => {
+    return skipTaken
+      ? db()`INSERT INTO tasks (id, organization_id, dossier_id, contact_id, title, notes, due_at, remind_at, reminded_at, assigned_to, status,
+            done_at, created_by_kind, created_by_id, stage_visit_id, created_at, updated_at)
+          VALUES (${t.id}, ${t.organization_id}, ${t.dossier_id}, ${t.contact_id}, ${t.title}, ${t.notes}, ${t.due_at}, ${t.remind_at}, NULL,
+            ${t.assigned_to}, ${t.status}, ${t.done_at}, ${t.created_by.kind}, ${t.created_by.id}, ${stageVisitId}::bigint, ${t.created_at}, ${t.updated_at})
+          ON CONFLICT DO NOTHING`
+      : db()`INSERT INTO tasks (id, organization_id, dossier_id, contact_id, title, notes, due_at, remind_at, reminded_at, assigned_to, status,
+            done_at, created_by_kind, created_by_id, stage_visit_id, created_at, updated_at)
+          VALUES (${t.id}, ${t.organization_id}, ${t.dossier_id}, ${t.contact_id}, ${t.title}, ${t.notes}, ${t.due_at}, ${t.remind_at}, NULL,
+            ${t.assigned_to}, ${t.status}, ${t.done_at}, ${t.created_by.kind}, ${t.created_by.id}, ${stageVisitId}::bigint, ${t.created_at}, ${t.updated_at})`;
+  };
+
+  return {
+    async byId(organizationId: string, id: string) {
+      const [row] = await db()<TaskRow[]>`SELECT id, organization_id, dossier_id, contact_id, title, notes, due_at, remind_at, assigned_to, status,
+          done_at, created_by_kind, created_by_id, created_at, updated_at
+        FROM tasks WHERE organization_id = ${organizationId} AND id = ${id}`;
+      return row ? record(row) : null;
+    },
+
+    /** A page of the organization's tasks that match `filter`, in C22's order (due_at ascending, no
+     * due date last, then created_at, then id), and their total. */
+    async page(organizationId: string, filter: TaskFilter, limit: number, offset: number) {
+      const assigned = filter.assignedTo ?? null;
+      const status = filter.status ?? null;
+      const dossier = filter.dossierId ?? null;
+      const contact = filter.contactId ?? null;
+      const before = filter.dueBefore ?? null;
+      const after = filter.dueAfter ?? null;
+      const overdue = filter.overdue ?? null;
+      const now = filter.now;
+      const [{ n: total }] = await db()<{ n: number }[]>`SELECT count(*)::integer AS n FROM tasks
+        WHERE organization_id = ${organizationId}
+          AND (${assigned}::text IS NULL OR assigned_to = ${assigned}::text)
+          AND (${status}::text IS NULL OR status = ${status}::text)
+          AND (${dossier}::text IS NULL OR dossier_id = ${dossier}::text)
+          AND (${contact}::text IS NULL OR contact_id = ${contact}::text)
+          AND (${before}::text IS NULL OR due_at < ${before}::text)
+          AND (${after}::text IS NULL OR due_at >= ${after}::text)
+          AND (${overdue}::boolean IS NULL
+            OR (${overdue}::boolean AND status = 'open' AND due_at < ${now}::text)
+            OR (NOT ${overdue}::boolean AND NOT (status = 'open' AND due_at IS NOT NULL AND due_at < ${now}::text)))`;
+      if (offset >= total) return { data: [], total };
+      const rows = await db()<TaskRow[]>`SELECT id, organization_id, dossier_id, contact_id, title, notes, due_at, remind_at, assigned_to, status,
+          done_at, created_by_kind, created_by_id, created_at, updated_at
+        FROM tasks
+        WHERE organization_id = ${organizationId}
+          AND (${assigned}::text IS NULL OR assigned_to = ${assigned}::text)
+          AND (${status}::text IS NULL OR status = ${status}::text)
+          AND (${dossier}::text IS NULL OR dossier_id = ${dossier}::text)
+          AND (${contact}::text IS NULL OR contact_id = ${contact}::text)
+          AND (${before}::text IS NULL OR due_at < ${before}::text)
+          AND (${after}::text IS NULL OR due_at >= ${after}::text)
+          AND (${overdue}::boolean IS NULL
+            OR (${overdue}::boolean AND status = 'open' AND due_at < ${now}::text)
+            OR (NOT ${overdue}::boolean AND NOT (status = 'open' AND due_at IS NOT NULL AND due_at < ${now}::text)))
+        ORDER BY due_at IS NULL, due_at, created_at, id LIMIT ${limit}::bigint OFFSET ${offset}::bigint`;
+      return { data: rows.map(record), total };
+    },
+
+    /** Every open task assigned to the member with a due date before `before` (null: any), in C22's order. */
+    async openOfMember(organizationId: string, memberId: string, before: string | null) {
+      const rows = await db()<TaskRow[]>`SELECT id, organization_id, dossier_id, contact_id, title, notes, due_at, remind_at, assigned_to, status,
+          done_at, created_by_kind, created_by_id, created_at, updated_at
+        FROM tasks
+        WHERE organization_id = ${organizationId} AND assigned_to = ${memberId} AND status = 'open' AND due_at IS NOT NULL
+          AND (${before}::text IS NULL OR due_at < ${before}::text)
+        ORDER BY due_at IS NULL, due_at, created_at, id`;
+      return rows.map(record);
+    },
+
+    async insert(task: TaskRecord, stageVisitId: number | null = null) {
+      await insert(task, stageVisitId, false);
+    },
+
+    /** The follow-up task of an overdue stage visit: false when the visit has one already (the
+     * unique index tasks_stage_visit decides). */
+    async insertForVisit(task: TaskRecord, stageVisitId: number) {
+      return (await insert(task, stageVisitId, true)).count > 0;
+    },
+
+    /** Sets the given fields (names from the fixed list, values bound). */
+    async update(organizationId: string, id: string, changes: TaskChanges) {
+      const set: Record<string, string | null> = {};
+      for (const field of UPDATABLE) if (field in changes) set[field] = (changes as Record<string, string | null | undefined>)[field] ?? null;
+      if (Object.keys(set).length === 0) return;
+      const sql = db();
+      await sql`UPDATE tasks SET ${sql(set)} WHERE organization_id = ${organizationId} AND id = ${id}`;
+    },
+
+    async delete(organizationId: string, id: string) {
+      return (await db()`DELETE FROM tasks WHERE organization_id = ${organizationId} AND id = ${id}`).count > 0;
+    },
+
+    async dossierExists(organizationId: string, id: string) {
+      return (await db()`SELECT 1 AS one FROM dossiers WHERE organization_id = ${organizationId} AND id = ${id}`).length > 0;
+    },
+
+    async contactExists(organizationId: string, id: string) {
+      return (await db()`SELECT 1 AS one FROM contacts WHERE organization_id = ${organizationId} AND id = ${id}`).length > 0;
+    },
+
+    /** Whether the id names a member of the organization who is not disabled. */
+    async activeMemberExists(organizationId: string, id: string) {
+      return (await db()`SELECT 1 AS one FROM members WHERE organization_id = ${organizationId} AND id = ${id} AND disabled_at IS NULL`).length > 0;
+    },
+
+    /** Active dossiers whose current stage visit passed its deadline at or before `now` and has no
+     * task yet, in flows that make them, by deadline then dossier id; across organizations (the job
+     * runner's scan, by the partial index dossiers_active_due). */
+    async overdueVisits(now: string, limit: number) {
+      return [
+        ...(await db()<OverdueVisit[]>`SELECT d.organization_id, d.id AS dossier_id, d.name AS dossier_name, s.name AS stage_name, d.stage_due_at,
+            v.id::float8 AS visit_id,
+            (SELECT m.id FROM members m WHERE m.organization_id = d.organization_id AND m.id = d.assigned_to AND m.disabled_at IS NULL) AS assignee
+          FROM dossiers d
+          JOIN flows f ON f.id = d.flow_id AND f.organization_id = d.organization_id
+          JOIN stages s ON s.id = d.current_stage_id AND s.organization_id = d.organization_id
+          JOIN stage_visits v ON v.id = (SELECT max(id) FROM stage_visits WHERE dossier_id = d.id AND organization_id = d.organization_id AND left_at IS NULL)
+          WHERE d.status = 'active' AND d.stage_due_at IS NOT NULL AND d.stage_due_at <= ${now} AND f.overdue_tasks
+            AND v.stage_id = d.current_stage_id
+            AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.stage_visit_id = v.id)
+          ORDER BY d.stage_due_at, d.id
+          LIMIT ${limit}::bigint`),
+      ];
+    },
+
+    /** Open tasks whose remind_at has come and whose reminder is not handled, by remind_at then id;
+     * across organizations (the job runner's scan, by the partial index tasks_remind_due). */
+    async dueReminders(now: string, limit: number) {
+      return [
+        ...(await db()<DueReminder[]>`SELECT organization_id, id, remind_at FROM tasks
+          WHERE reminded_at IS NULL AND status = 'open' AND remind_at IS NOT NULL AND remind_at <= ${now}
+          ORDER BY remind_at, id LIMIT ${limit}::bigint`),
+      ];
+    },
+
+    /** The earliest remind_at still to handle, or null; across organizations (the runner's wake-up). */
+    async nextReminder() {
+      const [row] = await db()<{ at: string | null }[]>`SELECT min(remind_at) AS at FROM tasks
+        WHERE reminded_at IS NULL AND status = 'open' AND remind_at IS NOT NULL`;
+      return row.at;
+    },
+  };
+}
