@@ -96,12 +96,14 @@ export function pgImportQueries(db: Db): EngineQueries<"imports"> {
       }
     },
 
-    /** The rows an import changed, last first, below row `before` (keyset, for the revert's batches). */
+    /** The rows an import changed, last first, below row `before` (keyset, for the revert's batches).
+     * `before` is bound as bigint: the revert's first batch gives Number.MAX_SAFE_INTEGER, past an
+     * integer's range (the integer column compares with it all the same, by the same index). */
     async changedRows(organizationId: string, importId: string, before: number, limit: number) {
       return [
         ...(await db()<ImportedRecordRow[]>`SELECT import_id AS "importId", organization_id AS "organizationId", "row", resource_id AS "resourceId",
             action, previous, updated_at AS "updatedAt"
-          FROM import_rows WHERE import_id = ${importId} AND organization_id = ${organizationId} AND "row" < ${before}::integer
+          FROM import_rows WHERE import_id = ${importId} AND organization_id = ${organizationId} AND "row" < ${before}::bigint
           ORDER BY import_rows."row" DESC LIMIT ${limit}::bigint`),
       ];
     },
