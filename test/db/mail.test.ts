@@ -3,7 +3,7 @@
 // one organization's mail never another's, but in the sender's and the digest's scans across
 // organizations. Members, dossiers and contacts are inserted as rows (insertRows).
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import type { MailRow, NewMail } from "../../src/db/mail";
+import type { MailRow, MailTaskRow, NewMail } from "../../src/db/mail";
 import type { TaskRecord } from "../../src/db/tasks";
 import { ENGINES, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
 
@@ -202,7 +202,7 @@ describe.each(ENGINES)("mail on %s", (engine) => {
       await s.tasks.insert(task("t6", { due_at: T0, assigned_to: "m4" }));
       await s.tasks.insert(task("t9", { organization_id: "o2", due_at: T0, assigned_to: "m1", dossier_id: "d9" }));
     });
-    const t2 = {
+    const t2: MailTaskRow = {
       id: "t2", title: "Task t2", notes: "Call", due_at: T1, status: "open", dossier_id: "d1", dossier_name: "Dossier one", contact_id: "c1",
       contact_name: "Carla", assigned_to: "m1", remind_at: T0,
     };
