@@ -10,6 +10,8 @@ import { cpus, loadavg, release, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
+import type { Context } from "../src/context";
+import type { SqliteStore } from "../src/db/client";
 import { startSmtp } from "../src/intake/smtp";
 import { startServer } from "../src/server";
 import { intakeAddress } from "../src/services/intake";
@@ -36,7 +38,8 @@ const pdf = (size: number) => {
 const dir = mkdtempSync(join(tmpdir(), "dossier-bench-intake-"));
 const server = await startServer({ host: "127.0.0.1", port: 0, dataDir: dir, webhooks: false, config: { log: "off", intakeRateLimit: 1_000_000 } });
 try {
-  const ctx = server.app.dossier;
+  // This bench runs on SQLite (no DOSSIER_DATABASE_URL) and counts in its file.
+  const ctx = server.app.dossier as Context<SqliteStore>;
   const org = await createOrg(ctx, { name: "Bench", plan: "growth" });
   const flowOf = (type: string) =>
     ctx.store.sqlite.query<{ id: string }, [string, string]>("SELECT id FROM flows WHERE organization_id = ? AND type = ? AND is_default = 1").get(org.id, type)!.id;

@@ -2,7 +2,9 @@
 // app.handle(new Request(...)) or served by Bun (C1).
 import { rmSync } from "node:fs";
 import { Elysia } from "elysia";
-import { openContext, type Context, type ContextOptions } from "./context";
+import { openConfiguredContext, openContext, type Context, type ContextOptions } from "./context";
+import type { SqliteStore } from "./db/client";
+import type { Store } from "./db/store";
 import { guard } from "./http/auth";
 import { BodyMemory } from "./http/body-memory";
 import { consoleRoutes } from "./http/console";
@@ -74,10 +76,10 @@ function buildApp(ctx: Context, intake: IntakeDesk, site: Site, bodies: BodyMemo
     .use(api);
 }
 
-export type DossierApp = Omit<ReturnType<typeof buildApp>, "handle"> & {
+export type DossierApp<S extends Store = SqliteStore> = Omit<ReturnType<typeof buildApp>, "handle"> & {
   /** Answers a request; `clientAddress` is its socket's, when a server passes it (the sign-in throttle's). */
   handle(request: Request, clientAddress?: ClientAddress): Promise<Response>;
-  dossier: Context;
+  dossier: Context<S>;
   /** Where the app is reached: the server tells it its address. */
   site: Site;
   /** Email intake's way in (C15), shared by POST /intake/{token} and the SMTP listener. */
@@ -89,8 +91,18 @@ export type DossierApp = Omit<ReturnType<typeof buildApp>, "handle"> & {
   close(): Promise<void>;
 };
 
-export function createApp(options: AppOptions = {}): DossierApp {
-  const ctx = openContext({ groupCommit: true, ...options });
+/** The app on the data folder's SQLite file (or an in-memory one), opened at once. */
+export function createApp(options: AppOptions = {}): DossierApp<SqliteStore> {
+  return appOn(openContext({ groupCommit: true, ...options }), options);
+}
+
+/** The app on the database its settings name: PostgreSQL with DOSSIER_DATABASE_URL (C19), else
+ * as createApp. */
+export async function openApp(options: AppOptions = {}): Promise<DossierApp<Store>> {
+  return appOn(await openConfiguredContext({ groupCommit: true, ...options }), options);
+}
+
+function appOn<S extends Store>(ctx: Context<S>, options: AppOptions): DossierApp<S> {
   const webhooks = options.webhooks !== false;
   if (webhooks) requireMasterKey(ctx);
   const intake = new IntakeDesk(ctx);

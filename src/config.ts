@@ -10,6 +10,9 @@ export type Env = Record<string, string | undefined>;
 
 export interface Config {
   dataDir: string;
+  /** DOSSIER_DATABASE_URL (C19): a PostgreSQL database (postgres://user:pass@host:5432/db) holds
+   * the data instead of the data folder's SQLite file; null: SQLite. */
+  databaseUrl: string | null;
   sync: "full" | "normal";
   defaultRateLimit: number;
   webhookRetrySchedule: number[]; // ms
@@ -161,6 +164,24 @@ export function parseTimeZone(text: string): string {
   }
 }
 
+/** DOSSIER_DATABASE_URL: a postgres:// or postgresql:// URL with a host. */
+export function parseDatabaseUrl(text: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(text.trim());
+  } catch {}
+  if (!url || (url.protocol !== "postgres:" && url.protocol !== "postgresql:") || url.hostname === "") {
+    throw new Error("invalid DOSSIER_DATABASE_URL: expected postgres://user:password@host:5432/database");
+  }
+  return text.trim();
+}
+
+/** A database URL as logs and messages show it: host, port and database, never the password. */
+export function databaseLabel(url: string): string {
+  const { hostname, port, pathname } = new URL(url);
+  return `postgres://${hostname}:${port || "5432"}${pathname}`;
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const sync = env.DOSSIER_SYNC ?? "full";
   if (sync !== "full" && sync !== "normal") throw new Error(`invalid DOSSIER_SYNC "${sync}": expected full or normal`);
@@ -179,6 +200,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     : DEFAULT_RETRY_SCHEDULE.map(parseDuration);
   return {
     dataDir: resolve(env.DOSSIER_DATA ?? "./data"),
+    databaseUrl: env.DOSSIER_DATABASE_URL ? parseDatabaseUrl(env.DOSSIER_DATABASE_URL) : null,
     sync,
     defaultRateLimit: env.DOSSIER_RATE_LIMIT ? parseRateLimit(env.DOSSIER_RATE_LIMIT) : 600,
     webhookRetrySchedule: schedule,

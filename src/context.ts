@@ -3,12 +3,13 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { databasePath, filesPath, loadConfig, type Config, type Env } from "./config";
-import { openStore, type Store } from "./db/client";
+import { openStore, type SqliteStore } from "./db/client";
+import type { Store } from "./db/store";
 import { createLogger, type Logger } from "./log";
 import { loadMasterKey } from "./secrets";
 
-export interface Context {
-  store: Store;
+export interface Context<S extends Store = Store> {
+  store: S;
   config: Config;
   filesDir: string;
   logger: Logger;
@@ -41,17 +42,40 @@ export function contextConfig(options: ContextOptions = {}): Config {
   });
 }
 
-export function openContext(options: ContextOptions = {}): Context {
+/** A context on the data folder's SQLite file (or an in-memory one). */
+export function openContext(options: ContextOptions = {}): Context<SqliteStore> {
   const config = contextConfig(options);
-  const memory = options.memory === true;
-  const filesDir = memory ? mkdtempSync(join(tmpdir(), "dossier-files-")) : filesPath(config.dataDir);
-  mkdirSync(filesDir, { recursive: true, mode: 0o700 }); // CVs: private, as the database (docs/security.md)
   const logger = createLogger(config);
-  const store = openStore(memory ? ":memory:" : databasePath(config.dataDir), {
+  const store = openStore(options.memory === true ? ":memory:" : databasePath(config.dataDir), {
     sync: config.sync,
     flushOffThread: options.groupCommit === true,
     logger,
   });
+  return contextOn(store, config, logger, options);
+}
+
+/** A context on the database `config` names: PostgreSQL with DOSSIER_DATABASE_URL (C19), else as
+ * openContext. */
+export async function openConfiguredContext(options: ContextOptions = {}): Promise<Context> {
+  const config = contextConfig(options);
+  if (config.databaseUrl === null || options.memory === true) return openContext(options);
+  const logger = createLogger(config);
+  // Loaded only here: SQLite's users never load the PostgreSQL driver's module.
+  const { openPgStore } = await import("./db/pg/client");
+  const store = await openPgStore(config.databaseUrl, { logger });
+  return contextOn(store, config, logger, options);
+}
+
+function contextOn<S extends Store>(store: S, config: Config, logger: Logger, options: ContextOptions): Context<S> {
+  const memory = options.memory === true;
+  let filesDir: string;
+  try {
+    filesDir = memory ? mkdtempSync(join(tmpdir(), "dossier-files-")) : filesPath(config.dataDir);
+    mkdirSync(filesDir, { recursive: true, mode: 0o700 }); // CVs: private, as the database (docs/security.md)
+  } catch (error) {
+    void store.close();
+    throw error;
+  }
   let masterKey: Buffer | undefined;
   return {
     store,

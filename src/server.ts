@@ -1,5 +1,6 @@
 // Serving the app on a port, with the limits of C8 and the graceful stop of C2.
-import { createApp, type AppOptions, type DossierApp } from "./app";
+import { openApp, type AppOptions, type DossierApp } from "./app";
+import type { Store } from "./db/store";
 import { contextConfig } from "./context";
 import { lockDataFolder } from "./data-lock";
 import { tightenDataFolder, type Tightened } from "./data-modes";
@@ -18,7 +19,7 @@ const MAX_BODY = Number.MAX_SAFE_INTEGER;
 const idleSeconds = (bodyTimeoutMs: number) => Math.min(255, Math.max(1, Math.ceil(bodyTimeoutMs / 1000)));
 
 export interface RunningServer {
-  app: DossierApp;
+  app: DossierApp<Store>;
   url: string;
   port: number;
   /** Stops accepting, lets requests in flight finish, stops the dispatcher, closes the database,
@@ -58,13 +59,13 @@ export async function startServer(options: AppOptions & ServeOptions): Promise<R
   // master key, the sweep): a second server stops here, having changed nothing.
   const dataDir = contextConfig(options).dataDir;
   const lock = options.memory === true ? null : lockDataFolder(dataDir);
-  let app: DossierApp;
+  let app: DossierApp<Store>;
   let tightened: Tightened | null = null;
   try {
     // Private before anything in it is opened: SQLite keeps a database's mode, and gives it to
     // the -wal and -shm it creates (issue 32; docs/security.md).
     if (lock) tightened = tightenDataFolder(dataDir);
-    app = createApp(options);
+    app = await openApp(options);
   } catch (error) {
     lock?.release();
     throw error;
@@ -146,7 +147,7 @@ export async function startServer(options: AppOptions & ServeOptions): Promise<R
 }
 
 /** What serve made private at start, or could not: at most 50 paths each, and their count. */
-function logTightened(app: DossierApp, dataDir: string, { changed, failed }: Tightened) {
+function logTightened(app: DossierApp<Store>, dataDir: string, { changed, failed }: Tightened) {
   const { logger } = app.dossier;
   if (changed.length > 0) logger.log("warn", "tightened the modes of files others could read", { data: dataDir, count: changed.length, paths: changed.slice(0, 50) });
   if (failed.length > 0) logger.log("warn", "could not tighten the modes of files others can read", { data: dataDir, count: failed.length, failures: failed.slice(0, 50) });

@@ -4,8 +4,8 @@ import { userInfo } from "node:os";
 import { basename, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { setProcessActor } from "../actor";
-import { databasePath, type Config } from "../config";
-import { contextConfig, openContext, type Context } from "../context";
+import { databaseLabel, databasePath, type Config } from "../config";
+import { contextConfig, openConfiguredContext, type Context } from "../context";
 import { DataFolderInUseError } from "../data-lock";
 import { MasterKeyMissingError } from "../secrets";
 import { getOrg } from "../services/orgs";
@@ -73,21 +73,22 @@ export function checkDataDir(dataDir: string) {
  * data folder: for any other, a folder without a database holds nothing it could use, and opening
  * one would leave an empty database wherever a mistyped --data pointed. That is reported like an
  * unknown id (exit 1). */
-export function open(parsed: Parsed, options: { create?: boolean } = {}): Context {
+export async function open(parsed: Parsed, options: { create?: boolean } = {}): Promise<Context> {
   const config = configOf(parsed);
   checkDataDir(config.dataDir);
-  if (!options.create) checkDataExists(config.dataDir);
+  // On PostgreSQL (C19) the data folder holds the CVs and master.key only: a new one is fine.
+  if (!options.create && config.databaseUrl === null) checkDataExists(config.dataDir);
   setProcessActor(cliActor());
   try {
-    return openContext({ config });
+    return await openConfiguredContext({ config });
   } catch (error) {
-    throw openFailure(error, config.dataDir);
+    throw openFailure(error, config);
   }
 }
 
 /** `open`, for a command about one organization: exits 1 when the data folder has no such one. */
 export async function openOrg(parsed: Parsed, organizationId: string): Promise<Context> {
-  const ctx = open(parsed);
+  const ctx = await open(parsed);
   if (!(await getOrg(ctx, organizationId))) throw new UnknownIdError(`no organization ${organizationId}`);
   return ctx;
 }
@@ -112,10 +113,11 @@ function checkDataExists(dataDir: string) {
  * so the command exits 1, not 2: a corrupt or unreadable database (named with its folder), a
  * database another process keeps locked past the busy timeout, a folder a server holds, a missing
  * master key (the last three say so themselves). */
-export function openFailure(error: unknown, dataDir: string): unknown {
+export function openFailure(error: unknown, config: Pick<Config, "dataDir" | "databaseUrl">): unknown {
   const busy = String((error as { code?: unknown }).code).startsWith("SQLITE_BUSY");
   if (busy || error instanceof DataFolderInUseError || error instanceof MasterKeyMissingError) return error;
-  return new Error(`cannot open the data folder ${dataDir}: ${firstLine(error)}`);
+  if (config.databaseUrl !== null) return new Error(`cannot open the PostgreSQL database ${databaseLabel(config.databaseUrl)}: ${firstLine(error)}`);
+  return new Error(`cannot open the data folder ${config.dataDir}: ${firstLine(error)}`);
 }
 
 /** Prints `result` as one JSON object with --json, else as `human` text. */
@@ -141,6 +143,7 @@ function isCalendarDate(year: number, month: number, day: number): boolean {
 
 /** The env vars every command that opens the data folder reads, as its --help lists them (C2). */
 export const STORE_ENV_HELP = `  env: DOSSIER_DATA       the data folder when --data is not given (default ./data)
+       DOSSIER_DATABASE_URL  postgres://user:password@host:5432/database: the data in PostgreSQL instead of SQLite (default: SQLite)
        DOSSIER_SYNC       full or normal: how durable each write is (default full)
        DOSSIER_LOG        json, pretty or off (default json); this command writes no log lines
        DOSSIER_LOG_LEVEL  debug also prints the stack of an unexpected failure; info, warn, error (default info)`;

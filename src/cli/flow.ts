@@ -65,7 +65,7 @@ export async function flowCommand(sub: string | undefined, argv: string[]) {
 async function intakeCommand(argv: string[]) {
   const parsed = parse(argv, { flow: { type: "string" }, rotate: { type: "boolean" } });
   const flowId = required(parsed, "flow").toLowerCase();
-  const ctx = open(parsed);
+  const ctx = await open(parsed);
   const organizationId = await ctx.store.intake.flowOrganization(flowId);
   if (!organizationId) throw new UnknownIdError(`no flow ${flowId}`);
   const result = parsed.values.rotate ? await rotateIntakeAddress(ctx, organizationId, flowId) : await intakeAddress(ctx, organizationId, flowId);

@@ -97,7 +97,7 @@ export async function keyCommand(sub: string | undefined, argv: string[]) {
       const parsed = parse(argv, {}, 1);
       const id = parsed.positionals[0];
       if (!id) throw new UsageError("key revoke needs a key ID");
-      const revoked = await revokeKey(open(parsed), id);
+      const revoked = await revokeKey(await open(parsed), id);
       if (!revoked) throw new UnknownIdError(`no key ${id}`);
       output(parsed, revoked, `revoked ${revoked.id} at ${revoked.revoked_at}`);
       return;

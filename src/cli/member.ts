@@ -95,7 +95,7 @@ export async function memberCommand(sub: string | undefined, argv: string[]) {
       const parsed = parse(argv, {}, 1);
       const email = parsed.positionals[0];
       if (!email) throw new UsageError("member setup-link needs the member's EMAIL");
-      const ctx = open(parsed);
+      const ctx = await open(parsed);
       const member = await findMemberByEmail(ctx, email);
       if (!member) throw new UnknownIdError(`no member with the email ${email}`);
       const link = await newSetupLink(ctx, operator(member.organization_id), member.id, base(ctx.config));

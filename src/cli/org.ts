@@ -78,7 +78,7 @@ export async function orgCommand(sub: string | undefined, argv: string[]) {
     case "create": {
       const parsed = parse(argv, OPTIONS);
       const input = { name: name(required(parsed, "name"))!, plan: plan(optional(parsed, "plan")), rateLimit: rateLimit(optional(parsed, "rate-limit")) };
-      const ctx = open(parsed, { create: true });
+      const ctx = await open(parsed, { create: true });
       const org = await createOrg(ctx, input);
       output(parsed, org, describe(org));
       return;
@@ -88,14 +88,14 @@ export async function orgCommand(sub: string | undefined, argv: string[]) {
       const id = parsed.positionals[0];
       if (!id) throw new UsageError("org update needs an organization ID");
       const changes = { name: name(optional(parsed, "name")), plan: plan(optional(parsed, "plan")), rateLimit: rateLimit(optional(parsed, "rate-limit")) };
-      const org = await updateOrg(open(parsed), id, changes);
+      const org = await updateOrg(await open(parsed), id, changes);
       if (!org) throw new UnknownIdError(`no organization ${id}`);
       output(parsed, org, describe(org));
       return;
     }
     case "list": {
       const parsed = parse(argv, {});
-      const orgs = await listOrgs(open(parsed));
+      const orgs = await listOrgs(await open(parsed));
       output(parsed, { data: orgs }, orgs.map(describe).join("\n") || "no organizations");
       return;
     }

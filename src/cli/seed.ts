@@ -37,7 +37,7 @@ export async function seedCommand(argv: string[]) {
   const dossiers = count(optional(parsed, "dossiers"), "dossiers", 0, 120);
   const contacts = count(optional(parsed, "contacts"), "contacts", 1, 150);
   const seed = seedValue(optional(parsed, "seed"));
-  const ctx = open(parsed);
+  const ctx = await open(parsed);
   const org = await getOrg(ctx, organizationId);
   if (!org) throw new UnknownIdError(`no organization ${organizationId}`);
   const progress = progressLine(!parsed.values.json && process.stderr.isTTY === true);

@@ -1,4 +1,4 @@
-import { listenAddress, smtpSettings, type Config, type SmtpSettings } from "../config";
+import { databaseLabel, databasePath, listenAddress, smtpSettings, type Config, type SmtpSettings } from "../config";
 import { mailStartupNotice } from "../mail/settings";
 import { bootstrap } from "../services/bootstrap";
 import { checkDataDir, configOf, firstLine, openFailure, optional, parse, type Parsed, UsageError } from "./args";
@@ -19,8 +19,11 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--smtp-port P] [
   --smtp-port P   also take in applications by email on this port, 0 for any free one (C15,
                   docs/email-intake.md; default: env DOSSIER_SMTP_PORT, else off)
   --no-bootstrap  create no first organization and key (default off: create them when there is none)
-  --data DIR      the data folder (default: env DOSSIER_DATA, else ./data)
-  env: DOSSIER_HOST                    see --host (default 127.0.0.1)
+  --data DIR      the data folder (default: env DOSSIER_DATA, else ./data); with DOSSIER_DATABASE_URL
+                  it holds the CV files and master.key only
+  env: DOSSIER_DATABASE_URL            postgres://user:password@host:5432/database: the data in PostgreSQL 15 or later
+                                       instead of the data folder's SQLite file (C19, docs/operations.md; default: SQLite)
+       DOSSIER_HOST                    see --host (default 127.0.0.1)
        DOSSIER_PORT                    see --port (default 8080)
        DOSSIER_DATA                    the data folder when --data is not given (default ./data)
        DOSSIER_SYNC                    full: an acknowledged write survives a power loss; normal: faster (default full)
@@ -81,7 +84,9 @@ export async function serveCommand(argv: string[]) {
   process.on("SIGINT", () => void shutdown("SIGINT"));
   // Only now: a supervisor (or a test) that signals as soon as it reads this line gets the
   // graceful stop, not the default action of the signal.
-  log.log("info", "listening", { url: server.url, data: ctx.config.dataDir, ...(mail ? { smtp: `${smtp!.host}:${mail.port}` } : {}) });
+  // C19: which store this node uses (never the database's password).
+  const store = ctx.config.databaseUrl === null ? `sqlite ${databasePath(ctx.config.dataDir)}` : `postgres ${databaseLabel(ctx.config.databaseUrl)}`;
+  log.log("info", "listening", { url: server.url, data: ctx.config.dataDir, store, ...(mail ? { smtp: `${smtp!.host}:${mail.port}` } : {}) });
   // C22: whether reminders and digests go out by mail, or show in the console only.
   log.log("info", mailStartupNotice(ctx.config.mail));
 }
@@ -124,6 +129,6 @@ async function start(host: string, port: number, config: Config) {
   try {
     return await startServer({ host, port, config, held: true });
   } catch (error) {
-    throw error instanceof ListenError ? new UsageError(error.message) : openFailure(error, config.dataDir);
+    throw error instanceof ListenError ? new UsageError(error.message) : openFailure(error, config);
   }
 }

@@ -115,7 +115,8 @@ export async function webhookCommand(sub: string | undefined, argv: string[]) {
       const parsed = parse(argv, {}, 1);
       const eventId = parsed.positionals[0];
       if (!eventId) throw new UsageError("webhook retry needs an EVENT_ID");
-      const result = await operatorCall(() => retryDelivery(open(parsed), eventId));
+      const ctx = await open(parsed);
+      const result = await operatorCall(() => retryDelivery(ctx, eventId));
       output(parsed, result, `${result.event_id} queued again: a running server sends it within 5 s`);
       return;
     }

@@ -9,6 +9,7 @@ import { Generations } from "./generations";
 import { GroupCommit, type WriteOptions } from "./group-commit";
 import { migrate } from "./migrate";
 import { storeQueries, type StoreQueries } from "./queries";
+import type { AsyncQueries, Store } from "./store";
 import * as schema from "./schema";
 import { CommitStamp } from "./commit-stamp";
 import { currentScope, inScope, type Method, type Scope, type Side } from "./scope";
@@ -18,13 +19,11 @@ import { WalKeeper } from "./wal";
 
 export type Orm = BunSQLiteDatabase<typeof schema>;
 
-export type { Awaitable };
+export type { Awaitable, AsyncQueries, Store };
 
-/** A query module's methods as the store gives them. */
-type Answering<F> = F extends (...args: infer A) => infer R ? (...args: A) => Awaitable<Awaited<R>> : never;
-export type AsyncQueries<Q> = { readonly [R in keyof Q]: { readonly [M in keyof Q[R]]: Answering<Q[R][M]> } };
-
-export interface Store extends AsyncQueries<StoreQueries> {
+/** SQLite's store (the default engine), with what src/db and the tests reach beyond `Store`. */
+export interface SqliteStore extends Store {
+  readonly engine: "sqlite";
   /** For src/db and tests only: the writer's connection (everything else goes through the query
    * modules, src/db/queries.ts). */
   sqlite: Database;
@@ -32,33 +31,10 @@ export interface Store extends AsyncQueries<StoreQueries> {
    * writer's connection; read connections open only for reads that meet an open group). */
   reader: Database;
   orm: Orm;
-  /** Runs `read` (no writes) in one read snapshot: its queries see one state of the database
-   * (src/db/scope.ts). Inside a unit or a snapshot already, as is. */
-  read<T>(read: () => Awaitable<T>): Awaitable<T>;
   /** The caches' one invalidation rule (src/db/generations.ts), as the reads see it. */
   readonly generations: Generations;
-  /** Runs `unit` in the next group commit and resolves with its result once the commit is durable
-   * (src/db/group-commit.ts, C11). Every change goes through here. A unit awaits nothing but the
-   * store: the group's other units wait for it. */
-  write<T>(unit: () => T | Promise<T>, options?: WriteOptions): Promise<T>;
-  /** The outbox as the webhook dispatcher reads it, synchronously, on a read connection of its
-   * own (its fair queue reads as it decides: src/webhooks/fair-queue.ts). SQLite's alone: C19's
-   * second step gives the dispatcher claims and leases on both engines. */
+  /** On a read connection of its own, answered at once. */
   readonly outboxReader: StoreQueries["outbox"];
-  /** Whether the database holds secrets sealed with the master key (C20), answered at once: asked
-   * before the key is read, which the context does synchronously (src/context.ts). */
-  holdsSealedSecrets(): boolean;
-  /** Calls `listener` after each group is durable (the webhook dispatcher's wake-up call). */
-  onCommit(listener: () => void): () => void;
-  /** Why a write failed, once one has (C11): from then on writes are refused (503) and /healthz
-   * says storage_unavailable, until a restart. Null while writes work. */
-  readonly failure: string | null;
-  /** True while a commit of this store is not yet durable: what is read then may not be. */
-  readonly settling: boolean;
-  /** Resolves once every write asked for so far is answered. */
-  idle(): Promise<void>;
-  /** Waits for the writes under way, then closes the database. */
-  close(): Promise<void>;
 }
 
 export interface StoreOptions {
@@ -82,7 +58,7 @@ const MAX_READERS = 64;
  * to one database: see src/db/scope.ts).
  * WAL lets readers run beside the one writer.
  */
-export function openStore(path: string, options: StoreOptions = {}): Store {
+export function openStore(path: string, options: StoreOptions = {}): SqliteStore {
   const memory = path === ":memory:";
   const scratch = memory ? mkdtempSync(join(tmpdir(), "dossier-db-")) : null;
   const file = scratch ? join(scratch, "dossier.db") : path;
@@ -148,6 +124,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
 
   return {
     ...answering(writer.queries, sideNow),
+    engine: "sqlite",
     generations: writer.generations,
     sqlite,
     reader: sqlite,

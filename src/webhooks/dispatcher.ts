@@ -20,7 +20,8 @@
 // so an attempt in flight at a crash is attempted again at the next start (at least once). Results
 // are committed in batches (one transaction per turn of the event loop).
 import type { Context } from "../context";
-import type { AttemptCheck, OutboxStore, PendingRow } from "../db/outbox";
+import type { AttemptCheck, PendingRow } from "../db/outbox";
+import type { Store } from "../db/store";
 import { unseal } from "../secrets";
 import { FairQueue, type Start, type Take } from "./fair-queue";
 import { attemptOutcome } from "./schedule";
@@ -60,7 +61,7 @@ export function startDispatcher(ctx: Context): Dispatcher {
 class WebhookDispatcher implements Dispatcher {
   private stopped = false;
   private readonly stopListening: () => void;
-  private readonly outbox: OutboxStore;
+  private readonly outbox: Store["outboxReader"];
   private readonly queue = new FairQueue();
   /** Attempts not yet recorded (stop() waits for them). */
   private readonly inFlight = new Set<Promise<void>>();
@@ -68,7 +69,11 @@ class WebhookDispatcher implements Dispatcher {
   private readonly secrets = new Map<string, string>();
 
   // What to read on the next pump.
-  private lastSeq: number;
+  /** Null until the first pump has read it. */
+  private lastSeq: number | null = null;
+  /** One pump at a time: a pump asked for while one reads runs after it. */
+  private pumping = false;
+  private pumpAgain = false;
   private wantNew = false;
   private wantDue = true;
   private moreDue = false;
@@ -95,7 +100,6 @@ class WebhookDispatcher implements Dispatcher {
 
   constructor(private readonly ctx: Context) {
     this.outbox = ctx.store.outboxReader;
-    this.lastSeq = this.outbox.lastSeq();
     this.stopListening = ctx.store.onCommit(() => {
       this.wantNew = true;
       this.pump();
@@ -137,16 +141,33 @@ class WebhookDispatcher implements Dispatcher {
   private pump() {
     this.pumpQueued = false;
     // After a failed write no attempt could be recorded (C11): deliveries stay pending, and are
-    // attempted after the restart that recovers the file.
+    // attempted after the restart that recovers the file (SQLite) or the reconnection (PostgreSQL).
     if (this.stopped || this.ctx.store.failure !== null) return;
     // What is read now may not be durable yet: the commit listener pumps once it is.
     if (this.ctx.store.settling) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    void this.pumpOnce().finally(() => {
+      this.pumping = false;
+      if (this.pumpAgain) {
+        this.pumpAgain = false;
+        this.pump();
+      }
+    });
+  }
+
+  private async pumpOnce() {
     try {
+      // Events before the first read of it are found by the first due read (their first attempt is due).
+      this.lastSeq ??= await this.outbox.lastSeq();
       // A due read cut short because the retries held were at their bound goes on once they drain.
       if (this.moreDue && this.queue.held.retries < LOW_WATER) this.wantDue = true;
-      if (this.wantNew) this.loadNew();
-      if (this.wantDue) this.loadDue();
-      this.startWork();
+      if (this.wantNew) await this.loadNew(this.lastSeq);
+      if (this.wantDue) await this.loadDue();
+      await this.startWork();
     } catch (error) {
       this.ctx.logger.log("error", "webhook dispatcher: cannot read the outbox", { error: String(error) });
       this.wantDue = true;
@@ -167,15 +188,16 @@ class WebhookDispatcher implements Dispatcher {
 
   /** Events committed since the last read (seq is the commit order: one writer at a time). Every
    * row is taken or left to its organization's refill, so reading never waits for a busy one. */
-  private loadNew() {
+  private async loadNew(lastSeq: number) {
     this.wantNew = false;
     const now = this.ctx.now().getTime();
     for (let round = 0; round < NEW_ROUNDS; round++) {
-      const rows = this.outbox.newEvents(this.lastSeq, BATCH);
+      const rows = await this.outbox.newEvents(lastSeq, BATCH);
       for (const row of rows) {
-        this.lastSeq = Math.max(this.lastSeq, row.seq);
+        lastSeq = Math.max(lastSeq, row.seq);
         this.take(row, now);
       }
+      this.lastSeq = lastSeq;
       if (rows.length < BATCH) return;
     }
     this.wantNew = true;
@@ -185,7 +207,7 @@ class WebhookDispatcher implements Dispatcher {
   /** Deliveries due now (retries, work left by a previous run or another process), then the timer.
    * A read continues where the previous one stopped; a pass over the whole due set starts when
    * asked (dueFromStart) once the current one has reached its end. */
-  private loadDue() {
+  private async loadDue() {
     this.wantDue = false;
     const now = this.ctx.now().getTime();
     if (!this.moreDue && this.dueFromStart) {
@@ -193,7 +215,7 @@ class WebhookDispatcher implements Dispatcher {
       this.dueFromStart = false;
     }
     this.moreDue = false;
-    const rows = this.outbox.dueEvents(now, this.dueCursor, BATCH);
+    const rows = await this.outbox.dueEvents(now, this.dueCursor, BATCH);
     let full = false;
     for (const row of rows) {
       if (this.take(row, now) === "full") {
@@ -209,7 +231,7 @@ class WebhookDispatcher implements Dispatcher {
       this.wantDue = true;
       this.continueLater();
     }
-    const next = this.outbox.nextDueAfter(now);
+    const next = await this.outbox.nextDueAfter(now);
     if (next !== null) this.armAt(next);
   }
 
@@ -222,12 +244,15 @@ class WebhookDispatcher implements Dispatcher {
     return this.queue.take(row);
   }
 
-  private startWork() {
+  private async startWork() {
     const now = this.ctx.now().getTime();
-    this.queue.refill(
-      (org, afterSeq, limit) => this.outbox.organizationFirstAttempts(org, afterSeq, now, limit),
-      (org, fromSeq, limit) => this.outbox.organizationRetries(org, fromSeq, now, limit),
+    const asks = this.queue.refillAsks();
+    const found = await Promise.all(
+      asks.map(({ organizationId, retries, seq, limit }) =>
+        retries ? this.outbox.organizationRetries(organizationId, seq, now, limit) : this.outbox.organizationFirstAttempts(organizationId, seq, now, limit),
+      ),
     );
+    asks.forEach((ask, i) => this.queue.refilled(ask, found[i]));
     for (const start of this.queue.startable()) this.launch(start);
     if (this.queue.wantsRefill) this.schedulePump();
   }
@@ -267,7 +292,7 @@ class WebhookDispatcher implements Dispatcher {
     const { ctx } = this;
     const org = row.organization_id;
     if (this.queue.isGone(org)) return; // the 410 being recorded skips it
-    const current: AttemptCheck | null = this.outbox.check(row.seq);
+    const current: AttemptCheck | null = await this.outbox.check(row.seq);
     if (!current || current.status !== "pending") return;
     if (current.next_attempt_at !== null && current.next_attempt_at > ctx.now().getTime()) {
       this.armAt(current.next_attempt_at);

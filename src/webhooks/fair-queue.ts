@@ -67,6 +67,14 @@ export type Take = "taken" | "skipped" | "full";
  * retries from a seq on), at most `limit`, in seq order. */
 export type RefillRead = (organizationId: string, seq: number, limit: number) => PendingRow[];
 
+/** One organization's read of a refill: first attempts after `seq`, or retries from `seq` on. */
+export interface RefillAsk {
+  organizationId: string;
+  retries: boolean;
+  seq: number;
+  limit: number;
+}
+
 /** A delivery to send now; `first`: a first attempt (its lane's), else a retry. */
 export interface Start {
   row: PendingRow;
@@ -170,31 +178,52 @@ export class FairQueue {
   /** Reads the next deliveries of organizations whose lane (or retry queue) has room and was
    * waiting for it: `firstAttempts` reads first attempts after a seq, `retries` from a seq on. */
   refill(firstAttempts: RefillRead, retries: RefillRead) {
+    for (const ask of this.refillAsks()) this.refilled(ask, (ask.retries ? retries : firstAttempts)(ask.organizationId, ask.seq, ask.limit));
+  }
+
+  /** The reads a refill needs now (see refill), each organization's room counted against the
+   * bounds: a reader that answers later (PostgreSQL) reads them all, then gives each its rows
+   * (refilled). The organizations asked are no longer waiting; those left for want of room are. */
+  refillAsks(): RefillAsk[] {
     const { limits } = this;
-    for (const org of this.retryRefillWanted) {
-      if (this.retryQueued >= limits.retryHeldMax) break; // the rest wait for room
-      this.retryRefillWanted.delete(org);
-      const from = this.retryOverflow.get(org);
-      if (from === undefined || this.gone.has(org)) continue;
-      const room = Math.min(limits.retryHeldPerOrg - (this.retryQueues.get(org)?.length ?? 0), limits.retryHeldMax - this.retryQueued);
-      if (room <= 0) continue; // asked again as its queue drains
-      const rows = retries(org, from, room);
+    const asks: RefillAsk[] = [];
+    let retryRoom = limits.retryHeldMax - this.retryQueued;
+    for (const organizationId of this.retryRefillWanted) {
+      if (retryRoom <= 0) break; // the rest wait for room
+      this.retryRefillWanted.delete(organizationId);
+      const seq = this.retryOverflow.get(organizationId);
+      if (seq === undefined || this.gone.has(organizationId)) continue;
+      const limit = Math.min(limits.retryHeldPerOrg - (this.retryQueues.get(organizationId)?.length ?? 0), retryRoom);
+      if (limit <= 0) continue; // asked again as its queue drains
+      retryRoom -= limit;
+      asks.push({ organizationId, retries: true, seq, limit });
+    }
+    let laneRoom = limits.laneHard - this.laneQueued;
+    for (const organizationId of this.refillWanted) {
+      if (laneRoom <= 0) break; // the rest wait for room
+      this.refillWanted.delete(organizationId);
+      const seq = this.overflow.get(organizationId);
+      if (seq === undefined || this.gone.has(organizationId)) continue;
+      const limit = Math.min(this.laneLimit() - (this.lanes.get(organizationId)?.length ?? 0), laneRoom);
+      if (limit <= 0) continue; // asked again as its lane drains
+      laneRoom -= limit;
+      asks.push({ organizationId, retries: false, seq, limit });
+    }
+    return asks;
+  }
+
+  /** Takes what an ask's read found (nothing for an organization marked gone meanwhile). */
+  refilled({ organizationId: org, retries, limit }: RefillAsk, rows: PendingRow[]) {
+    if (this.gone.has(org)) return;
+    if (retries) {
       for (const row of rows) this.take(row);
-      if (rows.length < room) this.retryOverflow.delete(org); // caught up (later ones come with their due time)
+      if (rows.length < limit) this.retryOverflow.delete(org); // caught up (later ones come with their due time)
       else this.retryOverflow.set(org, rows[rows.length - 1].seq + 1);
+      return;
     }
-    for (const org of this.refillWanted) {
-      if (this.laneQueued >= limits.laneHard) return; // the rest wait for room
-      this.refillWanted.delete(org);
-      const last = this.overflow.get(org);
-      if (last === undefined || this.gone.has(org)) continue;
-      const room = Math.min(this.laneLimit() - (this.lanes.get(org)?.length ?? 0), limits.laneHard - this.laneQueued);
-      if (room <= 0) continue; // asked again as its lane drains
-      const rows = firstAttempts(org, last, room);
-      for (const row of rows) this.take(row, true);
-      if (rows.length < room) this.overflow.delete(org); // caught up: its new events flow again
-      else this.overflow.set(org, rows[rows.length - 1].seq);
-    }
+    for (const row of rows) this.take(row, true);
+    if (rows.length < limit) this.overflow.delete(org); // caught up: its new events flow again
+    else this.overflow.set(org, rows[rows.length - 1].seq);
   }
 
   /** The deliveries to send now, each counted as in flight until answered(). */

@@ -5,7 +5,7 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
-import { openStore, type Store } from "../../src/db/client";
+import { openStore, type SqliteStore as Store } from "../../src/db/client";
 import { CommitStamp } from "../../src/db/commit-stamp";
 import { Generations } from "../../src/db/generations";
 import { currentScope } from "../../src/db/scope";

@@ -5,7 +5,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { Generations } from "../../src/db/generations";
 import { currentScope } from "../../src/db/scope";
-import { openStore, type Store } from "../../src/db/client";
+import { openStore, type SqliteStore as Store } from "../../src/db/client";
 import { onCleanup, tempDir } from "../helpers";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)

@@ -4,7 +4,7 @@
 // And the GET path that SQLite answers at once stays free of promises (src/awaitable.ts).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
-import { openStore, type Store } from "../../src/db/client";
+import { openStore, type SqliteStore as Store } from "../../src/db/client";
 import { guard } from "../../src/http/auth";
 import { dossierRoutes } from "../../src/http/routes/dossiers";
 import { makeApp, makeOrg, onCleanup, tempDir } from "../helpers";

@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp, type AppOptions, type DossierApp } from "../../src/app";
 import type { Context } from "../../src/context";
+import type { SqliteStore } from "../../src/db/client";
+import type { Store } from "../../src/db/store";
 import { SCOPES, writeKey, type Scope } from "../../src/services/keys";
 import { writeOrg, type Plan } from "../../src/services/orgs";
 import { onCleanup } from "./cleanup";
@@ -51,7 +53,7 @@ export interface Org {
 }
 
 /** An organization (default flows included) with a key of the given scopes (default: all). */
-export function makeOrg(app: DossierApp, options: { plan?: Plan; scopes?: Scope[]; rateLimit?: number; name?: string } = {}): Promise<Org> {
+export function makeOrg(app: DossierApp<Store>, options: { plan?: Plan; scopes?: Scope[]; rateLimit?: number; name?: string } = {}): Promise<Org> {
   return setUp(app.dossier, async () => {
     const org = await writeOrg(app.dossier, { name: options.name ?? "Test org", plan: options.plan ?? "growth", rateLimit: options.rateLimit });
     const key = await writeKey(app.dossier, { organizationId: org.id, scopes: options.scopes ?? [...SCOPES] });
@@ -60,7 +62,7 @@ export function makeOrg(app: DossierApp, options: { plan?: Plan; scopes?: Scope[
 }
 
 /** Another key for the same organization. */
-export function makeKey(app: DossierApp, org: Org, scopes: Scope[], expiresAt?: string): Promise<string> {
+export function makeKey(app: DossierApp<Store>, org: Org, scopes: Scope[], expiresAt?: string): Promise<string> {
   return setUp(app.dossier, async () => (await writeKey(app.dossier, { organizationId: org.id, scopes, expiresAt })).key);
 }
 
@@ -90,7 +92,7 @@ export interface Answer {
 
 /** One request through app.handle: `path` is under /api/v1 unless it starts with "/" already
  * outside it (e.g. "/healthz"). */
-export async function call(app: DossierApp, method: string, path: string, options: CallOptions = {}): Promise<Answer> {
+export async function call(app: DossierApp<Store>, method: string, path: string, options: CallOptions = {}): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   let body: RawBody | undefined = options.raw;
@@ -132,4 +134,11 @@ export async function until<T>(read: () => T | undefined | false | Promise<T | u
     if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await Bun.sleep(10);
   }
+}
+
+/** A server's app, known to run on SQLite (what startServer opens without DOSSIER_DATABASE_URL),
+ * for a test that reaches into its database file. */
+export function onSqlite(app: DossierApp<Store>): DossierApp<SqliteStore> {
+  if (app.dossier.store.engine !== "sqlite") throw new Error("this test reaches into SQLite: the app runs on " + app.dossier.store.engine);
+  return app as DossierApp<SqliteStore>;
 }

@@ -176,7 +176,7 @@ async function start(): Promise<Running> {
           "-c", "full_page_writes=off",
           "-c", "shared_buffers=32MB",
           "-c", "dynamic_shared_memory_type=mmap",
-          "-c", "max_connections=100",
+          "-c", "max_connections=300",
         ],
         user,
       ),

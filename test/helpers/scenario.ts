@@ -9,6 +9,7 @@
 // - `unchanged: true` asks the same of a successful answer (a PATCH that changes nothing).
 import { describe, expect, test } from "bun:test";
 import type { DossierApp } from "../../src/app";
+import type { Store } from "../../src/db/store";
 import type { Scope } from "../../src/services/keys";
 import { createMember, operator } from "../../src/services/members";
 import { updateOrg, type Plan } from "../../src/services/orgs";
@@ -40,7 +41,7 @@ let members = 0;
 
 /** A new member of `organizationId` with `role`, signed in through its setup link (the operator
  * makes it, as `dossier member add` does). */
-export async function signedInMember(app: DossierApp, organizationId: string, role: Role): Promise<SignedInMember> {
+export async function signedInMember(app: DossierApp<Store>, organizationId: string, role: Role): Promise<SignedInMember> {
   const email = `${role}-${++members}-${crypto.randomUUID().slice(0, 8)}@example.com`;
   const made = await createMember(app.dossier, operator(organizationId), { email, name: `A ${role}`, role }, "http://127.0.0.1:8080");
   const token = made.setup_url.split("#token=")[1];

@@ -5,11 +5,13 @@
 import { SQL } from "bun";
 import type { Database } from "bun:sqlite";
 import { join } from "node:path";
+import { openApp, type AppOptions, type DossierApp } from "../../src/app";
 import type { Awaitable } from "../../src/awaitable";
 import { openStore } from "../../src/db/client";
 import { openPgStore } from "../../src/db/pg/client";
 import { migratePg } from "../../src/db/pg/migrate";
 import type { EngineQueries } from "../../src/db/pg/queries";
+import type { Store } from "../../src/db/store";
 import { onCleanup } from "./cleanup";
 import { tempDir } from "./index";
 import { freshDatabase, templateDatabase } from "./postgres";
@@ -101,8 +103,8 @@ export async function columnOf(store: EngineStore, table: string, column: string
   return row === undefined ? undefined : row.value;
 }
 
-/** A fresh database of the test server with the schema migrated (copied from a template). */
-async function migratedDatabase(): Promise<string> {
+/** A fresh database of the test server with the schema migrated (copied from a template): its URL. */
+export async function migratedDatabase(): Promise<string> {
   const template = await templateDatabase("dossier_migrated", async (url) => {
     const sql = new SQL(url);
     try {
@@ -112,4 +114,19 @@ async function migratedDatabase(): Promise<string> {
     }
   });
   return freshDatabase(undefined, { template });
+}
+
+/** A real app on `engine`: SQLite in a temp data folder, or a fresh migrated PostgreSQL database
+ * (its CV files and master key in a temp data folder). Closed after the test file. */
+export async function appOn(engine: Engine, options: AppOptions = {}): Promise<DossierApp<Store>> {
+  const database = engine === "postgres" ? { DOSSIER_DATABASE_URL: await migratedDatabase() } : {};
+  const app = await openApp({
+    dataDir: tempDir(),
+    webhooks: false,
+    ...options,
+    env: { ...database, ...options.env },
+    config: { log: "off", ...options.config },
+  });
+  onCleanup(() => app.close());
+  return app;
 }

@@ -157,7 +157,7 @@ describe("request log", () => {
         continue;
       }
       const lines = text.split("\n").filter(Boolean);
-      expect(lines[0]).toMatch(new RegExp(`^\\S+Z INFO listening url=http://127\\.0\\.0\\.1:${port} data=\\S+$`));
+      expect(lines[0]).toMatch(new RegExp(`^\\S+Z INFO listening url=http://127\\.0\\.0\\.1:${port} data=(\\S+) store="sqlite \\1/dossier\\.db"$`));
       expect(lines).toContainEqual(expect.stringMatching(/ INFO request request_id=proc-1 method=GET route=\/healthz status=200 duration_ms=[\d.]+ organization_id=null$/));
       expect(lines).toContainEqual(expect.stringMatching(/ INFO stopping signal=SIGTERM$/));
       for (const line of lines) expect(() => JSON.parse(line)).toThrow(); // not JSON

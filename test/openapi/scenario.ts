@@ -10,7 +10,24 @@ import type { paths } from "../../src/console/api/schema";
 
 export type Api = Client<paths>;
 
-export interface Fixtures {
+/** How the scenario breaks the server's database, on its engine (C11, C19). */
+export interface DatabaseControls {
+  /** Makes every later request fail inside the server (500): the keys', intake addresses' and
+   * members' tables gone. */
+  breakDatabase(): void | Promise<void>;
+  /** Takes the database away from the server: /healthz answers 503 unavailable. */
+  closeDatabase(): void | Promise<void>;
+  /** What a request that needs the database answers once it is closed. */
+  closedDatabaseAnswer: { status: 500; code: "internal" } | { status: 503; code: "storage_unavailable" };
+  /** Lets the database take no more writes while it still answers reads (SQLite: the file may grow
+   * no more, SQLITE_FULL; PostgreSQL: every session read-only, as a standby). */
+  fillDatabaseDisk(): void | Promise<void>;
+  /** Marks the `all` organization's pending deliveries failed, as the dispatcher would once their
+   * schedule is used up (the scenario's server sends none). */
+  failPendingDeliveries(): void | Promise<void>;
+}
+
+export interface Fixtures extends DatabaseControls {
   baseUrl: string;
   /** Tokens of intake addresses (C15): of an organization on the Pro plan (402), and a spare one
    * of the main organization's sales flow. The server takes at most 20 messages a minute per token. */
@@ -27,20 +44,11 @@ export interface Fixtures {
   };
   /** Checks every answer against the document. */
   middleware: Middleware;
-  /** Makes every later request fail inside the server (500). */
-  breakDatabase(): void;
-  /** Closes the database under the server: /healthz answers 503. */
-  closeDatabase(): void;
   /** Fills the disk of the server's CV files (a small tmpfs over the folder): false where that
    * cannot be done (not root), and the scenario then provokes no 507. */
   fillFilesDisk(): boolean;
   /** Undoes fillFilesDisk. */
   freeFilesDisk(): void;
-  /** Lets the database file grow no more: the next write that needs a page fails (SQLITE_FULL). */
-  fillDatabaseDisk(): void;
-  /** Marks the `all` organization's pending deliveries failed, as the dispatcher would once their
-   * schedule is used up (the scenario's server sends none). */
-  failPendingDeliveries(): void;
   /** The token of the organization of `keys.all`'s first-start owner link (C12), unused. */
   ownerSetupToken: string;
 }
@@ -96,9 +104,13 @@ function check(condition: boolean, what: string): void {
   if (!condition) throw new Error(`scenario: ${what}`);
 }
 
-/** A fresh connection for each request: the server under test closes a connection idle for its
- * short body timeout (3 s), and a pooled one reused at that moment would be reset under load. */
-const freshFetch = (request: Request) => fetch(request, { keepalive: false });
+/** A fresh connection for each request, closed after its answer: the server under test closes a
+ * connection idle for its short body timeout (3 s), and a pooled one reused at that moment would be
+ * reset under load (`keepalive: false` alone still let Bun's client reuse one, now and then). */
+const freshFetch = (request: Request) => {
+  request.headers.set("connection", "close");
+  return fetch(request, { keepalive: false });
+};
 
 export function client(fixtures: Fixtures, key: string | null): Api {
   const api = createClient<paths>({ baseUrl: fixtures.baseUrl, headers: key ? { Authorization: `Bearer ${key}` } : {}, fetch: freshFetch });
@@ -330,27 +342,27 @@ let revertable = NOBODY;
 /** Every route that takes an Idempotency-Key, sent with `key`; `variant` changes each body, so
  * that the same key with another variant is another request (C16). The ids name nothing or hold
  * the request back (a 400 or 404 that is stored too), so that no call changes anything. */
-function everyKeyed(api: Api, key: string, variant: string, dossierId: string) {
+function everyKeyed(api: Api, key: string, variant: string, dossierId: string): (() => Promise<Answer>)[] {
   const header = { header: { "Idempotency-Key": key } };
   const nobody = { ...header, path: { id: NOBODY } };
   return [
-    api.POST("/api/v1/dossiers", { params: header, body: { type: "candidate", name: "", email: variant } }),
-    api.PATCH("/api/v1/dossiers/{id}", { params: nobody, body: { name: variant } }),
-    api.POST("/api/v1/dossiers/{id}/cv", { params: nobody, ...rawPdf(variant) }),
-    api.POST("/api/v1/dossiers/{id}/notes", { params: nobody, body: { content: variant } }),
-    api.POST("/api/v1/dossiers/{id}/contacts", { params: { ...header, path: { id: dossierId } }, body: { contact_id: NOBODY, role_on_dossier: "other", padding: variant } as never }),
-    api.POST("/api/v1/contacts", { params: header, body: { full_name: "", email: variant } }),
-    api.PATCH("/api/v1/contacts/{id}", { params: nobody, body: { city: variant } }),
-    api.POST("/api/v1/flows", { params: header, body: { type: "sales", name: variant, stages: [] } }),
-    api.PATCH("/api/v1/flows/{id}", { params: nobody, body: { name: variant } }),
-    api.POST("/api/v1/flows/{id}/stages", { params: nobody, body: { name: variant } }),
-    api.PATCH("/api/v1/stages/{id}", { params: nobody, body: { name: variant } }),
-    api.POST("/api/v1/tasks", { params: header, body: { title: "", notes: variant } }),
-    api.PATCH("/api/v1/tasks/{id}", { params: nobody, body: { title: variant } }),
-    api.PATCH("/api/v1/members/{id}", { params: nobody, body: { name: variant } }),
-    api.POST("/api/v1/imports", { params: header, ...importForm(`full_name\r\n${variant}\r\n`, { mapping: '{"nothing":"full_name"}' }) }),
+    () => api.POST("/api/v1/dossiers", { params: header, body: { type: "candidate", name: "", email: variant } }),
+    () => api.PATCH("/api/v1/dossiers/{id}", { params: nobody, body: { name: variant } }),
+    () => api.POST("/api/v1/dossiers/{id}/cv", { params: nobody, ...rawPdf(variant) }),
+    () => api.POST("/api/v1/dossiers/{id}/notes", { params: nobody, body: { content: variant } }),
+    () => api.POST("/api/v1/dossiers/{id}/contacts", { params: { ...header, path: { id: dossierId } }, body: { contact_id: NOBODY, role_on_dossier: "other", padding: variant } as never }),
+    () => api.POST("/api/v1/contacts", { params: header, body: { full_name: "", email: variant } }),
+    () => api.PATCH("/api/v1/contacts/{id}", { params: nobody, body: { city: variant } }),
+    () => api.POST("/api/v1/flows", { params: header, body: { type: "sales", name: variant, stages: [] } }),
+    () => api.PATCH("/api/v1/flows/{id}", { params: nobody, body: { name: variant } }),
+    () => api.POST("/api/v1/flows/{id}/stages", { params: nobody, body: { name: variant } }),
+    () => api.PATCH("/api/v1/stages/{id}", { params: nobody, body: { name: variant } }),
+    () => api.POST("/api/v1/tasks", { params: header, body: { title: "", notes: variant } }),
+    () => api.PATCH("/api/v1/tasks/{id}", { params: nobody, body: { title: variant } }),
+    () => api.PATCH("/api/v1/members/{id}", { params: nobody, body: { name: variant } }),
+    () => api.POST("/api/v1/imports", { params: header, ...importForm(`full_name\r\n${variant}\r\n`, { mapping: '{"nothing":"full_name"}' }) }),
     // No body: another variant is another path (its id, or its query string).
-    ...keyedWithoutBody(api, key, variant === "second" ? OTHER_NOBODY : NOBODY).map((call) => call()),
+    ...keyedWithoutBody(api, key, variant === "second" ? OTHER_NOBODY : NOBODY),
   ];
 }
 
@@ -387,6 +399,8 @@ async function everyKeyInUse(api: Api, dossierId: string): Promise<void> {
       () => api.PATCH("/api/v1/stages/{id}", { params: nobody, body: { name: "Held" }, ...stalling }),
       () => api.POST("/api/v1/tasks", { params: header, body: { title: "Held" }, ...stalling }),
       () => api.PATCH("/api/v1/tasks/{id}", { params: nobody, body: { title: "Held" }, ...stalling }),
+      () => api.PATCH("/api/v1/members/{id}", { params: nobody, body: { name: "Held" }, ...stalling }),
+      () => api.POST("/api/v1/imports", { params: header, ...importForm(CSV_CONTACTS), bodySerializer: stalled, headers: { "Content-Type": "multipart/form-data; boundary=stalled" } }),
     ];
   };
   // A route without a body cannot be held by one: its key is in use while its first runs, so
@@ -408,7 +422,7 @@ async function everyKeyInUse(api: Api, dossierId: string): Promise<void> {
     waiting.push(...pending.map((i) => first[i]()));
     await Bun.sleep(100 * attempt);
     const second = everyKeyed(api, key, "second", dossierId);
-    const answers = await Promise.all(pending.map((i) => second[i]));
+    const answers = await Promise.all(pending.map((i) => second[i]()));
     pending = pending.filter((_, n) => answers[n].response.status !== 409);
   }
   check(pending.length === 0, `409 idempotency_key_in_use on every keyed route (missing: ${pending.join(", ")})`);
@@ -741,12 +755,14 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   const renamed = await api.PATCH("/api/v1/dossiers/{id}", { ...keyed("rename-1"), body: { name: "Acme renewal 2027" } });
   const replayed = await api.PATCH("/api/v1/dossiers/{id}", { ...keyed("rename-1"), body: { name: "Acme renewal 2027" } });
   check(renamed.response.status === 200 && replayed.response.headers.get("idempotent-replayed") === "true", "a replayed PATCH");
-  await Promise.all(everyKeyed(api, "reused-1", "first", deal.id));
-  await expectEvery(everyKeyed(api, "reused-1", "second", deal.id), 422, "idempotency_key_reused");
+  // One at a time: requests that carry one key side by side meet it in use (409), which a store that
+  // runs them side by side (PostgreSQL) shows where SQLite's one writer may not.
+  for (const call of everyKeyed(api, "reused-1", "first", deal.id)) await call();
+  for (const call of everyKeyed(api, "reused-1", "second", deal.id)) await expectEvery([call()], 422, "idempotency_key_reused");
   await fails(api.POST("/api/v1/contacts", { params: { header: { "Idempotency-Key": "é" } }, body: { full_name: "Bad key" } }), 400, "invalid_body");
   for (const call of keyedWithoutBody(api, "", NOBODY)) await expectEvery([call()], 400, "invalid_body");
   for (const [n, call] of everyKeyed(api, "\t", "bad key", deal.id).entries()) {
-    const r = await call;
+    const r = await call();
     check(r.response.status === 400, `a malformed Idempotency-Key on keyed route #${n}: ${await describe(r)}`);
   }
   await everyKeyInUse(api, deal.id);
@@ -866,7 +882,7 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   await expectEvery([...everyBodyStalled(api, deal.id, carol.id, settings, ann.id), intakeStalled(postman, token)], 408, "request_timeout");
 
   // A write the database cannot make: 503, and every write after it too, until a restart (C11).
-  fixtures.fillDatabaseDisk();
+  await fixtures.fillDatabaseDisk();
   await fails(api.POST("/api/v1/contacts", { body: { full_name: "Too much", notes: big(20_000) } }), 503, "storage_unavailable");
   await expectEvery(
     [...everyWrite(api, deal.id, carol.id, recruitment!.id, settings, ann.id), postman.POST("/api/v1/intake/{token}", { ...onToken, ...message() })],
@@ -882,17 +898,22 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   const full = await client(fixtures, null).GET("/healthz");
   check(full.response.status === 503 && full.error?.status === "storage_unavailable", `healthz after a failed write: ${await describe(full)}`);
 
-  fixtures.breakDatabase();
+  await fixtures.breakDatabase();
   await expectEvery([...everyRoute(api, deal.id, settings.eventId), postman.POST("/api/v1/intake/{token}", { ...onToken, ...message() })], 500, "internal");
   await expectEvery(sessionCalls(api), 500, "internal");
+  // Signing in reads members: with their table gone too, 500.
+  await fails(anon.POST("/api/v1/session", { body: { email: "ann@scenario.example", password: PASSWORD } }), 500, "internal");
+  await fails(anon.POST("/api/v1/session/setup", { body: { token: tokenOf(cy.setup_url), password: PASSWORD } }), 500, "internal");
 
   // A database that no longer answers: /healthz says so (C2).
-  fixtures.closeDatabase();
+  await fixtures.closeDatabase();
   const down = await client(fixtures, null).GET("/healthz");
   check(down.response.status === 503 && down.error?.status === "unavailable", `healthz on a closed database: ${await describe(down)}`);
-  // Signing in reads members: on a database that no longer answers, 500.
-  await fails(anon.POST("/api/v1/session", { body: { email: "late@scenario.example", password: PASSWORD } }), 500, "internal");
-  await fails(anon.POST("/api/v1/session/setup", { body: { token: tokenOf(cy.setup_url), password: PASSWORD } }), 500, "internal");
+  // Signing in reads members: on a database that no longer answers, 500 on SQLite (a closed
+  // handle), 503 on PostgreSQL (an outage, C19).
+  const { status, code } = fixtures.closedDatabaseAnswer;
+  await fails(anon.POST("/api/v1/session", { body: { email: "late@scenario.example", password: PASSWORD } }), status, code);
+  await fails(anon.POST("/api/v1/session/setup", { body: { token: tokenOf(cy.setup_url), password: PASSWORD } }), status, code);
 }
 
 /** The settings calls of C13: keys, the webhook endpoint, the delivery log, flows and stages. Leaves
@@ -963,7 +984,7 @@ async function settingsScenario(api: Api, fixtures: Fixtures): Promise<SettingsI
   await fails(api.GET("/api/v1/webhook-deliveries/{event_id}", { params: { path: { event_id: "evt_00000000000000000000000000" } } }), 404, "not_found");
   await fails(api.POST("/api/v1/webhook-deliveries/{event_id}/retry", onEvent), 409, "delivery_not_failed");
   await fails(api.POST("/api/v1/webhook-deliveries/{event_id}/retry", { params: { path: { event_id: "nope" } } }), 404, "not_found");
-  fixtures.failPendingDeliveries();
+  await fixtures.failPendingDeliveries();
   check((await ok(api.POST("/api/v1/webhook-deliveries/{event_id}/retry", onEvent), 200)).data.status === "pending", "retried delivery");
 
   check((await ok(api.DELETE("/api/v1/webhook-endpoint"), 200)).data.enabled === false, "removed endpoint");

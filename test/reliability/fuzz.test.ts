@@ -11,7 +11,7 @@
 // runs them longer.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import fc from "fast-check";
-import { makeApp, makeKey, tempDir, until } from "../helpers";
+import { makeApp, makeKey, onSqlite, tempDir, until } from "../helpers";
 import { appFingerprint, fingerprintDiff } from "../helpers/fingerprint";
 import { checkEnvelope, pdf, seedOrg, type Seeded } from "./fixtures";
 import { checkSuccess, countHits, expectEveryRouteHit, fuzzedRoutes, leastHits, tapLog, type Route } from "./fuzz-routes";
@@ -397,7 +397,7 @@ interface Wire {
  * keys hold), its app instrumented: a tap on its log, and a count of the requests in its hands. */
 async function startWire(): Promise<Wire> {
   const server = await startServer({ dataDir, host: "127.0.0.1", port: 0, webhooks: false, env: {}, config: { log: "json" } });
-  const wire: Wire = { server, reference: startReference(), tap: tapLog(server.app), run: { inflight: 0, statuses: [], changing: false } };
+  const wire: Wire = { server, reference: startReference(), tap: tapLog(onSqlite(server.app)), run: { inflight: 0, statuses: [], changing: false } };
   const handle = server.app.handle;
   server.app.handle = ((request: Request) => {
     const run = wire.run;
@@ -445,7 +445,7 @@ function responsesOf(label: string, sent: WireRequest, outcome: { data: Buffer<A
 async function wireExchange(wire: Wire, sent: WireRequest) {
   const { server, reference } = wire;
   const label = sent.label;
-  const before = appFingerprint(server.app);
+  const before = appFingerprint(onSqlite(server.app));
   wire.tap.clear();
   const run = (wire.run = { inflight: 0, statuses: [] as number[], changing: false });
   const ours = await rawExchange(server.port, sent.bytes, { ...WIRE_TIMING, incomplete: sent.incomplete });
@@ -505,7 +505,7 @@ async function wireExchange(wire: Wire, sent: WireRequest) {
   });
   if (responses.length === 0) bump(wireStats, ours.error ? `closed (${ours.error})` : "closed");
   if (!run.changing) {
-    const diff = fingerprintDiff(before, appFingerprint(server.app));
+    const diff = fingerprintDiff(before, appFingerprint(onSqlite(server.app)));
     if (diff.length > 0) throw new Error(`${label}: a rejected request (${run.statuses.join(", ") || "never handled"}) changed:\n${diff.join("\n")}`);
   }
 }
@@ -700,7 +700,7 @@ describe("fuzzing: every route, hostile input (api-v1 Errors, C3, C8, C9, C10)",
     async () => {
       const wire = await startWire();
       try {
-        const routes = routesOf(wire.server.app);
+        const routes = routesOf(onSqlite(wire.server.app));
         const hits = await countHits(wire.tap, () =>
           run(
             fc.asyncProperty(

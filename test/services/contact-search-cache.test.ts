@@ -5,6 +5,7 @@
 // JavaScript from the contacts table itself.
 import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { openContext, type Context } from "../../src/context";
+import type { SqliteStore } from "../../src/db/client";
 import { CACHE_LIMITS, cacheStats } from "../../src/db/contact-search";
 import { createContact, deleteContact, getContact, KINDS, kindMaskOf, listContacts, updateContact, type Kind, writeNewContact, writeContactPatch, writeContactDeletion } from "../../src/services/contacts";
 import { call, makeApp, makeOrg, type Org } from "../helpers";
@@ -22,7 +23,7 @@ interface Raw {
 }
 
 /** The list's answer by brute force: C10 folding, any of the kinds, newest first then id desc. */
-function expected(ctx: Context, organizationId: string, term: string, mask = 0): string[] {
+function expected(ctx: Context<SqliteStore>, organizationId: string, term: string, mask = 0): string[] {
   const needle = term.toLowerCase();
   return ctx.store.sqlite
     .query<Raw, [string]>("SELECT id, full_name, email_folded, company, role, kind_mask, created_at FROM contacts WHERE organization_id = ?")
@@ -52,7 +53,7 @@ async function searched(ctx: Context, organizationId: string, term: string, kind
 const TERMS = ["ann", "an", "a", "smith", "acme", "@corp", "engineer", "zz"];
 
 /** GET /contacts without search (kind filter or none): exact total and full first pages. */
-async function expectKindPages(ctx: Context, organizationId: string) {
+async function expectKindPages(ctx: Context<SqliteStore>, organizationId: string) {
   for (const kinds of [[], ["client"], ["candidate", "partner"]] as Kind[][]) {
     const mask = kindMaskOf(kinds);
     const all = expected(ctx, organizationId, "", mask);
@@ -65,7 +66,7 @@ async function expectKindPages(ctx: Context, organizationId: string) {
   }
 }
 
-async function expectExact(ctx: Context, organizationId: string) {
+async function expectExact(ctx: Context<SqliteStore>, organizationId: string) {
   await expectKindPages(ctx, organizationId);
   for (const term of TERMS) {
     expect((await searched(ctx, organizationId, term))).toEqual(expected(ctx, organizationId, term));
@@ -73,7 +74,7 @@ async function expectExact(ctx: Context, organizationId: string) {
   }
 }
 
-function expectKindCounts(ctx: Context) {
+function expectKindCounts(ctx: Context<SqliteStore>) {
   const { sqlite } = ctx.store;
   const counted = sqlite
     .query<{ k: string }, []>("SELECT organization_id || ':' || kind_mask || ':' || count(*) AS k FROM contacts GROUP BY organization_id, kind_mask ORDER BY 1")

@@ -6,7 +6,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startServer } from "../../src/server";
 import { writeNewDossier } from "../../src/services/dossiers";
 import { SWEEP_BATCH, sweepEvents } from "../../src/services/events";
-import { call, makeApp, makeOrg, setUp, tempDir, until } from "../helpers";
+import { call, makeApp, makeOrg, onSqlite, setUp, tempDir, until } from "../helpers";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
@@ -104,7 +104,7 @@ describe("C17 retention: the server sweeps by itself", () => {
 
     const server = await startServer({ dataDir, port: 0, webhooks: false, config: { log: "off" } });
     try {
-      await until(() => eventRows(server.app, org.id).length === 0, 10_000, "the sweep");
+      await until(() => eventRows(onSqlite(server.app), org.id).length === 0, 10_000, "the sweep");
     } finally {
       await server.stop();
     }

@@ -10,20 +10,22 @@
 import { SQL } from "bun";
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Awaitable } from "../../awaitable";
+import type { Logger } from "../../log";
+import { storageUnavailable } from "../group-commit";
+import type { Store } from "../store";
+import { CommitHorizon } from "./commit-horizon";
 import { migratePg } from "./migrate";
-import { pgQueries, type PgQueries } from "./queries";
+import { pgQueries } from "./queries";
 
 /** The connection a query runs on: the pool, or the transaction of the work in progress. */
 export type Db = () => SQL;
 
-export interface PgStore extends PgQueries {
-  /** Runs `read` (no writes) in one read snapshot; inside a unit or a snapshot already, as is. */
-  read<T>(read: () => Awaitable<T>): Promise<T>;
-  /** Runs `unit` in a transaction of its own; resolves with its result once committed (durable
-   * with the server's synchronous_commit, which serve checks). */
-  write<T>(unit: () => Awaitable<T>): Promise<T>;
-  /** Waits for the queries under way, then closes the pool. */
-  close(): Promise<void>;
+export interface PgStore extends Store {
+  readonly engine: "postgres";
+}
+
+export interface PgStoreOptions {
+  logger?: Logger;
 }
 
 interface Scope {
@@ -31,49 +33,200 @@ interface Scope {
   writes: boolean;
   /** Drops when the unit or snapshot ends: a promise left floating after it is not taken for it. */
   open: boolean;
+  /** A unit that took an event number: called once it has committed or rolled back. */
+  numbered?: () => void;
 }
 
 /** Connections one store keeps at most. */
 const POOL_SIZE = 10;
+/** How long a connection attempt may take before the request it serves gets 503 (seconds). */
+const CONNECT_TIMEOUT_S = 5;
+/** How often a store that lost the database asks whether it is back. */
+const RECONNECT_EVERY_MS = 1000;
 
 /** Opens the database at `url` (postgres://...), migrating it first (src/db/pg/migrate.ts). */
-export async function openPgStore(url: string): Promise<PgStore> {
-  const sql = new SQL(url, { max: POOL_SIZE });
+export async function openPgStore(url: string, options: PgStoreOptions = {}): Promise<PgStore> {
+  const sql = new SQL(url, { max: POOL_SIZE, connectionTimeout: CONNECT_TIMEOUT_S });
+  let holdsSealed: boolean;
   try {
     await migratePg(sql);
+    await checkSynchronousCommit(sql, options.logger);
+    holdsSealed = (await sql`SELECT EXISTS (SELECT 1 FROM webhook_endpoints) AS any`)[0].any === true;
   } catch (error) {
     await sql.close();
     throw error;
   }
+  const log = options.logger?.log.bind(options.logger);
   const scopes = new AsyncLocalStorage<Scope>();
   const current = () => {
     const scope = scopes.getStore();
     return scope?.open ? scope : undefined;
   };
-  const inside = <T>(tx: SQL, writes: boolean, work: () => Awaitable<T>): Promise<T> => {
-    const scope: Scope = { tx, writes, open: true };
-    return scopes.run(scope, async () => {
+  const inside = <T>(scope: Scope, work: () => Awaitable<T>): Promise<T> =>
+    scopes.run(scope, async () => {
       try {
         return await work();
       } finally {
         scope.open = false;
       }
     });
+
+  // C19: a lost connection answers 503 storage_unavailable (never a false 2xx), as does a database
+  // that refuses writes (a standby after a failover, a read-only default): /healthz says 503 until
+  // a new session may write again; the pool opens new connections by itself.
+  let failure: string | null = null;
+  let probe: ReturnType<typeof setInterval> | null = null;
+  const back = () => {
+    if (probe) clearInterval(probe);
+    probe = null;
+    failure = null;
+    log?.("info", "PostgreSQL takes writes again");
   };
-  return {
-    ...pgQueries(
+  const lost = (error: unknown): never => {
+    if (!isConnectionLoss(error) && !isWriteRefusal(error)) throw error;
+    if (failure === null) {
+      failure = `the database cannot take writes: ${(error as Error).message}`;
+      log?.("error", "PostgreSQL cannot take writes: answering 503 until it can", { error: (error as Error).message });
+      probe = setInterval(() => {
+        sql`SELECT current_setting('transaction_read_only') AS read_only`.then(([row]) => row.read_only === "off" && back(), () => {});
+      }, RECONNECT_EVERY_MS);
+      probe.unref?.();
+    }
+    throw storageUnavailable();
+  };
+
+  const listeners = new Set<() => void>();
+  const writing = new Set<Promise<unknown>>();
+  const queries = guarded(
+    pgQueries(
       () => current()?.tx ?? sql,
       () => current()?.writes === true,
     ),
-    async read(read) {
-      if (current()) return await read();
-      return await sql.begin("isolation level repeatable read read only", (tx) => inside(tx, false, read));
+    // Inside a unit or a snapshot, its transaction is lost with its connection: read() and
+    // write() decide. Outside, the query alone is tried again on another connection.
+    <T>(query: () => Promise<T>) => (current() ? query() : retried(query).catch(lost)),
+  );
+  const horizon = new CommitHorizon();
+  return {
+    ...queries,
+    events: {
+      ...queries.events,
+      async nextSeq(organizationId: string) {
+        const seq = await queries.events.nextSeq(organizationId);
+        const scope = current();
+        if (scope?.writes && !scope.numbered) scope.numbered = horizon.took(seq);
+        return seq;
+      },
     },
-    async write(unit) {
+    engine: "postgres",
+    outboxReader: { ...queries.outbox, newEvents: (afterSeq, limit) => horizon.below(() => queries.outbox.newEvents(afterSeq, limit)) },
+    holdsSealedSecrets: () => holdsSealed,
+    read<T>(read: () => Awaitable<T>): Awaitable<T> {
+      if (current()) return read();
+      // A read changes nothing: tried again whole on a connection lost under it.
+      return retried(() => sql.begin("isolation level repeatable read read only", (tx) => inside({ tx, writes: false, open: true }, read))).catch(lost);
+    },
+    write<T>(unit: () => T | Promise<T>): Promise<T> {
       // A write inside a unit would be a transaction beside it, not part of it.
-      if (current()?.writes) throw new Error("store.write called inside a unit of work");
-      return await sql.begin((tx) => inside(tx, true, unit));
+      if (current()?.writes) return Promise.reject(new Error("store.write called inside a unit of work"));
+      // As on SQLite (C11): while the database cannot take writes, a change is refused before it runs
+      // (its checks too), until the probe finds it writable again.
+      if (failure !== null) return Promise.reject(storageUnavailable());
+      // Tried again only when its connection was found lost before the unit began: once the unit
+      // ran, a lost connection leaves its commit unknown, and the answer is 503, never a false 2xx.
+      let scope: Scope | undefined;
+      const done = retried(
+        () => sql.begin((tx) => inside((scope = { tx, writes: true, open: true }), unit)),
+        () => scope === undefined,
+      ).catch(lost);
+      writing.add(done);
+      const settle = () => {
+        writing.delete(done);
+        scope?.numbered?.();
+      };
+      done.then(() => {
+        settle();
+        // The webhook dispatcher and the job runner look for what this commit queued.
+        for (const listener of listeners) listener();
+      }, settle);
+      return done;
     },
-    close: () => sql.close(),
+    onCommit(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    get failure() {
+      return failure;
+    },
+    settling: false,
+    async idle() {
+      while (writing.size > 0) await Promise.allSettled([...writing]);
+    },
+    async close() {
+      if (probe) clearInterval(probe);
+      await Promise.allSettled([...writing]);
+      await sql.close();
+    },
   };
+}
+
+/** How many times work is tried on a connection lost under it: the pool may hold that many
+ * connections the server ended (a restart, a failover) before it notices. */
+const TRIES = POOL_SIZE + 1;
+
+/** `work`, tried again (at most TRIES times in all) while it fails on a lost connection and
+ * `again()` allows. */
+async function retried<T>(work: () => Promise<T>, again: () => boolean = () => true): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= TRIES || !isConnectionLoss(error) || !again()) throw error;
+    }
+  }
+}
+
+/** Each query method of `modules`, run through `run` (which decides what a lost connection does). */
+function guarded<Q extends Record<string, Record<string, unknown>>>(modules: Q, run: <T>(query: () => Promise<T>) => Promise<T>): Q {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [resource, methods] of Object.entries(modules)) {
+    const wrapped: Record<string, unknown> = {};
+    for (const [name, method] of Object.entries(methods)) {
+      wrapped[name] =
+        typeof method !== "function" ? method : (...args: unknown[]) => run(() => (method as (...a: unknown[]) => Promise<unknown>).apply(methods, args));
+    }
+    out[resource] = wrapped;
+  }
+  return out as Q;
+}
+
+/** A connection lost or refused: the server ended the session (severity FATAL: shut down,
+ * terminated, not accepting connections), a connection exception (SQLSTATE class 08, 57P0x), or the
+ * driver's own codes for a socket that closed, timed out or never opened. */
+const LOSS_STATES = /^(08...|57P01|57P02|57P03)$/;
+const LOSS_CODES = /^(ERR_POSTGRES_CONNECTION_\w+|ERR_POSTGRES_IDLE_TIMEOUT|ERR_POSTGRES_LIFETIME_TIMEOUT|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT)$/;
+
+/** A write refused by a database in read-only mode (SQLSTATE 25006): a hot standby, or
+ * default_transaction_read_only. */
+export const isWriteRefusal = (error: unknown) => (error as { errno?: unknown } | null)?.errno === "25006";
+
+export function isConnectionLoss(error: unknown): boolean {
+  const { code, errno, severity } = (error ?? {}) as { code?: unknown; errno?: unknown; severity?: unknown };
+  return (
+    severity === "FATAL" ||
+    severity === "PANIC" ||
+    (typeof errno === "string" && LOSS_STATES.test(errno)) ||
+    (typeof code === "string" && LOSS_CODES.test(code))
+  );
+}
+
+/** C19: a 2xx is sent once PostgreSQL has committed and flushed, which `synchronous_commit` off
+ * would not wait for: said at start, as a warning (the operator's choice, not ours to refuse). */
+async function checkSynchronousCommit(sql: SQL, logger: Logger | undefined) {
+  const [row] = await sql`SELECT current_setting('synchronous_commit') AS setting`;
+  if (row.setting === "off") {
+    logger?.log("warn", "PostgreSQL's synchronous_commit is not on: an acknowledged write may be lost in a crash of the database server", {
+      synchronous_commit: row.setting,
+    });
+  }
 }
