@@ -110,3 +110,28 @@ async function migratedDatabase(): Promise<string> {
   });
   return freshDatabase(undefined, { template });
 }
+
+type MemberRow = import("../../src/db/schema").MemberRow;
+
+/** A member row of `organizationId` for the members' and sessions' tests, made 2026-01-01: a plain
+ * member without a password, sign-in or settings, its email `<id>@Example.com` (folded
+ * `<id>@example.com`); `changes` overrides any column. */
+export const memberRow = (id: string, organizationId: string, changes: Partial<MemberRow> = {}): MemberRow => ({
+  id,
+  organizationId,
+  email: `${id}@Example.com`,
+  emailFolded: `${id}@example.com`,
+  name: `Member ${id}`,
+  role: "member",
+  passwordHash: null,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  lastSignInAt: null,
+  disabledAt: null,
+  timeZone: null,
+  // What both engines answer: SQLite's module reads the flag as `digest = 1` (1 or 0), and
+  // PostgreSQL's as `digest::integer`, the same.
+  digest: 1 as unknown as boolean,
+  lastDigestDate: null,
+  calendarTokenHash: null,
+  ...changes,
+});
