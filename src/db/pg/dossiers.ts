@@ -28,6 +28,10 @@ const UPDATABLE = new Set<string>([
   "intake_notes", "current_stage_id", "stage_entered_at", "stage_due_at", "cv_url", "updated_at",
 ] satisfies (keyof DossierChanges)[]);
 
+/** A dossier row's columns, in the representation's order (the list's JSON text keeps it). */
+const columns = (sql: SQL) => sql`id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status, current_stage_id,
+  assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at`;
+
 /** The list's filters as its statements bind them: NULL where not asked for, `q` lower-cased as
  * JavaScript does (and NULL when empty). */
 const filterValues = (filters: DossierFilters) => ({
@@ -64,8 +68,8 @@ function listWhere(sql: SQL, organizationId: string, filters: DossierFilters, no
 
 export function pgDossierQueries(db: Db): EngineQueries<"dossiers"> {
   const byId = async (organizationId: string, id: string): Promise<Dossier | null> => {
-    const [row] = await db()<Dossier[]>`SELECT id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status,
-        current_stage_id, assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at
+    const sql = db();
+    const [row] = await sql<Dossier[]>`SELECT ${columns(sql)}
       FROM dossiers WHERE id = ${id} AND organization_id = ${organizationId}`;
     return row ?? null;
   };
@@ -90,8 +94,7 @@ export function pgDossierQueries(db: Db): EngineQueries<"dossiers"> {
     }
     const offset = (query.page - 1) * query.perPage;
     if (offset >= total) return { rows: [], total };
-    const rows = await sql<Dossier[]>`SELECT id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status,
-        current_stage_id, assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at
+    const rows = await sql<Dossier[]>`SELECT ${columns(sql)}
       FROM dossiers WHERE ${listWhere(sql, organizationId, query, now)}
       ORDER BY created_at DESC, id DESC LIMIT ${query.perPage}::bigint OFFSET ${offset}::bigint`;
     return { rows: [...rows], total };
@@ -139,14 +142,14 @@ export function pgDossierQueries(db: Db): EngineQueries<"dossiers"> {
 
     /** Inserts the row and returns it as stored. */
     async insert(row: Dossier) {
-      const [stored] = await db()<Dossier[]>`INSERT INTO dossiers (id, organization_id, flow_id, type, name, email, phone, company, role,
+      const sql = db();
+      const [stored] = await sql<Dossier[]>`INSERT INTO dossiers (id, organization_id, flow_id, type, name, email, phone, company, role,
           contact_person, status, current_stage_id, assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at,
           stage_due_at, created_at, updated_at)
         VALUES (${row.id}, ${row.organization_id}, ${row.flow_id}, ${row.type}, ${row.name}, ${row.email}, ${row.phone}, ${row.company}, ${row.role},
           ${row.contact_person}, ${row.status}, ${row.current_stage_id}, ${row.assigned_to}, ${row.deal_size}, ${row.deal_currency},
           ${row.intake_notes}, ${row.cv_url}, ${row.contact_id}, ${row.stage_entered_at}, ${row.stage_due_at}, ${row.created_at}, ${row.updated_at})
-        RETURNING id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status, current_stage_id, assigned_to,
-          deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at`;
+        RETURNING ${columns(sql)}`;
       return stored;
     },
 
@@ -176,8 +179,7 @@ export function pgDossierQueries(db: Db): EngineQueries<"dossiers"> {
       const afterCreated = after?.created_at ?? null;
       const afterId = after?.id ?? null;
       return [
-        ...(await sql<Dossier[]>`SELECT id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status,
-            current_stage_id, assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at
+        ...(await sql<Dossier[]>`SELECT ${columns(sql)}
           FROM dossiers WHERE ${listWhere(sql, organizationId, filters, now)}
             AND (${afterCreated}::text IS NULL OR (created_at, id) < (${afterCreated}::text, ${afterId}::text))
           ORDER BY created_at DESC, id DESC LIMIT ${limit}::bigint`),
