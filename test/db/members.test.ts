@@ -2,7 +2,7 @@
 // under test: the same answers on both engines, one organization's rows never another's.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { SetupLinkRow } from "../../src/db/schema";
-import { ENGINES, memberRow, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { ENGINES, memberRow, twoOrgs } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
@@ -19,15 +19,6 @@ const link = (id: string, organizationId: string, changes: Partial<SetupLinkRow>
   expiresAt: "2026-01-08T00:00:00.000Z",
   ...changes,
 });
-
-async function twoOrgs(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
-  return s;
-}
 
 describe.each(ENGINES)("members on %s", (engine) => {
   test("members are found by id in their organization only, by folded email anywhere, listed oldest first then by id", async () => {

@@ -135,3 +135,14 @@ export const memberRow = (id: string, organizationId: string, changes: Partial<M
   calendarTokenHash: null,
   ...changes,
 });
+
+/** A new store on `engine` (storeUnderTest) with two organizations, made 2026-01-01: o1 ("One",
+ * growth, 120 requests a minute) and o2 ("Two", free, 60). */
+export async function twoOrgs(engine: Engine): Promise<EngineStore> {
+  const s = await storeUnderTest(engine);
+  await s.write(async () => {
+    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: "2026-01-01T00:00:00.000Z" });
+    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: "2026-01-01T00:00:00.000Z" });
+  });
+  return s;
+}
