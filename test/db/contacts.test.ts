@@ -5,7 +5,7 @@
 // insert them (and their links) as rows (insertRows).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { ContactPageQuery, ContactRow } from "../../src/db/contacts";
-import { ENGINES, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { ENGINES, insertRows, twoOrgs, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
@@ -51,15 +51,6 @@ async function put(s: EngineStore, r: ContactRow): Promise<boolean> {
   return ok;
 }
 
-async function withOrgs(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
-  return s;
-}
-
 const pageQuery = (q: Partial<ContactPageQuery>): ContactPageQuery => ({
   organizationId: "o1",
   mask: 0,
@@ -73,7 +64,7 @@ const pageQuery = (q: Partial<ContactPageQuery>): ContactPageQuery => ({
 
 describe.each(ENGINES)("contacts on %s", (engine) => {
   test("insert, reads by id and email, exists, update, the email clash (the unit goes on), search text, delete; another organization's never", async () => {
-    const s = await withOrgs(engine);
+    const s = await twoOrgs(engine);
     await s.write(async () => {
       expect(await put(s, row("c1", "o1", "Ada", { email: "Ada@X.example", company: "Acme", kind: '["client","candidate"]', kindMask: 3 }))).toBe(true);
       expect(await put(s, row("c2", "o1", "Bob", { createdAt: T1, updatedAt: T1 }))).toBe(true);
@@ -125,7 +116,7 @@ describe.each(ENGINES)("contacts on %s", (engine) => {
   });
 
   test("C21: exportPage walks the list's rows in its order, batch after batch from the last row seen, with its filters and search; another organization's never", async () => {
-    const s = await withOrgs(engine);
+    const s = await twoOrgs(engine);
     await s.write(async () => {
       await put(s, row("c1", "o1", "Ann", { kind: '["candidate"]', kindMask: 1, createdAt: T0, updatedAt: T2 }));
       await put(s, row("c2", "o1", "Anna", { kind: '["client"]', kindMask: 2, createdAt: T1, updatedAt: T1 }));
@@ -153,7 +144,7 @@ describe.each(ENGINES)("contacts on %s", (engine) => {
   });
 
   test("page: newest first, kinds, pool, updated_since, search with filters, offsets past the end; another organization's never", async () => {
-    const s = await withOrgs(engine);
+    const s = await twoOrgs(engine);
     await s.write(async () => {
       await put(s, row("c1", "o1", "Ann", { kind: '["candidate"]', kindMask: 1, createdAt: T0, updatedAt: T2, poolAddedAt: T0 }));
       await put(s, row("c2", "o1", "Anna", { kind: '["client"]', kindMask: 2, createdAt: T1, updatedAt: T1, poolExpiresAt: T1 }));
@@ -204,7 +195,7 @@ const TERMS = ["é", "élo", "elo", "ELO".toLowerCase(), "lod", "%", "_", "0%", 
 
 describe("the search on both engines", () => {
   test("the same matches, in the same order, as JavaScript's substring test of the folded fields", async () => {
-    const stores = await Promise.all(ENGINES.map(withOrgs));
+    const stores = await Promise.all(ENGINES.map(twoOrgs));
     const rows = NAMES.map(([fullName, email, company], i) =>
       row(`c${i}`, "o1", fullName, { email, company, createdAt: `2026-01-0${1 + (i % 3)}T00:00:00.000Z` }),
     );

@@ -2,7 +2,7 @@
 // the same answers on both engines, one organization's rows never another's. Events and dossiers
 // have no query module on PostgreSQL yet: the tests insert them as rows (insertRows).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { ENGINES, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { ENGINES, insertRows, twoOrgs, type Engine, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
@@ -11,11 +11,7 @@ const CV = "/v1/dossiers/d1/cv";
 
 /** o1 with event e1 and dossier d1 (its cv_url CV), d2 (none); o2 with nothing. */
 async function withRows(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
+  const s = await twoOrgs(engine);
   const body = JSON.stringify({ id: "e1", type: "dossier.created", data: { id: "d1" } });
   await insertRows(s, "events", [{ seq: 1, id: "e1", organization_id: "o1", type: "dossier.created", created_at: T0, body, status: "pending", attempts: 0 }]);
   const dossier = { organization_id: "o1", type: "candidate", status: "active", created_at: T0, updated_at: T0 };

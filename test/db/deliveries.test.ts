@@ -3,7 +3,7 @@
 // their attempts have no query module on PostgreSQL yet: the tests insert them as rows (insertRows).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { DeliveryRow } from "../../src/db/deliveries";
-import { ENGINES, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { ENGINES, insertRows, twoOrgs, type Engine, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
@@ -24,11 +24,7 @@ const event = (seq: number, organizationId: string, changes: Partial<DeliveryRow
 });
 
 async function withEvents(engine: Engine, events: DeliveryRow[]): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
+  const s = await twoOrgs(engine);
   await insertRows(
     s,
     "events",

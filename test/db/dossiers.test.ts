@@ -8,7 +8,7 @@ import type { ListDossiersQuery } from "../../src/db/dossier-page";
 import type { NewFlow } from "../../src/db/flows";
 import type { Dossier as DossierSchema } from "../../src/schemas/dossiers";
 import type { Stage as StageSchema } from "../../src/schemas/flows";
-import { ENGINES, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { ENGINES, insertRows, twoOrgs, type Engine, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
@@ -44,10 +44,8 @@ const DOSSIERS: Dossier[] = [
 ];
 
 async function withDossiers(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
+  const s = await twoOrgs(engine);
   await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
     for (const flow of FLOWS) await s.flows.insert(flow);
     for (const d of DOSSIERS) expect(await s.dossiers.insert(d)).toEqual(d);
   });

@@ -4,7 +4,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { FeedFilter, NewEvent } from "../../src/db/events";
 import { eventIdOf } from "../../src/services/outbox";
-import { ENGINES, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { ENGINES, insertRows, twoOrgs, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
@@ -12,15 +12,6 @@ const T0 = "2026-01-01T00:00:00.000Z";
 const T1 = "2026-01-02T00:00:00.000Z";
 const T2 = "2026-01-03T00:00:00.000Z";
 const DUE = 1_767_225_600_123; // epoch ms, beyond 2^31
-
-async function twoOrgs(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
-  return s;
-}
 
 /** Records an event as recordEvent does: its number taken in the same unit. */
 async function record(s: EngineStore, organizationId: string, type: string, data: Record<string, unknown>, createdAt = T1, pending = false) {

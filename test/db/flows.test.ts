@@ -4,7 +4,7 @@
 // tests insert them as rows (insertRows).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { NewFlow } from "../../src/db/flows";
-import { ENGINES, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { ENGINES, insertRows, twoOrgs, type Engine, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
@@ -50,11 +50,7 @@ const read = (flow: NewFlow) => {
 const [F1, F2, F3, F9] = FLOWS.map(read);
 
 async function withFlows(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
+  const s = await twoOrgs(engine);
   await s.write(async () => {
     for (const flow of FLOWS) await s.flows.insert(flow);
   });

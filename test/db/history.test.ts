@@ -4,7 +4,7 @@
 // (insertRows); the stays are the triggers' (migration 0008, drizzle-pg/0001).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { HistoryRow } from "../../src/db/history";
-import { ENGINES, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { ENGINES, insertRows, twoOrgs, type Engine, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
@@ -23,11 +23,7 @@ const item = (kind: string, at: string, changes: Partial<HistoryRow> = {}): Hist
 
 /** o1: flow f1 (stages a, b), dossiers d1, d2, contacts c1, c2; o2: flow f9 (stage z), dossier d9, contact c9. */
 async function withDossiers(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
+  const s = await twoOrgs(engine);
   const st = (id: string, flowId: string, position: number) => ({ id, flow_id: flowId, name: id, position, deadline_days: null, win_probability: 0, color: "#fff" });
   await s.write(async () => {
     await s.flows.insert({ id: "f1", organization_id: "o1", name: "Hiring", type: "candidate", is_default: true, overdue_tasks: true, created_at: T0, stages: [st("a", "f1", 1), st("b", "f1", 2)] });

@@ -2,7 +2,7 @@
 // test: the same answers on both engines, one organization's (or principal's) keys never another's.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { RememberedAnswer } from "../../src/db/idempotency";
-import { ENGINES, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { ENGINES, twoOrgs } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
@@ -25,15 +25,6 @@ const answer = (organizationId: string, principalId: string, key: string, change
   ...changes,
 });
 const stored = ({ organization_id: _o, principal_id: _p, key: _k, created_at: _c, ...rest }: RememberedAnswer) => rest;
-
-async function twoOrgs(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
-  return s;
-}
 
 describe.each(ENGINES)("idempotency keys on %s", (engine) => {
   test("find: the principal's key in its organization, stored at or after `since`; nulls as null", async () => {

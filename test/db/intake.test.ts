@@ -2,7 +2,7 @@
 // under test: the same answers on both engines, one organization's rows never another's. Flows and
 // dossiers have no query module on PostgreSQL yet: the tests insert them as rows (insertRows).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { ENGINES, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { ENGINES, insertRows, twoOrgs, type Engine, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
@@ -12,11 +12,7 @@ const T2 = "2026-01-03T00:00:00.000Z";
 
 /** o1 (growth) with flows f1 (candidate) and f2 (sales) and dossier d1; o2 (free) with flow f3 and dossier d3. */
 async function withFlows(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
+  const s = await twoOrgs(engine);
   await insertRows(s, "flows", [
     { id: "f1", organization_id: "o1", name: "Hiring", type: "candidate", is_default: true, created_at: T0 },
     { id: "f2", organization_id: "o1", name: "Sales", type: "sales", is_default: true, created_at: T0 },

@@ -2,7 +2,7 @@
 // PostgreSQL twins in src/db/pg/) on the store under test: the same answers on both engines.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { KeyRow } from "../../src/db/keys";
-import { ENGINES, storeUnderTest, type EngineStore } from "../helpers/stores";
+import { ENGINES, twoOrgs } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
@@ -21,15 +21,6 @@ const key = (id: string, organizationId: string, changes: Partial<KeyRow> = {}):
   created_at: T0,
   ...changes,
 });
-
-async function twoOrgs(engine: (typeof ENGINES)[number]): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
-  return s;
-}
 
 describe.each(ENGINES)("API keys on %s", (engine) => {
   test("keys are listed per organization, oldest first then by id; found by id, and by id only in their organization", async () => {

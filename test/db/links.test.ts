@@ -3,7 +3,7 @@
 // contacts have no query module on PostgreSQL yet: the tests insert them as rows (insertRows).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { NewLink } from "../../src/db/links";
-import { ENGINES, columnOf, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { columnOf, ENGINES, insertRows, twoOrgs, type Engine, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
@@ -22,11 +22,7 @@ const link = (dossierId: string, contactId: string, changes: Partial<NewLink> = 
 
 /** o1 with dossiers d1, d2 and contacts c1..c3; o2 with dossier d9 and contact c9. */
 async function withRows(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
+  const s = await twoOrgs(engine);
   const dossier = { type: "sales", status: "active", created_at: T0, updated_at: T0 };
   await insertRows(s, "dossiers", [
     { ...dossier, id: "d1", organization_id: "o1", name: "One" },

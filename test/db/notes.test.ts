@@ -2,7 +2,7 @@
 // on both engines, one organization's notes never another's. Dossiers have no query module on
 // PostgreSQL yet: the tests insert them as rows (insertRows).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { ENGINES, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { ENGINES, insertRows, twoOrgs, type Engine, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
@@ -19,11 +19,7 @@ const note = (id: string, dossierId: string, createdAt: string, isInternal = tru
 
 /** o1 with dossiers d1, d2; o2 with dossier d9. */
 async function withDossiers(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
+  const s = await twoOrgs(engine);
   const dossier = { type: "candidate", status: "active", created_at: T0, updated_at: T0 };
   await insertRows(s, "dossiers", [
     { ...dossier, id: "d1", organization_id: "o1", name: "One" },

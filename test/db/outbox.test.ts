@@ -3,7 +3,7 @@
 // writes never another's. Events and endpoints go in as rows (insertRows).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { PendingRow } from "../../src/db/outbox";
-import { ENGINES, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { ENGINES, insertRows, twoOrgs, type Engine, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
@@ -31,11 +31,7 @@ const ROWS = [
 ];
 
 async function withOutbox(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
+  const s = await twoOrgs(engine);
   await insertRows(s, "webhook_endpoints", [
     { organization_id: "o1", url: "https://a.example/h", secret: "s1", previous_secret: "s0", previous_secret_expires_at: T0, created_at: T0, updated_at: T0 },
   ]);

@@ -1,34 +1,14 @@
 // Sessions' query module (src/db/sessions.ts, src/db/pg/sessions.ts) on the store under test: the
 // same answers on both engines, one organization's rows never another's.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import type { MemberRow, SessionRow } from "../../src/db/schema";
-import { ENGINES, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import type { SessionRow } from "../../src/db/schema";
+import { ENGINES, memberRow, twoOrgs, type Engine, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
 const T0 = "2026-01-01T00:00:00.000Z";
 const T1 = "2026-01-02T00:00:00.000Z";
 const T2 = "2026-01-03T00:00:00.000Z";
-
-const member = (id: string, organizationId: string, changes: Partial<MemberRow> = {}): MemberRow => ({
-  id,
-  organizationId,
-  email: `${id}@example.com`,
-  emailFolded: `${id}@example.com`,
-  name: `Member ${id}`,
-  role: "member",
-  passwordHash: null,
-  createdAt: T0,
-  lastSignInAt: null,
-  disabledAt: null,
-  timeZone: null,
-  // What both engines answer: SQLite's module reads the flag as `digest = 1` (1 or 0), and
-  // PostgreSQL's as `digest::integer`, the same.
-  digest: 1 as unknown as boolean,
-  lastDigestDate: null,
-  calendarTokenHash: null,
-  ...changes,
-});
 
 const session = (id: string, organizationId: string, memberId: string, changes: Partial<SessionRow> = {}): SessionRow => ({
   id,
@@ -42,21 +22,19 @@ const session = (id: string, organizationId: string, memberId: string, changes: 
 });
 
 /** Two organizations, a member in each (m1 an admin of o1, disabled; m2 a member of o2), and m3 in o1. */
-async function twoOrgs(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
+async function withMembers(engine: Engine): Promise<EngineStore> {
+  const s = await twoOrgs(engine);
   await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-    await s.members.insert(member("m1", "o1", { role: "admin", disabledAt: T1 }));
-    await s.members.insert(member("m2", "o2"));
-    await s.members.insert(member("m3", "o1"));
+    await s.members.insert(memberRow("m1", "o1", { role: "admin", disabledAt: T1 }));
+    await s.members.insert(memberRow("m2", "o2"));
+    await s.members.insert(memberRow("m3", "o1"));
   });
   return s;
 }
 
 describe.each(ENGINES)("sessions on %s", (engine) => {
   test("a session is found by its token's hash with its member's role and disabled time and its organization's plan and rate limit", async () => {
-    const s = await twoOrgs(engine);
+    const s = await withMembers(engine);
     await s.write(async () => {
       await s.sessions.insert(session("s1", "o1", "m1", { lastUsedAt: T1 }));
       await s.sessions.insert(session("s2", "o2", "m2"));
@@ -89,7 +67,7 @@ describe.each(ENGINES)("sessions on %s", (engine) => {
   });
 
   test("touch moves last_used_at of the session in its organization only", async () => {
-    const s = await twoOrgs(engine);
+    const s = await withMembers(engine);
     await s.write(() => s.sessions.insert(session("s1", "o1", "m1")));
     await s.write(() => s.sessions.touch("o2", "s1", T2));
     expect((await s.sessions.byTokenHash("hash-s1"))?.lastUsedAt).toBe(T0);
@@ -98,7 +76,7 @@ describe.each(ENGINES)("sessions on %s", (engine) => {
   });
 
   test("deleteByTokenHash says whether there was a session; deleteOfMember removes the member's in that organization only", async () => {
-    const s = await twoOrgs(engine);
+    const s = await withMembers(engine);
     await s.write(async () => {
       await s.sessions.insert(session("s1", "o1", "m1"));
       await s.sessions.insert(session("s2", "o1", "m1"));
@@ -117,7 +95,7 @@ describe.each(ENGINES)("sessions on %s", (engine) => {
   });
 
   test("deleteEnded removes the member's sessions idle since or made since the times given (bounds included), of that organization only", async () => {
-    const s = await twoOrgs(engine);
+    const s = await withMembers(engine);
     await s.write(async () => {
       await s.sessions.insert(session("idle", "o1", "m1", { createdAt: T1, lastUsedAt: T0 }));
       await s.sessions.insert(session("old", "o1", "m1", { createdAt: T0, lastUsedAt: T2 }));

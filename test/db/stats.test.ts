@@ -5,7 +5,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sqliteSum } from "../../src/db/pg/stats";
 import type { ActiveGroup } from "../../src/db/stats";
-import { ENGINES, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { ENGINES, insertRows, twoOrgs, type Engine, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
@@ -17,11 +17,7 @@ const TO = "2026-01-20T00:00:00.000Z";
 /** o1: sales flow f1 (stages a 20 %, b 50 %, c 100 %); o2: flow f9 (stage z). No dossier has a stage
  * at insert, so that the stays are the test's rows alone. */
 async function withFlows(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
+  const s = await twoOrgs(engine);
   const st = (id: string, flowId: string, position: number, win: number) => ({ id, flow_id: flowId, name: `Stage ${id}`, position, deadline_days: null, win_probability: win, color: "#fff" });
   await s.write(async () => {
     await s.flows.insert({ id: "f1", organization_id: "o1", name: "Sales", type: "sales", is_default: true, overdue_tasks: true, created_at: T0, stages: [st("b", "f1", 2, 50), st("a", "f1", 1, 20), st("c", "f1", 3, 100)] });

@@ -1,21 +1,12 @@
 // The webhook endpoint's query module (src/db/webhooks.ts, src/db/pg/webhooks.ts) on the store
 // under test: the same answers on both engines, one organization's endpoint never another's.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { ENGINES, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { ENGINES, twoOrgs } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
 const T0 = "2026-01-01T00:00:00.000Z";
 const T1 = "2026-01-02T00:00:00.000Z";
-
-async function twoOrgs(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
-  return s;
-}
 
 describe.each(ENGINES)("webhook endpoints on %s", (engine) => {
   test("an organization with no endpoint has none, no secret, nothing enabled", async () => {

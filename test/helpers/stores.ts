@@ -130,3 +130,39 @@ export async function appOn(engine: Engine, options: AppOptions = {}): Promise<D
   onCleanup(() => app.close());
   return app;
 }
+
+type MemberRow = import("../../src/db/schema").MemberRow;
+
+/** A member row of `organizationId` for the members' and sessions' tests, made 2026-01-01: a plain
+ * member without a password, sign-in or settings, its email `<id>@Example.com` (folded
+ * `<id>@example.com`); `changes` overrides any column. */
+export const memberRow = (id: string, organizationId: string, changes: Partial<MemberRow> = {}): MemberRow => ({
+  id,
+  organizationId,
+  email: `${id}@Example.com`,
+  emailFolded: `${id}@example.com`,
+  name: `Member ${id}`,
+  role: "member",
+  passwordHash: null,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  lastSignInAt: null,
+  disabledAt: null,
+  timeZone: null,
+  // What both engines answer: SQLite's module reads the flag as `digest = 1` (1 or 0), and
+  // PostgreSQL's as `digest::integer`, the same.
+  digest: 1 as unknown as boolean,
+  lastDigestDate: null,
+  calendarTokenHash: null,
+  ...changes,
+});
+
+/** A new store on `engine` (storeUnderTest) with two organizations, made 2026-01-01: o1 ("One",
+ * growth, 120 requests a minute) and o2 ("Two", free, 60). */
+export async function twoOrgs(engine: Engine): Promise<EngineStore> {
+  const s = await storeUnderTest(engine);
+  await s.write(async () => {
+    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: "2026-01-01T00:00:00.000Z" });
+    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: "2026-01-01T00:00:00.000Z" });
+  });
+  return s;
+}

@@ -48,6 +48,30 @@ const COLUMN_OF: Record<keyof ContactRow, string> = {
   updatedAt: "updated_at",
 };
 
+/** ContactRow's columns of `c`, a contacts row, under ContactRow's names (quoted aliases). */
+const columns = (sql: SQL) => sql`c.id, c.organization_id AS "organizationId", c.full_name AS "fullName", c.email, c.email_folded AS "emailFolded",
+  c.phone, c.linkedin_url AS "linkedinUrl", c.company, c.role, c.city, c.kind, c.kind_mask AS "kindMask", c.notes, c.pool_added_at AS "poolAddedAt",
+  c.pool_expires_at AS "poolExpiresAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt"`;
+
+/** The columns and the contact's dossier_count: a CountedRow. */
+const countedColumns = (sql: SQL) =>
+  sql`${columns(sql)}, (SELECT count(*)::integer FROM dossier_contacts dc WHERE dc.contact_id = c.id) AS "dossierCount"`;
+
+/** The list's filters on `c` other than the search: the kinds (a mask of 0 for any), updated_since
+ * and the pool; one not asked for is NULL and drops out. */
+function listFilter(sql: SQL, q: Pick<ContactPageQuery, "mask" | "pool" | "updatedSince">) {
+  const mask = q.mask;
+  const poolFilter = q.pool?.filter ?? null;
+  const now = q.pool?.now ?? null;
+  const since = q.updatedSince;
+  return sql`(${mask}::integer = 0 OR (c.kind_mask & ${mask}::integer) <> 0)
+    AND (${since}::text IS NULL OR c.updated_at >= ${since}::text)
+    AND (${poolFilter}::text IS NULL
+      OR (${poolFilter}::text = 'in_pool' AND (c.pool_added_at IS NOT NULL OR c.pool_expires_at IS NOT NULL)
+          AND (c.pool_added_at IS NULL OR c.pool_added_at <= ${now}::text) AND (c.pool_expires_at IS NULL OR ${now}::text < c.pool_expires_at))
+      OR (${poolFilter}::text = 'expired' AND c.pool_expires_at IS NOT NULL AND c.pool_expires_at <= ${now}::text))`;
+}
+
 const isEmailClash = (error: unknown) =>
   error instanceof Error && (error as { errno?: unknown }).errno === "23505" && (error as { constraint?: unknown }).constraint === "contacts_org_email";
 
@@ -55,25 +79,20 @@ export function pgContactQueries(db: Db): EngineQueries<"contacts"> {
   // The pool itself (what db() gives outside any unit), told apart from a transaction's connection.
   const pool = db();
   const byId = async (organizationId: string, contactId: string) => {
-    const [row] = await db()<CountedRow[]>`SELECT c.id, c.organization_id AS "organizationId", c.full_name AS "fullName", c.email,
-        c.email_folded AS "emailFolded", c.phone, c.linkedin_url AS "linkedinUrl", c.company, c.role, c.city, c.kind, c.kind_mask AS "kindMask",
-        c.notes, c.pool_added_at AS "poolAddedAt", c.pool_expires_at AS "poolExpiresAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
-        (SELECT count(*)::integer FROM dossier_contacts dc WHERE dc.contact_id = c.id) AS "dossierCount"
+    const sql = db();
+    const [row] = await sql<CountedRow[]>`SELECT ${countedColumns(sql)}
       FROM contacts c WHERE c.id = ${contactId} AND c.organization_id = ${organizationId}`;
     return row ? present(row) : null;
   };
 
   const rowOf = async (organizationId: string, where: "id" | "email", value: string) => {
+    const sql = db();
     const rows =
       where === "id"
-        ? await db()<ContactRow[]>`SELECT id, organization_id AS "organizationId", full_name AS "fullName", email, email_folded AS "emailFolded",
-              phone, linkedin_url AS "linkedinUrl", company, role, city, kind, kind_mask AS "kindMask", notes, pool_added_at AS "poolAddedAt",
-              pool_expires_at AS "poolExpiresAt", created_at AS "createdAt", updated_at AS "updatedAt"
-            FROM contacts WHERE id = ${value} AND organization_id = ${organizationId}`
-        : await db()<ContactRow[]>`SELECT id, organization_id AS "organizationId", full_name AS "fullName", email, email_folded AS "emailFolded",
-              phone, linkedin_url AS "linkedinUrl", company, role, city, kind, kind_mask AS "kindMask", notes, pool_added_at AS "poolAddedAt",
-              pool_expires_at AS "poolExpiresAt", created_at AS "createdAt", updated_at AS "updatedAt"
-            FROM contacts WHERE organization_id = ${organizationId} AND email_folded = ${value}`;
+        ? await sql<ContactRow[]>`SELECT ${columns(sql)}
+            FROM contacts c WHERE id = ${value} AND organization_id = ${organizationId}`
+        : await sql<ContactRow[]>`SELECT ${columns(sql)}
+            FROM contacts c WHERE organization_id = ${organizationId} AND email_folded = ${value}`;
     return rows[0] ?? null;
   };
 
@@ -103,25 +122,14 @@ export function pgContactQueries(db: Db): EngineQueries<"contacts"> {
     after: { created_at: string; id: string } | undefined,
     limit: number,
   ) {
-    const mask = q.mask;
-    const poolFilter = q.pool?.filter ?? null;
-    const now = q.pool?.now ?? null;
-    const since = q.updatedSince;
+    const sql = db();
     const pattern = q.search === null ? null : likePattern(q.search);
     const afterCreated = after?.created_at ?? null;
     const afterId = after?.id ?? null;
-    const rows = await db()<CountedRow[]>`SELECT c.id, c.organization_id AS "organizationId", c.full_name AS "fullName", c.email,
-        c.email_folded AS "emailFolded", c.phone, c.linkedin_url AS "linkedinUrl", c.company, c.role, c.city, c.kind, c.kind_mask AS "kindMask",
-        c.notes, c.pool_added_at AS "poolAddedAt", c.pool_expires_at AS "poolExpiresAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
-        (SELECT count(*)::integer FROM dossier_contacts dc WHERE dc.contact_id = c.id) AS "dossierCount"
+    const rows = await sql<CountedRow[]>`SELECT ${countedColumns(sql)}
       FROM contacts c
       WHERE c.organization_id = ${q.organizationId}
-        AND (${mask}::integer = 0 OR (c.kind_mask & ${mask}::integer) <> 0)
-        AND (${since}::text IS NULL OR c.updated_at >= ${since}::text)
-        AND (${poolFilter}::text IS NULL
-          OR (${poolFilter}::text = 'in_pool' AND (c.pool_added_at IS NOT NULL OR c.pool_expires_at IS NOT NULL)
-              AND (c.pool_added_at IS NULL OR c.pool_added_at <= ${now}::text) AND (c.pool_expires_at IS NULL OR ${now}::text < c.pool_expires_at))
-          OR (${poolFilter}::text = 'expired' AND c.pool_expires_at IS NOT NULL AND c.pool_expires_at <= ${now}::text))
+        AND ${listFilter(sql, q)}
         AND (${pattern}::text IS NULL OR EXISTS (SELECT 1 FROM contact_search s
               WHERE s.contact_id = c.id AND s.organization_id = ${q.organizationId} AND s.search_text LIKE ${pattern}::text))
         AND (${afterCreated}::text IS NULL OR (c.created_at, c.id) < (${afterCreated}::text, ${afterId}::text))
@@ -133,59 +141,38 @@ export function pgContactQueries(db: Db): EngineQueries<"contacts"> {
    * NULL (or a mask of 0) and drop out; the search, when there is one, leads from the trigram
    * index. */
   async function page(q: ContactPageQuery): Promise<{ data: ReturnType<typeof present>[]; total: number }> {
+    const sql = db();
     const mask = q.mask;
-    const poolFilter = q.pool?.filter ?? null;
-    const now = q.pool?.now ?? null;
-    const since = q.updatedSince;
     let rows: PageRow[];
     if (q.search !== null) {
       const pattern = likePattern(q.search);
-      rows = await db()<PageRow[]>`WITH m AS (
+      rows = await sql<PageRow[]>`WITH m AS (
           SELECT s.contact_id, s.created_at FROM contact_search s JOIN contacts c ON c.id = s.contact_id AND c.organization_id = s.organization_id
            WHERE s.organization_id = ${q.organizationId} AND s.search_text LIKE ${pattern}::text
-             AND (${mask}::integer = 0 OR (c.kind_mask & ${mask}::integer) <> 0)
-             AND (${since}::text IS NULL OR c.updated_at >= ${since}::text)
-             AND (${poolFilter}::text IS NULL
-               OR (${poolFilter}::text = 'in_pool' AND (c.pool_added_at IS NOT NULL OR c.pool_expires_at IS NOT NULL)
-                   AND (c.pool_added_at IS NULL OR c.pool_added_at <= ${now}::text) AND (c.pool_expires_at IS NULL OR ${now}::text < c.pool_expires_at))
-               OR (${poolFilter}::text = 'expired' AND c.pool_expires_at IS NOT NULL AND c.pool_expires_at <= ${now}::text)))
+             AND ${listFilter(sql, q)})
         SELECT t.total, p.* FROM (SELECT count(*)::integer AS total FROM m) t LEFT JOIN (
-          SELECT c.id, c.organization_id AS "organizationId", c.full_name AS "fullName", c.email,
-              c.email_folded AS "emailFolded", c.phone, c.linkedin_url AS "linkedinUrl", c.company, c.role, c.city, c.kind, c.kind_mask AS "kindMask",
-              c.notes, c.pool_added_at AS "poolAddedAt", c.pool_expires_at AS "poolExpiresAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
-              (SELECT count(*)::integer FROM dossier_contacts dc WHERE dc.contact_id = c.id) AS "dossierCount", m.created_at AS sort_at
+          SELECT ${countedColumns(sql)}, m.created_at AS sort_at
             FROM (SELECT contact_id, created_at FROM m ORDER BY created_at DESC, contact_id DESC LIMIT ${q.limit}::bigint OFFSET ${q.offset}::bigint) m
             JOIN contacts c ON c.id = m.contact_id AND c.organization_id = ${q.organizationId}) p ON true
         ORDER BY p.sort_at DESC, p.id DESC`;
-    } else if (q.pool === undefined && since === null) {
+    } else if (q.pool === undefined && q.updatedSince === null) {
       // Kinds or none: the exact total from contact_kind_counts, kept by the triggers.
-      rows = await db()<PageRow[]>`SELECT t.total, p.* FROM (
+      rows = await sql<PageRow[]>`SELECT t.total, p.* FROM (
             SELECT coalesce(sum(n), 0)::integer AS total FROM contact_kind_counts
              WHERE organization_id = ${q.organizationId} AND (${mask}::integer = 0 OR (kind_mask & ${mask}::integer) <> 0)) t
           LEFT JOIN (
-          SELECT c.id, c.organization_id AS "organizationId", c.full_name AS "fullName", c.email,
-              c.email_folded AS "emailFolded", c.phone, c.linkedin_url AS "linkedinUrl", c.company, c.role, c.city, c.kind, c.kind_mask AS "kindMask",
-              c.notes, c.pool_added_at AS "poolAddedAt", c.pool_expires_at AS "poolExpiresAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
-              (SELECT count(*)::integer FROM dossier_contacts dc WHERE dc.contact_id = c.id) AS "dossierCount"
+          SELECT ${countedColumns(sql)}
             FROM contacts c WHERE c.organization_id = ${q.organizationId} AND (${mask}::integer = 0 OR (c.kind_mask & ${mask}::integer) <> 0)
             ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.limit}::bigint OFFSET ${q.offset}::bigint) p ON true
         ORDER BY p."createdAt" DESC, p.id DESC`;
     } else {
       // A pool filter or updated_since: no count is kept for these; the total comes from the rows.
-      rows = await db()<PageRow[]>`WITH m AS (
+      rows = await sql<PageRow[]>`WITH m AS (
           SELECT c.* FROM contacts c
            WHERE c.organization_id = ${q.organizationId}
-             AND (${mask}::integer = 0 OR (c.kind_mask & ${mask}::integer) <> 0)
-             AND (${since}::text IS NULL OR c.updated_at >= ${since}::text)
-             AND (${poolFilter}::text IS NULL
-               OR (${poolFilter}::text = 'in_pool' AND (c.pool_added_at IS NOT NULL OR c.pool_expires_at IS NOT NULL)
-                   AND (c.pool_added_at IS NULL OR c.pool_added_at <= ${now}::text) AND (c.pool_expires_at IS NULL OR ${now}::text < c.pool_expires_at))
-               OR (${poolFilter}::text = 'expired' AND c.pool_expires_at IS NOT NULL AND c.pool_expires_at <= ${now}::text)))
+             AND ${listFilter(sql, q)})
         SELECT t.total, p.* FROM (SELECT count(*)::integer AS total FROM m) t LEFT JOIN (
-          SELECT c.id, c.organization_id AS "organizationId", c.full_name AS "fullName", c.email,
-              c.email_folded AS "emailFolded", c.phone, c.linkedin_url AS "linkedinUrl", c.company, c.role, c.city, c.kind, c.kind_mask AS "kindMask",
-              c.notes, c.pool_added_at AS "poolAddedAt", c.pool_expires_at AS "poolExpiresAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
-              (SELECT count(*)::integer FROM dossier_contacts dc WHERE dc.contact_id = c.id) AS "dossierCount"
+          SELECT ${countedColumns(sql)}
             FROM m c ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.limit}::bigint OFFSET ${q.offset}::bigint) p ON true
         ORDER BY p."createdAt" DESC, p.id DESC`;
     }

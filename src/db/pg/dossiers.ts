@@ -13,6 +13,7 @@
 // SQLite calls js_lower, the function src/db/dossiers.ts registers; strpos is a plain substring
 // test, as instr, so `%` and `_` mean themselves.
 import type { Static } from "@sinclair/typebox";
+import type { SQL } from "bun";
 import type { DossierChanges, FlowRef, StageDeadline } from "../dossiers";
 import type { DossierFilters, ListDossiersQuery } from "../dossier-page";
 import type { Dossier as DossierRecord } from "../../schemas/dossiers";
@@ -27,46 +28,63 @@ const UPDATABLE = new Set<string>([
   "intake_notes", "current_stage_id", "stage_entered_at", "stage_due_at", "cv_url", "updated_at",
 ] satisfies (keyof DossierChanges)[]);
 
+/** A dossier row's columns, in the representation's order (the list's JSON text keeps it). */
+const columns = (sql: SQL) => sql`id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status, current_stage_id,
+  assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at`;
+
+/** The list's filters as its statements bind them: NULL where not asked for, `q` lower-cased as
+ * JavaScript does (and NULL when empty). */
+const filterValues = (filters: DossierFilters) => ({
+  type: filters.type ?? null,
+  status: filters.status ?? null,
+  stage: filters.stageId ?? null,
+  flow: filters.flowId ?? null,
+  assigned: filters.assignedTo ?? null,
+  overdue: filters.overdue ?? null,
+  q: filters.q === undefined || filters.q === "" ? null : filters.q.toLowerCase(),
+  since: filters.updatedSince ?? null,
+  contact: filters.contactId ?? null,
+});
+
+/** The list's WHERE (GET /dossiers, its total and the export): one fixed clause whose filters drop
+ * out when NULL (see above), for a statement on `sql`. */
+function listWhere(sql: SQL, organizationId: string, filters: DossierFilters, now: string) {
+  const { type, status, stage, flow, assigned, overdue, q, since, contact } = filterValues(filters);
+  return sql`organization_id = ${organizationId}
+    AND (${type}::text IS NULL OR type = ${type}::text)
+    AND (CASE WHEN ${status}::text IS NOT NULL THEN status = ${status}::text
+              WHEN ${overdue}::boolean IS TRUE THEN true ELSE status <> 'archived' END)
+    AND (${stage}::text IS NULL OR current_stage_id = ${stage}::text)
+    AND (${flow}::text IS NULL OR flow_id = ${flow}::text)
+    AND (${assigned}::text IS NULL OR assigned_to = ${assigned}::text)
+    AND (${overdue}::boolean IS NULL
+      OR (${overdue}::boolean AND status = 'active' AND stage_due_at <= ${now}::text)
+      OR (NOT ${overdue}::boolean AND (status <> 'active' OR stage_due_at IS NULL OR stage_due_at > ${now}::text)))
+    AND (${q}::text IS NULL OR strpos(lower(name COLLATE "und-x-icu"), ${q}::text) > 0
+      OR strpos(lower(email COLLATE "und-x-icu"), ${q}::text) > 0 OR strpos(lower(company COLLATE "und-x-icu"), ${q}::text) > 0)
+    AND (${since}::text IS NULL OR updated_at >= ${since}::text)
+    AND (${contact}::text IS NULL OR id IN (SELECT dossier_id FROM dossier_contacts WHERE organization_id = ${organizationId} AND contact_id = ${contact}::text))`;
+}
+
 export function pgDossierQueries(db: Db): EngineQueries<"dossiers"> {
   const byId = async (organizationId: string, id: string): Promise<Dossier | null> => {
-    const [row] = await db()<Dossier[]>`SELECT id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status,
-        current_stage_id, assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at
+    const sql = db();
+    const [row] = await sql<Dossier[]>`SELECT ${columns(sql)}
       FROM dossiers WHERE id = ${id} AND organization_id = ${organizationId}`;
     return row ?? null;
   };
 
   /** The page's rows and the exact total; call inside one read snapshot (store.read), as on SQLite. */
   async function listRows(organizationId: string, query: ListDossiersQuery, now: string): Promise<{ rows: Dossier[]; total: number }> {
-    const type = query.type ?? null;
-    const status = query.status ?? null;
-    const stage = query.stageId ?? null;
-    const flow = query.flowId ?? null;
-    const assigned = query.assignedTo ?? null;
-    const overdue = query.overdue ?? null;
-    const q = query.q === undefined || query.q === "" ? null : query.q.toLowerCase();
-    const since = query.updatedSince ?? null;
-    const contact = query.contactId ?? null;
+    const sql = db();
+    const { type, status, stage, flow, assigned, overdue, q, since, contact } = filterValues(query);
     let total: number;
     if (overdue !== null || assigned !== null || q !== null || since !== null || contact !== null) {
-      const [row] = await db()<{ n: number }[]>`SELECT count(*)::integer AS n FROM dossiers
-        WHERE organization_id = ${organizationId}
-          AND (${type}::text IS NULL OR type = ${type}::text)
-          AND (CASE WHEN ${status}::text IS NOT NULL THEN status = ${status}::text
-                    WHEN ${overdue}::boolean IS TRUE THEN true ELSE status <> 'archived' END)
-          AND (${stage}::text IS NULL OR current_stage_id = ${stage}::text)
-          AND (${flow}::text IS NULL OR flow_id = ${flow}::text)
-          AND (${assigned}::text IS NULL OR assigned_to = ${assigned}::text)
-          AND (${overdue}::boolean IS NULL
-            OR (${overdue}::boolean AND status = 'active' AND stage_due_at <= ${now}::text)
-            OR (NOT ${overdue}::boolean AND (status <> 'active' OR stage_due_at IS NULL OR stage_due_at > ${now}::text)))
-          AND (${q}::text IS NULL OR strpos(lower(name COLLATE "und-x-icu"), ${q}::text) > 0
-            OR strpos(lower(email COLLATE "und-x-icu"), ${q}::text) > 0 OR strpos(lower(company COLLATE "und-x-icu"), ${q}::text) > 0)
-          AND (${since}::text IS NULL OR updated_at >= ${since}::text)
-          AND (${contact}::text IS NULL OR id IN (SELECT dossier_id FROM dossier_contacts WHERE organization_id = ${organizationId} AND contact_id = ${contact}::text))`;
+      const [row] = await sql<{ n: number }[]>`SELECT count(*)::integer AS n FROM dossiers WHERE ${listWhere(sql, organizationId, query, now)}`;
       total = row.n;
     } else {
       // The filters are among the counts' key (migration 0003's triggers keep them).
-      const [row] = await db()<{ n: number }[]>`SELECT coalesce(sum(n), 0)::integer AS n FROM dossier_counts
+      const [row] = await sql<{ n: number }[]>`SELECT coalesce(sum(n), 0)::integer AS n FROM dossier_counts
         WHERE organization_id = ${organizationId}
           AND (CASE WHEN ${status}::text IS NULL THEN status <> 'archived' ELSE status = ${status}::text END)
           AND (${type}::text IS NULL OR type = ${type}::text)
@@ -76,23 +94,8 @@ export function pgDossierQueries(db: Db): EngineQueries<"dossiers"> {
     }
     const offset = (query.page - 1) * query.perPage;
     if (offset >= total) return { rows: [], total };
-    const rows = await db()<Dossier[]>`SELECT id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status,
-        current_stage_id, assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at
-      FROM dossiers
-      WHERE organization_id = ${organizationId}
-        AND (${type}::text IS NULL OR type = ${type}::text)
-        AND (CASE WHEN ${status}::text IS NOT NULL THEN status = ${status}::text
-                  WHEN ${overdue}::boolean IS TRUE THEN true ELSE status <> 'archived' END)
-        AND (${stage}::text IS NULL OR current_stage_id = ${stage}::text)
-        AND (${flow}::text IS NULL OR flow_id = ${flow}::text)
-        AND (${assigned}::text IS NULL OR assigned_to = ${assigned}::text)
-        AND (${overdue}::boolean IS NULL
-          OR (${overdue}::boolean AND status = 'active' AND stage_due_at <= ${now}::text)
-          OR (NOT ${overdue}::boolean AND (status <> 'active' OR stage_due_at IS NULL OR stage_due_at > ${now}::text)))
-        AND (${q}::text IS NULL OR strpos(lower(name COLLATE "und-x-icu"), ${q}::text) > 0
-          OR strpos(lower(email COLLATE "und-x-icu"), ${q}::text) > 0 OR strpos(lower(company COLLATE "und-x-icu"), ${q}::text) > 0)
-        AND (${since}::text IS NULL OR updated_at >= ${since}::text)
-        AND (${contact}::text IS NULL OR id IN (SELECT dossier_id FROM dossier_contacts WHERE organization_id = ${organizationId} AND contact_id = ${contact}::text))
+    const rows = await sql<Dossier[]>`SELECT ${columns(sql)}
+      FROM dossiers WHERE ${listWhere(sql, organizationId, query, now)}
       ORDER BY created_at DESC, id DESC LIMIT ${query.perPage}::bigint OFFSET ${offset}::bigint`;
     return { rows: [...rows], total };
   }
@@ -139,14 +142,14 @@ export function pgDossierQueries(db: Db): EngineQueries<"dossiers"> {
 
     /** Inserts the row and returns it as stored. */
     async insert(row: Dossier) {
-      const [stored] = await db()<Dossier[]>`INSERT INTO dossiers (id, organization_id, flow_id, type, name, email, phone, company, role,
+      const sql = db();
+      const [stored] = await sql<Dossier[]>`INSERT INTO dossiers (id, organization_id, flow_id, type, name, email, phone, company, role,
           contact_person, status, current_stage_id, assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at,
           stage_due_at, created_at, updated_at)
         VALUES (${row.id}, ${row.organization_id}, ${row.flow_id}, ${row.type}, ${row.name}, ${row.email}, ${row.phone}, ${row.company}, ${row.role},
           ${row.contact_person}, ${row.status}, ${row.current_stage_id}, ${row.assigned_to}, ${row.deal_size}, ${row.deal_currency},
           ${row.intake_notes}, ${row.cv_url}, ${row.contact_id}, ${row.stage_entered_at}, ${row.stage_due_at}, ${row.created_at}, ${row.updated_at})
-        RETURNING id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status, current_stage_id, assigned_to,
-          deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at`;
+        RETURNING ${columns(sql)}`;
       return stored;
     },
 
@@ -172,35 +175,12 @@ export function pgDossierQueries(db: Db): EngineQueries<"dossiers"> {
      * previous batch's last row; undefined for the first), at most `limit`. Each batch is its own
      * short read, as on SQLite. */
     async exportPage(organizationId: string, filters: DossierFilters, now: string, after: { created_at: string; id: string } | undefined, limit: number) {
-      const type = filters.type ?? null;
-      const status = filters.status ?? null;
-      const stage = filters.stageId ?? null;
-      const flow = filters.flowId ?? null;
-      const assigned = filters.assignedTo ?? null;
-      const overdue = filters.overdue ?? null;
-      const q = filters.q === undefined || filters.q === "" ? null : filters.q.toLowerCase();
-      const since = filters.updatedSince ?? null;
-      const contact = filters.contactId ?? null;
+      const sql = db();
       const afterCreated = after?.created_at ?? null;
       const afterId = after?.id ?? null;
       return [
-        ...(await db()<Dossier[]>`SELECT id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status,
-            current_stage_id, assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at
-          FROM dossiers
-          WHERE organization_id = ${organizationId}
-            AND (${type}::text IS NULL OR type = ${type}::text)
-            AND (CASE WHEN ${status}::text IS NOT NULL THEN status = ${status}::text
-                      WHEN ${overdue}::boolean IS TRUE THEN true ELSE status <> 'archived' END)
-            AND (${stage}::text IS NULL OR current_stage_id = ${stage}::text)
-            AND (${flow}::text IS NULL OR flow_id = ${flow}::text)
-            AND (${assigned}::text IS NULL OR assigned_to = ${assigned}::text)
-            AND (${overdue}::boolean IS NULL
-              OR (${overdue}::boolean AND status = 'active' AND stage_due_at <= ${now}::text)
-              OR (NOT ${overdue}::boolean AND (status <> 'active' OR stage_due_at IS NULL OR stage_due_at > ${now}::text)))
-            AND (${q}::text IS NULL OR strpos(lower(name COLLATE "und-x-icu"), ${q}::text) > 0
-              OR strpos(lower(email COLLATE "und-x-icu"), ${q}::text) > 0 OR strpos(lower(company COLLATE "und-x-icu"), ${q}::text) > 0)
-            AND (${since}::text IS NULL OR updated_at >= ${since}::text)
-            AND (${contact}::text IS NULL OR id IN (SELECT dossier_id FROM dossier_contacts WHERE organization_id = ${organizationId} AND contact_id = ${contact}::text))
+        ...(await sql<Dossier[]>`SELECT ${columns(sql)}
+          FROM dossiers WHERE ${listWhere(sql, organizationId, filters, now)}
             AND (${afterCreated}::text IS NULL OR (created_at, id) < (${afterCreated}::text, ${afterId}::text))
           ORDER BY created_at DESC, id DESC LIMIT ${limit}::bigint`),
       ];

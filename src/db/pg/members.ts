@@ -1,34 +1,37 @@
 // Members and their setup links on PostgreSQL: src/db/members.ts's statements, the same answers.
 // The camelCase names are quoted aliases: PostgreSQL folds unquoted ones to lower case.
+import type { SQL } from "bun";
 import type { Role } from "../members";
 import type { MemberRow, SetupLinkRow } from "../schema";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
 
+/** MemberRow's columns under its names; digest as 1 or 0, as SQLite reads it. */
+const columns = (sql: SQL) => sql`id, organization_id AS "organizationId", email, email_folded AS "emailFolded", name, role,
+  password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt",
+  time_zone AS "timeZone", digest::integer AS digest, last_digest_date AS "lastDigestDate", calendar_token_hash AS "calendarTokenHash"`;
+
 export function pgMemberQueries(db: Db): EngineQueries<"members"> {
   return {
     async byId(organizationId: string, id: string) {
-      const [row] = await db()<MemberRow[]>`SELECT id, organization_id AS "organizationId", email, email_folded AS "emailFolded", name, role,
-          password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt",
-          time_zone AS "timeZone", digest::integer AS digest, last_digest_date AS "lastDigestDate", calendar_token_hash AS "calendarTokenHash"
+      const sql = db();
+      const [row] = await sql<MemberRow[]>`SELECT ${columns(sql)}
         FROM members WHERE organization_id = ${organizationId} AND id = ${id}`;
       return row ?? null;
     },
 
     /** C22: the member a calendar feed's token hash belongs to, in the whole installation. */
     async byCalendarTokenHash(hash: string) {
-      const [row] = await db()<MemberRow[]>`SELECT id, organization_id AS "organizationId", email, email_folded AS "emailFolded", name, role,
-          password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt",
-          time_zone AS "timeZone", digest::integer AS digest, last_digest_date AS "lastDigestDate", calendar_token_hash AS "calendarTokenHash"
+      const sql = db();
+      const [row] = await sql<MemberRow[]>`SELECT ${columns(sql)}
         FROM members WHERE calendar_token_hash = ${hash}`;
       return row ?? null;
     },
 
     /** C22: a member by id alone (a digest's unsubscribe link names no organization). */
     async byIdInAnyOrganization(id: string) {
-      const [row] = await db()<MemberRow[]>`SELECT id, organization_id AS "organizationId", email, email_folded AS "emailFolded", name, role,
-          password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt",
-          time_zone AS "timeZone", digest::integer AS digest, last_digest_date AS "lastDigestDate", calendar_token_hash AS "calendarTokenHash"
+      const sql = db();
+      const [row] = await sql<MemberRow[]>`SELECT ${columns(sql)}
         FROM members WHERE id = ${id}`;
       return row ?? null;
     },
@@ -45,21 +48,16 @@ export function pgMemberQueries(db: Db): EngineQueries<"members"> {
 
     /** By the folded email, in the whole installation (emails are unique there, C20). */
     async byFoldedEmail(emailFolded: string) {
-      const [row] = await db()<MemberRow[]>`SELECT id, organization_id AS "organizationId", email, email_folded AS "emailFolded", name, role,
-          password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt",
-          time_zone AS "timeZone", digest::integer AS digest, last_digest_date AS "lastDigestDate", calendar_token_hash AS "calendarTokenHash"
+      const sql = db();
+      const [row] = await sql<MemberRow[]>`SELECT ${columns(sql)}
         FROM members WHERE email_folded = ${emailFolded}`;
       return row ?? null;
     },
 
     /** Every member of the organization, disabled ones too, oldest first. */
     async list(organizationId: string) {
-      return [
-        ...(await db()<MemberRow[]>`SELECT id, organization_id AS "organizationId", email, email_folded AS "emailFolded", name, role,
-            password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt",
-          time_zone AS "timeZone", digest::integer AS digest, last_digest_date AS "lastDigestDate", calendar_token_hash AS "calendarTokenHash"
-          FROM members WHERE organization_id = ${organizationId} ORDER BY created_at, id`),
-      ];
+      const sql = db();
+      return [...(await sql<MemberRow[]>`SELECT ${columns(sql)} FROM members WHERE organization_id = ${organizationId} ORDER BY created_at, id`)];
     },
 
     async insert(row: MemberRow) {

@@ -4,9 +4,13 @@
 // dispatcher reads and records the same. seq and next_attempt_at are bigint: read as float8, and
 // ordered by the table's columns (events.seq): a bare name in ORDER BY is the output column, the
 // float8, which no index orders.
+import type { SQL } from "bun";
 import type { AttemptCheck, AttemptEntry, PendingRow } from "../outbox";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
+
+/** A PendingRow's columns of events (seq and next_attempt_at as numbers). */
+const columns = (sql: SQL) => sql`seq::float8 AS seq, id, organization_id, type, body, attempts, next_attempt_at::float8 AS next_attempt_at`;
 
 export function pgOutboxQueries(db: Db): EngineQueries<"outbox"> {
   return {
@@ -22,16 +26,18 @@ export function pgOutboxQueries(db: Db): EngineQueries<"outbox"> {
      * still to commit. The dispatcher on PostgreSQL reads per organization (its lanes,
      * organizationFirstAttempts), with claims and leases: C19's second step. */
     async newEvents(afterSeq: number, limit: number) {
+      const sql = db();
       return [
-        ...(await db()<PendingRow[]>`SELECT seq::float8 AS seq, id, organization_id, type, body, attempts, next_attempt_at::float8 AS next_attempt_at
+        ...(await sql<PendingRow[]>`SELECT ${columns(sql)}
           FROM events WHERE seq > ${afterSeq}::bigint AND status = 'pending' ORDER BY events.seq LIMIT ${limit}::bigint`),
       ];
     },
 
     /** Pending deliveries due at `now`, in (next_attempt_at, seq) order after the cursor. */
     async dueEvents(now: number, [afterAt, afterSeq]: readonly [number, number], limit: number) {
+      const sql = db();
       return [
-        ...(await db()<PendingRow[]>`SELECT seq::float8 AS seq, id, organization_id, type, body, attempts, next_attempt_at::float8 AS next_attempt_at
+        ...(await sql<PendingRow[]>`SELECT ${columns(sql)}
           FROM events
           WHERE status = 'pending' AND next_attempt_at <= ${now}::bigint AND next_attempt_at >= ${afterAt}::bigint
             AND (next_attempt_at, seq) > (${afterAt}::bigint, ${afterSeq}::bigint)
@@ -41,8 +47,9 @@ export function pgOutboxQueries(db: Db): EngineQueries<"outbox"> {
 
     /** An organization's due first attempts after `afterSeq`, in event order (a lane's refill). */
     async organizationFirstAttempts(organizationId: string, afterSeq: number, now: number, limit: number) {
+      const sql = db();
       return [
-        ...(await db()<PendingRow[]>`SELECT seq::float8 AS seq, id, organization_id, type, body, attempts, next_attempt_at::float8 AS next_attempt_at
+        ...(await sql<PendingRow[]>`SELECT ${columns(sql)}
           FROM events
           WHERE organization_id = ${organizationId} AND seq > ${afterSeq}::bigint AND status = 'pending' AND attempts = 0
             AND next_attempt_at <= ${now}::bigint
@@ -52,8 +59,9 @@ export function pgOutboxQueries(db: Db): EngineQueries<"outbox"> {
 
     /** An organization's due retries from `fromSeq` on, in seq order (a retry queue's refill). */
     async organizationRetries(organizationId: string, fromSeq: number, now: number, limit: number) {
+      const sql = db();
       return [
-        ...(await db()<PendingRow[]>`SELECT seq::float8 AS seq, id, organization_id, type, body, attempts, next_attempt_at::float8 AS next_attempt_at
+        ...(await sql<PendingRow[]>`SELECT ${columns(sql)}
           FROM events
           WHERE organization_id = ${organizationId} AND seq >= ${fromSeq}::bigint AND status = 'pending' AND attempts > 0
             AND next_attempt_at <= ${now}::bigint
