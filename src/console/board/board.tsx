@@ -12,7 +12,7 @@ import { Alert } from "../ui/alert";
 import { Card } from "./card";
 import { FilterBar } from "./filter-bar";
 import { apiFilter, isFiltered, useBoardFilter, type DossierFilter } from "./filters";
-import { columnCards, useColumn, useFlows, useMemberNames, useMatching, useMoveCard, usePipeline, useStageSums, type Move } from "./queries";
+import { columnCards, useColumn, useColumnTaskMarks, useFlows, useMemberNames, useMatching, useMoveCard, usePipeline, useStageSums, type Move } from "./queries";
 import { money } from "./sums";
 
 export function Board({ flowId }: { flowId: string }) {
@@ -225,6 +225,7 @@ function Column({ flow, stage, filter, canMove, names, onMove, focusAfterMove, o
   const { cards, total } = columnCards(column.data);
   const headingId = `stage-${stage.id}`;
   const sums = useStageSums(flow, stage.id, filter, column.data);
+  useColumnTaskMarks(column.data);
   return (
     <section
       ref={setNodeRef}
