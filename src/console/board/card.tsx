@@ -8,7 +8,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Link } from "wouter";
 import type { Dossier, Stage } from "../api/client";
 import { Avatar } from "../ui/avatar";
-import { useTaskMarks } from "./queries";
+import type { TaskMarks } from "./queries";
 import { isOverdue, money } from "./sums";
 
 interface CardProps {
@@ -25,9 +25,11 @@ interface CardProps {
   /** Whether Tab stops at this card (a column's first): the others are reached by the arrow keys
    * (board.tsx), so that Tab crosses a board column by column, not card by card (issue 39). */
   tabStop?: boolean;
+  /** Its dossier's open tasks (C22), once read: undefined until then. */
+  tasks?: TaskMarks;
 }
 
-export function Card({ dossier, stages, names, canMove = false, onMove, focus = false, onFocused, overlay = false, tabStop = true }: CardProps) {
+export function Card({ dossier, stages, names, canMove = false, onMove, focus = false, onFocused, overlay = false, tabStop = true, tasks }: CardProps) {
   const { setNodeRef, listeners, isDragging } = useDraggable({ id: dossier.id, data: { dossier }, disabled: !canMove || overlay });
   const nameId = useId();
   const trigger = useRef<HTMLButtonElement>(null);
@@ -41,7 +43,6 @@ export function Card({ dossier, stages, names, canMove = false, onMove, focus = 
   const deal = dossier.deal_size !== null && dossier.deal_currency !== null ? money(dossier.deal_size, dossier.deal_currency) : null;
   const now = Date.now();
   const overdue = isOverdue(dossier, now);
-  const tasks = useTaskMarks(dossier.id);
   const openTasks = tasks?.open ?? 0;
   const lateTasks = tasks ? tasks.due.filter((due) => due < now).length : 0;
   const className = ["card", isDragging ? "dragging" : "", overlay ? "overlay" : ""].filter(Boolean).join(" ");
