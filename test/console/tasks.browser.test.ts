@@ -137,6 +137,18 @@ describe("C22: task marks on board cards", () => {
     await openBoard(page, at);
     await until(async () => (await card.locator(".badge.tasks").textContent()) === "1 open task", "the count after the overdue task is done");
     expect(await card.locator(".badge.task-overdue").count()).toBe(0);
+
+    // Moved to the next stage, the card keeps its marks in its new column.
+    const next = at.flow.stages[1].name;
+    await card.getByRole("button", { name: "Move to…" }).focus();
+    await page.keyboard.press("Enter");
+    await card.getByRole("button", { name: next, exact: true }).click();
+    const moved = column(page, next).getByRole("article", { name });
+    await moved.waitFor({ timeout: LOAD_MS });
+    await page.getByRole("status").filter({ hasText: `${name} moved to ${next}` }).waitFor({ timeout: LOAD_MS });
+    expect(await moved.locator(".badge.tasks").textContent()).toBe("1 open task");
+    await until(async () => taskRequests.some((url) => url.searchParams.getAll("dossier_id").includes(dossier.id) && url.searchParams.getAll("dossier_id").length === 1), "the new column's marks read");
+    expect(await moved.locator(".badge.tasks").textContent()).toBe("1 open task");
     expect(await refusedByPolicy(page)).toEqual([]);
   });
 });
