@@ -20,7 +20,8 @@ const record = ({ created_by_kind, created_by_id, ...row }: TaskRow): TaskRecord
 export interface TaskFilter {
   assignedTo?: string;
   status?: "open" | "done";
-  dossierId?: string;
+  /** Tasks of any of these dossiers; [] or absent: no filter. */
+  dossierIds?: string[];
   contactId?: string;
   dueBefore?: string;
   dueAfter?: string;
@@ -65,7 +66,10 @@ export function taskQueries({ sqlite }: QueryDeps) {
     const args: (string | number)[] = [organizationId];
     if (filter.assignedTo !== undefined) (parts.push("assigned_to = ?"), args.push(filter.assignedTo));
     if (filter.status !== undefined) (parts.push("status = ?"), args.push(filter.status));
-    if (filter.dossierId !== undefined) (parts.push("dossier_id = ?"), args.push(filter.dossierId));
+    if (filter.dossierIds !== undefined && filter.dossierIds.length > 0) {
+      parts.push(`dossier_id IN (${filter.dossierIds.map(() => "?").join(", ")})`);
+      args.push(...filter.dossierIds);
+    }
     if (filter.contactId !== undefined) (parts.push("contact_id = ?"), args.push(filter.contactId));
     if (filter.dueBefore !== undefined) (parts.push("due_at < ?"), args.push(filter.dueBefore));
     if (filter.dueAfter !== undefined) (parts.push("due_at >= ?"), args.push(filter.dueAfter));

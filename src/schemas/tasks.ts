@@ -96,7 +96,10 @@ export const DeletedTask = t.Object({ id: Uuid, deleted: t.Literal(true) }, { ..
 export const TaskQuery = t.Object({
   assigned_to: t.Optional(t.String({ description: "Only tasks assigned to this member (a uuid), or `me`: the signed-in member (a session only; with an API key 400)" })),
   status: t.Optional(t.Union(TaskStatus.anyOf, { description: "Only open or only done tasks" })),
-  dossier_id: t.Optional(t.String({ format: "uuid", description: "Only the tasks of this dossier; a non-uuid is 400" })),
+  dossier_id: t.Array(t.String({ format: "uuid" }), {
+    maxItems: 100,
+    description: "Only the tasks of this dossier; repeat it (at most 100 times) for the tasks of any of these dossiers, as the board does for its cards' task marks. A non-uuid, or more than 100, is 400",
+  }),
   contact_id: t.Optional(t.String({ format: "uuid", description: "Only the tasks of this contact; a non-uuid is 400" })),
   due_before: t.Optional(t.String({ description: "Only tasks due before this ISO 8601 date-time (due_at < due_before); anything else is 400" })),
   due_after: t.Optional(t.String({ description: "Only tasks due at or after this ISO 8601 date-time (due_at >= due_after); anything else is 400" })),

@@ -17,6 +17,8 @@ export type Creator = Task["created_by"];
 
 const TITLE_MAX = 500;
 const NOTES_MAX = 20_000;
+/** How many `dossier_id` a list takes at once (a board column's page is 50). */
+const DOSSIER_IDS_MAX = 100;
 
 /** ISO 8601 date-time with a zone: `2026-12-01T09:00:00Z`, `...T09:00:00.123+01:00`, `...T09:00Z`. */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
@@ -82,10 +84,12 @@ export function taskFilter(ctx: Context, query: Static<typeof TaskQuery>, member
       throw invalidBody(`${field} must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T00:00:00.000Z`, field);
     }
   };
+  const dossierIds = [...new Set(query.dossier_id ?? [])];
+  if (dossierIds.length > DOSSIER_IDS_MAX) throw invalidBody(`dossier_id: at most ${DOSSIER_IDS_MAX} dossiers at once`, "dossier_id");
   return {
     assignedTo,
     status: query.status,
-    dossierId: query.dossier_id,
+    dossierIds,
     contactId: query.contact_id,
     dueBefore: instant(query.due_before, "due_before"),
     dueAfter: instant(query.due_after, "due_after"),

@@ -1,11 +1,12 @@
 // C22 in the console, in a real headless Chromium against a real server: "My tasks" (overdue,
 // upcoming, no date; a reminder whose time came; a task completed with one key), a dossier's tasks (added with a due date and an
-// assignee, completed; a viewer gets no control), "My settings" (time zone, digest, a calendar link
+// assignee, completed; a viewer gets no control), the open tasks' count and overdue mark on board cards, "My settings" (time zone, digest, a calendar link
 // shown once that a calendar app can read), and the mail log in settings. axe finds nothing serious
 // on any of these screens and the page's policy refuses nothing.
+import AxeBuilder from "@axe-core/playwright";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { consoleServer, focused, LOAD_MS, refusedByPolicy, screenshot, seriousFindings, signedIn } from "./console";
+import { column, consoleServer, focused, LOAD_MS, openBoard, refusedByPolicy, screenshot, seriousFindings, signedIn } from "./console";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
@@ -89,6 +90,66 @@ describe("C22: a dossier's tasks", () => {
     await viewer.page.getByRole("checkbox", { name: title }).waitFor({ timeout: LOAD_MS });
     expect(await viewer.page.getByRole("checkbox", { name: title }).isDisabled()).toBe(true);
     expect(await viewer.page.getByRole("form", { name: "Add a task" }).count()).toBe(0);
+  });
+});
+
+describe("C22: task marks on board cards", () => {
+  test("a card shows its dossier's open tasks' count and, when one is overdue, a mark in words; one GET /tasks per column page, never one per card", async () => {
+    const { page } = await signedIn(at, "member");
+    const [name, calmName] = [unique("Grace"), unique("Hopper")];
+    const dossier = (await at.api("POST", "/dossiers", { type: "candidate", name, flow_id: at.flow.id })).json.data as { id: string };
+    const calm = (await at.api("POST", "/dossiers", { type: "candidate", name: calmName, flow_id: at.flow.id })).json.data as { id: string };
+    // Two open tasks, one overdue (due yesterday), and a done one that counts for nothing; the other
+    // dossier has one open task due in three days.
+    const late = await task({ title: unique("Call back"), dossier_id: dossier.id, due_at: new Date(Date.now() - DAY).toISOString() });
+    await task({ title: unique("Send the offer"), dossier_id: dossier.id, due_at: new Date(Date.now() + 3 * DAY).toISOString() });
+    await task({ title: unique("Old call"), dossier_id: dossier.id, due_at: new Date(Date.now() - 2 * DAY).toISOString(), status: "done" });
+    await task({ title: unique("Check references"), dossier_id: calm.id, due_at: new Date(Date.now() + 3 * DAY).toISOString() });
+    const taskRequests: URL[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === "/api/v1/tasks") taskRequests.push(url);
+    });
+
+    await openBoard(page, at);
+    const stage = at.flow.stages[0].name;
+    const card = column(page, stage).getByRole("article", { name });
+    const marks = card.locator(".badge.tasks");
+    await marks.waitFor({ timeout: LOAD_MS });
+    // Words, not a colour alone: the eye reads "2 tasks" and "1 overdue", a screen reader hears these.
+    expect(await marks.textContent()).toBe("2 open tasks");
+    expect(await card.locator(".badge.task-overdue").textContent()).toBe("1 task overdue");
+    const calmCard = column(page, stage).getByRole("article", { name: calmName });
+    expect(await calmCard.locator(".badge.tasks").textContent()).toBe("1 open task");
+    expect(await calmCard.locator(".badge.task-overdue").count()).toBe(0);
+    // Only the first column has cards here: one request for its page of cards, open tasks only,
+    // every card's dossier in it.
+    expect(taskRequests).toHaveLength(1);
+    expect(taskRequests[0].searchParams.get("status")).toBe("open");
+    expect(taskRequests[0].searchParams.getAll("dossier_id")).toEqual(expect.arrayContaining([dossier.id, calm.id]));
+    expect(await seriousFindings(page)).toEqual([]);
+    // And nothing at all, of any impact, on the marked card.
+    expect((await new AxeBuilder({ page }).include(`article[data-dossier="${dossier.id}"]`).analyze()).violations).toEqual([]);
+    await screenshot(page, "board-task-marks");
+
+    // The overdue task done: one open task left, no overdue mark.
+    expect((await at.api("PATCH", `/tasks/${late.id}`, { status: "done" })).status).toBe(200);
+    await openBoard(page, at);
+    await until(async () => (await card.locator(".badge.tasks").textContent()) === "1 open task", "the count after the overdue task is done");
+    expect(await card.locator(".badge.task-overdue").count()).toBe(0);
+
+    // Moved to the next stage, the card keeps its marks in its new column.
+    const next = at.flow.stages[1].name;
+    await card.getByRole("button", { name: "Move to…" }).focus();
+    await page.keyboard.press("Enter");
+    await card.getByRole("button", { name: next, exact: true }).click();
+    const moved = column(page, next).getByRole("article", { name });
+    await moved.waitFor({ timeout: LOAD_MS });
+    await page.getByRole("status").filter({ hasText: `${name} moved to ${next}` }).waitFor({ timeout: LOAD_MS });
+    expect(await moved.locator(".badge.tasks").textContent()).toBe("1 open task");
+    await until(async () => taskRequests.some((url) => url.searchParams.getAll("dossier_id").includes(dossier.id) && url.searchParams.getAll("dossier_id").length === 1), "the new column's marks read");
+    expect(await moved.locator(".badge.tasks").textContent()).toBe("1 open task");
+    expect(await refusedByPolicy(page)).toEqual([]);
   });
 });
 

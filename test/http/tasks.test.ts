@@ -120,6 +120,14 @@ scenarios("GET /tasks: filters that are refused", fixtures, [
   { name: "C22: assigned_to=me with an API key → 400 naming assigned_to", method: "GET", path: "/tasks?assigned_to=me", status: 400, json: refused("invalid_body", "assigned_to") },
   { name: "C10: assigned_to not a uuid → 400", method: "GET", path: "/tasks?assigned_to=bob", status: 400, json: refused("invalid_body", "assigned_to") },
   { name: "C10: dossier_id not a uuid → 400", method: "GET", path: "/tasks?dossier_id=1", status: 400, json: refused("invalid_body", "dossier_id") },
+  { name: "C10: a repeated dossier_id not a uuid → 400", method: "GET", path: `/tasks?dossier_id=${UUID}&dossier_id=1`, status: 400, json: refused("invalid_body", "dossier_id") },
+  {
+    name: "C22: dossier_id repeated more than 100 times → 400 naming dossier_id",
+    method: "GET",
+    path: `/tasks?${Array.from({ length: 101 }, (_, i) => `dossier_id=${UUID.slice(0, -3)}${String(i).padStart(3, "0")}`).join("&")}`,
+    status: 400,
+    json: refused("invalid_body", "dossier_id"),
+  },
   { name: "C10: contact_id not a uuid → 400", method: "GET", path: "/tasks?contact_id=1", status: 400, json: refused("invalid_body", "contact_id") },
   { name: "C22: due_before not a date-time → 400", method: "GET", path: "/tasks?due_before=monday", status: 400, json: refused("invalid_body", "due_before") },
   { name: "C22: due_after not a date-time → 400", method: "GET", path: "/tasks?due_after=2026", status: 400, json: refused("invalid_body", "due_after") },
@@ -134,6 +142,7 @@ describe("GET /tasks: order and filters (C22)", async () => {
   const app = makeApp({ now: () => clock });
   const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const dossier = await post(app, org, "/dossiers", { type: "candidate", name: "Ana" });
+  const other = await post(app, org, "/dossiers", { type: "candidate", name: "Ben" });
   const contact = await post(app, org, "/contacts", { full_name: "Carl" });
   const signed = await signedInMember(app, org.id, "member");
   const make = (title: string, extra: Record<string, unknown> = {}) => post(app, org, "/tasks", { title, ...extra });
@@ -144,7 +153,7 @@ describe("GET /tasks: order and filters (C22)", async () => {
   const today = await make("today", { due_at: "2026-11-29T18:00:00.000Z", dossier_id: dossier.id }); tick();
   const none2 = await make("no date 2", { contact_id: contact.id }); tick();
   const doneLate = await make("done late", { due_at: "2026-11-27T09:00:00.000Z", status: "done" }); tick();
-  const next = await make("next week", { due_at: "2026-12-06T09:00:00.000Z", assigned_to: signed.id }); tick();
+  const next = await make("next week", { due_at: "2026-12-06T09:00:00.000Z", assigned_to: signed.id, dossier_id: other.id }); tick();
   const titles = async (query: string, headers?: Record<string, string>) => {
     const answer = await call(app, "GET", `/tasks${query}`, headers ? { headers } : { key: org.key });
     expect(answer.status).toBe(200);
@@ -160,6 +169,9 @@ describe("GET /tasks: order and filters (C22)", async () => {
     expect(await titles(`?assigned_to=${signed.id}`)).toEqual(["late", "next week"]);
     expect(await titles("?assigned_to=me", signed.headers)).toEqual(["late", "next week"]);
     expect(await titles(`?dossier_id=${dossier.id}`)).toEqual(["today"]);
+    // Repeated: the tasks of any of them (the board's task marks, one request per column page).
+    expect(await titles(`?dossier_id=${dossier.id}&dossier_id=${other.id.toUpperCase()}&dossier_id=${UUID}`)).toEqual(["today", "next week"]);
+    expect(await titles(`?dossier_id=${dossier.id}&dossier_id=${dossier.id}&status=open&overdue=false`)).toEqual(["today"]);
     expect(await titles(`?contact_id=${contact.id}`)).toEqual(["no date 2"]);
     expect(await titles("?due_before=2026-11-29T18:00:00.000Z")).toEqual(["done late", "late"]);
     expect(await titles("?due_after=2026-11-29T18:00:00.000Z")).toEqual(["today", "next week"]);

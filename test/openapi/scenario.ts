@@ -670,7 +670,7 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   await fails(api.POST("/api/v1/tasks", { body: { title: "x", due_at: "tomorrow" } }), 400, "invalid_body");
   await fails(api.POST("/api/v1/tasks", { body: { title: "x", notes: big(MB + 1) } }), 413, "payload_too_large");
   const onTask = { params: { path: { id: task.id } } };
-  const tasks = await ok(api.GET("/api/v1/tasks", { params: { query: { dossier_id: deal.id, status: "open", overdue: false, due_after: "2026-01-01T00:00:00Z" } } }), 200);
+  const tasks = await ok(api.GET("/api/v1/tasks", { params: { query: { dossier_id: [deal.id], status: "open", overdue: false, due_after: "2026-01-01T00:00:00Z" } } }), 200);
   check(tasks.meta.total === 1 && tasks.data[0].id === task.id, "listed tasks");
   await fails(api.GET("/api/v1/tasks", { params: { query: { due_before: "soon" } } }), 400, "invalid_body");
   const gotTask = await api.GET("/api/v1/tasks/{id}", onTask);

@@ -892,7 +892,7 @@ export interface paths {
         };
         /**
          * List tasks
-         * @description Sorted by due_at ascending (tasks without a due date last), then created_at, then id. `assigned_to=me` is the signed-in member (with an API key: 400). `overdue=true`: open tasks whose due_at has passed.
+         * @description Sorted by due_at ascending (tasks without a due date last), then created_at, then id. `assigned_to=me` is the signed-in member (with an API key: 400). `dossier_id` may repeat (up to 100): the tasks of any of these dossiers. `overdue=true`: open tasks whose due_at has passed.
          *
          *     Required scopes: `tasks:read`.
          */
@@ -6799,8 +6799,8 @@ export interface operations {
                 assigned_to?: string;
                 /** @description Only open or only done tasks */
                 status?: "open" | "done";
-                /** @description Only the tasks of this dossier; a non-uuid is 400 */
-                dossier_id?: string;
+                /** @description Only the tasks of this dossier; repeat it (at most 100 times) for the tasks of any of these dossiers, as the board does for its cards' task marks. A non-uuid, or more than 100, is 400 */
+                dossier_id?: string[];
                 /** @description Only the tasks of this contact; a non-uuid is 400 */
                 contact_id?: string;
                 /** @description Only tasks due before this ISO 8601 date-time (due_at < due_before); anything else is 400 */

@@ -4,6 +4,7 @@
 // viewer gets neither, nor the "New dossier" link. Each column scrolls on its own under its
 // header (issue 39); the arrow keys go from card to card, left and right to the next column.
 import { DndContext, DragOverlay, PointerSensor, useDroppable, useSensor, useSensors, type Announcements, type DragEndEvent, type DragStartEvent } from "@dnd-kit/core";
+import { useQueryClient } from "@tanstack/react-query";
 import { useState, type KeyboardEvent } from "react";
 import { Link } from "wouter";
 import { messageOf, type Dossier, type Flow, type Stage } from "../api/client";
@@ -12,7 +13,7 @@ import { Alert } from "../ui/alert";
 import { Card } from "./card";
 import { FilterBar } from "./filter-bar";
 import { apiFilter, isFiltered, useBoardFilter, type DossierFilter } from "./filters";
-import { columnCards, useColumn, useFlows, useMemberNames, useMatching, useMoveCard, usePipeline, useStageSums, type Move } from "./queries";
+import { cachedTaskMarks, columnCards, useColumn, useColumnTaskMarks, useFlows, useMemberNames, useMatching, useMoveCard, usePipeline, useStageSums, type Move } from "./queries";
 import { money } from "./sums";
 
 export function Board({ flowId }: { flowId: string }) {
@@ -41,6 +42,7 @@ function FlowBoard({ flow }: { flow: Flow }) {
   const member = useMember();
   const canMove = canWriteDossiers(member);
   const names = useMemberNames();
+  const client = useQueryClient();
   const [filter, setFilter] = useBoardFilter();
   const query = apiFilter(filter, member.id);
   const move = useMoveCard(flow.id, query);
@@ -129,7 +131,7 @@ function FlowBoard({ flow }: { flow: Flow }) {
             />
           ))}
         </div>
-        <DragOverlay>{dragged ? <Card dossier={dragged} stages={flow.stages} names={names.data} overlay /> : null}</DragOverlay>
+        <DragOverlay>{dragged ? <Card dossier={dragged} stages={flow.stages} names={names.data} tasks={cachedTaskMarks(client, dragged.id)} overlay /> : null}</DragOverlay>
       </DndContext>
     </>
   );
@@ -225,6 +227,7 @@ function Column({ flow, stage, filter, canMove, names, onMove, focusAfterMove, o
   const { cards, total } = columnCards(column.data);
   const headingId = `stage-${stage.id}`;
   const sums = useStageSums(flow, stage.id, filter, column.data);
+  const taskMarks = useColumnTaskMarks(column.data);
   return (
     <section
       ref={setNodeRef}
@@ -252,6 +255,7 @@ function Column({ flow, stage, filter, canMove, names, onMove, focusAfterMove, o
               dossier={dossier}
               stages={flow.stages}
               names={names}
+              tasks={taskMarks(dossier.id)}
               canMove={canMove}
               onMove={(to) => onMove({ dossier, to })}
               focus={focusAfterMove?.id === dossier.id && focusAfterMove.stage === stage.id}

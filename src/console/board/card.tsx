@@ -1,5 +1,6 @@
 // A dossier's card on the board: name (the link to its page), company, the assignee's avatar, deal
-// value, overdue badge, CV mark, and for those who may move it, the drag handle (the whole card)
+// value, overdue badge, CV mark, its open tasks' count and a mark when one of them is overdue (C22),
+// and for those who may move it, the drag handle (the whole card)
 // and the "Move to…" menu, shown when the card has the pointer or the focus (issue 39). In the
 // menu, the arrow keys, Home and End go from stage to stage; Escape closes it.
 import { useDraggable } from "@dnd-kit/core";
@@ -7,6 +8,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Link } from "wouter";
 import type { Dossier, Stage } from "../api/client";
 import { Avatar } from "../ui/avatar";
+import type { TaskMarks } from "./queries";
 import { isOverdue, money } from "./sums";
 
 interface CardProps {
@@ -23,9 +25,11 @@ interface CardProps {
   /** Whether Tab stops at this card (a column's first): the others are reached by the arrow keys
    * (board.tsx), so that Tab crosses a board column by column, not card by card (issue 39). */
   tabStop?: boolean;
+  /** Its dossier's open tasks (C22), once read: undefined until then. */
+  tasks?: TaskMarks;
 }
 
-export function Card({ dossier, stages, names, canMove = false, onMove, focus = false, onFocused, overlay = false, tabStop = true }: CardProps) {
+export function Card({ dossier, stages, names, canMove = false, onMove, focus = false, onFocused, overlay = false, tabStop = true, tasks }: CardProps) {
   const { setNodeRef, listeners, isDragging } = useDraggable({ id: dossier.id, data: { dossier }, disabled: !canMove || overlay });
   const nameId = useId();
   const trigger = useRef<HTMLButtonElement>(null);
@@ -37,7 +41,10 @@ export function Card({ dossier, stages, names, canMove = false, onMove, focus = 
   }, [focus, onFocused]);
   const assignee = dossier.assigned_to ? (names?.get(dossier.assigned_to) ?? "someone else") : null;
   const deal = dossier.deal_size !== null && dossier.deal_currency !== null ? money(dossier.deal_size, dossier.deal_currency) : null;
-  const overdue = isOverdue(dossier, Date.now());
+  const now = Date.now();
+  const overdue = isOverdue(dossier, now);
+  const openTasks = tasks?.open ?? 0;
+  const lateTasks = tasks ? tasks.due.filter((due) => due < now).length : 0;
   const className = ["card", isDragging ? "dragging" : "", overlay ? "overlay" : ""].filter(Boolean).join(" ");
   return (
     <article ref={overlay ? undefined : setNodeRef} className={className} aria-labelledby={nameId} data-dossier={dossier.id} {...(overlay ? {} : listeners)}>
@@ -57,10 +64,23 @@ export function Card({ dossier, stages, names, canMove = false, onMove, focus = 
           <Avatar name={assignee} label={`Assigned to ${assignee}`} />
         </p>
       )}
-      {(deal || overdue || dossier.cv_url !== null) && (
+      {(deal || overdue || dossier.cv_url !== null || openTasks > 0) && (
         <p className="marks">
           {deal && <span className="deal">{deal}</span>}
           {overdue && <span className="badge overdue">Overdue</span>}
+          {openTasks > 0 && (
+            // Words, not a colour alone: "2 tasks" reads "2 open tasks", "1 overdue" reads "1 task overdue".
+            <span className="badge tasks">
+              {openTasks} <span className="sr-only">open </span>
+              {openTasks === 1 ? "task" : "tasks"}
+            </span>
+          )}
+          {lateTasks > 0 && (
+            <span className="badge task-overdue">
+              {lateTasks} <span className="sr-only">{lateTasks === 1 ? "task " : "tasks "}</span>
+              overdue
+            </span>
+          )}
           {dossier.cv_url !== null && (
             <span className="badge cv">
               CV<span className="sr-only"> attached</span>

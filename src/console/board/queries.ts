@@ -1,6 +1,7 @@
 // The board's data: the flows, the members (assignees' names), each column's dossiers 50 at a time
-// under the board's filters, and the move of a card, shown at once and undone if the API refuses it.
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryKey } from "@tanstack/react-query";
+// under the board's filters, their task marks (C22), and the move of a card, shown at once and
+// undone if the API refuses it.
+import { keepPreviousData, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient, type InfiniteData, type QueryClient, type QueryKey } from "@tanstack/react-query";
 import { useCallback, useSyncExternalStore } from "react";
 import { api, unwrap, type Dossier, type Flow } from "../api/client";
 import type { DossierFilter } from "./filters";
@@ -106,6 +107,67 @@ export function useStageSums(flow: Flow, stageId: string, filter: DossierFilter,
   if (flow.type !== "sales") return { data: undefined, isPending: false, error: null };
   if (whole) return { data: dealSums(cards), isPending: false, error: null };
   return { data: query.data, isPending: query.isPending, error: query.error };
+}
+
+/** A card's task marks (C22): how many open tasks its dossier has, and when those with a due date
+ * are due (ms since the epoch), so that the card tells at each drawing which are overdue. */
+export interface TaskMarks {
+  open: number;
+  due: number[];
+}
+
+/** The largest page GET /tasks gives (and how many dossier_id it takes at once), and how many
+ * pages of a column page's open tasks the marks read at most. */
+const TASK_PAGE = 100;
+const TASK_PAGES = 20;
+
+/** Under the tasks' prefix: a change of a task anywhere in the console (tasks/queries.ts) reads the
+ * marks again. */
+const MARKS_PAGE: QueryKey = ["tasks", "board-marks"];
+
+/** The task marks of a column's cards: one GET /tasks per page of cards (its 50 dossiers' ids as
+ * repeated dossier_id, open tasks only), never one request per card. Answers a card's marks by its
+ * dossier's id: from its page's answer, else (a card that just moved in, while its new page's
+ * marks load) from the answer of the page it came from. */
+export function useColumnTaskMarks(column: Column | undefined): (dossierId: string) => TaskMarks | undefined {
+  const client = useQueryClient();
+  const pages = useQueries({
+    queries: (column?.pages ?? []).map((page) => {
+      const ids = page.data.map((dossier) => dossier.id);
+      return {
+        queryKey: [...MARKS_PAGE, ids],
+        enabled: ids.length > 0,
+        staleTime: 30_000,
+        queryFn: async (): Promise<Record<string, TaskMarks>> => {
+          const marks: Record<string, TaskMarks> = Object.fromEntries(ids.map((id) => [id, { open: 0, due: [] }]));
+          for (let p = 1, read = 0; p <= TASK_PAGES; p++) {
+            const answer = unwrap(await api.GET("/api/v1/tasks", { params: { query: { dossier_id: ids, status: "open", page: p, per_page: TASK_PAGE } } }));
+            for (const task of answer.data) {
+              const mark = task.dossier_id ? marks[task.dossier_id] : undefined;
+              if (!mark) continue;
+              mark.open += 1;
+              if (task.due_at !== null) mark.due.push(Date.parse(task.due_at));
+            }
+            read += answer.data.length;
+            if (answer.data.length < TASK_PAGE || read >= answer.meta.total) break;
+          }
+          return marks;
+        },
+      };
+    }),
+  });
+  const own = new Map<string, TaskMarks>();
+  for (const page of pages) for (const [id, mark] of Object.entries(page.data ?? {})) own.set(id, mark);
+  return (dossierId) => own.get(dossierId) ?? cachedTaskMarks(client, dossierId);
+}
+
+/** A dossier's task marks from any page's answer the cache holds (the card dragged, a card that
+ * just moved), or undefined. */
+export function cachedTaskMarks(client: QueryClient, dossierId: string): TaskMarks | undefined {
+  for (const [, marks] of client.getQueriesData<Record<string, TaskMarks>>({ queryKey: MARKS_PAGE })) {
+    if (marks?.[dossierId]) return marks[dossierId];
+  }
+  return undefined;
 }
 
 /** The cards a column holds now, and how many dossiers are in its stage. */

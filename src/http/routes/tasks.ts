@@ -1,5 +1,5 @@
 // Tasks (C22).
-//   GET    /tasks                 filters assigned_to (an id or me), status, dossier_id, contact_id,
+//   GET    /tasks                 filters assigned_to (an id or me), status, dossier_id (may repeat: any of), contact_id,
 //                                 due_before, due_after, overdue; due_at ascending, no due date last
 //   POST   /tasks                 create (201)
 //   GET    /tasks/:id
@@ -35,7 +35,7 @@ export const taskRoutes = [
     path: "/tasks",
     summary: "List tasks",
     tag: TAG,
-    description: `${ORDER} \`assigned_to=me\` is the signed-in member (with an API key: 400). \`overdue=true\`: open tasks whose due_at has passed.`,
+    description: `${ORDER} \`assigned_to=me\` is the signed-in member (with an API key: 400). \`dossier_id\` may repeat (up to 100): the tasks of any of these dossiers. \`overdue=true\`: open tasks whose due_at has passed.`,
     scopes: ["tasks:read"],
     query: TaskQuery,
     responses: { 200: { schema: List(Task), description: "A page of the organization's tasks that match every filter given, with the total across all pages" } },
@@ -125,7 +125,7 @@ export const taskRoutes = [
     responses: { 200: { schema: List(Task), description: "A page of the dossier's tasks, with the total across all pages" } },
     handler: async ({ ctx, principal, resource: id, query }) => {
       const paged = paging(query);
-      const { data, total } = await listTasks(ctx, principal.organizationId, { dossierId: id, status: query.status, now: ctx.now().toISOString() }, paged);
+      const { data, total } = await listTasks(ctx, principal.organizationId, { dossierIds: [id], status: query.status, now: ctx.now().toISOString() }, paged);
       return page(data, total, paged);
     },
   }),
