@@ -70,6 +70,7 @@ async function withOrgs(engine: Engine): Promise<EngineStore> {
   const dossier = { type: "candidate", status: "active", created_at: T0, updated_at: T0 };
   await insertRows(s, "dossiers", [
     { ...dossier, id: "d0", organization_id: "o1", name: "Zero" },
+    { ...dossier, id: "dg", organization_id: "o1", name: "Gee" },
     { ...dossier, id: "d90", organization_id: "o2", name: "Ninety" },
   ]);
   return s;
@@ -82,7 +83,7 @@ const LISTED: TaskRecord[] = [
   task("c", { due_at: "2026-01-03T00:00:00.000Z", status: "done", done_at: T1, contact_id: "c1", created_at: T1, updated_at: T1 }),
   task("e", { assigned_to: "m1" }),
   task("f", { created_at: "2025-12-31T00:00:00.000Z", created_by: { kind: "system", id: null } }),
-  task("g", { due_at: "2026-02-10T00:00:00.000Z", assigned_to: "m1", remind_at: "2026-02-09T00:00:00.000Z" }),
+  task("g", { due_at: "2026-02-10T00:00:00.000Z", assigned_to: "m1", remind_at: "2026-02-09T00:00:00.000Z", dossier_id: "dg" }),
 ];
 const BY_ID = Object.fromEntries(LISTED.map((t) => [t.id, t]));
 const ids = (page: { data: TaskRecord[] }) => page.data.map((t) => t.id);
@@ -169,7 +170,10 @@ describe.each(ENGINES)("tasks on %s", (engine) => {
       [{ assignedTo: "m9" }, []],
       [{ status: "open" }, ["a", "b", "g", "f", "e"]],
       [{ status: "done" }, ["c"]],
-      [{ dossierId: "d0" }, ["a"]],
+      [{ dossierIds: ["d0"] }, ["a"]],
+      [{ dossierIds: ["dg"] }, ["g"]],
+      // Any of several dossiers (the board's task marks: C22).
+      [{ dossierIds: ["dg", "d0", "d90"] }, ["a", "g"]],
       [{ contactId: "c1" }, ["c"]],
       // Strictly before; at or after.
       [{ dueBefore: "2026-01-05T00:00:00.000Z" }, ["c"]],
@@ -180,7 +184,7 @@ describe.each(ENGINES)("tasks on %s", (engine) => {
       [{ overdue: false }, ["c", "g", "f", "e"]],
       [{ overdue: true, assignedTo: "m1" }, ["a"]],
       [{ overdue: false, status: "open" }, ["g", "f", "e"]],
-      [{ status: "open", assignedTo: "m1", dossierId: "d0", dueBefore: NOW }, ["a"]],
+      [{ status: "open", assignedTo: "m1", dossierIds: ["d0"], dueBefore: NOW }, ["a"]],
     ];
     for (const [filter, expected] of cases) {
       const got = await page(s, filter);

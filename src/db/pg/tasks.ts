@@ -42,7 +42,8 @@ export function pgTaskQueries(db: Db): EngineQueries<"tasks"> {
     async page(organizationId: string, filter: TaskFilter, limit: number, offset: number) {
       const assigned = filter.assignedTo ?? null;
       const status = filter.status ?? null;
-      const dossier = filter.dossierId ?? null;
+      // Any of these dossiers (C22's repeated dossier_id); none given: every dossier.
+      const dossiers = filter.dossierIds !== undefined && filter.dossierIds.length > 0 ? filter.dossierIds : null;
       const contact = filter.contactId ?? null;
       const before = filter.dueBefore ?? null;
       const after = filter.dueAfter ?? null;
@@ -52,7 +53,7 @@ export function pgTaskQueries(db: Db): EngineQueries<"tasks"> {
         WHERE organization_id = ${organizationId}
           AND (${assigned}::text IS NULL OR assigned_to = ${assigned}::text)
           AND (${status}::text IS NULL OR status = ${status}::text)
-          AND (${dossier}::text IS NULL OR dossier_id = ${dossier}::text)
+          AND (${dossiers}::text[] IS NULL OR dossier_id = ANY(${dossiers}::text[]))
           AND (${contact}::text IS NULL OR contact_id = ${contact}::text)
           AND (${before}::text IS NULL OR due_at < ${before}::text)
           AND (${after}::text IS NULL OR due_at >= ${after}::text)
@@ -66,7 +67,7 @@ export function pgTaskQueries(db: Db): EngineQueries<"tasks"> {
         WHERE organization_id = ${organizationId}
           AND (${assigned}::text IS NULL OR assigned_to = ${assigned}::text)
           AND (${status}::text IS NULL OR status = ${status}::text)
-          AND (${dossier}::text IS NULL OR dossier_id = ${dossier}::text)
+          AND (${dossiers}::text[] IS NULL OR dossier_id = ANY(${dossiers}::text[]))
           AND (${contact}::text IS NULL OR contact_id = ${contact}::text)
           AND (${before}::text IS NULL OR due_at < ${before}::text)
           AND (${after}::text IS NULL OR due_at >= ${after}::text)
