@@ -13,6 +13,8 @@ export interface Config {
   /** DOSSIER_DATABASE_URL (C19): a PostgreSQL database (postgres://user:pass@host:5432/db) holds
    * the data instead of the data folder's SQLite file; null: SQLite. */
   databaseUrl: string | null;
+  /** DOSSIER_DATABASE_POOL: connections to PostgreSQL one process keeps at most (C19). */
+  databasePool: number;
   sync: "full" | "normal";
   defaultRateLimit: number;
   webhookRetrySchedule: number[]; // ms
@@ -164,6 +166,13 @@ export function parseTimeZone(text: string): string {
   }
 }
 
+/** An integer setting from `min` to `max`. */
+function parseCount(text: string, name: string, min: number, max: number): number {
+  const value = Number(text.trim());
+  if (!/^\d+$/.test(text.trim()) || value < min || value > max) throw new Error(`invalid ${name} "${text}": expected an integer from ${min} to ${max}`);
+  return value;
+}
+
 /** DOSSIER_DATABASE_URL: a postgres:// or postgresql:// URL with a host. */
 export function parseDatabaseUrl(text: string): string {
   let url: URL | null = null;
@@ -201,6 +210,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   return {
     dataDir: resolve(env.DOSSIER_DATA ?? "./data"),
     databaseUrl: env.DOSSIER_DATABASE_URL ? parseDatabaseUrl(env.DOSSIER_DATABASE_URL) : null,
+    databasePool: env.DOSSIER_DATABASE_POOL ? parseCount(env.DOSSIER_DATABASE_POOL, "DOSSIER_DATABASE_POOL", 1, 1000) : 10,
     sync,
     defaultRateLimit: env.DOSSIER_RATE_LIMIT ? parseRateLimit(env.DOSSIER_RATE_LIMIT) : 600,
     webhookRetrySchedule: schedule,

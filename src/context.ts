@@ -62,7 +62,7 @@ export async function openConfiguredContext(options: ContextOptions = {}): Promi
   const logger = createLogger(config);
   // Loaded only here: SQLite's users never load the PostgreSQL driver's module.
   const { openPgStore } = await import("./db/pg/client");
-  const store = await openPgStore(config.databaseUrl, { logger });
+  const store = await openPgStore(config.databaseUrl, { logger, pool: config.databasePool });
   return contextOn(store, config, logger, options);
 }
 

@@ -23,6 +23,7 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--smtp-port P] [
                   it holds the CV files and master.key only
   env: DOSSIER_DATABASE_URL            postgres://user:password@host:5432/database: the data in PostgreSQL 15 or later
                                        instead of the data folder's SQLite file (C19, docs/operations.md; default: SQLite)
+       DOSSIER_DATABASE_POOL           connections to PostgreSQL this process keeps at most (default 10)
        DOSSIER_HOST                    see --host (default 127.0.0.1)
        DOSSIER_PORT                    see --port (default 8080)
        DOSSIER_DATA                    the data folder when --data is not given (default ./data)

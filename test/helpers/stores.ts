@@ -119,7 +119,8 @@ export async function migratedDatabase(): Promise<string> {
 /** A real app on `engine`: SQLite in a temp data folder, or a fresh migrated PostgreSQL database
  * (its CV files and master key in a temp data folder). Closed after the test file. */
 export async function appOn(engine: Engine, options: AppOptions = {}): Promise<DossierApp<Store>> {
-  const database = engine === "postgres" ? { DOSSIER_DATABASE_URL: await migratedDatabase() } : {};
+  // A few connections each: a test file's apps stay open until its end, on one test server.
+  const database = engine === "postgres" ? { DOSSIER_DATABASE_URL: await migratedDatabase(), DOSSIER_DATABASE_POOL: "3" } : {};
   const app = await openApp({
     dataDir: tempDir(),
     webhooks: false,

@@ -26,6 +26,8 @@ export interface PgStore extends Store {
 
 export interface PgStoreOptions {
   logger?: Logger;
+  /** Connections the store keeps at most (DOSSIER_DATABASE_POOL; default 10). */
+  pool?: number;
 }
 
 interface Scope {
@@ -37,8 +39,10 @@ interface Scope {
   numbered?: () => void;
 }
 
-/** Connections one store keeps at most. */
+/** Connections one store keeps at most, unless told. */
 const POOL_SIZE = 10;
+/** A connection idle this long is closed (seconds): a quiet node holds few. */
+const IDLE_TIMEOUT_S = 60;
 /** How long a connection attempt may take before the request it serves gets 503 (seconds). */
 const CONNECT_TIMEOUT_S = 5;
 /** How often a store that lost the database asks whether it is back. */
@@ -46,7 +50,8 @@ const RECONNECT_EVERY_MS = 1000;
 
 /** Opens the database at `url` (postgres://...), migrating it first (src/db/pg/migrate.ts). */
 export async function openPgStore(url: string, options: PgStoreOptions = {}): Promise<PgStore> {
-  const sql = new SQL(url, { max: POOL_SIZE, connectionTimeout: CONNECT_TIMEOUT_S });
+  const pool = options.pool ?? POOL_SIZE;
+  const sql = new SQL(url, { max: pool, connectionTimeout: CONNECT_TIMEOUT_S, idleTimeout: IDLE_TIMEOUT_S });
   let holdsSealed: boolean;
   try {
     await migratePg(sql);
@@ -104,7 +109,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     ),
     // Inside a unit or a snapshot, its transaction is lost with its connection: read() and
     // write() decide. Outside, the query alone is tried again on another connection.
-    <T>(query: () => Promise<T>) => (current() ? query() : retried(query).catch(lost)),
+    <T>(query: () => Promise<T>) => (current() ? query() : retried(pool + 1, query).catch(lost)),
   );
   const horizon = new CommitHorizon();
   return {
@@ -124,7 +129,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     read<T>(read: () => Awaitable<T>): Awaitable<T> {
       if (current()) return read();
       // A read changes nothing: tried again whole on a connection lost under it.
-      return retried(() => sql.begin("isolation level repeatable read read only", (tx) => inside({ tx, writes: false, open: true }, read))).catch(lost);
+      return retried(pool + 1, () => sql.begin("isolation level repeatable read read only", (tx) => inside({ tx, writes: false, open: true }, read))).catch(lost);
     },
     write<T>(unit: () => T | Promise<T>): Promise<T> {
       // A write inside a unit would be a transaction beside it, not part of it.
@@ -136,6 +141,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
       // ran, a lost connection leaves its commit unknown, and the answer is 503, never a false 2xx.
       let scope: Scope | undefined;
       const done = retried(
+        pool + 1,
         () => sql.begin((tx) => inside((scope = { tx, writes: true, open: true }), unit)),
         () => scope === undefined,
       ).catch(lost);
@@ -170,18 +176,15 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
   };
 }
 
-/** How many times work is tried on a connection lost under it: the pool may hold that many
- * connections the server ended (a restart, a failover) before it notices. */
-const TRIES = POOL_SIZE + 1;
-
-/** `work`, tried again (at most TRIES times in all) while it fails on a lost connection and
- * `again()` allows. */
-async function retried<T>(work: () => Promise<T>, again: () => boolean = () => true): Promise<T> {
+/** `work`, tried again while it fails on a lost connection and `again()` allows, at most `tries`
+ * times in all: the pool may hold as many connections the server ended (a restart, a failover)
+ * before it notices, plus one. */
+async function retried<T>(tries: number, work: () => Promise<T>, again: () => boolean = () => true): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();
     } catch (error) {
-      if (attempt >= TRIES || !isConnectionLoss(error) || !again()) throw error;
+      if (attempt >= tries || !isConnectionLoss(error) || !again()) throw error;
     }
   }
 }
