@@ -7,7 +7,7 @@ import type { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { openApp, type AppOptions, type DossierApp } from "../../src/app";
 import type { Awaitable } from "../../src/awaitable";
-import { openStore } from "../../src/db/client";
+import { openStore, type SqliteStore } from "../../src/db/client";
 import { openPgStore } from "../../src/db/pg/client";
 import { migratePg } from "../../src/db/pg/migrate";
 import type { EngineQueries } from "../../src/db/pg/queries";
@@ -166,4 +166,41 @@ export async function twoOrgs(engine: Engine): Promise<EngineStore> {
     await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: "2026-01-01T00:00:00.000Z" });
   });
   return s;
+}
+
+type Row = Record<string, unknown>;
+/** One connection per PostgreSQL test database, for what the tests read outside the app. */
+const pgReaders = new Map<string, SQL>();
+
+/** Rows of a raw read on the app's own database, whatever its engine: `text` with `?` placeholders
+ * (written by the test, never input), SQL both engines read alike. For what a test checks beneath
+ * the API (a row the answer does not show, what a refused request left); the rest goes through the
+ * API or the services. */
+export async function queryRows<T extends Row = Row>(app: DossierApp<Store>, text: string, ...values: unknown[]): Promise<T[]> {
+  const { store, config } = app.dossier;
+  if (store.engine === "sqlite") return (store as SqliteStore).sqlite.query<T, any[]>(text).all(...(values as any[]));
+  const url = config.databaseUrl!;
+  let sql = pgReaders.get(url);
+  if (!sql) {
+    const opened = new SQL(url, { max: 1 });
+    pgReaders.set(url, (sql = opened));
+    onCleanup(async () => {
+      pgReaders.delete(url);
+      await opened.close();
+    });
+  }
+  let n = 0;
+  return (await sql.unsafe(text.replace(/\?/g, () => `$${++n}`), values)) as T[];
+}
+
+/** Counts rows of each table of the app's database, whatever its engine: compare before and after a
+ * rejected request. The caches' generations (SQLite's bookkeeping) and the search index are not data. */
+export async function rowCountsOf(app: DossierApp<Store>): Promise<Record<string, number>> {
+  const tables =
+    app.dossier.store.engine === "sqlite"
+      ? await queryRows<{ name: string }>(app, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' AND name <> 'generations' ORDER BY name`)
+      : await queryRows<{ name: string }>(app, `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
+  const counts: Record<string, number> = {};
+  for (const { name } of tables) counts[name] = Number((await queryRows<{ n: number }>(app, `SELECT count(*) AS n FROM "${name}"`))[0].n);
+  return counts;
 }
