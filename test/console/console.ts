@@ -10,13 +10,16 @@ import { startServer } from "../../src/server";
 import { bootstrap } from "../../src/services/bootstrap";
 import { newContext } from "../helpers/browser";
 import { tempDir } from "../helpers";
+import { migratedDatabase, type Engine } from "../helpers/stores";
 
 export const PASSWORD = "a long enough password";
 export const LOAD_MS = 60_000;
 
-/** `webhooks`: run the webhook dispatcher (off by default); `config`: settings over the defaults. */
-export async function consoleServer(options: { webhooks?: boolean; config?: Partial<Config> } = {}) {
-  const server = await startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: options.webhooks ?? false, config: { log: "off", ...options.config } });
+/** `webhooks`: run the webhook dispatcher (off by default); `config`: settings over the defaults;
+ * `engine`: the store (default SQLite; PostgreSQL: a fresh database on the tests' server). */
+export async function consoleServer(options: { webhooks?: boolean; config?: Partial<Config>; engine?: Engine } = {}) {
+  const env = options.engine === "postgres" ? { DOSSIER_DATABASE_URL: await migratedDatabase() } : {};
+  const server = await startServer({ host: "127.0.0.1", port: 0, dataDir: tempDir(), webhooks: options.webhooks ?? false, env, config: { log: "off", ...options.config } });
   afterAll(() => server.stop());
   const first = (await bootstrap(server.app.dossier, server.app.site.base))!;
   const api = async (method: string, path: string, body?: unknown) => {
