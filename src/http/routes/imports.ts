@@ -81,6 +81,7 @@ export const importRoutes = [
     scopes: [],
     bodies: { "multipart/form-data": ImportForm },
     read: readForm,
+    bodyLimit: { bytes: BODY_LIMIT, tooLarge },
     responses: { 202: { schema: One(Import), description: "The file is accepted and the import queued; it runs in the background (GET /imports/{id} shows its progress)" } },
     errors: ["forbidden", "not_found", "payload_too_large", "unsupported_media_type", "invalid_body"],
     handler: async ({ ctx, principal, body }) => {
