@@ -24,6 +24,7 @@ export {
 export {
   CSV_BATCH_ROWS,
   CSV_LIMITS,
+  IMPORT_FORM_LIMIT,
   inspectCsv,
   openCsv,
   readCsv,

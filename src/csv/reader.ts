@@ -23,6 +23,9 @@ export const CSV_LIMITS = {
   maxRows: 200_000,
 } as const;
 
+/** The most POST /imports reads of its form: the file's 50 MB and 1 MB for the other fields (C21). */
+export const IMPORT_FORM_LIMIT = CSV_LIMITS.maxBytes + 1_048_576;
+
 /** Rows in one batch: C21's "at most 500 rows a transaction". */
 export const CSV_BATCH_ROWS = 500;
 

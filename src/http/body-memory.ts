@@ -5,8 +5,8 @@
 // server_busy and Retry-After (as C20 refuses password hashes beyond its queue), and the client
 // sends it again in a moment.
 //   - A body with a Content-Length holds that many bytes from its arrival: it is refused before
-//     anything else is checked or read. One declared larger than any route takes (25 MB, an
-//     intake message) holds nothing: it is refused 413 before it is read, or never read.
+//     anything else is checked or read. One declared larger than any route takes (51 MB, an
+//     import's form) holds nothing: it is refused 413 before it is read, or never read.
 //   - A chunked body holds its bytes as they arrive, and is refused (503) at the chunk that passes
 //     the cap, as a body that passes a route's limit is refused 413 while it streams.
 //   - What a request holds is given back when its answer is ready, whatever the answer: the body
@@ -14,11 +14,13 @@
 //   - A body larger than the whole cap is taken when no other body is held, rather than never.
 import { Elysia } from "elysia";
 import { ApiError } from "../errors";
+import { IMPORT_FORM_LIMIT } from "../csv";
 import { MESSAGE_LIMIT } from "../intake/message";
 
-/** The largest body a route reads (POST /intake/{token}, C15); a larger declared body is never
- * buffered. */
-const LARGEST_BODY = MESSAGE_LIMIT;
+/** The largest body a route reads (POST /imports' form, C21; POST /intake/{token}'s 25 MB, C15): a
+ * larger declared body is never buffered. (It was the intake's 25 MB alone: an import's form of up
+ * to 51 MB went uncounted.) */
+const LARGEST_BODY = Math.max(MESSAGE_LIMIT, IMPORT_FORM_LIMIT);
 
 const serverBusy = () => new ApiError("server_busy", "the server is busy; try again in a moment", 1);
 

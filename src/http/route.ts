@@ -77,6 +77,10 @@ export interface RouteSpec<P extends string, L, Q extends TObject, S extends TSc
   bodies?: Record<string, TSchema>;
   /** Reads the body when it is not only JSON; `json()` reads it as `body`. */
   read?: (request: Request, json: () => Promise<Static<S>>) => Promise<B>;
+  /** The largest body `read` takes, when it is not the 11 MB of a multipart POST /dossiers (C10),
+   * and the error of a larger one: the limit of the copy an Idempotency-Key's check reads first
+   * (POST /imports: a 50 MB file, C21). */
+  bodyLimit?: { bytes: number; tooLarge: () => ApiError };
   /** The success answers. When there is one, it is the status answered. */
   responses: Record<number, Answer>;
   /** Error codes the route can answer beyond those its declaration implies (`implied`). */
@@ -103,7 +107,7 @@ export interface Route {
 
 const PATH_PARAM = /:([A-Za-z_]+)/g;
 
-/** The largest body any route takes: a multipart POST /dossiers (C10). */
+/** The largest body a route takes unless it says otherwise (`bodyLimit`): a multipart POST /dossiers (C10). */
 const BODY_LIMIT = 11_534_336;
 const fileTooLarge = () => new ApiError("file_too_large", "the multipart body is larger than 11 MB");
 const payloadTooLarge = () => new ApiError("payload_too_large", "the JSON body is larger than 1 MB");
@@ -245,6 +249,7 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
     return (spec.read ? spec.read(request, json) : (json() as Promise<B>)).then(handled);
   };
 
+  const limit = spec.bodyLimit ?? { bytes: BODY_LIMIT, tooLarge: spec.bodies ? fileTooLarge : payloadTooLarge };
   /** A request with an Idempotency-Key: replayed, refused (422, 409), or run with its answer stored. */
   const once = async (ctx: Context, principal: Principal, params: Record<P, string>, request: Request, set: Reply, key: string) => {
     const keyed = new Idempotency(ctx, { organizationId: principal.organizationId, principalId: principalIdOf(principal), key });
@@ -253,7 +258,7 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
     try {
       // Compared byte for byte (C20), so read as bytes before anything else reads them; each
       // route's own limit applies when it reads the copy. A route that reads no body ignores one.
-      const bytes = readsBody ? await readBytes(request, BODY_LIMIT, spec.bodies ? fileTooLarge : payloadTooLarge) : new Uint8Array();
+      const bytes = readsBody ? await readBytes(request, limit.bytes, limit.tooLarge) : new Uint8Array();
       const stored = await keyed.stored(fingerprint(request, bytes));
       if (stored) {
         // The ETag of the record the stored answer shows, as the first answer had.

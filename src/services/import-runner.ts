@@ -1,14 +1,16 @@
 // The app's CSV import worker (C21): takes up, one at a time and oldest first, every import that is
 // queued or running: at start (those a stop or a crash left unfinished go on after their last
 // committed row) and whenever POST /imports queues one (`wake`). Stopping lets the batch in flight
-// commit and leaves the import `running`, for the next start.
+// commit and leaves the import `running`, for the next start. At start, first, it deletes the
+// uploaded files that no import names (a crash between an upload and its record; sweepImportFiles).
 import type { Context } from "../context";
-import { registerRunner, runImport, unregisterRunner } from "./imports";
+import { registerRunner, runImport, sweepImportFiles, unregisterRunner } from "./imports";
 
 export class ImportRunner {
   private loop: Promise<void> | null = null;
   private wanted = false;
   private stopped = false;
+  private swept = false;
 
   constructor(private readonly ctx: Context) {
     registerRunner(ctx, this);
@@ -30,6 +32,11 @@ export class ImportRunner {
     while (this.wanted && !this.stopped) {
       this.wanted = false;
       try {
+        if (!this.swept) {
+          this.swept = true;
+          const removed = await sweepImportFiles(this.ctx);
+          if (removed > 0) this.ctx.logger.log("info", "removed uploaded import files that no import names", { files: removed });
+        }
         for (const { organizationId, id } of await this.ctx.store.imports.unfinished()) {
           if (this.stopped) return;
           await runImport(this.ctx, organizationId, id, { shouldStop: () => this.stopped });

@@ -13,7 +13,7 @@
 //   revertImport  POST /imports/{id}/revert
 import type { Awaitable } from "../awaitable";
 import type { Static } from "@sinclair/typebox";
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { asActor, type Actor } from "../actor";
 import type { Context } from "../context";
@@ -141,6 +141,39 @@ export async function startImport(ctx: Context, organizationId: string, form: Im
   runners.get(ctx.config)?.wake();
   return answer;
 }
+
+/** How old an uploaded file no import names must be before the sweep takes it: a younger one may
+ * be an upload whose import is not committed yet (a request in flight, `dossier import` in
+ * another process beside the server). */
+export const UNNAMED_FILE_AGE_MS = 3_600_000;
+
+/**
+ * Uploaded files that no import names (`<files>/<org>/imports/`), older than an hour, deleted: a
+ * crash between saving the upload and committing its import leaves one (a failed commit deletes
+ * its own). An import's file is otherwise deleted when the import ends (runImport's `finish`), so
+ * a succeeded, failed or reverted import names none. Run by the import runner as it starts.
+ * Answers how many files went.
+ */
+export async function sweepImportFiles(ctx: Context, now = Date.now()): Promise<number> {
+  let removed = 0;
+  for (const org of await names(ctx.filesDir)) {
+    if (!isUuid(org)) continue;
+    const dir = join(ctx.filesDir, org, "imports");
+    for (const name of await names(dir)) {
+      const path = join(dir, name);
+      const info = await stat(path).catch(() => null);
+      if (!info?.isFile() || now - info.mtimeMs < UNNAMED_FILE_AGE_MS) continue;
+      const id = name.endsWith(".csv") ? name.slice(0, -".csv".length) : "";
+      const row = isUuid(id) ? await ctx.store.imports.byId(org, id) : null;
+      if (row?.file === filePath(org, id)) continue;
+      await rm(path, { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
+
+const names = (dir: string) => readdir(dir).catch(() => [] as string[]);
 
 // ---------------------------------------------------------------------------------------------
 // Reading

@@ -187,6 +187,18 @@ describe("streaming: memory holds one batch", () => {
     expect(state.pulled).toBeLessThanOrEqual(2);
   });
 
+  test("the stream gives the event loop a turn between batches: other requests are answered during an export", async () => {
+    // Without the turn, a consumer that takes each chunk at once (as Bun's server does while the
+    // socket is writable) read all 100 batches before a timer set beforehand could fire.
+    const { state, batches } = source(100, 10);
+    let pulledWhenTimerFired = -1;
+    setTimeout(() => (pulledWhenTimerFired = state.pulled), 0);
+    await new Response(csvStream(columns, batches)).arrayBuffer();
+    expect(state.pulled).toBe(100);
+    expect(pulledWhenTimerFired).toBeGreaterThanOrEqual(0);
+    expect(pulledWhenTimerFired).toBeLessThan(100);
+  });
+
   test("every batch arrives, in order", async () => {
     const { batches } = source(50, 20);
     const text = await new Response(csvStream(columns, batches)).text();

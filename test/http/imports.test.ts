@@ -265,6 +265,31 @@ describe("bad input gets a clear answer and changes nothing (issue 36)", () => {
     expect(rowCounts(app)).toEqual(before);
   });
 
+  test("with an Idempotency-Key, the limit is still C21's 50 MB a file: 50 MB exactly queued, a byte more 413 payload_too_large", async () => {
+    // The key's check reads the body first: it read it with POST /dossiers' 11 MB, so a keyed
+    // import of 11 MB or more was 413 file_too_large.
+    const MB50 = 52_428_800; // C10: 1 MB = 1,048,576 bytes
+    const file = (size: number) => {
+      const bytes = new Uint8Array(size).fill(0x61);
+      bytes.set(utf8("full_name\n"));
+      for (let at = 50_000; at < size; at += 50_000) bytes[at] = 0x0a;
+      return bytes;
+    };
+    const keyed = (bytes: Uint8Array, key: string) => {
+      const form = new FormData();
+      form.append("file", new File([bytes], "big.csv", { type: "text/csv" }));
+      form.append("resource", "contacts");
+      form.append("mapping", mapping);
+      return call(app, "POST", "/imports", { key: org.key, raw: form, headers: { "idempotency-key": key } });
+    };
+    const at = await keyed(file(MB50), "import-at-50mb");
+    expect(at.status, at.text).toBe(202);
+    expect((await finished(at.json.data.id)).status).toBe("succeeded");
+    const over = await keyed(file(MB50 + 1), "import-over-50mb");
+    expect(over.status, over.text).toBe(413);
+    expect(over.json.error).toMatchObject({ code: "payload_too_large", param: "file" });
+  });
+
   test("JSON instead of a form: 415; scopes: the resource's write (and contacts:write for dossiers)", async () => {
     expect((await call(app, "POST", "/imports", { key: org.key, body: { resource: "contacts" } })).status).toBe(415);
     const readOnly = await makeKey(app, org, ["contacts:read", "dossiers:read"]);

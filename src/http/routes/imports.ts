@@ -8,7 +8,7 @@
 // (a dossiers import also `contacts:write`: its rows may create contacts), `:read` to see one.
 import { ApiError, invalidBody, notFound } from "../../errors";
 import type { Scope } from "../../services/keys";
-import { CSV_LIMITS, parseImportForm, type CsvResource } from "../../csv";
+import { IMPORT_FORM_LIMIT, parseImportForm, type CsvResource } from "../../csv";
 import { List, One, PageQuery } from "../../schemas/common";
 import { Import, ImportForm } from "../../schemas/imports";
 import { getImport, listImports, revertImport, startImport } from "../../services/imports";
@@ -20,7 +20,7 @@ const TAG = "Imports";
 
 /** The form's bytes: the file's 50 MB and room for the other fields; more is 413 before any row is
  * read (C21). */
-const BODY_LIMIT = CSV_LIMITS.maxBytes + 1_048_576;
+const BODY_LIMIT = IMPORT_FORM_LIMIT;
 const tooLarge = () => new ApiError("payload_too_large", "the import's body is larger than 51 MB: a file takes at most 50 MB");
 
 const WRITE: Record<CsvResource, Scope[]> = { contacts: ["contacts:write"], dossiers: ["dossiers:write", "contacts:write"] };
@@ -81,6 +81,7 @@ export const importRoutes = [
     scopes: [],
     bodies: { "multipart/form-data": ImportForm },
     read: readForm,
+    bodyLimit: { bytes: BODY_LIMIT, tooLarge },
     responses: { 202: { schema: One(Import), description: "The file is accepted and the import queued; it runs in the background (GET /imports/{id} shows its progress)" } },
     errors: ["forbidden", "not_found", "payload_too_large", "unsupported_media_type", "invalid_body"],
     handler: async ({ ctx, principal, body }) => {
