@@ -4,6 +4,7 @@
 // answer against the document. Besides the happy path it provokes, route by route, each error
 // status the document lists: an expected error code that the document does not list for that route
 // does not compile (see `fails`).
+import { request as httpRequest, type IncomingMessage } from "node:http";
 import createClient, { type Client, type Middleware } from "openapi-fetch";
 // The console's client types: one file generated from the served document for both (test/console/serving.test.ts fails when it is stale).
 import type { paths } from "../../src/console/api/schema";
@@ -104,13 +105,30 @@ function check(condition: boolean, what: string): void {
   if (!condition) throw new Error(`scenario: ${what}`);
 }
 
-/** A fresh connection for each request, closed after its answer: the server under test closes a
- * connection idle for its short body timeout (3 s), and a pooled one reused at that moment would be
- * reset under load (`keepalive: false` alone still let Bun's client reuse one, now and then). */
-const freshFetch = (request: Request) => {
-  request.headers.set("connection", "close");
-  return fetch(request, { keepalive: false });
-};
+/** Each request on a connection of its own (node:http without an agent), never a pooled one: the
+ * server under test closes a connection idle for its short body timeout and after a refusal, and
+ * Bun's fetch sometimes reused such a socket anyway (ECONNRESET), whatever `keepalive` said. A
+ * body is written as it comes, so that a stalled one stays stalled. */
+async function freshFetch(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const headers = Object.fromEntries(request.headers);
+  const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+    const outgoing = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: request.method, headers, agent: false }, resolve);
+    outgoing.on("error", (error) => reject(new Error(`${request.method} ${request.url}: ${error.message}`, { cause: error })));
+    void (async () => {
+      if (request.body) for await (const chunk of request.body) outgoing.write(chunk);
+      outgoing.end();
+    })().catch(reject);
+  });
+  const chunks: Buffer[] = [];
+  for await (const chunk of answer) chunks.push(chunk as Buffer);
+  const answered = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) answered.append(name, one);
+  }
+  const status = answer.statusCode!;
+  return new Response(status === 204 || status === 304 ? null : Buffer.concat(chunks), { status, headers: answered });
+}
 
 export function client(fixtures: Fixtures, key: string | null): Api {
   const api = createClient<paths>({ baseUrl: fixtures.baseUrl, headers: key ? { Authorization: `Bearer ${key}` } : {}, fetch: freshFetch });
