@@ -3,10 +3,11 @@
 // nothing, no events for contacts). The rules that are one request and its answer are rows of
 // scenario tables (test/helpers/scenario.ts); the others are plain tests.
 import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { dossiers } from "../../src/db/schema";
 import type { DossierApp } from "../../src/app";
+import type { Store } from "../../src/db/store";
 import { newId } from "../../src/ids";
-import { call, makeApp, makeOrg, rowCounts, type Org } from "../helpers";
+import { call, makeApp, makeOrg, onSqlite, setUp, type Org } from "../helpers";
+import { ENGINES, appOn, queryRows, rowCountsOf } from "../helpers/stores";
 import { refused, scenarios, type Row, type World } from "../helpers/scenario";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
@@ -21,23 +22,25 @@ function clock(start = "2026-03-01T12:00:00.000Z") {
   };
 }
 
-/** A dossier row written directly (the dossiers endpoints are another issue's). */
-function insertDossier(app: DossierApp, organizationId: string, fields: { status?: "active" | "archived"; name?: string } = {}) {
+/** A dossier row written directly, through the store's own insert (no flow, no history, no event). */
+async function insertDossier(app: DossierApp<Store>, organizationId: string, fields: { status?: "active" | "archived"; name?: string } = {}) {
   const now = app.dossier.now().toISOString();
   const id = newId();
-  app.dossier.store.orm.insert(dossiers).values({
-    id,
-    organizationId,
-    type: "candidate",
-    name: fields.name ?? "Someone",
-    status: fields.status ?? "active",
-    createdAt: now,
-    updatedAt: now,
-  }).run();
+  await setUp(app.dossier, () =>
+    app.dossier.store.dossiers.insert({
+      id, organization_id: organizationId, flow_id: null, type: "candidate", name: fields.name ?? "Someone", email: null, phone: null,
+      company: null, role: null, contact_person: null, status: fields.status ?? "active", current_stage_id: null, assigned_to: null,
+      deal_size: null, deal_currency: null, intake_notes: null, cv_url: null, contact_id: null, stage_entered_at: null, stage_due_at: null,
+      created_at: now, updated_at: now,
+    }),
+  );
   return id;
 }
 
-const create = async (app: DossierApp, org: Org, body: Record<string, unknown>) => {
+/** The one row of a raw read beneath the API. */
+const rowOf = async <T extends Record<string, unknown>>(app: DossierApp<Store>, text: string, ...values: unknown[]) => (await queryRows<T>(app, text, ...values))[0];
+
+const create = async (app: DossierApp<Store>, org: Org, body: Record<string, unknown>) => {
   const answer = await call(app, "POST", "/contacts", { key: org.key, body });
   if (answer.status !== 201) throw new Error(`create failed: ${answer.status} ${answer.text}`);
   return answer.json.data;
@@ -61,9 +64,9 @@ async function contacts({ app, org, other }: World) {
 }
 type Fixtures = Awaited<ReturnType<typeof contacts>>;
 
-describe("POST /contacts (api-v1 Contacts, C6)", async () => {
+describe.each(ENGINES)("POST /contacts (api-v1 Contacts, C6) on %s", async (engine) => {
   const time = clock();
-  const app = makeApp({ now: time.now });
+  const app = await appOn(engine, { now: time.now });
   const org = await makeOrg(app);
 
   test("C6: 201 with every field, null where unset, dossier_count 0, kind [] by default", async () => {
@@ -115,7 +118,7 @@ describe("POST /contacts (api-v1 Contacts, C6)", async () => {
       pool_added_at: "2026-01-01T00:00:00.000Z",
       pool_expires_at: "2026-06-01T00:00:00.000Z",
     });
-    const row = app.dossier.store.sqlite.query<{ kind_mask: number; email_folded: string }, [string]>("SELECT kind_mask, email_folded FROM contacts WHERE id = ?").get(contact.id)!;
+    const row = await rowOf<{ kind_mask: number; email_folded: string }>(app, "SELECT kind_mask, email_folded FROM contacts WHERE id = ?", contact.id);
     expect(row.email_folded).toBe("grace@navy.mil");
     expect(row.kind_mask).toBe(1 | 4 | 16);
   });
@@ -127,6 +130,8 @@ const badCreate = ([name, body, field]: [string, Row<Fixtures>["body"], string])
   method: "POST", path: "/contacts", body, status: 400, json: refused("invalid_body", field),
 });
 
+// The scenario tables run on SQLite alone for now: test/helpers/scenario.ts (makeApp) reads what a
+// row left beneath the API (row counts, the tables' fingerprint, the events) through SQLite.
 scenarios("POST /contacts: rules", contacts, [
   {
     name: "C10: null for an optional field on create is the same as leaving it out",
@@ -198,8 +203,8 @@ scenarios("POST /contacts: rules", contacts, [
   })),
 ]);
 
-describe("email uniqueness (api-v1 Errors duplicate_contact, C10 case folding)", async () => {
-  const app = makeApp();
+describe.each(ENGINES)("email uniqueness (api-v1 Errors duplicate_contact, C10 case folding) on %s", async (engine) => {
+  const app = await appOn(engine);
   const org = await makeOrg(app);
 
   test("C10: PATCH of a contact's own email in another case is not a duplicate; email null frees the address", async () => {
@@ -240,8 +245,8 @@ scenarios("email uniqueness: rules (api-v1 Errors duplicate_contact, C10 case fo
   },
 ]);
 
-describe("email uniqueness under concurrency, through a real server", async () => {
-  const app = makeApp();
+describe.each(ENGINES)("email uniqueness under concurrency, through a real server on %s", async (engine) => {
+  const app = await appOn(engine);
   const org = await makeOrg(app);
 
   const withServer = async (work: (base: string) => Promise<void>) => {
@@ -267,8 +272,8 @@ describe("email uniqueness under concurrency, through a real server", async () =
         if (answer.status === 409) expect(json.error!.code).toBe("duplicate_contact");
       }
     });
-    const rows = app.dossier.store.sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM contacts WHERE email_folded = ?").get("race@example.com")!;
-    expect(rows.n).toBe(1);
+    const rows = await rowOf<{ n: number | string }>(app, "SELECT count(*) AS n FROM contacts WHERE email_folded = ?", "race@example.com");
+    expect(Number(rows.n)).toBe(1);
   });
 
   test("C10: 20 concurrent PATCHes of 20 contacts onto one email → exactly one 200 and nineteen 409", async () => {
@@ -279,20 +284,20 @@ describe("email uniqueness under concurrency, through a real server", async () =
       expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(19).fill(409)]);
       await Promise.all(answers.map((a) => a.arrayBuffer()));
     });
-    const n = app.dossier.store.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM contacts WHERE email_folded = 'same@example.com'").get()!.n;
-    expect(n).toBe(1);
+    const n = (await rowOf<{ n: number | string }>(app, "SELECT count(*) AS n FROM contacts WHERE email_folded = 'same@example.com'")).n;
+    expect(Number(n)).toBe(1);
   });
 });
 
-describe("GET /contacts/{id}, PATCH, DELETE (api-v1 Contacts, C6, C10)", async () => {
+describe.each(ENGINES)("GET /contacts/{id}, PATCH, DELETE (api-v1 Contacts, C6, C10) on %s", async (engine) => {
   const time = clock();
-  const app = makeApp({ now: time.now });
+  const app = await appOn(engine, { now: time.now });
   const org = await makeOrg(app);
 
   test("C6: dossier_count counts links, archived dossiers included", async () => {
     const c = await create(app, org, { full_name: "Linked" });
-    const active = insertDossier(app, org.id);
-    const archived = insertDossier(app, org.id, { status: "archived" });
+    const active = await insertDossier(app, org.id);
+    const archived = await insertDossier(app, org.id, { status: "archived" });
     for (const dossier of [active, archived]) {
       const link = await call(app, "POST", `/dossiers/${dossier}/contacts`, { key: org.key, body: { contact_id: c.id, role_on_dossier: "other" } });
       expect(link.status).toBe(201);
@@ -316,7 +321,7 @@ describe("GET /contacts/{id}, PATCH, DELETE (api-v1 Contacts, C6, C10)", async (
       updated_at: time.now().toISOString(),
     });
     expect(answer.json.data.created_at).toBe(c.created_at);
-    const mask = app.dossier.store.sqlite.query<{ kind_mask: number }, [string]>("SELECT kind_mask FROM contacts WHERE id = ?").get(c.id)!.kind_mask;
+    const mask = (await rowOf<{ kind_mask: number }>(app, "SELECT kind_mask FROM contacts WHERE id = ?", c.id)).kind_mask;
     expect(mask).toBe(8);
   });
 
@@ -337,38 +342,38 @@ describe("GET /contacts/{id}, PATCH, DELETE (api-v1 Contacts, C6, C10)", async (
     const answer = await call(app, "PATCH", `/contacts/${c.id}`, { key: org.key, body: cleared });
     expect(answer.status).toBe(200);
     expect(answer.json.data).toMatchObject(cleared);
-    const folded = app.dossier.store.sqlite.query<{ email_folded: string | null }, [string]>("SELECT email_folded FROM contacts WHERE id = ?").get(c.id)!;
+    const folded = await rowOf<{ email_folded: string | null }>(app, "SELECT email_folded FROM contacts WHERE id = ?", c.id);
     expect(folded.email_folded).toBeNull();
   });
 
   test("api-v1/C6 DELETE: hard delete; links removed; dossiers and their other links kept; the primary's dossier gets contact_id null; no event", async () => {
     const gone = await create(app, org, { full_name: "Leaving" });
     const stays = await create(app, org, { full_name: "Staying" });
-    const d1 = insertDossier(app, org.id); // gone is the primary, stays another link
-    const d2 = insertDossier(app, org.id); // stays is the primary, gone another link
+    const d1 = await insertDossier(app, org.id); // gone is the primary, stays another link
+    const d2 = await insertDossier(app, org.id); // stays is the primary, gone another link
     const link = (d: string, c: string, primary: boolean) =>
       call(app, "POST", `/dossiers/${d}/contacts`, { key: org.key, body: { contact_id: c, role_on_dossier: primary ? "primary" : "other", is_primary: primary } });
     await link(d1, gone.id, true);
     await link(d1, stays.id, false);
     await link(d2, stays.id, true);
     await link(d2, gone.id, false);
-    const dossierRow = (id: string) => app.dossier.store.sqlite.query<{ contact_id: string | null; updated_at: string; status: string }, [string]>("SELECT contact_id, updated_at, status FROM dossiers WHERE id = ?").get(id)!;
-    const d1Before = dossierRow(d1);
+    const dossierRow = (id: string) => rowOf<{ contact_id: string | null; updated_at: string; status: string }>(app, "SELECT contact_id, updated_at, status FROM dossiers WHERE id = ?", id);
+    const d1Before = await dossierRow(d1);
     expect(d1Before.contact_id).toBe(gone.id);
-    const before = rowCounts(app);
+    const before = await rowCountsOf(app);
     time.tick(1000);
 
     const answer = await call(app, "DELETE", `/contacts/${gone.id}`, { key: org.key });
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({ data: { id: gone.id, deleted: true } });
 
-    const after = rowCounts(app);
+    const after = await rowCountsOf(app);
     expect(after.contacts).toBe(before.contacts - 1);
     expect(after.dossier_contacts).toBe(before.dossier_contacts - 2);
     expect(after.dossiers).toBe(before.dossiers);
     expect(after.events).toBe(before.events);
-    expect(dossierRow(d1)).toEqual({ ...d1Before, contact_id: null });
-    expect(dossierRow(d2).contact_id).toBe(stays.id);
+    expect(await dossierRow(d1)).toEqual({ ...d1Before, contact_id: null });
+    expect((await dossierRow(d2)).contact_id).toBe(stays.id);
     const d1Links = (await call(app, "GET", `/dossiers/${d1}/contacts`, { key: org.key })).json;
     expect(d1Links.data.map((l: { contact_id: string }) => l.contact_id)).toEqual([stays.id]);
     const d2Links = (await call(app, "GET", `/dossiers/${d2}/contacts`, { key: org.key })).json;
@@ -435,9 +440,9 @@ scenarios("GET /contacts/{id}, PATCH, DELETE: rules", async (world: World) => ({
   ] as [string, Row<Fixtures>["body"], string][]).map(badPatch),
 ], { app: makeApp({ now: movingClock("2026-03-01T12:00:00.000Z") }) });
 
-describe("GET /contacts: sort, paging, kind, pool (C3, C6, C10)", () => {
+describe.each(ENGINES)("GET /contacts: sort, paging, kind, pool (C3, C6, C10) on %s", async (engine) => {
   const time = clock("2026-05-01T00:00:00.000Z");
-  const app = makeApp({ now: time.now });
+  const app = await appOn(engine, { now: time.now });
 
   test("C3: newest first (created_at desc, then id desc), stable across pages; meta", async () => {
     const org = await makeOrg(app);
@@ -477,8 +482,8 @@ scenarios("GET /contacts: query rules", contacts, [
   },
 ]);
 
-describe("GET /contacts?kind= (C6: repeated = any of)", () => {
-  const app = makeApp();
+describe.each(ENGINES)("GET /contacts?kind= (C6: repeated = any of) on %s", async (engine) => {
+  const app = await appOn(engine);
 
   test("C6: kind repeated matches contacts holding any of the kinds", async () => {
     const org = await makeOrg(app);
@@ -506,9 +511,9 @@ describe("GET /contacts?kind= (C6: repeated = any of)", () => {
   });
 });
 
-describe("GET /contacts?pool= (C6, C10): windows just before, at and after their bounds", async () => {
+describe.each(ENGINES)("GET /contacts?pool= (C6, C10): windows just before, at and after their bounds on %s", async (engine) => {
   const time = clock("2026-01-01T00:00:00.000Z");
-  const app = makeApp({ now: time.now });
+  const app = await appOn(engine, { now: time.now });
   const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const ADDED = "2026-04-01T00:00:00.000Z";
   const EXPIRES = "2026-07-01T00:00:00.000Z";
@@ -548,8 +553,8 @@ describe("GET /contacts?pool= (C6, C10): windows just before, at and after their
   });
 });
 
-describe("GET /contacts?search= (C6, C10: case-insensitive substring, index-served)", async () => {
-  const app = makeApp();
+describe.each(ENGINES)("GET /contacts?search= (C6, C10: case-insensitive substring, index-served) on %s", async (engine) => {
+  const app = await appOn(engine);
   const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const other = await makeOrg(app);
   const search = async (q: string, key = org.key) => names(await call(app, "GET", `/contacts?search=${encodeURIComponent(q)}&per_page=100`, { key })).sort();
@@ -617,8 +622,10 @@ describe("GET /contacts?search= (C6, C10: case-insensitive substring, index-serv
     expect(await search("ÿv")).toEqual([]);
   });
 
-  test("C6: a search of three characters or more is served by the trigram index (contacts_fts), kept consistent", async () => {
-    const { sqlite } = app.dossier.store;
+  // SQLite alone: its trigram index (contacts_fts), query plan and contact_generations are SQLite's
+  // own machinery; PostgreSQL's search answers the same cases above.
+  test.if(engine === "sqlite")("C6: a search of three characters or more is served by the trigram index (contacts_fts), kept consistent", async () => {
+    const { sqlite } = onSqlite(app).dossier.store;
     // The external-content index agrees with its folded table after every write above.
     expect(() => sqlite.run("INSERT INTO contacts_fts(contacts_fts, rank) VALUES('integrity-check', 1)")).not.toThrow();
     const plan = sqlite.query<{ detail: string }, []>(

@@ -2,12 +2,13 @@
 // contact page lists them), right across the list's caches: a link or unlink changes no dossier's
 // generation, so such a list is never taken from a remembered answer or page boundary.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { call, makeApp, makeOrg } from "../helpers";
+import { call, makeOrg } from "../helpers";
+import { ENGINES, appOn } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-describe("GET /dossiers?contact_id", async () => {
-  const app = makeApp();
+describe.each(ENGINES)("GET /dossiers?contact_id on %s", async (engine) => {
+  const app = await appOn(engine);
   const org = await makeOrg(app);
   const other = await makeOrg(app);
   const as = (key: string) => ({

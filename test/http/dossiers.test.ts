@@ -7,7 +7,9 @@ import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { DossierApp } from "../../src/app";
-import { call, filesUnder, makeApp, makeOrg, rowCounts, type Org } from "../helpers";
+import type { Store } from "../../src/db/store";
+import { call, filesUnder, makeApp, makeOrg, type Org } from "../helpers";
+import { ENGINES, appOn, queryRows, rowCountsOf } from "../helpers/stores";
 import { refused, scenarios, type Row, type World } from "../helpers/scenario";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
@@ -25,14 +27,12 @@ interface Event {
   body: { id: string; type: string; created_at: string; organization_id: string; data: any; previous_attributes?: any };
 }
 
-function eventsOf(app: DossierApp, org: Org): Event[] {
-  return app.dossier.store.sqlite
-    .query<{ type: string; body: string }, [string]>(`SELECT type, body FROM events WHERE organization_id = ? ORDER BY seq`)
-    .all(org.id)
+async function eventsOf(app: DossierApp<Store>, org: Org): Promise<Event[]> {
+  return (await queryRows<{ type: string; body: string }>(app, `SELECT type, body FROM events WHERE organization_id = ? ORDER BY seq`, org.id))
     .map((row) => ({ type: row.type, body: JSON.parse(row.body) }));
 }
 
-async function flowsOf(app: DossierApp, org: Org) {
+async function flowsOf(app: DossierApp<Store>, org: Org) {
   const flows = (await call(app, "GET", "/flows", { key: org.key })).json.data;
   return {
     candidate: flows.find((f: any) => f.type === "candidate" && f.is_default),
@@ -40,7 +40,7 @@ async function flowsOf(app: DossierApp, org: Org) {
   };
 }
 
-async function create(app: DossierApp, org: Org, body: Record<string, unknown>) {
+async function create(app: DossierApp<Store>, org: Org, body: Record<string, unknown>) {
   const answer = await call(app, "POST", "/dossiers", { key: org.key, body });
   expect(answer.status).toBe(201);
   return answer.json.data;
@@ -67,8 +67,8 @@ function movingClock(start: string): () => Date {
 
 const long = (n: number) => "x".repeat(n);
 
-describe("POST /dossiers (JSON)", async () => {
-  const app = makeApp();
+describe.each(ENGINES)("POST /dossiers (JSON) on %s", async (engine) => {
+  const app = await appOn(engine);
   const org = await makeOrg(app, { rateLimit: 1_000_000 });
 
   test("C5: a candidate dossier has every field, null where unset, and sits in the first stage of the default flow", async () => {
@@ -91,7 +91,7 @@ describe("POST /dossiers (JSON)", async () => {
 
   test("C7: dossier.created is recorded with the whole dossier as data", async () => {
     const d = await create(app, org, { type: "candidate", name: "Evented" });
-    const last = eventsOf(app, org).at(-1)!;
+    const last = (await eventsOf(app, org)).at(-1)!;
     expect(last.type).toBe("dossier.created");
     expect(last.body).toEqual({ id: expect.stringMatching(/^evt_[A-Za-z0-9]{26,}$/), type: "dossier.created", created_at: expect.any(String), organization_id: org.id, data: d });
   });
@@ -106,6 +106,8 @@ const SALES_DEAL = {
 const badCreate = (name: string, body: Record<string, unknown>, field: string) =>
   ({ name: `C3, C5: ${name} → 400 invalid_body naming ${field}, nothing persisted`, method: "POST", path: "/dossiers", body, status: 400, json: refused("invalid_body", field) }) as const;
 
+// The scenario tables run on SQLite alone for now: test/helpers/scenario.ts (makeApp) reads what a
+// row left beneath the API (row counts, the tables' fingerprint, the events) through SQLite.
 scenarios("POST /dossiers (JSON): rules", async (world) => ({ ...(await flows(world)), theirs: await create(world.app, world.other, { type: "candidate", name: "Theirs" }) }), [
   {
     name: "C4: a sales dossier with all fields goes into the first stage of the given flow; dossier.created",
@@ -221,53 +223,53 @@ scenarios("POST /dossiers (JSON): rules", async (world) => ({ ...(await flows(wo
     status: 403, json: refused("forbidden"),
   },
 ]);
-describe("C5: contact on create", async () => {
-  const app = makeApp();
+describe.each(ENGINES)("C5: contact on create on %s", async (engine) => {
+  const app = await appOn(engine);
   const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const other = await makeOrg(app);
-  const sqlite = app.dossier.store.sqlite;
-  const contact = (id: string) => sqlite.query<any, [string]>(`SELECT * FROM contacts WHERE id = ?`).get(id);
+  const contact = async (id: string) => (await queryRows<any>(app, `SELECT * FROM contacts WHERE id = ?`, id))[0];
+  // is_primary as 1 or 0 on both engines (PostgreSQL's column is a boolean).
   const links = (dossierId: string) =>
-    sqlite.query<any, [string]>(`SELECT contact_id, role_on_dossier, is_primary FROM dossier_contacts WHERE dossier_id = ?`).all(dossierId);
+    queryRows(app, `SELECT contact_id, role_on_dossier, CASE WHEN is_primary THEN 1 ELSE 0 END AS is_primary FROM dossier_contacts WHERE dossier_id = ?`, dossierId);
 
   test("without contact_id and no matching email: a new contact from name, email, phone, company and role, kind [candidate], linked as primary", async () => {
     const d = await create(app, org, { type: "candidate", name: " Grace Hopper ", email: "Grace@Navy.example", phone: "555", company: "Navy", role: "Admiral" });
-    const c = contact(d.contact_id);
+    const c = await contact(d.contact_id);
     expect(c).toMatchObject({ organization_id: org.id, full_name: "Grace Hopper", email: "Grace@Navy.example", phone: "555", company: "Navy", role: "Admiral" });
     expect(JSON.parse(c.kind)).toEqual(["candidate"]);
-    expect(links(d.id)).toEqual([{ contact_id: d.contact_id, role_on_dossier: "primary", is_primary: 1 }]);
+    expect(await links(d.id)).toEqual([{ contact_id: d.contact_id, role_on_dossier: "primary", is_primary: 1 }]);
   });
 
   test("a sales dossier's new contact has kind [prospect]", async () => {
     const d = await create(app, org, { type: "sales", name: "Deal" });
-    expect(JSON.parse(contact(d.contact_id).kind)).toEqual(["prospect"]);
+    expect(JSON.parse((await contact(d.contact_id)).kind)).toEqual(["prospect"]);
   });
 
   test("an email matching an existing contact (case-insensitive, JavaScript lower-casing) links that contact; no new contact", async () => {
     const first = await create(app, org, { type: "candidate", name: "Émile", email: "ÉMILE@Example.com" });
-    const before = rowCounts(app).contacts;
+    const before = (await rowCountsOf(app)).contacts;
     const second = await create(app, org, { type: "sales", name: "Émile's deal", email: "émile@example.COM" });
     expect(second.contact_id).toBe(first.contact_id);
-    expect(rowCounts(app).contacts).toBe(before);
-    expect(links(second.id)).toEqual([{ contact_id: first.contact_id, role_on_dossier: "primary", is_primary: 1 }]);
+    expect((await rowCountsOf(app)).contacts).toBe(before);
+    expect(await links(second.id)).toEqual([{ contact_id: first.contact_id, role_on_dossier: "primary", is_primary: 1 }]);
   });
 
   test("the same email in another organization is not linked", async () => {
     const mine = await create(app, org, { type: "candidate", name: "Shared", email: "shared@example.com" });
     const theirs = await create(app, other, { type: "candidate", name: "Shared", email: "shared@example.com" });
     expect(theirs.contact_id).not.toBe(mine.contact_id);
-    expect(contact(theirs.contact_id).organization_id).toBe(other.id);
+    expect((await contact(theirs.contact_id)).organization_id).toBe(other.id);
   });
 
   test("with contact_id: that contact is linked as primary, even when the email names another contact", async () => {
     const a = await create(app, org, { type: "candidate", name: "A", email: "a-contact@example.com" });
     const b = await create(app, org, { type: "candidate", name: "B", email: "b-contact@example.com" });
-    const before = rowCounts(app).contacts;
+    const before = (await rowCountsOf(app)).contacts;
     const d = await create(app, org, { type: "candidate", name: "C", email: "b-contact@example.com", contact_id: a.contact_id });
     expect(d.contact_id).toBe(a.contact_id);
     expect(d.contact_id).not.toBe(b.contact_id);
-    expect(rowCounts(app).contacts).toBe(before);
-    expect(links(d.id)).toEqual([{ contact_id: a.contact_id, role_on_dossier: "primary", is_primary: 1 }]);
+    expect((await rowCountsOf(app)).contacts).toBe(before);
+    expect(await links(d.id)).toEqual([{ contact_id: a.contact_id, role_on_dossier: "primary", is_primary: 1 }]);
   });
 
 });
@@ -275,26 +277,34 @@ describe("C5: contact on create", async () => {
 
 // C5 "all of it happens in one transaction with the dossier", C7 "a change that rolls back emits
 // nothing": the failure comes last, when the outbox event is written, after the contact, the
-// dossier and the link are in. A trigger on this file's database refuses every event insert.
-describe("C5, C7: contact on create is atomic when the failure comes after the contact insert", async () => {
-  const app = makeApp();
+// dossier and the link are in. A trigger on the app's database refuses every event insert.
+describe.each(ENGINES)("C5, C7: contact on create is atomic when the failure comes after the contact insert on %s", async (engine) => {
+  const app = await appOn(engine);
   const org = await makeOrg(app, { rateLimit: 1_000_000 });
-  const sqlite = app.dossier.store.sqlite;
   /** Every row of the tables a create touches (counts kept by triggers included), and the files. */
-  const state = () => ({
-    rows: rowCounts(app),
-    dossierCounts: sqlite.query(`SELECT * FROM dossier_counts ORDER BY 1, 2, 3, 4, 5`).all(),
-    kindCounts: sqlite.query(`SELECT * FROM contact_kind_counts ORDER BY 1, 2`).all(),
+  const state = async () => ({
+    rows: await rowCountsOf(app),
+    dossierCounts: await queryRows(app, `SELECT * FROM dossier_counts ORDER BY 1, 2, 3, 4, 5`),
+    kindCounts: await queryRows(app, `SELECT * FROM contact_kind_counts ORDER BY 1, 2`),
     files: filesUnder(app.dossier.filesDir),
     // The dossiers' own folders (the organization's folders may stay: the start-up sweep removes them when empty).
     dossierFolders: existsSync(join(app.dossier.filesDir, org.id, "dossiers")) ? readdirSync(join(app.dossier.filesDir, org.id, "dossiers")) : [],
   });
+  // The trigger in each engine's dialect (PostgreSQL's runs a function of its own).
+  const down =
+    engine === "sqlite"
+      ? [`CREATE TRIGGER outbox_down BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'outbox down'); END`]
+      : [
+          `CREATE FUNCTION outbox_down() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'outbox down'; END $$`,
+          `CREATE TRIGGER outbox_down BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION outbox_down()`,
+        ];
+  const up = engine === "sqlite" ? [`DROP TRIGGER outbox_down`] : [`DROP TRIGGER outbox_down ON events`, `DROP FUNCTION outbox_down()`];
   const outboxDown = async <T>(request: () => Promise<T>): Promise<T> => {
-    sqlite.run(`CREATE TRIGGER outbox_down BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'outbox down'); END`);
+    for (const statement of down) await queryRows(app, statement);
     try {
       return await request();
     } finally {
-      sqlite.run(`DROP TRIGGER outbox_down`);
+      for (const statement of up) await queryRows(app, statement);
     }
   };
   const send = (fields: Record<string, unknown>, multipart: boolean) => {
@@ -317,10 +327,10 @@ describe("C5, C7: contact on create is atomic when the failure comes after the c
     ["multipart with a CV, the email of an existing contact", () => ({ type: "candidate", name: "Known CV", email: "known-atomic@example.com", cv: pdf() }), true],
   ];
   test.each(cases)("C5, C7: %s; the event insert fails → 500; no contact, no link, no dossier, no event, no file", async (_name, body, multipart) => {
-    const before = state();
+    const before = await state();
     const answer = await outboxDown(() => send(body(), multipart));
     expect([answer.status, answer.json.error.code]).toEqual([500, "internal"]);
-    expect(state()).toEqual(before);
+    expect(await state()).toEqual(before);
     // With the outbox back, the same request goes through: the failure was the trigger's alone.
     const retry = await send(body(), multipart);
     expect(retry.status).toBe(201);
@@ -329,9 +339,9 @@ describe("C5, C7: contact on create is atomic when the failure comes after the c
 
 
 // Each test lists the dossiers of its own organization, so none depends on what another made.
-describe("GET /dossiers", () => {
+describe.each(ENGINES)("GET /dossiers on %s", async (engine) => {
   let clock = new Date("2026-03-01T10:00:00.000Z");
-  const app = makeApp({ now: () => clock });
+  const app = await appOn(engine, { now: () => clock });
   const tick = () => (clock = new Date(clock.getTime() + 1000));
   const list = async (org: Org, query: string) => {
     const answer = await call(app, "GET", `/dossiers${query}`, { key: org.key });
@@ -444,7 +454,7 @@ describe("GET /dossiers", () => {
   test("C5, C10: overdue=true lists active dossiers whose stage_due_at has passed; overdue=false the others", async () => {
     // Its own app and clock: the test moves time.
     let now = new Date("2026-03-01T10:00:00.000Z");
-    const fresh = makeApp({ now: () => now });
+    const fresh = await appOn(engine, { now: () => now });
     const o = await makeOrg(fresh);
     const { candidate } = await flowsOf(fresh, o);
     const late = await create(fresh, o, { type: "candidate", name: "Late" }); // Applied: 3 days
@@ -496,10 +506,10 @@ scenarios("GET /dossiers/{id}", dossiers, [
     name: "tenancy: another organization's dossier → 404 not_found", method: "GET", path: "/dossiers/{theirs}", status: 404, json: refused("not_found"),
   },
 ]);
-describe("PATCH /dossiers/{id}", async () => {
+describe.each(ENGINES)("PATCH /dossiers/{id} on %s", async (engine) => {
   let clock = new Date("2026-05-01T08:00:00.000Z");
   const tick = () => (clock = new Date(clock.getTime() + 60_000));
-  const app = makeApp({ now: () => clock });
+  const app = await appOn(engine, { now: () => clock });
   const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const patch = (id: string, body: unknown, key = org.key) => call(app, "PATCH", `/dossiers/${id}`, { key, body });
 
@@ -510,12 +520,12 @@ describe("PATCH /dossiers/{id}", async () => {
       name: "  New deal  ", email: "new@example.com", phone: "123", company: "Old", role: "Buyer", contact_person: "Jim",
       deal_size: 99.5, deal_currency: "GBP", status: "lost", assigned_to: UUID, intake_notes: "notes",
     };
-    const eventsBefore = eventsOf(app, org).length;
+    const eventsBefore = (await eventsOf(app, org)).length;
     const answer = await patch(d.id, changes);
     expect(answer.status).toBe(200);
     const after = answer.json.data;
     expect(after).toEqual({ ...d, ...changes, name: "New deal", updated_at: clock.toISOString() });
-    const events = eventsOf(app, org).slice(eventsBefore);
+    const events = (await eventsOf(app, org)).slice(eventsBefore);
     expect(events.map((e) => e.type)).toEqual(["dossier.updated"]);
     expect(events[0].body.data).toEqual(after);
     expect(events[0].body.previous_attributes).toEqual({
@@ -535,7 +545,7 @@ describe("PATCH /dossiers/{id}", async () => {
     const answer = await patch(d.id, nulls);
     expect(answer.status).toBe(200);
     expect(answer.json.data).toEqual({ ...d, ...nulls, updated_at: clock.toISOString() });
-    expect(eventsOf(app, org).at(-1)!.body.previous_attributes).toEqual({
+    expect((await eventsOf(app, org)).at(-1)!.body.previous_attributes).toEqual({
       email: "x@example.com", phone: "1", company: "C", role: "R", contact_person: "P", deal_size: 1, deal_currency: "EUR",
       assigned_to: UUID, intake_notes: "I",
     });
@@ -545,13 +555,13 @@ describe("PATCH /dossiers/{id}", async () => {
     const { candidate } = await flowsOf(app, org);
     const d = await create(app, org, { type: "candidate", name: "Mover" });
     tick();
-    const n = eventsOf(app, org).length;
+    const n = (await eventsOf(app, org)).length;
     const answer = await patch(d.id, { current_stage_id: candidate.stages[2].id, status: "won" });
     const after = answer.json.data;
     expect(after.current_stage_id).toBe(candidate.stages[2].id);
     expect(after.stage_entered_at).toBe(clock.toISOString());
     expect(after.stage_due_at).toBe(new Date(clock.getTime() + candidate.stages[2].deadline_days * DAY).toISOString());
-    const events = eventsOf(app, org).slice(n);
+    const events = (await eventsOf(app, org)).slice(n);
     expect(events.map((e) => e.type)).toEqual(["dossier.stage_changed", "dossier.updated"]);
     expect(events[0].body.data).toEqual({ id: d.id, current_stage_id: candidate.stages[2].id, previous_stage_id: candidate.stages[0].id, status: "won" });
     expect(events[0].body.previous_attributes).toBeUndefined();
@@ -566,26 +576,26 @@ describe("PATCH /dossiers/{id}", async () => {
 
   test("C10: current_stage_id null is allowed: stage dates become null; stage_changed (current_stage_id null) then updated", async () => {
     const d = await create(app, org, { type: "candidate", name: "Stageless" });
-    const n = eventsOf(app, org).length;
+    const n = (await eventsOf(app, org)).length;
     const after = (await patch(d.id, { current_stage_id: null })).json.data;
     expect(after).toMatchObject({ current_stage_id: null, stage_entered_at: null, stage_due_at: null });
-    const events = eventsOf(app, org).slice(n);
+    const events = (await eventsOf(app, org)).slice(n);
     expect(events.map((e) => e.type)).toEqual(["dossier.stage_changed", "dossier.updated"]);
     expect(events[0].body.data).toEqual({ id: d.id, current_stage_id: null, previous_stage_id: d.current_stage_id, status: "active" });
     // And back into a stage.
     const back = (await patch(d.id, { current_stage_id: d.current_stage_id })).json.data;
     expect(back.stage_entered_at).toBe(clock.toISOString());
-    expect(eventsOf(app, org).slice(n + 2).map((e) => e.type)).toEqual(["dossier.stage_changed", "dossier.updated"]);
+    expect((await eventsOf(app, org)).slice(n + 2).map((e) => e.type)).toEqual(["dossier.stage_changed", "dossier.updated"]);
   });
 
   test("api-v1 state table: any status may follow any status; PATCH status archived emits dossier.updated only, and a PATCH restores", async () => {
     const d = await create(app, org, { type: "candidate", name: "Cycle" });
-    const n = eventsOf(app, org).length;
+    const n = (await eventsOf(app, org)).length;
     for (const status of ["won", "lost", "active", "archived", "lost", "archived", "active"]) {
       const answer = await patch(d.id, { status });
       expect(answer.json.data.status).toBe(status);
     }
-    const events = eventsOf(app, org).slice(n);
+    const events = (await eventsOf(app, org)).slice(n);
     expect(events.map((e) => e.type)).toEqual(Array(7).fill("dossier.updated"));
     expect(events.map((e) => e.body.previous_attributes.status)).toEqual(["active", "won", "lost", "active", "archived", "lost", "archived"]);
   });
@@ -675,19 +685,19 @@ scenarios("PATCH /dossiers/{id}: rules", patchFixtures, [
   },
 ], { app: makeApp({ now: movingClock("2026-05-01T08:00:00.000Z") }) });
 
-describe("DELETE /dossiers/{id}", async () => {
-  const app = makeApp();
+describe.each(ENGINES)("DELETE /dossiers/{id} on %s", async (engine) => {
+  const app = await appOn(engine);
   const org = await makeOrg(app);
 
   test("C5, C10: archives and keeps the data; dossier.deleted carries the whole archived dossier", async () => {
     const d = await create(app, org, { type: "candidate", name: "Archive me", email: "arch@example.com" });
-    const n = eventsOf(app, org).length;
+    const n = (await eventsOf(app, org)).length;
     const answer = await call(app, "DELETE", `/dossiers/${d.id}`, { key: org.key });
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({ data: { id: d.id, status: "archived" } });
     const kept = (await call(app, "GET", `/dossiers/${d.id}`, { key: org.key })).json.data;
     expect(kept).toMatchObject({ ...d, status: "archived", updated_at: expect.any(String) });
-    const events = eventsOf(app, org).slice(n);
+    const events = (await eventsOf(app, org)).slice(n);
     expect(events.map((e) => e.type)).toEqual(["dossier.deleted"]);
     expect(events[0].body.data).toEqual(kept);
   });

@@ -1,16 +1,18 @@
 // C13, C20: flows and stages over the API (POST /flows, PATCH /flows/{id}, POST /flows/{id}/stages,
 // PATCH /stages/{id}, DELETE /stages/{id}), with `flows:write`.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { call, makeApp, makeOrg, type Org } from "../helpers";
+import { call, makeOrg, type Org } from "../helpers";
+import { ENGINES, appOn } from "../helpers/stores";
 import { refused, scenarios, type World } from "../helpers/scenario";
 import type { DossierApp } from "../../src/app";
+import type { Store } from "../../src/db/store";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 type Stage = { id: string; name: string; position: number };
 type Flow = { id: string; name: string; is_default: boolean; stages: Stage[] };
 
-async function post<T>(app: DossierApp, org: Org, path: string, body: unknown): Promise<T> {
+async function post<T>(app: DossierApp<Store>, org: Org, path: string, body: unknown): Promise<T> {
   const answer = await call(app, "POST", path, { key: org.key, body });
   if (answer.status !== 201) throw new Error(`setup: ${path} answered ${answer.status} ${answer.text}`);
   return answer.json.data as T;
@@ -33,6 +35,8 @@ async function flows({ app, org, other }: World) {
 
 const NOBODY = "00000000-0000-4000-8000-000000000000";
 
+// The scenario tables run on SQLite alone for now: test/helpers/scenario.ts (makeApp) reads what a
+// row left beneath the API (row counts, the tables' fingerprint, the events) through SQLite.
 scenarios("POST /flows (C13): a flow with its stages", flows, [
   {
     name: "C13, C10: 201 with the stages in the order given, positions 1..n, defaults filled in, the name trimmed; no event",
@@ -120,9 +124,9 @@ scenarios("DELETE /stages/{id} (C13, C20)", flows, [
   { name: "C13: flows:read alone is 403", as: ["flows:read"], method: "DELETE", path: "/stages/{c}", status: 403, json: refused("forbidden") },
 ]);
 
-describe("C20: last_stage is checked before stage_not_empty", () => {
+describe.each(ENGINES)("C20: last_stage is checked before stage_not_empty on %s", async (engine) => {
   test("the last stage of a flow, holding a dossier, answers last_stage", async () => {
-    const app = makeApp();
+    const app = await appOn(engine);
     const org = await makeOrg(app);
     const solo = await post<Flow>(app, org, "/flows", { type: "sales", name: "Solo", stages: [{ name: "Only" }] });
     await post(app, org, "/dossiers", { type: "sales", name: "Deal", flow_id: solo.id });
@@ -132,8 +136,8 @@ describe("C20: last_stage is checked before stage_not_empty", () => {
   });
 });
 
-describe("C20: stage positions are always 1..n, in order", async () => {
-  const app = makeApp();
+describe.each(ENGINES)("C20: stage positions are always 1..n, in order on %s", async (engine) => {
+  const app = await appOn(engine);
   const org = await makeOrg(app);
 
   const names = async (flowId: string) => {
@@ -192,9 +196,9 @@ describe("C20: stage positions are always 1..n, in order", async () => {
   });
 });
 
-describe("C4, C13: the default flag moves", () => {
+describe.each(ENGINES)("C4, C13: the default flag moves on %s", async (engine) => {
   test("PATCH is_default true takes the flag from the type's default and leaves the other type's", async () => {
-    const app = makeApp();
+    const app = await appOn(engine);
     const org = await makeOrg(app);
     const mine = await post<Flow>(app, org, "/flows", { type: "candidate", name: "Mine", stages: [{ name: "One" }] });
     expect((await call(app, "PATCH", `/flows/${mine.id}`, { key: org.key, body: { is_default: true } })).json.data.is_default).toBe(true);

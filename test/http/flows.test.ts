@@ -1,13 +1,14 @@
 // api-v1 "Flows", C3 (sort, paging, stages meta), C4 (default flows), C10 (stage fields).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { insertFlow } from "../../src/services/flows";
-import { call, makeApp, makeOrg } from "../helpers";
+import { call, makeOrg } from "../helpers";
+import { ENGINES, appOn } from "../helpers/stores";
 import { refused, scenarios, type World } from "../helpers/scenario";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-describe("GET /flows", async () => {
-  const app = makeApp();
+describe.each(ENGINES)("GET /flows on %s", async (engine) => {
+  const app = await appOn(engine);
   const org = await makeOrg(app);
   const other = await makeOrg(app);
 
@@ -39,9 +40,9 @@ describe("GET /flows", async () => {
   });
 });
 
-describe("C4: flow create --default moves the default flag", () => {
+describe.each(ENGINES)("C4: flow create --default moves the default flag on %s", async (engine) => {
   test("at most one default flow per type", async () => {
-    const app = makeApp();
+    const app = await appOn(engine);
     const org = await makeOrg(app);
     await app.dossier.store.write(() => insertFlow(app.dossier, org.id, { type: "candidate", name: "New default", isDefault: true, stages: [{ name: "Only" }] }));
     const flows = (await call(app, "GET", "/flows?type=candidate", { key: org.key })).json.data;
@@ -64,6 +65,8 @@ async function twoMore({ app, org }: World) {
 
 const names = (...list: string[]) => list.map((name) => ({ name }));
 
+// The scenario tables run on SQLite alone for now: test/helpers/scenario.ts (makeApp) reads what a
+// row left beneath the API (row counts, the tables' fingerprint, the events) through SQLite.
 scenarios("api-v1 Flows: GET /flows and GET /flows/{id}/stages as rules", twoMore, [
   { name: "C3: sorted by name", method: "GET", path: "/flows", status: 200,
     json: { data: names("Alpha hiring", "Recruitment", "Sales", "Zulu deals"), meta: { total: 4, page: 1, per_page: 25 } } },

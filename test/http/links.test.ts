@@ -4,9 +4,10 @@
 // request and its answer are rows of scenario tables (test/helpers/scenario.ts).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { DossierApp } from "../../src/app";
-import { dossiers } from "../../src/db/schema";
+import type { Store } from "../../src/db/store";
 import { newId } from "../../src/ids";
-import { call, makeApp, makeOrg, rowCounts, type Org } from "../helpers";
+import { call, makeOrg, setUp, type Org } from "../helpers";
+import { ENGINES, appOn, queryRows, rowCountsOf } from "../helpers/stores";
 import { refused, scenarios, type Row, type World } from "../helpers/scenario";
 import { seededRandom } from "../../src/random";
 
@@ -17,61 +18,78 @@ function clock(start = "2026-03-01T12:00:00.000Z") {
   return { now: () => new Date(time), tick: (ms = 1) => void (time += ms) };
 }
 
-/** A dossier row written directly (the dossiers endpoints are another issue's). */
-function insertDossier(app: DossierApp, organizationId: string, status: "active" | "archived" = "active") {
+/** A dossier row written directly, through the store's own insert (no flow, no history, no event). */
+async function insertDossier(app: DossierApp<Store>, organizationId: string, status: "active" | "archived" = "active") {
   const now = app.dossier.now().toISOString();
   const id = newId();
-  app.dossier.store.orm.insert(dossiers).values({ id, organizationId, type: "sales", name: "Deal", status, createdAt: now, updatedAt: now }).run();
+  await setUp(app.dossier, () =>
+    app.dossier.store.dossiers.insert({
+      id, organization_id: organizationId, flow_id: null, type: "sales", name: "Deal", email: null, phone: null, company: null, role: null,
+      contact_person: null, status, current_stage_id: null, assigned_to: null, deal_size: null, deal_currency: null, intake_notes: null,
+      cv_url: null, contact_id: null, stage_entered_at: null, stage_due_at: null, created_at: now, updated_at: now,
+    }),
+  );
   return id;
 }
 
-const dossierRow = (app: DossierApp, id: string) =>
-  app.dossier.store.sqlite.query<{ contact_id: string | null; updated_at: string }, [string]>("SELECT contact_id, updated_at FROM dossiers WHERE id = ?").get(id)!;
+const dossierRow = async (app: DossierApp<Store>, id: string) =>
+  (await queryRows<{ contact_id: string | null; updated_at: string }>(app, "SELECT contact_id, updated_at FROM dossiers WHERE id = ?", id))[0];
 
-async function contact(app: DossierApp, org: Org, full_name: string, extra: Record<string, unknown> = {}) {
+/** Row counts of every table (rowCountsOf) but the caches' generations, bookkeeping on either
+ * engine: rowCountsOf leaves SQLite's out and lists PostgreSQL's, which a link bumps. */
+async function dataCounts(app: DossierApp<Store>) {
+  const { generations: _, ...counts } = await rowCountsOf(app);
+  return counts;
+}
+
+/** The dossier's primary links, read beneath the API (`is_primary` alone: 1 on SQLite, true on PostgreSQL). */
+const primariesOf = (app: DossierApp<Store>, dossierId: string) =>
+  queryRows<{ contact_id: string }>(app, "SELECT contact_id FROM dossier_contacts WHERE dossier_id = ? AND is_primary", dossierId);
+
+async function contact(app: DossierApp<Store>, org: Org, full_name: string, extra: Record<string, unknown> = {}) {
   const answer = await call(app, "POST", "/contacts", { key: org.key, body: { full_name, ...extra } });
   if (answer.status !== 201) throw new Error(answer.text);
   return answer.json.data as { id: string; full_name: string; email: string | null; company: string | null };
 }
 
-const link = (app: DossierApp, org: Org, dossierId: string, body: Record<string, unknown> | unknown[], key = org.key) =>
+const link = (app: DossierApp<Store>, org: Org, dossierId: string, body: Record<string, unknown> | unknown[], key = org.key) =>
   call(app, "POST", `/dossiers/${dossierId}/contacts`, { key, body });
 
 /** Fixtures: a dossier without links (`dossier`), a contact (`contact`), a dossier linked to it
  * (`linked`), and the other organization's dossier (`theirs`) linked as primary to its contact
  * (`theirContact`). */
 async function linkFixtures({ app, org, other }: World) {
-  const dossier = insertDossier(app, org.id);
+  const dossier = await insertDossier(app, org.id);
   const c = await contact(app, org, "Linked");
-  const linked = insertDossier(app, org.id);
+  const linked = await insertDossier(app, org.id);
   expect((await link(app, org, linked, { contact_id: c.id, role_on_dossier: "other" })).status).toBe(201);
-  const theirs = insertDossier(app, other.id);
+  const theirs = await insertDossier(app, other.id);
   const theirContact = await contact(app, other, "Theirs");
   expect((await link(app, other, theirs, { contact_id: theirContact.id, role_on_dossier: "primary", is_primary: true })).status).toBe(201);
   return { dossier, contact: c, linked, theirs, theirContact };
 }
 type Fixtures = Awaited<ReturnType<typeof linkFixtures>>;
 
-describe("POST /dossiers/{id}/contacts (C6, C10)", async () => {
+describe.each(ENGINES)("POST /dossiers/{id}/contacts (C6, C10) on %s", async (engine) => {
   const time = clock();
-  const app = makeApp({ now: time.now });
+  const app = await appOn(engine, { now: time.now });
   const org = await makeOrg(app);
 
   test("C6: 201 for a new link with the link shape; is_primary defaults to false; no event, updated_at kept", async () => {
-    const d = insertDossier(app, org.id);
+    const d = await insertDossier(app, org.id);
     const c = await contact(app, org, "Linked Once");
-    const before = rowCounts(app);
-    const { updated_at } = dossierRow(app, d);
+    const before = await dataCounts(app);
+    const { updated_at } = (await dossierRow(app, d));
     time.tick(1000);
     const answer = await link(app, org, d, { contact_id: c.id, role_on_dossier: "champion" });
     expect(answer.status).toBe(201);
     expect(answer.json).toEqual({ data: { dossier_id: d, contact_id: c.id, role_on_dossier: "champion", is_primary: false } });
-    expect(rowCounts(app)).toEqual({ ...before, dossier_contacts: before.dossier_contacts + 1, dossier_history: before.dossier_history + 1 });
-    expect(dossierRow(app, d)).toEqual({ contact_id: null, updated_at });
+    expect(await dataCounts(app)).toEqual({ ...before, dossier_contacts: before.dossier_contacts + 1, dossier_history: before.dossier_history + 1 });
+    expect((await dossierRow(app, d))).toEqual({ contact_id: null, updated_at });
   });
 
   test("C6/C10: re-link answers 200, updates the role, keeps is_primary without it, keeps the link time", async () => {
-    const d = insertDossier(app, org.id);
+    const d = await insertDossier(app, org.id);
     const first = await contact(app, org, "First linked");
     const second = await contact(app, org, "Second linked");
     expect((await link(app, org, d, { contact_id: first.id, role_on_dossier: "other", is_primary: true })).status).toBe(201);
@@ -89,32 +107,32 @@ describe("POST /dossiers/{id}/contacts (C6, C10)", async () => {
       [second.id, true],
       [first.id, false],
     ]);
-    expect(dossierRow(app, d).contact_id).toBe(second.id);
+    expect((await dossierRow(app, d)).contact_id).toBe(second.id);
     // Re-link without is_primary keeps false; with is_primary false on the primary leaves none.
     expect((await link(app, org, d, { contact_id: first.id, role_on_dossier: "introducer" })).json.data.is_primary).toBe(false);
     const dropped = await link(app, org, d, { contact_id: second.id, role_on_dossier: "gatekeeper", is_primary: false });
     expect(dropped.status).toBe(200);
-    expect(dossierRow(app, d).contact_id).toBeNull();
+    expect((await dossierRow(app, d)).contact_id).toBeNull();
     const after = await call(app, "GET", `/dossiers/${d}/contacts`, { key: org.key });
     expect(after.json.data.map((l: { contact_id: string }) => l.contact_id)).toEqual([first.id, second.id]);
   });
 
   test("C6: is_primary true demotes the previous primary; the dossier's contact_id follows; no event", async () => {
-    const d = insertDossier(app, org.id);
+    const d = await insertDossier(app, org.id);
     const a = await contact(app, org, "Primary A");
     const b = await contact(app, org, "Primary B");
-    const events = rowCounts(app).events;
+    const events = (await dataCounts(app)).events;
     await link(app, org, d, { contact_id: a.id, role_on_dossier: "primary", is_primary: true });
-    expect(dossierRow(app, d).contact_id).toBe(a.id);
+    expect((await dossierRow(app, d)).contact_id).toBe(a.id);
     await link(app, org, d, { contact_id: b.id, role_on_dossier: "primary", is_primary: true });
-    expect(dossierRow(app, d).contact_id).toBe(b.id);
-    const primaries = app.dossier.store.sqlite.query<{ contact_id: string }, [string]>("SELECT contact_id FROM dossier_contacts WHERE dossier_id = ? AND is_primary = 1").all(d);
+    expect((await dossierRow(app, d)).contact_id).toBe(b.id);
+    const primaries = await primariesOf(app, d);
     expect(primaries).toEqual([{ contact_id: b.id }]);
-    expect(rowCounts(app).events).toBe(events);
+    expect((await dataCounts(app)).events).toBe(events);
   });
 
   test("C6: archived dossiers can be linked and count in dossier_count", async () => {
-    const d = insertDossier(app, org.id, "archived");
+    const d = await insertDossier(app, org.id, "archived");
     const c = await contact(app, org, "Archived link");
     expect((await link(app, org, d, { contact_id: c.id, role_on_dossier: "other" })).status).toBe(201);
     expect((await call(app, "GET", `/contacts/${c.id}`, { key: org.key })).json.data.dossier_count).toBe(1);
@@ -129,6 +147,8 @@ const badLink = (name: string, body: Record<string, unknown> | unknown[], field:
   status: 400, json: refused("invalid_body", field),
 });
 
+// The scenario tables run on SQLite alone for now: test/helpers/scenario.ts (makeApp) reads what a
+// row left beneath the API (row counts, the tables' fingerprint, the events) through SQLite.
 scenarios("POST /dossiers/{id}/contacts: rules", linkFixtures, [
   badLink("contact_id missing", { role_on_dossier: "other" }, "contact_id", false),
   badLink("contact_id not a uuid", { contact_id: "abc", role_on_dossier: "other" }, "contact_id", false),
@@ -161,13 +181,13 @@ scenarios("POST /dossiers/{id}/contacts: rules", linkFixtures, [
   },
 ]);
 
-describe("GET /dossiers/{id}/contacts (C10 order and meta)", async () => {
+describe.each(ENGINES)("GET /dossiers/{id}/contacts (C10 order and meta) on %s", async (engine) => {
   const time = clock();
-  const app = makeApp({ now: time.now });
+  const app = await appOn(engine, { now: time.now });
   const org = await makeOrg(app);
 
   test("C10: the primary first, then by link time, oldest first; items carry api-v1's fields; paging parameters ignored", async () => {
-    const d = insertDossier(app, org.id);
+    const d = await insertDossier(app, org.id);
     const a = await contact(app, org, "Oldest", { email: "oldest@example.com", company: "Old Co" });
     const b = await contact(app, org, "Middle");
     const c = await contact(app, org, "Newest");
@@ -188,7 +208,7 @@ describe("GET /dossiers/{id}/contacts (C10 order and meta)", async () => {
   });
 
   test("C10: links made in the same millisecond keep the order they were made in", async () => {
-    const d = insertDossier(app, org.id);
+    const d = await insertDossier(app, org.id);
     const made: string[] = [];
     for (let i = 0; i < 5; i++) {
       const c = await contact(app, org, `Same ms ${i}`);
@@ -210,28 +230,28 @@ scenarios("GET /dossiers/{id}/contacts: rules", linkFixtures, [
   })),
 ]);
 
-describe("DELETE /dossiers/{id}/contacts/{contact_id} (C10)", async () => {
-  const app = makeApp();
+describe.each(ENGINES)("DELETE /dossiers/{id}/contacts/{contact_id} (C10) on %s", async (engine) => {
+  const app = await appOn(engine);
   const org = await makeOrg(app);
 
   test("unlinks, keeps the contact; the primary's unlink sets contact_id null; no event", async () => {
-    const d = insertDossier(app, org.id);
+    const d = await insertDossier(app, org.id);
     const a = await contact(app, org, "Unlink primary");
     const b = await contact(app, org, "Unlink other");
     await link(app, org, d, { contact_id: a.id, role_on_dossier: "primary", is_primary: true });
     await link(app, org, d, { contact_id: b.id, role_on_dossier: "other" });
-    const { updated_at } = dossierRow(app, d);
-    const before = rowCounts(app);
+    const { updated_at } = (await dossierRow(app, d));
+    const before = await dataCounts(app);
     const answer = await call(app, "DELETE", `/dossiers/${d}/contacts/${a.id}`, { key: org.key });
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({ data: { dossier_id: d, contact_id: a.id, unlinked: true } });
-    expect(rowCounts(app)).toEqual({ ...before, dossier_contacts: before.dossier_contacts - 1, dossier_history: before.dossier_history + 1 });
-    expect(dossierRow(app, d)).toEqual({ contact_id: null, updated_at });
+    expect(await dataCounts(app)).toEqual({ ...before, dossier_contacts: before.dossier_contacts - 1, dossier_history: before.dossier_history + 1 });
+    expect((await dossierRow(app, d))).toEqual({ contact_id: null, updated_at });
     expect((await call(app, "GET", `/contacts/${a.id}`, { key: org.key })).json.data.dossier_count).toBe(0);
     // Unlinking a non-primary leaves the primary in place.
     await link(app, org, d, { contact_id: a.id, role_on_dossier: "primary", is_primary: true });
     await call(app, "DELETE", `/dossiers/${d}/contacts/${b.id}`, { key: org.key });
-    expect(dossierRow(app, d).contact_id).toBe(a.id);
+    expect((await dossierRow(app, d)).contact_id).toBe(a.id);
   });
 });
 
@@ -292,15 +312,15 @@ scenarios("links: cross-organization 404 on every route (api-v1 Tenancy, C10)", 
   },
 ]);
 
-describe("C6: at most one primary after any sequence of link calls (bounded random sequence)", async () => {
-  const app = makeApp();
+describe.each(ENGINES)("C6: at most one primary after any sequence of link calls (bounded random sequence) on %s", async (engine) => {
+  const app = await appOn(engine);
   const org = await makeOrg(app, { rateLimit: 1_000_000 });
 
   test("300 random link, re-link and unlink calls over 2 dossiers and 5 contacts agree with a model", async () => {
     // Seeded, so a failure replays.
     const random = seededRandom(0x5eed1234);
     const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
-    const ds = [insertDossier(app, org.id), insertDossier(app, org.id)];
+    const ds = [await insertDossier(app, org.id), await insertDossier(app, org.id)];
     const cs: string[] = [];
     for (let i = 0; i < 5; i++) cs.push((await contact(app, org, `Random ${i}`)).id);
     const roles = ["primary", "hiring_manager", "decision_maker", "champion", "gatekeeper", "introducer", "other"] as const;
@@ -327,13 +347,11 @@ describe("C6: at most one primary after any sequence of link calls (bounded rand
       }
       // The invariants, after every call, straight from the database.
       for (const dossier of ds) {
-        const primaries = app.dossier.store.sqlite
-          .query<{ contact_id: string }, [string]>("SELECT contact_id FROM dossier_contacts WHERE dossier_id = ? AND is_primary = 1")
-          .all(dossier);
+        const primaries = await primariesOf(app, dossier);
         expect(primaries.length).toBeLessThanOrEqual(1);
         const expected = [...model.get(dossier)!].find(([, l]) => l.primary)?.[0] ?? null;
         expect<string | null>(primaries[0]?.contact_id ?? null).toBe(expected);
-        expect(dossierRow(app, dossier).contact_id).toBe(expected);
+        expect((await dossierRow(app, dossier)).contact_id).toBe(expected);
       }
     }
     for (const d of ds) {

@@ -3,21 +3,21 @@
 // are one request and its answer are rows of scenario tables (test/helpers/scenario.ts).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { DossierApp } from "../../src/app";
-import { call, makeApp, makeOrg, type Org } from "../helpers";
+import type { Store } from "../../src/db/store";
+import { call, makeOrg, type Org } from "../helpers";
+import { ENGINES, appOn, queryRows } from "../helpers/stores";
 import { refused, scenarios, type World } from "../helpers/scenario";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const UUID = "0b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
 
-function eventsOf(app: DossierApp, org: Org) {
-  return app.dossier.store.sqlite
-    .query<{ type: string; body: string }, [string]>(`SELECT type, body FROM events WHERE organization_id = ? ORDER BY seq`)
-    .all(org.id)
+async function eventsOf(app: DossierApp<Store>, org: Org) {
+  return (await queryRows<{ type: string; body: string }>(app, `SELECT type, body FROM events WHERE organization_id = ? ORDER BY seq`, org.id))
     .map((row) => ({ type: row.type, body: JSON.parse(row.body) }));
 }
 
-async function newDossier(app: DossierApp, org: Org, name: string): Promise<{ id: string }> {
+async function newDossier(app: DossierApp<Store>, org: Org, name: string): Promise<{ id: string }> {
   const answer = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name } });
   expect(answer.status).toBe(201);
   return answer.json.data;
@@ -33,9 +33,9 @@ async function dossiers({ app, org, other }: World) {
   return { dossier: await newDossier(app, org, "Noted"), archived, theirs };
 }
 
-describe("POST /dossiers/{id}/notes", async () => {
+describe.each(ENGINES)("POST /dossiers/{id}/notes on %s", async (engine) => {
   const clock = new Date("2026-02-02T12:00:00.000Z");
-  const app = makeApp({ now: () => clock });
+  const app = await appOn(engine, { now: () => clock });
   const org = await makeOrg(app, { rateLimit: 1_000_000 });
 
   test("api-v1: 201 with the Note; is_internal defaults to true; note.created carries the Note", async () => {
@@ -45,7 +45,7 @@ describe("POST /dossiers/{id}/notes", async () => {
     const note = answer.json.data;
     expect(note).toEqual({ id: expect.any(String), dossier_id: dossierId, content: "First call went well", is_internal: true, created_at: clock.toISOString() });
     expect(Object.keys(note)).toEqual(["id", "dossier_id", "content", "is_internal", "created_at"]);
-    const event = eventsOf(app, org).at(-1)!;
+    const event = (await eventsOf(app, org)).at(-1)!;
     expect(event.type).toBe("note.created");
     expect(event.body).toEqual({ id: expect.stringMatching(/^evt_/), type: "note.created", created_at: expect.any(String), organization_id: org.id, data: note });
   });
@@ -55,6 +55,8 @@ describe("POST /dossiers/{id}/notes", async () => {
 const badNote = (name: string, body: Record<string, unknown>, field: string) =>
   ({ name: `C3: ${name} → 400 invalid_body naming ${field}, nothing persisted`, method: "POST", path: "/dossiers/{dossier}/notes", body, status: 400, json: refused("invalid_body", field) }) as const;
 
+// The scenario tables run on SQLite alone for now: test/helpers/scenario.ts (makeApp) reads what a
+// row left beneath the API (row counts, the tables' fingerprint, the events) through SQLite.
 scenarios("POST /dossiers/{id}/notes: rules", dossiers, [
   {
     name: "api-v1: is_internal false is kept; C10: content is stored as given (checked after trimming); note.created",
@@ -103,9 +105,9 @@ scenarios("POST /dossiers/{id}/notes: rules", dossiers, [
   },
 ]);
 
-describe("GET /dossiers/{id}/notes", async () => {
+describe.each(ENGINES)("GET /dossiers/{id}/notes on %s", async (engine) => {
   let clock = new Date("2026-02-02T12:00:00.000Z");
-  const app = makeApp({ now: () => clock });
+  const app = await appOn(engine, { now: () => clock });
   const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const get = (id: string, query = "") => call(app, "GET", `/dossiers/${id}/notes${query}`, { key: org.key });
 

@@ -3,22 +3,24 @@
 // items, ETags and Idempotency-Key (C16). Tasks emit no webhook events (every row checks `events`).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { DossierApp } from "../../src/app";
+import type { Store } from "../../src/db/store";
 import { createMember, disableMember, operator } from "../../src/services/members";
-import { call, makeApp, makeOrg, type Org } from "../helpers";
+import { call, makeOrg, type Org } from "../helpers";
+import { ENGINES, appOn } from "../helpers/stores";
 import { refused, scenarios, signedInMember, type World } from "../helpers/scenario";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const UUID = "0b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
 
-async function post(app: DossierApp, org: Org, path: string, body: unknown) {
+async function post(app: DossierApp<Store>, org: Org, path: string, body: unknown) {
   const answer = await call(app, "POST", path, { key: org.key, body });
   expect(answer.status).toBe(201);
   return answer.json.data;
 }
 
 let members = 0;
-async function member(app: DossierApp, org: Org, disabled = false): Promise<{ id: string }> {
+async function member(app: DossierApp<Store>, org: Org, disabled = false): Promise<{ id: string }> {
   const made = await createMember(app.dossier, operator(org.id), { email: `m${++members}-${crypto.randomUUID().slice(0, 6)}@example.com`, name: "Mia", role: "member" }, "http://127.0.0.1:8080");
   if (disabled) await disableMember(app.dossier, operator(org.id), made.id);
   return { id: made.id };
@@ -40,6 +42,8 @@ async function fixtures({ app, org, other }: World) {
 
 const long = (n: number) => "🙂".repeat(n); // one code point, two UTF-16 units
 
+// The scenario tables run on SQLite alone for now: test/helpers/scenario.ts (makeApp) reads what a
+// row left beneath the API (row counts, the tables' fingerprint, the events) through SQLite.
 scenarios("POST /tasks: C22's rules", fixtures, [
   {
     name: "C22: a title alone → 201, open, made by the key, no event",
@@ -137,9 +141,9 @@ scenarios("GET /tasks: filters that are refused", fixtures, [
   { name: "C22: another organization sees none of ours", as: "another org", method: "GET", path: "/tasks", status: 200, json: (f) => ({ data: [{ id: f.theirTask.id }], meta: { total: 1 } }) },
 ]);
 
-describe("GET /tasks: order and filters (C22)", async () => {
+describe.each(ENGINES)("GET /tasks: order and filters (C22) on %s", async (engine) => {
   const clock = new Date("2026-11-29T12:00:00.000Z");
-  const app = makeApp({ now: () => clock });
+  const app = await appOn(engine, { now: () => clock });
   const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const dossier = await post(app, org, "/dossiers", { type: "candidate", name: "Ana" });
   const other = await post(app, org, "/dossiers", { type: "candidate", name: "Ben" });
@@ -189,8 +193,8 @@ describe("GET /tasks: order and filters (C22)", async () => {
   });
 });
 
-describe("tasks in the dossier's history (C18, C22), ETags and idempotency (C16)", async () => {
-  const app = makeApp();
+describe.each(ENGINES)("tasks in the dossier's history (C18, C22), ETags and idempotency (C16) on %s", async (engine) => {
+  const app = await appOn(engine);
   const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const dossier = await post(app, org, "/dossiers", { type: "candidate", name: "Ana" });
 

@@ -3,13 +3,16 @@
 // across the lists' caches (a row that changes joins the filtered list at once) and their paths
 // (first and deep pages, counts, search, kinds, pool).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { call, makeApp, makeOrg } from "../helpers";
+import { call, makeOrg } from "../helpers";
+import { ENGINES, appOn, type Engine } from "../helpers/stores";
 import { refused, scenarios } from "../helpers/scenario";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const bad = ["yesterday", "2026-13-01T00:00:00Z", "2026-02-30", "2026-11-22T04:21:26", "1700000000", "2026-11-22T25:00:00Z", ""];
 
+// The scenario tables run on SQLite alone for now: test/helpers/scenario.ts (makeApp) reads what a
+// row left beneath the API (row counts, the tables' fingerprint, the events) through SQLite.
 for (const list of ["dossiers", "contacts"] as const) {
   scenarios(`GET /${list}?updated_since: C17, C20 rules`, () => ({}), [
     ...bad.map((value) => ({
@@ -30,11 +33,11 @@ for (const list of ["dossiers", "contacts"] as const) {
 
 const at = (day: number) => new Date(Date.UTC(2026, 0, day, 12)).toISOString();
 
-/** An app on a clock the test sets to a day of January 2026, an organization, and `get`: a list's
+/** An app on `engine` on a clock the test sets to a day of January 2026, an organization, and `get`: a list's
  * names (or full names) and total. */
-async function world() {
+async function world(engine: Engine) {
   let clock = new Date(at(1));
-  const app = makeApp({ now: () => clock });
+  const app = await appOn(engine, { now: () => clock });
   const org = await makeOrg(app, { rateLimit: 1_000_000 });
   const get = async (path: string) => {
     const answer = await call(app, "GET", path, { key: org.key });
@@ -44,8 +47,8 @@ async function world() {
   return { app, org, get, setDay: (day: number) => (clock = new Date(at(day))) };
 }
 
-describe("C17 updated_since on GET /dossiers: rows with updated_at at or after it", async () => {
-  const { app, org, get, setDay } = await world();
+describe.each(ENGINES)("C17 updated_since on GET /dossiers: rows with updated_at at or after it, on %s", async (engine) => {
+  const { app, org, get, setDay } = await world(engine);
 
   test("GET /dossiers: first page, deep page, counts, filters, and a change seen at once through the remembered answers", async () => {
     for (let day = 1; day <= 6; day++) {
@@ -75,8 +78,8 @@ describe("C17 updated_since on GET /dossiers: rows with updated_at at or after i
 
 });
 
-describe("C17 updated_since on GET /contacts: rows with updated_at at or after it", async () => {
-  const { app, org, get, setDay } = await world();
+describe.each(ENGINES)("C17 updated_since on GET /contacts: rows with updated_at at or after it, on %s", async (engine) => {
+  const { app, org, get, setDay } = await world(engine);
 
   test("GET /contacts: with and without search (short and long terms), kinds and the pool; a change seen at once", async () => {
     for (let day = 1; day <= 5; day++) {
