@@ -6,6 +6,8 @@ import type { Database } from "bun:sqlite";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { DossierApp } from "../../src/app";
+import type { Store } from "../../src/db/store";
+import { queryRows } from "./stores";
 
 export interface Fingerprint {
   /** table name → `<row count>:<sha256 of the sorted rows>` */
@@ -76,6 +78,24 @@ export function fingerprint(sqlite: Database, filesDir: string, ignore: Record<s
 /** The fingerprint of an in-process app (its database and its files folder). */
 export function appFingerprint(app: DossierApp, ignore: Record<string, string[]> = BOOKKEEPING): Fingerprint {
   return fingerprint(app.dossier.store.sqlite, app.dossier.filesDir, ignore);
+}
+
+/** The fingerprint of an in-process app on either engine (C19): on SQLite appFingerprint; on
+ * PostgreSQL the same per-table hashes of the sorted rows (every table of the public schema), read
+ * through queryRows, and the files folder's. Compare only fingerprints of one app. */
+export async function engineFingerprint(app: DossierApp<Store>, ignore: Record<string, string[]> = BOOKKEEPING): Promise<Fingerprint> {
+  if (app.dossier.store.engine === "sqlite") return appFingerprint(app as DossierApp, ignore);
+  const tables: Record<string, string> = {};
+  const names = await queryRows<{ name: string }>(app, `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
+  for (const { name } of names) {
+    const skip = new Set(ignore[name] ?? []);
+    const rows = await queryRows(app, `SELECT * FROM "${name.replaceAll('"', '""')}"`);
+    const lines = rows
+      .map((row) => JSON.stringify(Object.entries(row).filter(([column]) => !skip.has(column)).map(([c, v]) => [c, v instanceof Date ? v.toISOString() : encode(v)])))
+      .sort();
+    tables[name] = `${lines.length}:${sha256(lines.join("\n"))}`;
+  }
+  return { tables, files: filesFingerprint(app.dossier.filesDir) };
 }
 
 /** What differs between two fingerprints, as readable lines (empty when equal). */
