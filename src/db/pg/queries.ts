@@ -39,7 +39,7 @@ export function pgQueries(db: Db, inUnit: () => boolean) {
     contacts: pgContactQueries(db),
     cvFiles: pgCvFileQueries(db, inUnit),
     deliveries: pgDeliveryQueries(db),
-    dossiers: pgDossierQueries(db),
+    dossiers: pgDossierQueries(db, inUnit),
     events: pgEventQueries(db),
     flows: pgFlowQueries(db),
     health: pgHealthQueries(db),
