@@ -97,6 +97,23 @@ describe.each(ENGINES)("conditional requests on %s", (engine) => {
       expect((await eventTypes(app, org.id)).slice(before)).toEqual(["dossier.updated"]);
     });
 
+    // On PostgreSQL units run side by side: both once passed the check made in the unit (C19).
+    test("C16: the same for a contact and a task: of two PATCHes with one If-Match at once, exactly one wins", async () => {
+      const { app, org, contactId } = await setup(engine);
+      const task = (await call(app, "POST", "/tasks", { key: org.key, body: { title: "Call Ada" } })).json.data.id as string;
+      for (let round = 0; round < 3; round++) {
+        for (const [path, field] of [[`/contacts/${contactId}`, "company"], [`/tasks/${task}`, "title"]]) {
+          const tag = (await call(app, "GET", path, { key: org.key })).headers.get("etag")!;
+          const [a, b] = await Promise.all(
+            ["Alice's", "Bob's"].map((value) => call(app, "PATCH", path, { key: org.key, body: { [field]: `${value} ${round}` }, headers: { "if-match": tag } })),
+          );
+          expect([path, [a.status, b.status].sort()]).toEqual([path, [200, 412]]);
+          const winner = a.status === 200 ? a : b;
+          expect((await call(app, "GET", path, { key: org.key })).json.data[field]).toBe(winner.json.data[field]);
+        }
+      }
+    });
+
     test("C20: 412 comes after 404 and before 400; DELETE and a contact's PATCH and DELETE check it too", async () => {
       const { app, org, id, contactId } = await setup(engine);
       const stale = { "if-match": '"stale"' };
