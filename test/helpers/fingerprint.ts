@@ -6,6 +6,8 @@ import type { Database } from "bun:sqlite";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { DossierApp } from "../../src/app";
+import type { Store } from "../../src/db/store";
+import { queryRows } from "./stores";
 
 export interface Fingerprint {
   /** table name → `<row count>:<sha256 of the sorted rows>` */
@@ -77,6 +79,31 @@ export function fingerprint(sqlite: Database, filesDir: string, ignore: Record<s
 export function appFingerprint(app: DossierApp, ignore: Record<string, string[]> = BOOKKEEPING): Fingerprint {
   return fingerprint(app.dossier.store.sqlite, app.dossier.filesDir, ignore);
 }
+
+/** The fingerprint of an in-process app on either engine (C19): on SQLite appFingerprint; on
+ * PostgreSQL, per table of the public schema, its row count and a hash of its sorted rows (each as
+ * JSON, the `ignore` columns left out), all in one query, and the files folder's. Compare only
+ * fingerprints of one app. */
+export async function engineFingerprint(app: DossierApp<Store>, ignore: Record<string, string[]> = BOOKKEEPING): Promise<Fingerprint> {
+  if (app.dossier.store.engine === "sqlite") return appFingerprint(app as DossierApp, ignore);
+  let query = pgFingerprints.get(app);
+  if (!query) {
+    const names = await queryRows<{ name: string }>(app, `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
+    const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+    const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+    const columns = names.map(({ name }) => {
+      const row = `(to_jsonb(t) - ARRAY[${(ignore[name] ?? []).map(literal).join(", ")}]::text[])::text`;
+      return `(SELECT count(*) || ':' || coalesce(md5(string_agg(x, E'\\n' ORDER BY x)), '') FROM (SELECT ${row} AS x FROM ${quote(name)} t) s) AS ${quote(name)}`;
+    });
+    query = `SELECT ${columns.join(", ")}`;
+    pgFingerprints.set(app, query);
+  }
+  const [tables] = await queryRows<Record<string, string>>(app, query);
+  return { tables: { ...tables }, files: filesFingerprint(app.dossier.filesDir) };
+}
+
+/** The fingerprint query of each app on PostgreSQL (its tables do not change while it runs). */
+const pgFingerprints = new WeakMap<DossierApp<Store>, string>();
 
 /** What differs between two fingerprints, as readable lines (empty when equal). */
 export function fingerprintDiff(before: Fingerprint, after: Fingerprint): string[] {

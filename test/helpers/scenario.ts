@@ -9,13 +9,15 @@
 // - `unchanged: true` asks the same of a successful answer (a PATCH that changes nothing).
 import { describe, expect, test } from "bun:test";
 import type { DossierApp } from "../../src/app";
+import type { SqliteStore } from "../../src/db/client";
 import type { Store } from "../../src/db/store";
 import type { Scope } from "../../src/services/keys";
 import { createMember, operator } from "../../src/services/members";
 import { updateOrg, type Plan } from "../../src/services/orgs";
 import { redeemSetupLink } from "../../src/services/sessions";
-import { appFingerprint, fingerprintDiff } from "./fingerprint";
-import { call, makeApp, makeKey, makeOrg, rowCounts, type CallOptions, type Org } from "./index";
+import { engineFingerprint, fingerprintDiff } from "./fingerprint";
+import { call, makeApp, makeKey, makeOrg, type CallOptions, type Org } from "./index";
+import { appOn, queryRows, rowCountsOf, type Engine } from "./stores";
 
 /** Who sends a row's request: a key with every scope of the row's organization (the default);
  * none; a key with no scope; the second organization's key; the row's organization on another
@@ -58,8 +60,8 @@ export async function signedInMember(app: DossierApp<Store>, organizationId: str
 /** What every row's fixtures hold: the app, the row's organization (`org`, the one `as` speaks
  * for; on the Growth plan while the fixtures are made) and a second one (`other`, "another org"),
  * both made for this row alone. */
-export interface World {
-  app: DossierApp;
+export interface World<S extends Store = SqliteStore> {
+  app: DossierApp<S>;
   org: Org;
   other: Org;
 }
@@ -68,22 +70,22 @@ export interface World {
 type Json = string | number | boolean | null | readonly unknown[] | { readonly [field: string]: unknown };
 
 /** A value given as is, or computed from the row's fixtures. */
-type Fixed<F, T> = T | ((fixtures: World & F) => T);
+type Fixed<F, T, S extends Store = SqliteStore> = T | ((fixtures: World<S> & F) => T);
 
-export interface Row<F> {
+export interface Row<F, S extends Store = SqliteStore> {
   /** What the row checks, citing the spec ("C3: ...", "api-v1 Notes: ..."). */
   name: string;
   as?: Principal;
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Under /api/v1; `{name}` is replaced by the fixture `name` (its `id` when it is an object). */
-  path: Fixed<F, string>;
+  path: Fixed<F, string, S>;
   /** A JSON body. */
-  body?: Fixed<F, Json>;
+  body?: Fixed<F, Json, S>;
   /** A body sent as is, with its Content-Type (none when left out). */
-  raw?: Fixed<F, { body: NonNullable<CallOptions["raw"]>; contentType?: string }>;
+  raw?: Fixed<F, { body: NonNullable<CallOptions["raw"]>; contentType?: string }, S>;
   status: number;
   /** A partial match of the answer (toMatchObject); asymmetric matchers welcome. */
-  json?: Fixed<F, Json>;
+  json?: Fixed<F, Json, S>;
   /** Outbox event types this request must add, in order; `[]` (the default): none. */
   events?: string[];
   /** A successful answer that must change nothing either. */
@@ -91,32 +93,38 @@ export interface Row<F> {
 }
 
 export interface ScenarioOptions {
-  /** The app the rows run against (default: a new `makeApp()` for the table). */
-  app?: DossierApp;
+  /** The app the rows run against (default: a new app for the table, on `engine`). */
+  app?: DossierApp<Store>;
+  /** The engine of the table's new app (C19): `appOn(engine)`, made at its first row; default: a
+   * SQLite `makeApp()`. */
+  engine?: Engine;
 }
 
 /** Registers `describe(title)` with one test per row. `setup` runs at the start of each row's
  * test, after its two organizations are made, and returns the fixtures its paths and bodies use. */
-export function scenarios<F extends object>(
+export function scenarios<F extends object, S extends Store = SqliteStore>(
   title: string,
-  setup: (world: World) => F | Promise<F>,
-  rows: Row<NoInfer<F>>[],
+  setup: (world: World<S>) => F | Promise<F>,
+  rows: Row<NoInfer<F>, NoInfer<S>>[],
   options: ScenarioOptions = {},
 ): void {
   describe(title, () => {
-    const app = options.app ?? makeApp();
-    for (const row of rows) test(row.name, () => runRow(app, setup, row));
+    const given: DossierApp<Store> | undefined = options.app ?? (options.engine === undefined ? makeApp() : undefined);
+    let made: Promise<DossierApp<Store>> | undefined;
+    const app = () => (given ? Promise.resolve(given) : (made ??= appOn(options.engine!)));
+    // A table with an `engine` types its fixtures' app as any store's (World<Store>).
+    for (const row of rows) test(row.name, async () => runRow((await app()) as DossierApp<S>, setup, row));
   });
 }
 
-async function runRow<F extends object>(app: DossierApp, setup: (world: World) => F | Promise<F>, row: Row<F>): Promise<void> {
+async function runRow<F extends object, S extends Store>(app: DossierApp<S>, setup: (world: World<S>) => F | Promise<F>, row: Row<F, S>): Promise<void> {
   const as = row.as ?? "all scopes";
   const plan: Plan | undefined = as === "free plan" ? "free" : as === "pro plan" ? "pro" : undefined;
-  const world: World = { app, org: (await makeOrg(app, { rateLimit: 1_000_000 })), other: (await makeOrg(app, { rateLimit: 1_000_000 })) };
+  const world: World<S> = { app, org: (await makeOrg(app, { rateLimit: 1_000_000 })), other: (await makeOrg(app, { rateLimit: 1_000_000 })) };
   const fixtures = { ...world, ...(await setup(world)) };
   // The setup speaks for a Growth organization (the only plan the API serves); the plan changes after.
   if (plan) expect(await updateOrg(app.dossier, world.org.id, { plan })).toMatchObject({ plan });
-  const fixed = <T>(value: Fixed<F, T>): T => (typeof value === "function" ? (value as (f: World & F) => T)(fixtures) : value);
+  const fixed = <T>(value: Fixed<F, T, S>): T => (typeof value === "function" ? (value as (f: World<S> & F) => T)(fixtures) : value);
 
   const options: CallOptions = isRole(as) ? { headers: (await signedInMember(app, world.org.id, as)).headers } : { key: (await keyFor(app, world, as)) };
   if (row.body !== undefined) options.body = fixed(row.body);
@@ -127,9 +135,9 @@ async function runRow<F extends object>(app: DossierApp, setup: (world: World) =
   }
   const path = fill(fixed(row.path), fixtures);
 
-  const counts = rowCounts(app);
-  const contents = appFingerprint(app);
-  const lastEvent = lastEventSeq(app);
+  const counts = await rowCountsOf(app);
+  const contents = await engineFingerprint(app);
+  const lastEvent = await lastEventSeq(app);
   const answer = await call(app, row.method, path, options);
 
   expect({ status: answer.status, body: answer.json ?? answer.text }).toMatchObject({ status: row.status });
@@ -141,14 +149,14 @@ async function runRow<F extends object>(app: DossierApp, setup: (world: World) =
   }
   // On a copy: Bun's toMatchObject writes the asymmetric matchers it met into the object it checked.
   if (row.json !== undefined) expect(structuredClone(answer.json)).toMatchObject(fixed(row.json) as Record<string, unknown>);
-  expect(eventsSince(app, lastEvent)).toEqual(row.events ?? []);
+  expect(await eventsSince(app, lastEvent)).toEqual(row.events ?? []);
   if (row.status >= 400 || row.unchanged) {
-    expect(rowCounts(app)).toEqual(counts);
-    expect(fingerprintDiff(contents, appFingerprint(app))).toEqual([]);
+    expect(await rowCountsOf(app)).toEqual(counts);
+    expect(fingerprintDiff(contents, await engineFingerprint(app))).toEqual([]);
   }
 }
 
-async function keyFor(app: DossierApp, world: World, as: Exclude<Principal, Role>): Promise<string | null> {
+async function keyFor(app: DossierApp<Store>, world: World<Store>, as: Exclude<Principal, Role>): Promise<string | null> {
   if (Array.isArray(as)) return await makeKey(app, world.org, as);
   switch (as) {
     case "no key":
@@ -172,15 +180,13 @@ function fill(path: string, fixtures: Record<string, unknown>): string {
   });
 }
 
-function lastEventSeq(app: DossierApp): number {
-  return app.dossier.store.sqlite.query<{ seq: number }, []>(`SELECT coalesce(max(seq), 0) AS seq FROM events`).get()!.seq;
+// PostgreSQL answers a bigint as a string: Number() it.
+async function lastEventSeq(app: DossierApp<Store>): Promise<number> {
+  return Number((await queryRows<{ seq: number }>(app, `SELECT coalesce(max(seq), 0) AS seq FROM events`))[0].seq);
 }
 
-function eventsSince(app: DossierApp, seq: number): string[] {
-  return app.dossier.store.sqlite
-    .query<{ type: string }, [number]>(`SELECT type FROM events WHERE seq > ? ORDER BY seq`)
-    .all(seq)
-    .map((row) => row.type);
+async function eventsSince(app: DossierApp<Store>, seq: number): Promise<string[]> {
+  return (await queryRows<{ type: string }>(app, `SELECT type FROM events WHERE seq > ? ORDER BY seq`, seq)).map((row) => row.type);
 }
 
 /** The `json` of a refused request: the error `code`, and a message naming `field` when given. */

@@ -6,14 +6,18 @@
 // A route in the table without a rule here fails the test: a new route forces an update.
 import { isConsole } from "./fuzz-routes";
 import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import type { DossierApp } from "../../src/app";
+import type { Store } from "../../src/db/store";
 import { createMember, operator } from "../../src/services/members";
-import { call, makeApp, until, type CallOptions } from "../helpers";
-import { appFingerprint, fingerprintDiff } from "../helpers/fingerprint";
+import { call, filesUnder, until, type CallOptions } from "../helpers";
+import { engineFingerprint, fingerprintDiff } from "../helpers/fingerprint";
+import { ENGINES, appOn, queryRows, type Engine } from "../helpers/stores";
 import { pdf, seedOrg, type Seeded } from "./fixtures";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-const app = makeApp();
+/** The app of the engine under test, made and seeded before its tests (`seed`). */
+let app: DossierApp<Store>;
 let A: Seeded;
 let B: Seeded;
 /** Each organization's CSV import (C21), by organization id. */
@@ -32,9 +36,20 @@ function importForm(_org: Seeded, resource: "contacts" | "dossiers", csv: string
 const EVENTS = new Map<string, string[]>();
 /** Each organization's task (C22), by organization id. */
 const TASKS = new Map<string, string>();
-beforeAll(async () => {
-  A = await seedOrg(app, "Alpha");
-  B = await seedOrg(app, "Bravo");
+/** Each organization's first member (C12), by organization id. */
+const MEMBERS = new Map<string, string>();
+/** Each organization's latest event when seeded, by organization id. */
+const LAST_EVENTS = new Map<string, string>();
+/** The import job removes its uploaded file just after it records the import's end: a test waits
+ * for that too, or a later fingerprint sees the file go. */
+const importFilesGone = () => until(() => !filesUnder(app.dossier.filesDir).some((file) => file.includes("/imports/")), 30_000, "the imports' files removed");
+
+async function seed(engine: Engine) {
+  app = await appOn(engine);
+  for (const map of [IMPORTS, EVENTS, TASKS, MEMBERS, LAST_EVENTS]) map.clear();
+  // seedOrg goes through the API alone, whatever the engine (its parameter is typed as SQLite's app).
+  A = await seedOrg(app as DossierApp, "Alpha");
+  B = await seedOrg(app as DossierApp, "Bravo");
   for (const org of [A, B]) {
     const log = await call(app, "GET", "/webhook-deliveries?per_page=2", { key: org.key });
     EVENTS.set(org.id, log.json.data.map((d: { event_id: string }) => d.event_id));
@@ -46,9 +61,14 @@ beforeAll(async () => {
     IMPORTS.set(org.id, queued.json.data.id);
     await until(async () => (await call(app, "GET", `/imports/${queued.json.data.id}`, { key: org.key })).json.data.status === "succeeded", 30_000, "the import");
   }
+  await importFilesGone();
   // One member each (C12), made by the operator: member routes take its id.
   for (const org of [A, B]) {
     await createMember(app.dossier, operator(org.id), { email: `member@${org.name.toLowerCase()}.example`, name: `${org.name} member`, role: "member" }, "http://127.0.0.1:8080");
+  }
+  // Each organization's first member (member routes take its id).
+  for (const org of [A, B]) {
+    MEMBERS.set(org.id, (await queryRows<{ id: string }>(app, "SELECT id FROM members WHERE organization_id = ? ORDER BY created_at LIMIT 1", org.id))[0].id);
   }
   // One task each (C22), on its dossier and contact, assigned to its member.
   for (const org of [A, B]) {
@@ -56,7 +76,11 @@ beforeAll(async () => {
     expect(made.status, made.text).toBe(201);
     TASKS.set(org.id, made.json.data.id);
   }
-});
+  // Each organization's latest event (event routes take its id; B writes nothing after this).
+  for (const org of [A, B]) {
+    LAST_EVENTS.set(org.id, (await queryRows<{ id: string }>(app, "SELECT id FROM events WHERE organization_id = ? ORDER BY seq DESC LIMIT 1", org.id))[0].id);
+  }
+}
 
 /** C22's calendar feed and unsubscribe links are opened by their own tokens, outside /api/v1. */
 const OUTSIDE = (path: string) =>
@@ -80,12 +104,12 @@ interface Rule {
 
 /** Asserts a call changes nothing and answers `status`/`code`, with none of B's ids or names in it. */
 async function refused(method: string, path: string, options: CallOptions, status = 404, code = "not_found") {
-  const before = appFingerprint(app);
+  const before = await engineFingerprint(app);
   const answer = await call(app, method, path, { key: A.key, ...options });
   const label = `${method} ${path}`;
   expect(answer.status, `${label}: ${answer.text}`).toBe(status);
   expect(answer.json?.error?.code, label).toBe(code);
-  expect(fingerprintDiff(before, appFingerprint(app)), label).toEqual([]);
+  expect(fingerprintDiff(before, await engineFingerprint(app)), label).toEqual([]);
   leaksNothing(label, answer.text);
 }
 
@@ -411,6 +435,7 @@ const RULES: Record<string, Rule> = {
         const now = (await call(app, "GET", `/imports/${queued.json.data.id}`, { key: a.key })).json.data;
         return now.status === "succeeded" && now;
       }, 30_000, "A's import");
+      await importFilesGone();
       // (POST /contacts above made A's own contact with that email: matched, unchanged.)
       expect(done).toMatchObject({ processed: 1, updated: 0, failed: 0 });
       leaksNothing("POST /imports", JSON.stringify(done));
@@ -450,9 +475,9 @@ function idFor(owner: Seeded, collection: string): string[] {
     case "flows":
       return [owner.flow];
     case "members":
-      return [app.dossier.store.sqlite.query<{ id: string }, [string]>("SELECT id FROM members WHERE organization_id = ? ORDER BY created_at LIMIT 1").get(owner.id)!.id];
+      return [MEMBERS.get(owner.id)!];
     case "events":
-      return [app.dossier.store.sqlite.query<{ id: string }, [string]>("SELECT id FROM events WHERE organization_id = ? ORDER BY seq DESC LIMIT 1").get(owner.id)!.id];
+      return [LAST_EVENTS.get(owner.id)!];
     case "stages":
       return [owner.stage];
     case "keys":
@@ -488,61 +513,65 @@ function fillings(path: string): string[] {
   return paths.filter((p) => p.hasB).map((p) => p.path.join("/").replace(/^\/api\/v1/, ""));
 }
 
-describe("tenancy, generated from the route table (api-v1 Tenancy, C3)", () => {
-  test("the route table is what this test knows: every /api/v1 route has a rule, every rule a route", () => {
-    const table = routes().map((r) => `${r.method} ${r.path}`);
-    expect(table.length).toBeGreaterThan(10);
-    const missing = table.filter((key) => !(key in RULES));
-    expect(missing, `routes without a tenancy rule (add one to RULES in ${import.meta.file})`).toEqual([]);
-    expect(Object.keys(RULES).filter((key) => !table.includes(key)), "rules for routes that no longer exist").toEqual([]);
-    for (const r of routes()) expect(r.path.startsWith("/api/v1/"), `${r.method} ${r.path} is outside /api/v1`).toBe(true);
-  });
+describe.each(ENGINES)("tenancy on %s", (engine) => {
+  beforeAll(() => seed(engine));
 
-  test("every route with a path id: A's key with B's ids answers 404 not_found and changes nothing", async () => {
-    let calls = 0;
-    for (const route of routes()) {
-      if (!route.path.includes(":") || byToken(route.path)) continue;
-      const rule = RULES[`${route.method} ${route.path}`] ?? {};
-      const bodies = rule.bodies?.(A, B) ?? [{}];
-      for (const path of fillings(route.path)) {
-        for (const options of bodies) {
-          await refused(route.method, path, typeof options.raw === "object" && options.raw instanceof FormData ? { raw: cvForm() } : options);
-          calls++;
+  describe("tenancy, generated from the route table (api-v1 Tenancy, C3)", () => {
+    test("the route table is what this test knows: every /api/v1 route has a rule, every rule a route", () => {
+      const table = routes().map((r) => `${r.method} ${r.path}`);
+      expect(table.length).toBeGreaterThan(10);
+      const missing = table.filter((key) => !(key in RULES));
+      expect(missing, `routes without a tenancy rule (add one to RULES in ${import.meta.file})`).toEqual([]);
+      expect(Object.keys(RULES).filter((key) => !table.includes(key)), "rules for routes that no longer exist").toEqual([]);
+      for (const r of routes()) expect(r.path.startsWith("/api/v1/"), `${r.method} ${r.path} is outside /api/v1`).toBe(true);
+    });
+
+    test("every route with a path id: A's key with B's ids answers 404 not_found and changes nothing", async () => {
+      let calls = 0;
+      for (const route of routes()) {
+        if (!route.path.includes(":") || byToken(route.path)) continue;
+        const rule = RULES[`${route.method} ${route.path}`] ?? {};
+        const bodies = rule.bodies?.(A, B) ?? [{}];
+        for (const path of fillings(route.path)) {
+          for (const options of bodies) {
+            await refused(route.method, path, typeof options.raw === "object" && options.raw instanceof FormData ? { raw: cvForm() } : options);
+            calls++;
+          }
         }
       }
-    }
-    expect(calls).toBeGreaterThan(40);
-  });
+      expect(calls).toBeGreaterThan(40);
+    });
 
-  test("every method on every path with an id (served or not): 404 not_found with B's ids, no change", async () => {
-    const paths = [...new Set(routes().filter((r) => r.path.includes(":") && !byToken(r.path)).map((r) => r.path))];
-    for (const template of paths) {
-      for (const path of fillings(template)) {
-        for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
-          await refused(method, path, method === "GET" || method === "DELETE" ? {} : { body: { name: "Hijack", content: "x" } });
+    test("every method on every path with an id (served or not): 404 not_found with B's ids, no change", async () => {
+      const paths = [...new Set(routes().filter((r) => r.path.includes(":") && !byToken(r.path)).map((r) => r.path))];
+      for (const template of paths) {
+        for (const path of fillings(template)) {
+          for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+            await refused(method, path, method === "GET" || method === "DELETE" ? {} : { body: { name: "Hijack", content: "x" } });
+          }
         }
       }
-    }
-  });
+    });
 
-  test("list and create routes never show or take B's rows", async () => {
-    for (const route of routes()) {
-      const rule = RULES[`${route.method} ${route.path}`];
-      if (!route.path.includes(":") || byToken(route.path)) expect(rule?.extra, `${route.method} ${route.path} needs an extra check`).toBeDefined();
-      await rule?.extra?.(A, B);
-    }
-  });
+    test("list and create routes never show or take B's rows", async () => {
+      for (const route of routes()) {
+        const rule = RULES[`${route.method} ${route.path}`];
+        if (!route.path.includes(":") || byToken(route.path)) expect(rule?.extra, `${route.method} ${route.path} needs an extra check`).toBeDefined();
+        await rule?.extra?.(A, B);
+      }
+    });
 
-  test("B's own key still sees all of B's data afterwards", async () => {
-    const dossier = await call(app, "GET", `/dossiers/${B.dossier}`, { key: B.key });
-    expect(dossier.status).toBe(200);
-    expect(dossier.json.data.name).toBe("Bravo candidate");
-    expect(dossier.json.data.status).toBe("active");
-    const links = await call(app, "GET", `/dossiers/${B.dossier}/contacts`, { key: B.key });
-    expect(links.json.data.map((l: any) => l.contact_id).sort()).toEqual([B.contact, B.linked].sort());
-    const notes = await call(app, "GET", `/dossiers/${B.dossier}/notes`, { key: B.key });
-    expect(notes.json.data.map((n: any) => n.id)).toEqual([B.note]);
-    const cv = await call(app, "GET", `/dossiers/${B.dossier}/cv`, { key: B.key });
-    expect(cv.status).toBe(200);
+    test("B's own key still sees all of B's data afterwards", async () => {
+      const dossier = await call(app, "GET", `/dossiers/${B.dossier}`, { key: B.key });
+      expect(dossier.status).toBe(200);
+      expect(dossier.json.data.name).toBe("Bravo candidate");
+      expect(dossier.json.data.status).toBe("active");
+      const links = await call(app, "GET", `/dossiers/${B.dossier}/contacts`, { key: B.key });
+      expect(links.json.data.map((l: any) => l.contact_id).sort()).toEqual([B.contact, B.linked].sort());
+      const notes = await call(app, "GET", `/dossiers/${B.dossier}/notes`, { key: B.key });
+      expect(notes.json.data.map((n: any) => n.id)).toEqual([B.note]);
+      const cv = await call(app, "GET", `/dossiers/${B.dossier}/cv`, { key: B.key });
+      expect(cv.status).toBe(200);
+    });
   });
 });

@@ -75,12 +75,17 @@ function listFilter(sql: SQL, q: Pick<ContactPageQuery, "mask" | "pool" | "updat
 const isEmailClash = (error: unknown) =>
   error instanceof Error && (error as { errno?: unknown }).errno === "23505" && (error as { constraint?: unknown }).constraint === "contacts_org_email";
 
-export function pgContactQueries(db: Db): EngineQueries<"contacts"> {
+export function pgContactQueries(db: Db, inUnit: () => boolean): EngineQueries<"contacts"> {
   // The pool itself (what db() gives outside any unit), told apart from a transaction's connection.
   const pool = db();
+  // Inside a unit the row is locked to its commit, as the dossiers' (src/db/pg/dossiers.ts): an
+  // If-Match checked again in the unit holds until its change commits (C16).
   const byId = async (organizationId: string, contactId: string) => {
     const sql = db();
-    const [row] = await sql<CountedRow[]>`SELECT ${countedColumns(sql)}
+    const [row] = inUnit()
+      ? await sql<CountedRow[]>`SELECT ${countedColumns(sql)}
+      FROM contacts c WHERE c.id = ${contactId} AND c.organization_id = ${organizationId} FOR NO KEY UPDATE OF c`
+      : await sql<CountedRow[]>`SELECT ${countedColumns(sql)}
       FROM contacts c WHERE c.id = ${contactId} AND c.organization_id = ${organizationId}`;
     return row ? present(row) : null;
   };

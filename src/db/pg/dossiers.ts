@@ -66,10 +66,16 @@ function listWhere(sql: SQL, organizationId: string, filters: DossierFilters, no
     AND (${contact}::text IS NULL OR id IN (SELECT dossier_id FROM dossier_contacts WHERE organization_id = ${organizationId} AND contact_id = ${contact}::text))`;
 }
 
-export function pgDossierQueries(db: Db): EngineQueries<"dossiers"> {
+export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"dossiers"> {
+  // Inside a unit the row is locked to its commit: SQLite's one writer runs a unit's checks and
+  // its change with no other unit between them (an If-Match checked again in the unit, C16), and
+  // so does this lock for units on one dossier. NO KEY: a note or a link may still reference it.
   const byId = async (organizationId: string, id: string): Promise<Dossier | null> => {
     const sql = db();
-    const [row] = await sql<Dossier[]>`SELECT ${columns(sql)}
+    const [row] = inUnit()
+      ? await sql<Dossier[]>`SELECT ${columns(sql)}
+      FROM dossiers WHERE id = ${id} AND organization_id = ${organizationId} FOR NO KEY UPDATE`
+      : await sql<Dossier[]>`SELECT ${columns(sql)}
       FROM dossiers WHERE id = ${id} AND organization_id = ${organizationId}`;
     return row ?? null;
   };

@@ -36,10 +36,10 @@ export type EngineQueries<R extends keyof StoreQueries> = AsyncQueries<StoreQuer
  * unit of work (what SQLite's modules ask of their connection, src/db/snapshot.ts). */
 export function pgQueries(db: Db, inUnit: () => boolean) {
   return {
-    contacts: pgContactQueries(db),
+    contacts: pgContactQueries(db, inUnit),
     cvFiles: pgCvFileQueries(db, inUnit),
     deliveries: pgDeliveryQueries(db),
-    dossiers: pgDossierQueries(db),
+    dossiers: pgDossierQueries(db, inUnit),
     events: pgEventQueries(db),
     flows: pgFlowQueries(db),
     health: pgHealthQueries(db),
@@ -58,7 +58,7 @@ export function pgQueries(db: Db, inUnit: () => boolean) {
     sealedSecrets: pgSealedSecretQueries(db),
     sessions: pgSessionQueries(db),
     stats: pgStatsQueries(db),
-    tasks: pgTaskQueries(db),
+    tasks: pgTaskQueries(db, inUnit),
     webhooks: pgWebhookQueries(db),
   };
 }

@@ -15,7 +15,7 @@ const record = ({ created_by_kind, created_by_id, ...row }: TaskRow): TaskRecord
 /** The columns a change may set, as SQLite's module has them (the names go into the SQL: only these). */
 const UPDATABLE = ["title", "notes", "due_at", "remind_at", "reminded_at", "assigned_to", "dossier_id", "contact_id", "status", "done_at", "updated_at"] as const;
 
-export function pgTaskQueries(db: Db): EngineQueries<"tasks"> {
+export function pgTaskQueries(db: Db, inUnit: () => boolean): EngineQueries<"tasks"> {
   const insert = (t: TaskRecord, stageVisitId: number | null, skipTaken: boolean) => {
     return skipTaken
       ? db()`INSERT INTO tasks (id, organization_id, dossier_id, contact_id, title, notes, due_at, remind_at, reminded_at, assigned_to, status,
@@ -30,8 +30,14 @@ export function pgTaskQueries(db: Db): EngineQueries<"tasks"> {
   };
 
   return {
+    // Inside a unit the row is locked to its commit, as the dossiers' (src/db/pg/dossiers.ts): an
+    // If-Match checked again in the unit holds until its change commits (C16).
     async byId(organizationId: string, id: string) {
-      const [row] = await db()<TaskRow[]>`SELECT id, organization_id, dossier_id, contact_id, title, notes, due_at, remind_at, assigned_to, status,
+      const [row] = inUnit()
+        ? await db()<TaskRow[]>`SELECT id, organization_id, dossier_id, contact_id, title, notes, due_at, remind_at, assigned_to, status,
+          done_at, created_by_kind, created_by_id, created_at, updated_at
+        FROM tasks WHERE organization_id = ${organizationId} AND id = ${id} FOR NO KEY UPDATE`
+        : await db()<TaskRow[]>`SELECT id, organization_id, dossier_id, contact_id, title, notes, due_at, remind_at, assigned_to, status,
           done_at, created_by_kind, created_by_id, created_at, updated_at
         FROM tasks WHERE organization_id = ${organizationId} AND id = ${id}`;
       return row ? record(row) : null;
