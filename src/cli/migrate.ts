@@ -5,11 +5,12 @@
 // them in the data folder too.
 import { Database } from "bun:sqlite";
 import { SQL } from "bun";
+import { resolve } from "node:path";
 import { databaseLabel, databasePath, parseDatabaseUrl } from "../config";
 import { lockDataFolder } from "../data-lock";
 import { embeddedMigrations } from "../db/migrate";
 import { moveToPg } from "../db/pg/move";
-import { checkDataDir, checkDataExists, configOf, firstLine, output, parse, required, UsageError } from "./args";
+import { checkDataDir, checkDataExists, firstLine, optional, output, parse, required, UsageError } from "./args";
 import { progressLine } from "./progress";
 
 export const MIGRATE_HELP = `dossier migrate --to URL [--data DIR] [--json]
@@ -25,8 +26,11 @@ export const MIGRATE_HELP = `dossier migrate --to URL [--data DIR] [--json]
   On a terminal it shows its progress on stderr (not with --json).
   --to URL    postgres://user:password@host:5432/database: the empty target (required)
   --data DIR  the data folder to move (default: env DOSSIER_DATA, else ./data)
-  --json      print {"to","tables":{"<table>":rows...},"rows","seconds","verified":true} as one
-              JSON object on stdout (default: text)`;
+  --json      print one JSON object on stdout (default: text):
+              {"to","tables":{"<table>":rows...},"rows","seconds","verified":true}
+  env: DOSSIER_DATA       the data folder when --data is not given (default ./data)
+       DOSSIER_LOG_LEVEL  debug also prints the stack of an unexpected failure (default info)
+       DOSSIER_DATABASE_URL is not read: the source is always the data folder's SQLite file`;
 
 export async function migrateCommand(argv: string[]) {
   const parsed = parse(argv, { to: { type: "string" } });
@@ -37,7 +41,8 @@ export async function migrateCommand(argv: string[]) {
   } catch {
     throw new UsageError("--to must be a postgres:// URL: postgres://user:password@host:5432/database");
   }
-  const { dataDir } = configOf(parsed);
+  // Not configOf: the other settings (DOSSIER_DATABASE_URL among them) are the server's, not read here.
+  const dataDir = resolve(optional(parsed, "data") ?? process.env.DOSSIER_DATA ?? "./data");
   checkDataDir(dataDir);
   checkDataExists(dataDir);
   const lock = lockDataFolder(dataDir); // DataFolderInUseError while a server runs on it
@@ -61,7 +66,7 @@ export async function migrateCommand(argv: string[]) {
       if (copied !== total && now - drawnAt < 100) return;
       drawnAt = now;
       progress.show(`migrate: ${table} ${copied.toLocaleString("en")} of ${total.toLocaleString("en")} rows (all tables: ${copiedAll.toLocaleString("en")} of ${totalAll.toLocaleString("en")})`);
-    }).catch((error) => {
+    }, (phase) => progress.show(`migrate: ${phase}`)).catch((error) => {
       throw connectionFailure(error, url);
     });
     progress.end();

@@ -267,6 +267,26 @@ describe("dossier migrate --to", () => {
     expect(moved.json.tables.flows).toBe(2);
   });
 
+  test("on a terminal: progress on stderr, then the rows per table; with --json no progress", async () => {
+    const data = tempDir();
+    expect(dossierRun(["org", "create", "--name", "Shown", "--data", data]).code).toBe(0);
+    const url = await freshDatabase();
+    const command = [process.execPath, join(import.meta.dir, "../../src/main.ts"), "migrate", "--to", url, "--data", data]
+      .map((a) => `'${a.replaceAll("'", `'\\''`)}'`)
+      .join(" ");
+    const run = Bun.spawnSync(["script", "-qec", command, "/dev/null"], { env: { ...process.env, DOSSIER_LOG: "off" } });
+    const screen = run.stdout.toString();
+    expect(run.exitCode).toBe(0);
+    expect(screen).toContain("\r\x1b[2Kmigrate: organizations 1 of 1 rows (all tables: ");
+    expect(screen).toContain("migrate: building index");
+    expect(screen).toMatch(/rows per table, equal in SQLite and PostgreSQL:\r?\n {2}organizations +1\r?\n/);
+    expect(screen).toMatch(/moved \d+ rows to postgres:\/\/127\.0\.0\.1:\d+\/\w+ in [\d.]+ s and checked them/);
+    const quiet = Bun.spawnSync(["script", "-qec", `${command} --json`.replace(url, await freshDatabase()), "/dev/null"], { env: { ...process.env, DOSSIER_LOG: "off" } });
+    expect(quiet.exitCode).toBe(0);
+    expect(quiet.stdout.toString()).not.toContain("migrate:");
+    expect(JSON.parse(quiet.stdout.toString()).verified).toBe(true);
+  });
+
   test("--help", () => {
     const help = dossierRun(["migrate", "--help"]);
     expect(help.code).toBe(0);
