@@ -7,11 +7,17 @@
 //   3. runs the real command, `dossier migrate --to URL --data DIR --json`, as a process from source,
 //      and reports its time, rows per second over all tables, dossiers per second, and the load
 //      average (on 2 cores a load above 4 means another process took a share of the run).
+// --transports: then, the dossiers table alone copied twice into a bare table (no index, no
+// trigger, no key: the transport alone) of another database, by COPY as the command does and by
+// multi-row INSERTs (Bun's sql(rows) helper, 1,000 rows a statement), one transaction each.
 // Everything it made (the data folder, the PostgreSQL folder) is removed at the end. Bounded: a
 // watchdog ends the run after DEADLINE_MS (exit 1).
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { Database } from "bun:sqlite";
+import { SQL } from "bun";
+import { copyTable, MOVE_TABLES, type MoveTable } from "../src/db/pg/move";
 import { seed } from "./seed";
 
 const DEADLINE_MS = 25 * 60_000;
@@ -63,8 +69,52 @@ try {
     `migrate: ${n} dossiers, ${result.rows} rows in all, in ${seconds.toFixed(1)} s (process; the command's own figure ${result.seconds} s): ` +
       `${Math.round(result.rows / seconds)} rows/s, ${Math.round(n / seconds)} dossiers/s; ${cpus().length} cores, load ${loadBefore} before, ${loadAfter} after${busy}`,
   );
+  if (argv.includes("--transports")) await compareTransports(join(dataDir, "dossier.db"), await freshDatabase("migrate_bench_transports"));
 } finally {
   clearTimeout(watchdog);
   await runCleanups();
   rmSync(work, { recursive: true, force: true });
+}
+
+async function compareTransports(dbPath: string, url: string) {
+  const source = new Database(dbPath, { readonly: true });
+  const sql = new SQL(url, { max: 1 });
+  const dossiers = MOVE_TABLES.find((t) => t.name === "dossiers")!;
+  try {
+    const { migratePg } = await import("../src/db/pg/migrate");
+    await migratePg(sql);
+    await sql.unsafe(`CREATE TABLE bare_copy (LIKE dossiers)`);
+    await sql.unsafe(`CREATE TABLE bare_insert (LIKE dossiers)`);
+    let t = performance.now();
+    let rows = 0;
+    await sql.begin((tx) => copyTable(source, tx, dossiers, (n) => (rows = n), "bare_copy"));
+    const copySeconds = (performance.now() - t) / 1000;
+    t = performance.now();
+    await sql.begin((tx) => insertTable(source, tx, dossiers));
+    const insertSeconds = (performance.now() - t) / 1000;
+    console.log(
+      `transports, dossiers alone into a bare table: COPY ${rows} rows in ${copySeconds.toFixed(1)} s (${Math.round(rows / copySeconds)} rows/s); ` +
+        `multi-row INSERT in ${insertSeconds.toFixed(1)} s (${Math.round(rows / insertSeconds)} rows/s); load ${load()}`,
+    );
+  } finally {
+    source.close();
+    await sql.close();
+  }
+}
+
+async function insertTable(source: Database, tx: Bun.TransactionSQL, table: MoveTable) {
+  const names = table.columns.map((c) => `"${c.name}"`).join(", ");
+  const read = source.query<Record<string, unknown>, [number, number]>(`SELECT rowid AS "__key", ${names} FROM "${table.name}" WHERE rowid > ? ORDER BY rowid LIMIT ?`);
+  let after = -Infinity;
+  for (;;) {
+    const rows = read.all(after, 1_000);
+    if (rows.length === 0) break;
+    after = Number(rows[rows.length - 1].__key);
+    const values = rows.map((row) => {
+      const out: Record<string, unknown> = {};
+      for (const column of table.columns) out[column.name] = column.boolean && row[column.name] !== null ? row[column.name] === 1 : row[column.name];
+      return out;
+    });
+    await tx`INSERT INTO bare_insert ${tx(values)}`;
+  }
 }

@@ -179,11 +179,13 @@ export async function moveToPg(source: Database, sql: SQL, onProgress: MoveProgr
   return { tables: counts, rows: totalAll };
 }
 
-async function copyTable(source: Database, tx: Bun.TransactionSQL, table: MoveTable, onBatch: (copied: number) => void) {
+/** Copies one table's rows by COPY (into `into`, the table of the same name unless told: the bench
+ * compares transports on a table of its own). */
+export async function copyTable(source: Database, tx: Bun.TransactionSQL, table: MoveTable, onBatch: (copied: number) => void, into = table.name) {
   const names = table.columns.map((c) => `"${c.name}"`).join(", ");
   const read = source.query<unknown[], [number, number]>(`SELECT rowid, ${names} FROM "${table.name}" WHERE rowid > ? ORDER BY rowid LIMIT ?`);
   const booleans = table.columns.map((c) => c.boolean);
-  const stream = tx.unsafe(`COPY "${table.name}" (${names}) FROM STDIN`).writable();
+  const stream = tx.unsafe(`COPY "${into}" (${names}) FROM STDIN`).writable();
   const writer = stream.getWriter();
   let after = -Infinity;
   let copied = 0;
