@@ -9,7 +9,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
-import { MOVE_TABLES, NOT_MOVED } from "../../src/db/pg/move";
+import { CountMismatchError, MOVE_TABLES, moveToPg, NOT_MOVED } from "../../src/db/pg/move";
 import * as pgSchema from "../../src/db/pg/schema";
 import { tempDir } from "../helpers";
 import { freshDatabase } from "../helpers/postgres";
@@ -265,6 +265,32 @@ describe("dossier migrate --to", () => {
     const moved = dossierRun(["migrate", "--to", url, "--data", data, "--json"]);
     expect(moved.code).toBe(0);
     expect(moved.json.tables.flows).toBe(2);
+  });
+
+  test("a count that differs at the end: CountMismatchError naming the table, and nothing kept", async () => {
+    const data = tempDir();
+    expect(dossierRun(["org", "create", "--name", "Counted", "--data", data]).code).toBe(0);
+    const real = new Database(join(data, "dossier.db"), { readonly: true });
+    // The source as the copy sees it, but for one more stage said to be there than it reads.
+    const source = new Proxy(real, {
+      get(target, name) {
+        if (name !== "query") return Reflect.get(target, name, target);
+        return (text: string) => {
+          const query = target.query(text);
+          if (text !== `SELECT count(*) AS n FROM "stages"`) return query;
+          return { get: () => ({ n: (query.get() as { n: number }).n + 1 }) };
+        };
+      },
+    });
+    const url = await freshDatabase();
+    const sql = new SQL(url, { max: 1 });
+    real.run("BEGIN");
+    const failure = await moveToPg(source, sql).catch((error) => error);
+    real.close();
+    await sql.close();
+    expect(failure).toBeInstanceOf(CountMismatchError);
+    expect(failure.message).toBe("table stages: 11 rows in SQLite, 10 in PostgreSQL; nothing was kept");
+    expect(await rowsIn(url)).toBe(0);
   });
 
   test("on a terminal: progress on stderr, then the rows per table; with --json no progress", async () => {
