@@ -6,6 +6,7 @@ import { EXPORT_HELP, exportCommand, IMPORT_HELP, importCommand } from "./cli/cs
 import { FLOW_HELP, FLOW_SUB_HELP, flowCommand } from "./cli/flow";
 import { KEY_HELP, KEY_SUB_HELP, keyCommand } from "./cli/key";
 import { MEMBER_HELP, MEMBER_SUB_HELP, memberCommand } from "./cli/member";
+import { MIGRATE_HELP, migrateCommand } from "./cli/migrate";
 import { ORG_HELP, ORG_SUB_HELP, orgCommand } from "./cli/org";
 import { SEED_HELP, seedCommand } from "./cli/seed";
 import { SERVE_HELP, serveCommand } from "./cli/serve";
@@ -33,6 +34,7 @@ const COMMANDS: Record<string, Command> = {
   flow: { help: FLOW_HELP, subHelp: FLOW_SUB_HELP, run: flowCommand },
   webhook: { help: WEBHOOK_HELP, subHelp: WEBHOOK_SUB_HELP, run: webhookCommand },
   backup: { help: BACKUP_HELP, run: (_sub, _args, all) => backupCommand(all) },
+  migrate: { help: MIGRATE_HELP, run: (_sub, _args, all) => migrateCommand(all) },
   seed: { help: SEED_HELP, run: (_sub, _args, all) => seedCommand(all) },
   import: { help: IMPORT_HELP, run: (_sub, _args, all) => importCommand(all) },
   export: { help: EXPORT_HELP, run: (_sub, _args, all) => exportCommand(all) },

@@ -104,7 +104,8 @@ function cliActor() {
   return { type: "cli" as const, id: user, name: user };
 }
 
-function checkDataExists(dataDir: string) {
+/** A data folder with its SQLite database, else exit 1 (reported like an unknown id). */
+export function checkDataExists(dataDir: string) {
   if (!existsSync(dataDir)) throw new UnknownIdError(`no data folder at ${dataDir}`);
   if (!existsSync(databasePath(dataDir))) throw new UnknownIdError(`no data folder at ${dataDir}: it holds no ${basename(databasePath(dataDir))}`);
 }

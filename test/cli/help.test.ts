@@ -75,6 +75,7 @@ const ROWS: Row[] = [
   { command: "webhook", sub: "deliveries", flags: { "--org": null, "--status": "all", "--event": "every event", ...OUTPUT }, env: STORE_ENV },
   { command: "webhook", sub: "retry", flags: OUTPUT, env: STORE_ENV },
   { command: "backup", flags: OUTPUT, env: STORE_ENV },
+  { command: "migrate", flags: { "--to": null, ...OUTPUT }, env: { DOSSIER_DATA: "./data", DOSSIER_LOG_LEVEL: "info" } },
   { command: "seed", flags: { "--org": null, "--dossiers": "120", "--contacts": "150", "--seed": "random", ...OUTPUT }, env: STORE_ENV },
   {
     command: "import",

@@ -25,6 +25,16 @@ const SKIPPED: { section: string; contains: string; why: string }[] = [
     contains: "sudo useradd",
     why: "needs root and systemd (a system user, a unit in /etc/systemd/system, systemctl); the unit's consistency is checked below",
   },
+  {
+    section: "On PostgreSQL",
+    contains: "createdb dossier                                  # an empty database",
+    why: "needs a PostgreSQL server at db.internal; serve on PostgreSQL runs in test/cli/serve-postgres.test.ts",
+  },
+  {
+    section: "On PostgreSQL",
+    contains: "dossier migrate --to postgres://dossier:secret@db.internal",
+    why: "needs systemd and a PostgreSQL server at db.internal; the move runs as a process on the tests' PostgreSQL in test/cli/migrate.test.ts",
+  },
 ];
 /** Blocks run by the tests below. */
 const RUN: { section: string; contains: string }[] = [
