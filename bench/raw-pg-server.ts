@@ -7,8 +7,9 @@
 //   bun bench/raw-pg-server.ts --url postgres://... --org ORG_ID --port 18082 [--pool 10]
 //
 //   GET  /list?page=P&per_page=K[&type=T][&status=S] -> { data: [Dossier], meta: { total, page, per_page } }
-//        the total from dossier_counts (as src/db/pg/dossiers.ts reads it for these filters), then,
-//        when the page is not past it, the page newest first, JSON.stringify of the rows.
+//        one statement as src/db/pg/dossiers.ts's: the total from dossier_counts (as the app reads it
+//        for these filters) and, when the page is not past it, the page newest first; JSON.stringify
+//        of the rows.
 //   GET  /get/ID -> { data: Dossier }
 //   POST /create (JSON: type, name, email, phone, company, role) -> 201 { data: Dossier }
 //        one transaction: the default flow and its first stage, the contact with the same email (if
@@ -43,16 +44,16 @@ const DAY_MS = 86_400_000;
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 async function list(page: number, perPage: number, type: string | null, status: string | null) {
-  const [{ n: total }] = await sql<{ n: number }[]>`SELECT coalesce(sum(n), 0)::integer AS n FROM dossier_counts
-    WHERE organization_id = ${orgId} AND ${status === null ? sql`status <> 'archived'` : sql`status = ${status}`}
-      ${type === null ? sql`` : sql`AND type = ${type}`}`;
+  // One statement, as src/db/pg/dossiers.ts reads it: the total, and the page joined to it when the
+  // page is not past it (else one row of NULLs).
+  const where = sql`organization_id = ${orgId} AND ${status === null ? sql`status <> 'archived'` : sql`status = ${status}`} ${type === null ? sql`` : sql`AND type = ${type}`}`;
   const offset = (page - 1) * perPage;
-  const rows =
-    offset >= total
-      ? []
-      : await sql`SELECT ${COLUMNS} FROM dossiers WHERE organization_id = ${orgId}
-          AND ${status === null ? sql`status <> 'archived'` : sql`status = ${status}`} ${type === null ? sql`` : sql`AND type = ${type}`}
-          ORDER BY created_at DESC, id DESC LIMIT ${perPage} OFFSET ${offset}`;
+  const found = await sql`SELECT page.*, total.n AS list_total
+    FROM (SELECT coalesce(sum(n), 0)::integer AS n FROM dossier_counts WHERE ${where}) total LEFT JOIN LATERAL (
+      SELECT ${COLUMNS} FROM dossiers WHERE total.n > ${offset}::bigint AND ${where}
+      ORDER BY created_at DESC, id DESC LIMIT ${perPage}::bigint OFFSET ${offset}::bigint) page ON true`;
+  const total = found[0].list_total;
+  const rows = found[0].id === null ? [] : found.map(({ list_total: _, ...row }: Record<string, unknown>) => row);
   return `{"data":${JSON.stringify(rows)},"meta":${JSON.stringify({ total, page, per_page: perPage })}}`;
 }
 
