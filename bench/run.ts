@@ -7,6 +7,8 @@
 //            --data-root DIR (default /tmp/dossier-bench)  --out FILE (default docs/performance.md)
 //            --writes-before R (flat-out mixed writes / raw create of the run before the store rewrite)
 //            --only stats [--stats-n 100000]: GET /flows/{id}/stats's work, in-process (bench/stats.ts)
+//   npm run bench -- --engine postgres [--quick]: PostgreSQL (C19) product vs a raw Bun.SQL baseline,
+//            and the SQLite path, on the same seeded rows (bench/postgres.ts)
 //   npm run bench -- --against COMMIT[,COMMIT] [--quick]: this checkout's executable against
 //            COMMIT's, built in a temporary worktree, alternately on the same data (bench/against.ts);
 //            prints `vs SHA: list=R ...` and `vs SHA (cache off): ...` (new / old req/s). Takes
@@ -41,6 +43,15 @@ const opt = (name: string) => {
 if (argv.some((arg) => arg === "--against" || arg.startsWith("--against="))) {
   const { runAgainst } = await import("./against");
   process.exit(await runAgainst(argv));
+}
+// --engine postgres: the same endpoints on PostgreSQL against a raw baseline, and on SQLite in the
+// same run (bench/postgres.ts, issue 34 point 7); it exits when done.
+if (opt("engine") !== undefined && opt("engine") !== "sqlite") {
+  if (opt("engine") !== "postgres") {
+    process.stderr.write(`--engine: postgres or sqlite, not ${opt("engine")}\n`);
+    process.exit(2);
+  }
+  await import("./postgres");
 }
 const quick = has("quick");
 const sizes = (opt("n") ?? (quick ? "10000" : "10000,1000000")).split(",").map(Number);

@@ -53,7 +53,7 @@ let created = 0;
 
 /** The server of this test process, started on first use; stopped after the test file. */
 export async function postgresServer(): Promise<PostgresServer> {
-  running ??= start();
+  running ??= start(TEST_SETTINGS, true);
   try {
     return await running;
   } catch (error) {
@@ -110,7 +110,21 @@ function checkName(name: string): void {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`not a database name for tests: ${name}`);
 }
 
-async function start(): Promise<Running> {
+/** The tests' settings: a test's data is thrown away, so no flush to the disk (commits still wait
+ * for nothing else). */
+const TEST_SETTINGS = ["-c", "fsync=off", "-c", "full_page_writes=off", "-c", "shared_buffers=32MB", "-c", "max_connections=300"];
+
+/**
+ * A server of its own with other settings (`-c name=value` pairs after the listening ones), for the
+ * bench (bench/postgres.ts): not this process's test server, not stopped after a test file; its
+ * `stop()` stops it and removes its folder (as process exit does when stop was not called).
+ */
+export async function startPostgres(settings: string[]): Promise<PostgresServer & { stop(): Promise<void> }> {
+  const server = await start(settings, false);
+  return { dir: server.dir, port: server.port, pid: server.pid, url: server.url, log: server.log, stop: server.stop };
+}
+
+async function start(settings: string[], testServer: boolean): Promise<Running> {
   sweepStale();
   const native = nativeFolder();
   hydrateSymlinks(native);
@@ -132,14 +146,16 @@ async function start(): Promise<Running> {
       if (proc) await stopProcess(proc);
       rmSync(dir, { recursive: true, force: true });
     })());
-  runningDir = dir;
-  onCleanup(async () => {
-    if (runningDir === dir) {
-      running = undefined;
-      runningDir = undefined;
-    }
-    await stop();
-  });
+  if (testServer) {
+    runningDir = dir;
+    onCleanup(async () => {
+      if (runningDir === dir) {
+        running = undefined;
+        runningDir = undefined;
+      }
+      await stop();
+    });
+  }
 
   const user = process.getuid?.() === 0 ? unprivilegedUser() : undefined;
   let bin = join(native, "bin");
@@ -171,12 +187,8 @@ async function start(): Promise<Running> {
           "-p", String(port),
           "-c", "listen_addresses=127.0.0.1",
           "-c", "unix_socket_directories=",
-          // A test's data is thrown away: no flush to the disk (commits still wait for nothing else).
-          "-c", "fsync=off",
-          "-c", "full_page_writes=off",
-          "-c", "shared_buffers=32MB",
           "-c", "dynamic_shared_memory_type=mmap",
-          "-c", "max_connections=300",
+          ...settings,
         ],
         user,
       ),

@@ -80,30 +80,32 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
     return row ?? null;
   };
 
-  /** The page's rows and the exact total; call inside one read snapshot (store.read), as on SQLite. */
+  /** The page's rows and the exact total, in one statement (one round trip, one snapshot): the
+   * total, then the page joined to it, read only when it is not past the total (a row of NULLs, and
+   * the total, when it is or when the page is empty). Call inside one read snapshot (store.read), as
+   * on SQLite. */
   async function listRows(organizationId: string, query: ListDossiersQuery, now: string): Promise<{ rows: Dossier[]; total: number }> {
     const sql = db();
     const { type, status, stage, flow, assigned, overdue, q, since, contact } = filterValues(query);
-    let total: number;
-    if (overdue !== null || assigned !== null || q !== null || since !== null || contact !== null) {
-      const [row] = await sql<{ n: number }[]>`SELECT count(*)::integer AS n FROM dossiers WHERE ${listWhere(sql, organizationId, query, now)}`;
-      total = row.n;
-    } else {
-      // The filters are among the counts' key (migration 0003's triggers keep them).
-      const [row] = await sql<{ n: number }[]>`SELECT coalesce(sum(n), 0)::integer AS n FROM dossier_counts
+    const counted =
+      overdue !== null || assigned !== null || q !== null || since !== null || contact !== null
+        ? sql`SELECT count(*)::integer AS n FROM dossiers WHERE ${listWhere(sql, organizationId, query, now)}`
+        : // The filters are among the counts' key (migration 0003's triggers keep them).
+          sql`SELECT coalesce(sum(n), 0)::integer AS n FROM dossier_counts
         WHERE organization_id = ${organizationId}
           AND (CASE WHEN ${status}::text IS NULL THEN status <> 'archived' ELSE status = ${status}::text END)
           AND (${type}::text IS NULL OR type = ${type}::text)
           AND (${stage}::text IS NULL OR stage_id = ${stage}::text)
           AND (${flow}::text IS NULL OR flow_id = ${flow}::text)`;
-      total = row.n;
-    }
     const offset = (query.page - 1) * query.perPage;
-    if (offset >= total) return { rows: [], total };
-    const rows = await sql<Dossier[]>`SELECT ${columns(sql)}
-      FROM dossiers WHERE ${listWhere(sql, organizationId, query, now)}
-      ORDER BY created_at DESC, id DESC LIMIT ${query.perPage}::bigint OFFSET ${offset}::bigint`;
-    return { rows: [...rows], total };
+    const found = await sql<(Dossier & { list_total: number })[]>`SELECT page.*, total.n AS list_total
+      FROM (${counted}) total LEFT JOIN LATERAL (
+        SELECT ${columns(sql)} FROM dossiers WHERE total.n > ${offset}::bigint AND ${listWhere(sql, organizationId, query, now)}
+        ORDER BY created_at DESC, id DESC LIMIT ${query.perPage}::bigint OFFSET ${offset}::bigint) page ON true`;
+    const total = found[0].list_total;
+    // The total is the last column: the rest keeps the representation's order (the list's JSON).
+    const rows = found[0].id === null ? [] : found.map(({ list_total: _, ...row }) => row as Dossier);
+    return { rows, total };
   }
 
   return {
