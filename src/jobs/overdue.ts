@@ -4,6 +4,10 @@
 // overdue_tasks is off. Found by query, not by timers alone: deadlines that passed while the server
 // was down are found by the first run at start. The task is due at the stage's deadline, so it shows
 // as overdue, and is added to the dossier's history (task_created, by no one: the server).
+// The cost is the work found: the unit that makes a visit's task marks the visit handled on its
+// dossier (overdue_task_visit_id; a move to another stage clears it), and the scan reads only the
+// dossiers still to handle (the partial index dossiers_overdue_todo), a bounded batch at a time
+// from a keyset cursor, the event loop let in between (docs/decisions.md, "C22's overdue scan").
 import type { Context } from "../context";
 import type { OverdueCursor } from "../db/tasks";
 import { newId } from "../ids";
@@ -14,7 +18,7 @@ import type { Job } from "./runner";
 /** Dossiers read per batch (one bounded query, and one unit of work when some are due), and
  * batches per run (the rest waits for the next run, soon). A batch is a few milliseconds on SQLite,
  * whose thread it holds; the run lets the event loop in between batches. */
-const BATCH = 100;
+const BATCH = 50;
 const ROUNDS = 100;
 
 export interface OverdueJobOptions {

@@ -1,8 +1,8 @@
 // C22 on a store made before migration 0014_overdue_marker (drizzle-pg 0004): the dossiers whose
 // current stage visit has its follow-up task already are handled (overdue_task_visit_id set) and
 // leave the overdue scan's index; the others stay to handle: no task, or a task for a visit the
-// dossier has left. A task moved to another dossier still handles its visit's dossier. Both engines,
-// the same statements.
+// dossier has left. A task moved to another dossier still handles its visit's dossier. The job's
+// mark alone moves no generation of the dossiers' caches. Both engines, the same statements.
 import { Database } from "bun:sqlite";
 import { SQL } from "bun";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -40,6 +40,16 @@ const BEFORE = [
 ];
 const MARKS = `SELECT id, CAST(overdue_task_visit_id AS integer) AS mark FROM dossiers ORDER BY id`;
 const TO_HANDLE = `SELECT id FROM dossiers WHERE status = 'active' AND stage_due_at IS NOT NULL AND overdue_task_visit_id IS NULL ORDER BY stage_due_at, id`;
+/** After the migration: the job's mark alone moves no generation; a change with updated_at does. */
+const AFTER = [
+  `UPDATE dossiers SET overdue_task_visit_id = 3 WHERE id = 'd3'`,
+  `UPDATE dossiers SET name = 'Three and a half', updated_at = '2026-01-05T00:00:00.000Z' WHERE id = 'd3'`,
+  `UPDATE dossiers SET current_stage_id = 's2', overdue_task_visit_id = NULL, updated_at = '2026-01-06T00:00:00.000Z' WHERE id = 'd3'`,
+  `UPDATE dossiers SET contact_id = NULL WHERE id = 'd3'`,
+];
+const GENERATION = `SELECT CAST(generation AS integer) AS g FROM generations WHERE organization_id = 'o1' AND table_name = 'dossiers'`;
+const STEPS = [0, 1, 1, 1];
+
 const EXPECTED = {
   marks: [
     { id: "d1", mark: 1 },
@@ -61,6 +71,12 @@ describe("migration 0014_overdue_marker on a store that has follow-up tasks", ()
       for (const statement of BEFORE) db.run(statement);
       expect(migrate(db)).toBe(embeddedMigrations.length - at);
       expect({ marks: db.query(MARKS).all(), toHandle: db.query(TO_HANDLE).all() }).toEqual(EXPECTED);
+      const steps = AFTER.map((statement) => {
+        const before = (db.query(GENERATION).get() as { g: number }).g;
+        db.run(statement);
+        return (db.query(GENERATION).get() as { g: number }).g - before;
+      });
+      expect(steps).toEqual(STEPS);
     } finally {
       db.close();
     }
@@ -75,6 +91,14 @@ describe("migration 0014_overdue_marker on a store that has follow-up tasks", ()
       for (const statement of BEFORE) await sql.unsafe(statement);
       expect(await migratePg(sql)).toBe(embeddedPgMigrations.length - at);
       expect({ marks: [...(await sql.unsafe(MARKS))], toHandle: [...(await sql.unsafe(TO_HANDLE))] }).toEqual(EXPECTED);
+      const steps = [];
+      for (const statement of AFTER) {
+        const [before] = await sql.unsafe(GENERATION);
+        await sql.unsafe(statement);
+        const [after] = await sql.unsafe(GENERATION);
+        steps.push(after.g - before.g);
+      }
+      expect(steps).toEqual(STEPS);
     } finally {
       await sql.close();
     }
