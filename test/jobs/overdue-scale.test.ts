@@ -52,10 +52,11 @@ describe.each(ENGINES)("the overdue-tasks job over %s dossiers", (engine) => {
       const plan = (await queryRows<{ "QUERY PLAN": string }>(app, `EXPLAIN ${PG_SCAN.replace(/\$(\d)/g, "?")}`, NOW.toISOString(), "", "", 50))
         .map((r) => r["QUERY PLAN"])
         .join("\n");
-      // The dossiers read are the partial index's first 50 in order, never a scan. The joins that
-      // follow may hash a table this small (2,000 rows: PostgreSQL's cost model reads it whole
-      // rather than 50 times by key); at 1,000,000 the plan is by key (docs/performance.md, C22).
+      // The dossiers read are the partial index's first 50 in order, then each one by key: no table
+      // read whole, even one this small, which PostgreSQL's cost model would rather hash.
       expect(plan).toMatch(/Limit .*\n\s+->  Index (Only )?Scan using dossiers_overdue_todo on dossiers /);
+      expect(plan).toMatch(/Index Scan using dossiers_pkey on dossiers d/);
+      expect(plan).not.toMatch(/Seq Scan on (dossiers|stage_visits|tasks)/);
     }
 
     // The catch-up: runs of at most 5 batches of 50, each going on from where the last stopped.

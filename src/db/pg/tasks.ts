@@ -15,21 +15,29 @@ const record = ({ created_by_kind, created_by_id, ...row }: TaskRow): TaskRecord
 /** The columns a change may set, as SQLite's module has them (the names go into the SQL: only these). */
 const UPDATABLE = ["title", "notes", "due_at", "remind_at", "reminded_at", "assigned_to", "dossier_id", "contact_id", "status", "done_at", "updated_at"] as const;
 
-/** The overdue scan's statement ($1 now, $2 and $3 the cursor, $4 the limit), exported for the
- * test that reads its plan (test/jobs/overdue-scale.test.ts). */
-export const OVERDUE_SCAN = `SELECT d.organization_id, d.id AS dossier_id, d.name AS dossier_name, s.name AS stage_name, d.stage_due_at,
-    CASE WHEN f.id IS NOT NULL AND s.id IS NOT NULL THEN v.id END::float8 AS visit_id,
-    (SELECT m.id FROM members m WHERE m.organization_id = d.organization_id AND m.id = d.assigned_to AND m.disabled_at IS NULL) AS assignee
-  FROM (SELECT id FROM dossiers
-         WHERE status = 'active' AND stage_due_at IS NOT NULL AND overdue_task_visit_id IS NULL
-           AND stage_due_at <= $1::text AND (stage_due_at, id) > ($2::text, $3::text)
-         ORDER BY stage_due_at, id LIMIT $4::bigint) c
-  JOIN dossiers d ON d.id = c.id
-  LEFT JOIN flows f ON f.id = d.flow_id AND f.organization_id = d.organization_id AND f.overdue_tasks
-  LEFT JOIN stages s ON s.id = d.current_stage_id AND s.organization_id = d.organization_id
-  LEFT JOIN stage_visits v ON v.id = (SELECT max(id) FROM stage_visits WHERE dossier_id = d.id AND organization_id = d.organization_id AND left_at IS NULL)
-    AND v.stage_id = d.current_stage_id
-  ORDER BY d.stage_due_at, d.id`;
+/** The overdue scan's statement ($1 now, $2 and $3 the cursor, $4 the limit): the dossiers read by
+ * the partial index, then each one alone by key. The lateral subquery's LIMIT 1 keeps PostgreSQL
+ * from turning the lookups into a join it may hash (a whole table read per batch, when the
+ * statistics say the table is small: a fresh import, a test); its flow, stage and current visit are
+ * scalar lookups for the same reason. Exported for the test that reads its plan
+ * (test/jobs/overdue-scale.test.ts). */
+export const OVERDUE_SCAN = `SELECT x.* FROM
+  (SELECT id FROM dossiers
+    WHERE status = 'active' AND stage_due_at IS NOT NULL AND overdue_task_visit_id IS NULL
+      AND stage_due_at <= $1::text AND (stage_due_at, id) > ($2::text, $3::text)
+    ORDER BY stage_due_at, id LIMIT $4::bigint) c
+  CROSS JOIN LATERAL (
+    SELECT d.organization_id, d.id AS dossier_id, d.name AS dossier_name,
+      (SELECT s.name FROM stages s WHERE s.id = d.current_stage_id AND s.organization_id = d.organization_id) AS stage_name,
+      d.stage_due_at,
+      CASE WHEN EXISTS (SELECT 1 FROM flows f WHERE f.id = d.flow_id AND f.organization_id = d.organization_id AND f.overdue_tasks)
+            AND EXISTS (SELECT 1 FROM stages s WHERE s.id = d.current_stage_id AND s.organization_id = d.organization_id)
+        THEN (SELECT CASE WHEN v.stage_id = d.current_stage_id THEN v.id END FROM stage_visits v
+               WHERE v.dossier_id = d.id AND v.organization_id = d.organization_id AND v.left_at IS NULL ORDER BY v.id DESC LIMIT 1)
+      END::float8 AS visit_id,
+      (SELECT m.id FROM members m WHERE m.organization_id = d.organization_id AND m.id = d.assigned_to AND m.disabled_at IS NULL) AS assignee
+    FROM dossiers d WHERE d.id = c.id LIMIT 1) x
+  ORDER BY x.stage_due_at, x.dossier_id`;
 
 export function pgTaskQueries(db: Db): EngineQueries<"tasks"> {
   const insert = (t: TaskRecord, stageVisitId: number | null, skipTaken: boolean) => {
