@@ -13,7 +13,7 @@
 //      scan of before, which walked every overdue dossier on each 30 s run, timed once more.
 // The temp folder is removed at the end.
 //
-//   bun bench/overdue.ts [--n 1000000] [--batch 100] [--keep DIR]
+//   bun bench/overdue.ts [--n 1000000] [--batch 25] [--keep DIR]
 //
 //   --keep DIR   seed into DIR and keep it (DIR/../<name>.seed.json beside); a later run with the
 //                same --keep and --n reuses the seed (its tasks, if any, deleted and the marks
@@ -181,7 +181,7 @@ try {
     JSON.stringify({
       n: N,
       overdue,
-      batch: BATCH ?? 50,
+      batch: BATCH ?? 25,
       before: { look_ms: before.look, batch_ms: before.batch, steady_look_ms: after.look },
       catch_up: { tasks: made, seconds: catchUp / 1000, runs, first_run_seconds: firstRun / 1000, longest_query_ms: Math.max(...catchQueries) },
       lag_ms: { max: Math.max(...lags), p99: pct(0.99), median: pct(0.5) },

@@ -16,9 +16,10 @@ import type { Task } from "../services/tasks";
 import type { Job } from "./runner";
 
 /** Dossiers read per batch (one bounded query, and one unit of work when some are due), and
- * batches per run (the rest waits for the next run, soon). A batch is a few milliseconds on SQLite,
- * whose thread it holds; the run lets the event loop in between batches. */
-const BATCH = 50;
+ * batches per run (the rest waits for the next run, soon). A batch holds SQLite's thread about a
+ * millisecond at 1,000,000 dossiers (docs/performance.md, C22); the run lets the event loop in
+ * between batches. */
+const BATCH = 25;
 const ROUNDS = 100;
 
 export interface OverdueJobOptions {
