@@ -118,9 +118,15 @@ export function dossierQueries({ sqlite, generations }: QueryDeps) {
       const columns = Object.keys(changes) as (keyof DossierChanges)[];
       // Column names go into the SQL: only the fixed set, never a name from elsewhere.
       for (const column of columns) if (!UPDATABLE.has(column)) throw new Error(`dossiers: ${column} is not an updatable column`);
+      // A move to another stage begins a new stage visit, not handled yet by the overdue-tasks job
+      // (C22): its marker goes in the same statement (a move to the same stage keeps it).
+      const moved = "current_stage_id" in changes;
       sqlite
-        .query(`UPDATE dossiers SET ${columns.map((c) => `${c} = ?`).join(", ")} WHERE id = ? AND organization_id = ?`)
-        .run(...columns.map((c) => changes[c] ?? null), id, organizationId);
+        .query(
+          `UPDATE dossiers SET ${columns.map((c) => `${c} = ?`).join(", ")}${moved ? ", overdue_task_visit_id = CASE WHEN current_stage_id IS ? THEN overdue_task_visit_id END" : ""}
+           WHERE id = ? AND organization_id = ?`,
+        )
+        .run(...columns.map((c) => changes[c] ?? null), ...(moved ? [changes.current_stage_id ?? null] : []), id, organizationId);
     },
 
     /** A page of GET /dossiers and the exact total. `now` (ISO): the clock for `overdue`;

@@ -15,6 +15,7 @@ import m0010 from "../../drizzle/0010_events_dossier_updated_since.sql" with { t
 import m0011 from "../../drizzle/0011_stats_read_paths.sql" with { type: "text" };
 import m0012 from "../../drizzle/0012_tasks_mail.sql" with { type: "text" };
 import m0013 from "../../drizzle/0013_imports.sql" with { type: "text" };
+import m0014 from "../../drizzle/0014_overdue_marker.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -31,6 +32,7 @@ export const migrationSql: Record<string, string> = {
   "0011_stats_read_paths": m0011,
   "0012_tasks_mail": m0012,
   "0013_imports": m0013,
+  "0014_overdue_marker": m0014,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

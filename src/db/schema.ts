@@ -88,6 +88,10 @@ export const dossiers = sqliteTable(
     stageEnteredAt: text("stage_entered_at"),
     // Stored rather than derived so that `overdue` can use an index.
     stageDueAt: text("stage_due_at"),
+    // C22: the stage visit whose overdue follow-up is made (set in the unit that makes the task,
+    // cleared by a move to another stage), so that the job's scan reads only the dossiers still
+    // to handle (dossiers_overdue_todo). Null: not handled.
+    overdueTaskVisitId: integer("overdue_task_visit_id"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
@@ -106,9 +110,12 @@ export const dossiers = sqliteTable(
     index("dossiers_org_created_cover").on(t.organizationId, sql`${t.createdAt} desc`, sql`${t.id} desc`, t.status),
     // C17's updated_since: a client catching up asks for the few rows changed lately.
     index("dossiers_org_updated").on(t.organizationId, t.updatedAt),
-    // C22: the job runner's scan for active dossiers whose stage deadline has passed, across
-    // organizations (src/db/jobs.ts).
-    index("dossiers_active_due").on(t.stageDueAt).where(sql`${t.status} = 'active'`),
+    // C22: the job runner's scan for active dossiers whose stage deadline has passed and whose
+    // stage visit is not handled yet, across organizations, in (stage_due_at, id) order: a keyset
+    // cursor (src/db/tasks.ts overdueVisits). Handled dossiers leave it (0014).
+    index("dossiers_overdue_todo")
+      .on(t.stageDueAt, t.id)
+      .where(sql`${t.status} = 'active' AND ${t.stageDueAt} IS NOT NULL AND ${t.overdueTaskVisitId} IS NULL`),
     // GET /flows/{id}/stats: a flow's active dossiers in (stage, currency) order, read alone (0011).
     index("dossiers_flow_active_figures")
       .on(t.organizationId, t.flowId, t.currentStageId, t.dealCurrency, t.stageDueAt, t.dealSize)

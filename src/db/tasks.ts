@@ -42,6 +42,31 @@ export interface OverdueVisit {
   assignee: string | null;
 }
 
+/** Where the overdue scan goes on from: the last dossier it read, in (stage_due_at, id) order. */
+export interface OverdueCursor {
+  stage_due_at: string;
+  dossier_id: string;
+}
+
+/** A batch of the overdue scan: the visits due a task among the dossiers read, and where the next
+ * batch begins (null: none left at or before `now`). */
+export interface OverdueBatch {
+  visits: OverdueVisit[];
+  next: OverdueCursor | null;
+}
+
+/** The scan's rows: each dossier read, and its visit when it is due a task (else visit_id null). */
+export type OverdueRow = Omit<OverdueVisit, "visit_id"> & { visit_id: number | null };
+
+/** The batch from the scan's rows (both engines). */
+export function overdueBatch(rows: OverdueRow[], limit: number): OverdueBatch {
+  const last = rows.at(-1);
+  return {
+    visits: rows.filter((row): row is OverdueVisit => row.visit_id !== null),
+    next: last !== undefined && rows.length >= limit ? { stage_due_at: last.stage_due_at, dossier_id: last.dossier_id } : null,
+  };
+}
+
 /** A reminder whose time has come (the job runner's scan). */
 export interface DueReminder {
   organization_id: string;
@@ -52,6 +77,24 @@ export interface DueReminder {
 const UPDATABLE = ["title", "notes", "due_at", "remind_at", "reminded_at", "assigned_to", "dossier_id", "contact_id", "status", "done_at", "updated_at"] as const;
 export type TaskChanges = Partial<Pick<TaskRecord, Exclude<(typeof UPDATABLE)[number], "reminded_at">> & { reminded_at: string | null }>;
 
+/** The overdue scan's statement (?1 now, ?2 and ?3 the cursor, ?4 the limit): the dossiers read by
+ * the partial index alone (INDEXED BY: an error rather than a scan of the table if it could not be
+ * used), then each one's flow, stage and current visit by their keys. Exported for the test that
+ * reads its plan (test/jobs/overdue-scale.test.ts). */
+export const OVERDUE_SCAN = `SELECT d.organization_id, d.id AS dossier_id, d.name AS dossier_name, s.name AS stage_name, d.stage_due_at,
+    CASE WHEN f.id IS NOT NULL AND s.id IS NOT NULL THEN v.id END AS visit_id,
+    (SELECT m.id FROM members m WHERE m.organization_id = d.organization_id AND m.id = d.assigned_to AND m.disabled_at IS NULL) AS assignee
+  FROM (SELECT id FROM dossiers INDEXED BY dossiers_overdue_todo
+         WHERE status = 'active' AND stage_due_at IS NOT NULL AND overdue_task_visit_id IS NULL
+           AND stage_due_at <= ?1 AND (stage_due_at, id) > (?2, ?3)
+         ORDER BY stage_due_at, id LIMIT ?4) c
+  JOIN dossiers d ON d.id = c.id
+  LEFT JOIN flows f ON f.id = d.flow_id AND f.organization_id = d.organization_id AND f.overdue_tasks = 1
+  LEFT JOIN stages s ON s.id = d.current_stage_id AND s.organization_id = d.organization_id
+  LEFT JOIN stage_visits v ON v.id = (SELECT max(id) FROM stage_visits WHERE dossier_id = d.id AND organization_id = d.organization_id AND left_at IS NULL)
+    AND v.stage_id = d.current_stage_id
+  ORDER BY d.stage_due_at, d.id`;
+
 export function taskQueries({ sqlite }: QueryDeps) {
   const byId = sqlite.query<TaskRow, [string, string]>(`SELECT ${COLUMNS} FROM tasks WHERE organization_id = ? AND id = ?`);
   const insert = sqlite.query(
@@ -60,6 +103,12 @@ export function taskQueries({ sqlite }: QueryDeps) {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const remove = sqlite.query<unknown, [string, string]>(`DELETE FROM tasks WHERE organization_id = ? AND id = ?`);
+  // The visit's dossier leaves the overdue scan (dossiers_overdue_todo), if the visit is still its current one.
+  const markVisit = sqlite.query<unknown, [number]>(
+    `UPDATE dossiers SET overdue_task_visit_id = v.id FROM stage_visits v
+      WHERE v.id = ? AND v.left_at IS NULL AND dossiers.id = v.dossier_id AND dossiers.organization_id = v.organization_id
+        AND dossiers.current_stage_id = v.stage_id`,
+  );
 
   const where = (organizationId: string, filter: TaskFilter): { sql: string; args: (string | number)[] } => {
     const parts = ["organization_id = ?"];
@@ -105,17 +154,20 @@ export function taskQueries({ sqlite }: QueryDeps) {
         .map(record);
     },
 
+    /** A task; with a stage visit, the visit is handled too (as insertForVisit). */
     insert(task: TaskRecord, stageVisitId: number | null = null) {
       insert.run(
         task.id, task.organization_id, task.dossier_id, task.contact_id, task.title, task.notes, task.due_at, task.remind_at, task.assigned_to,
         task.status, task.done_at, task.created_by.kind, task.created_by.id, stageVisitId, task.created_at, task.updated_at,
       );
+      if (stageVisitId !== null) markVisit.run(stageVisitId);
     },
 
     /** The follow-up task of an overdue stage visit (C22): false when the visit has one already
-     * (another process made it first: the unique index decides). */
+     * (another process made it first: the unique index decides). Either way the visit is handled:
+     * its dossier's overdue_task_visit_id is set, in this unit, while the visit is the current one. */
     insertForVisit(task: TaskRecord, stageVisitId: number): boolean {
-      return (
+      const made =
         sqlite
           .query(
             `INSERT INTO tasks (id, organization_id, dossier_id, contact_id, title, notes, due_at, remind_at, reminded_at, assigned_to, status, done_at,
@@ -125,8 +177,9 @@ export function taskQueries({ sqlite }: QueryDeps) {
           .run(
             task.id, task.organization_id, task.dossier_id, task.contact_id, task.title, task.notes, task.due_at, task.remind_at, task.assigned_to,
             task.status, task.done_at, task.created_by.kind, task.created_by.id, stageVisitId, task.created_at, task.updated_at,
-          ).changes > 0
-      );
+          ).changes > 0;
+      markVisit.run(stageVisitId);
+      return made;
     },
 
     /** Sets the given fields (names from a fixed list, values bound). */
@@ -151,25 +204,15 @@ export function taskQueries({ sqlite }: QueryDeps) {
         .query<{ one: number }, [string, string]>(`SELECT 1 AS one FROM members WHERE organization_id = ? AND id = ? AND disabled_at IS NULL`)
         .get(organizationId, id) !== null,
 
-    /** Active dossiers whose current stage visit passed its deadline at or before `now` and has no
-     * task yet, in flows that make them, by deadline then dossier id (not rowid: PostgreSQL has
-     * none); across organizations (the job runner's scan, by the partial index dossiers_active_due). */
-    overdueVisits(now: string, limit: number): OverdueVisit[] {
-      return sqlite
-        .query<OverdueVisit, [string, number]>(
-          `SELECT d.organization_id, d.id AS dossier_id, d.name AS dossier_name, s.name AS stage_name, d.stage_due_at, v.id AS visit_id,
-                  (SELECT m.id FROM members m WHERE m.organization_id = d.organization_id AND m.id = d.assigned_to AND m.disabled_at IS NULL) AS assignee
-           FROM dossiers d
-           JOIN flows f ON f.id = d.flow_id AND f.organization_id = d.organization_id
-           JOIN stages s ON s.id = d.current_stage_id AND s.organization_id = d.organization_id
-           JOIN stage_visits v ON v.id = (SELECT max(id) FROM stage_visits WHERE dossier_id = d.id AND organization_id = d.organization_id AND left_at IS NULL)
-           WHERE d.status = 'active' AND d.stage_due_at IS NOT NULL AND d.stage_due_at <= ? AND f.overdue_tasks = 1
-             AND v.stage_id = d.current_stage_id
-             AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.stage_visit_id = v.id)
-           ORDER BY d.stage_due_at, d.id
-           LIMIT ?`,
-        )
-        .all(now, limit);
+    /** The overdue-tasks job's scan (C22), across organizations: the next `limit` dossiers after
+     * `after` (null: from the first) that are active, past their stage's deadline at or before `now`
+     * and not handled (overdue_task_visit_id null), in (stage_due_at, id) order (not rowid:
+     * PostgreSQL has none), read by the partial index dossiers_overdue_todo and nothing else; of
+     * those, the current stage visits due a task (in a flow that makes them). `limit` bounds the
+     * rows read, whatever is due: a flow with overdue_tasks off costs reads, never a long query. */
+    overdueVisits(now: string, limit: number, after: OverdueCursor | null = null): OverdueBatch {
+      const rows = sqlite.query<OverdueRow, [string, string, string, number]>(OVERDUE_SCAN).all(now, after?.stage_due_at ?? "", after?.dossier_id ?? "", limit);
+      return overdueBatch(rows, limit);
     },
 
     /** Open tasks whose remind_at has come and whose reminder is not handled, by remind_at then id;

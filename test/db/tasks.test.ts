@@ -5,8 +5,8 @@
 // (insertRows); the stage visits are the triggers'.
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { NewFlow } from "../../src/db/flows";
-import type { TaskFilter, TaskRecord } from "../../src/db/tasks";
-import { ENGINES, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import type { OverdueCursor, TaskFilter, TaskRecord } from "../../src/db/tasks";
+import { columnOf, ENGINES, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
@@ -115,6 +115,12 @@ async function withOverdue(engine: Engine): Promise<EngineStore> {
     { ...d, id: "d7", organization_id: "o1", name: "No deadline", stage_due_at: null },
   ]);
   return s;
+}
+
+/** The dossier's overdue_task_visit_id (a bigint on PostgreSQL: a number here), or null. */
+async function markOf(s: EngineStore, dossierId: string): Promise<number | null> {
+  const mark = await columnOf(s, "dossiers", "overdue_task_visit_id", dossierId);
+  return mark === null || mark === undefined ? null : Number(mark);
 }
 
 /** Reminders of both organizations: r2 and r1 tied (written in that order), r3 later than NOW, r4
@@ -244,9 +250,9 @@ describe.each(ENGINES)("tasks on %s", (engine) => {
     expect(checks).toEqual([true, false, false, false, true, false, true, true, false, false, true]);
   });
 
-  test("overdueVisits: active dossiers past their stage's deadline at or before now, in flows that make tasks, across organizations, by deadline then id; limit", async () => {
+  test("overdueVisits: active dossiers past their stage's deadline at or before now, not handled, across organizations, by deadline then id; of those, the visits due a task (flows that make them)", async () => {
     const s = await withOverdue(engine);
-    const visits = await s.read(() => s.tasks.overdueVisits(NOW, 50));
+    const { visits, next } = await s.read(() => s.tasks.overdueVisits(NOW, 50));
     // The stage visits are numbered by the triggers in the order the dossiers were written: d2 1, d1 2, ...
     expect(visits).toEqual([
       { organization_id: "o2", dossier_id: "d9", dossier_name: "Nine", stage_name: "Stage z", stage_due_at: "2026-01-05T00:00:00.000Z", visit_id: 7, assignee: "m9" },
@@ -255,34 +261,86 @@ describe.each(ENGINES)("tasks on %s", (engine) => {
       { organization_id: "o1", dossier_id: "d2", dossier_name: "Two", stage_name: "Stage a", stage_due_at: "2026-01-10T00:00:00.000Z", visit_id: 1, assignee: null },
       { organization_id: "o1", dossier_id: "d6", dossier_name: "At now", stage_name: "Stage a", stage_due_at: NOW, visit_id: 6, assignee: null },
     ]);
+    expect(next).toBeNull(); // 5 dossiers read (d4's flow makes none), fewer than 50: the end
     expect(JSON.stringify(visits[0])).toBe(
       '{"organization_id":"o2","dossier_id":"d9","dossier_name":"Nine","stage_name":"Stage z","stage_due_at":"2026-01-05T00:00:00.000Z","visit_id":7,"assignee":"m9"}',
     );
-    expect((await s.tasks.overdueVisits(NOW, 2)).map((v) => v.dossier_id)).toEqual(["d9", "d1"]);
-    expect((await s.tasks.overdueVisits("2026-01-09T00:00:00.000Z", 50)).map((v) => v.dossier_id)).toEqual(["d9"]);
+    expect((await s.tasks.overdueVisits("2026-01-09T00:00:00.000Z", 50)).visits.map((v) => v.dossier_id)).toEqual(["d9"]);
   });
 
-  test("insertForVisit: one task per stage visit (the second is refused), and the visit leaves the overdue scan; a new stage visit is overdue again", async () => {
+  test("overdueVisits: `limit` bounds the dossiers read, due or not; `after` goes on from the last one read (a keyset cursor)", async () => {
     const s = await withOverdue(engine);
-    const [, d1] = await s.read(() => s.tasks.overdueVisits(NOW, 50));
+    const batches: [string[], unknown][] = [];
+    let after: OverdueCursor | null = null;
+    do {
+      const batch: Awaited<ReturnType<typeof s.tasks.overdueVisits>> = await s.read(() => s.tasks.overdueVisits(NOW, 2, after));
+      batches.push([batch.visits.map((v) => v.dossier_id), batch.next]);
+      after = batch.next;
+    } while (after !== null);
+    expect(batches).toEqual([
+      // d4 (2026-01-02, in f2: no tasks) is read and is not due; d9 is.
+      [["d9"], { stage_due_at: "2026-01-05T00:00:00.000Z", dossier_id: "d9" }],
+      [["d1", "d2"], { stage_due_at: "2026-01-10T00:00:00.000Z", dossier_id: "d2" }],
+      [["d6"], null],
+    ]);
+    // Exactly `limit` read: one more batch, empty, says the end.
+    const five = await s.read(() => s.tasks.overdueVisits(NOW, 5));
+    expect(five.next).toEqual({ stage_due_at: NOW, dossier_id: "d6" });
+    expect(await s.read(() => s.tasks.overdueVisits(NOW, 5, five.next))).toEqual({ visits: [], next: null });
+    // A cursor past `now` reads nothing.
+    expect(await s.read(() => s.tasks.overdueVisits("2026-01-05T00:00:00.000Z", 5, { stage_due_at: "2026-01-10T00:00:00.000Z", dossier_id: "d1" }))).toEqual({
+      visits: [],
+      next: null,
+    });
+  });
+
+  test("insertForVisit: one task per stage visit (the second is refused), and the visit is handled: its dossier is not read again; a new stage visit is", async () => {
+    const s = await withOverdue(engine);
+    const read = async (limit = 50) => (await s.read(() => s.tasks.overdueVisits(NOW, limit))).visits.map((v) => [v.dossier_id, v.visit_id]);
+    const {
+      visits: [, d1],
+    } = await s.read(() => s.tasks.overdueVisits(NOW, 50));
     const followUp = task("t1", { dossier_id: "d1", assigned_to: "m1", due_at: NOW, created_by: { kind: "system", id: null } });
     expect(await s.write(() => s.tasks.insertForVisit(followUp, d1.visit_id))).toBe(true);
     expect(await s.write(() => s.tasks.insertForVisit(task("t2", { dossier_id: "d1" }), d1.visit_id))).toBe(false);
     expect(await s.tasks.byId("o1", "t1")).toEqual(followUp);
     expect(await s.tasks.byId("o1", "t2")).toBeNull();
-    expect((await s.read(() => s.tasks.overdueVisits(NOW, 50))).map((v) => v.dossier_id)).toEqual(["d9", "d2", "d6"]);
-    // A task inserted with its visit (insert's second argument) holds the visit too.
-    const [d9] = await s.read(() => s.tasks.overdueVisits(NOW, 1));
+    expect(await markOf(s, "d1")).toBe(2);
+    expect(await read()).toEqual([["d9", 7], ["d2", 1], ["d6", 6]]);
+    // Not read at all: the third dossier read is d2, no longer d1.
+    expect((await s.read(() => s.tasks.overdueVisits(NOW, 3))).next).toEqual({ stage_due_at: "2026-01-10T00:00:00.000Z", dossier_id: "d2" });
+    // A task inserted with its visit (insert's second argument) holds the visit, and handles it too.
+    const {
+      visits: [d9],
+    } = await s.read(() => s.tasks.overdueVisits(NOW, 2));
     await s.write(() => s.tasks.insert(task("t9", { organization_id: "o2", dossier_id: "d9" }), d9.visit_id));
-    expect((await s.read(() => s.tasks.overdueVisits(NOW, 50))).map((v) => v.dossier_id)).toEqual(["d2", "d6"]);
-    // d1 moves on to stage b (a new visit, 9: the trigger's): overdue again, with no task for it yet.
+    expect(await read()).toEqual([["d2", 1], ["d6", 6]]);
+    // Its task deleted, the visit stays handled: one task per stage visit, never a second one.
+    await s.write(() => s.tasks.delete("o2", "t9"));
+    expect(await read()).toEqual([["d2", 1], ["d6", 6]]);
+
+    // d1 moves on to stage b (a new visit, 9: the trigger's): read again, with no task for it yet.
     await s.write(() => s.dossiers.update("o1", "d1", { current_stage_id: "b", stage_entered_at: T1, stage_due_at: "2026-01-20T00:00:00.000Z", updated_at: T1 }));
-    const again = await s.read(() => s.tasks.overdueVisits(NOW, 50));
-    expect(again.map((v) => [v.dossier_id, v.stage_name, v.visit_id])).toEqual([
-      ["d2", "Stage a", 1],
-      ["d1", "Stage b", 9],
-      ["d6", "Stage a", 6],
-    ]);
+    expect(await markOf(s, "d1")).toBeNull();
+    expect(await read()).toEqual([["d2", 1], ["d1", 9], ["d6", 6]]);
+    await s.write(() => s.tasks.insertForVisit(task("t3", { dossier_id: "d1" }), 9));
+    expect(await read()).toEqual([["d2", 1], ["d6", 6]]);
+    // A change that sets the same stage is no move: the visit and its mark stay.
+    await s.write(() => s.dossiers.update("o1", "d1", { current_stage_id: "b", name: "One again", updated_at: T1 }));
+    expect(await markOf(s, "d1")).toBe(9);
+    // Back to stage a: a third visit (10), read again; a task for a visit it left (9) does not handle it.
+    await s.write(() => s.dossiers.update("o1", "d1", { current_stage_id: "a", stage_entered_at: T1, stage_due_at: "2026-01-21T00:00:00.000Z", updated_at: T1 }));
+    expect(await s.write(() => s.tasks.insertForVisit(task("t4", { dossier_id: "d1" }), 9))).toBe(false);
+    expect(await read()).toEqual([["d2", 1], ["d1", 10], ["d6", 6]]);
+
+    // Won then reopened: the same visit, still handled. Archived: not read; reopened unhandled: read again.
+    await s.write(() => s.tasks.insertForVisit(task("t5", { dossier_id: "d2" }), 1));
+    await s.write(() => s.dossiers.update("o1", "d2", { status: "won", updated_at: T1 }));
+    await s.write(() => s.dossiers.update("o1", "d2", { status: "active", updated_at: T1 }));
+    await s.write(() => s.dossiers.update("o1", "d6", { status: "archived", updated_at: T1 }));
+    expect(await read()).toEqual([["d1", 10]]);
+    await s.write(() => s.dossiers.update("o1", "d6", { status: "active", updated_at: T1 }));
+    expect(await read()).toEqual([["d1", 10], ["d6", 6]]);
   });
 
   test("dueReminders: open tasks whose remind_at has come and whose reminder is not handled, across organizations, by remind_at then id; limit; nextReminder", async () => {
@@ -333,6 +391,7 @@ describe("tasks: the same JSON on both engines", () => {
           pages,
           open: await s.tasks.openOfMember("o1", "m1", null),
           overdue: await o.tasks.overdueVisits(NOW, 50),
+          overdueBatch: await o.tasks.overdueVisits(NOW, 2),
           reminders: await r.tasks.dueReminders(NOW, 50),
           next: await r.tasks.nextReminder(),
         }),

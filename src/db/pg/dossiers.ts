@@ -170,7 +170,13 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
         set[column] = changes[column] ?? null;
       }
       const sql = db();
-      await sql`UPDATE dossiers SET ${sql(set)} WHERE id = ${id} AND organization_id = ${organizationId}`;
+      // A move to another stage begins a new stage visit, not handled yet by the overdue-tasks job
+      // (C22): its marker goes in the same statement (a move to the same stage keeps it).
+      const reset =
+        "current_stage_id" in changes
+          ? sql`, overdue_task_visit_id = CASE WHEN current_stage_id IS NOT DISTINCT FROM ${changes.current_stage_id ?? null}::text THEN overdue_task_visit_id END`
+          : sql``;
+      await sql`UPDATE dossiers SET ${sql(set)}${reset} WHERE id = ${id} AND organization_id = ${organizationId}`;
     },
 
     /** A page of GET /dossiers and the exact total. Call it inside one read snapshot (store.read). */

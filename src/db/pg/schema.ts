@@ -93,6 +93,7 @@ export const dossiers = pgTable(
     contactId: text("contact_id"),
     stageEnteredAt: text("stage_entered_at"),
     stageDueAt: text("stage_due_at"),
+    overdueTaskVisitId: bigint("overdue_task_visit_id", { mode: "number" }),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
@@ -107,7 +108,9 @@ export const dossiers = pgTable(
     index("dossiers_contact").on(t.contactId),
     index("dossiers_org_created_cover").on(t.organizationId, t.createdAt.desc(), t.id.desc(), t.status),
     index("dossiers_org_updated").on(t.organizationId, t.updatedAt),
-    index("dossiers_active_due").on(t.stageDueAt).where(sql`${t.status} = 'active'`),
+    index("dossiers_overdue_todo")
+      .on(t.stageDueAt, t.id)
+      .where(sql`${t.status} = 'active' AND ${t.stageDueAt} IS NOT NULL AND ${t.overdueTaskVisitId} IS NULL`),
     index("dossiers_flow_active_figures")
       .on(t.organizationId, t.flowId, t.currentStageId, t.dealCurrency, t.stageDueAt, t.dealSize)
       .where(sql`${t.status} = 'active'`),

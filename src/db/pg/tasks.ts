@@ -3,7 +3,7 @@
 // Every statement names the organization, except the job runner's scans across organizations
 // (overdue stages, reminders due, the next reminder), which say so. stage_visits.id is bigint:
 // read as float8.
-import type { DueReminder, OverdueVisit, TaskChanges, TaskFilter, TaskRecord } from "../tasks";
+import { overdueBatch, type DueReminder, type OverdueCursor, type OverdueRow, type TaskChanges, type TaskFilter, type TaskRecord } from "../tasks";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
 
@@ -14,6 +14,30 @@ const record = ({ created_by_kind, created_by_id, ...row }: TaskRow): TaskRecord
 
 /** The columns a change may set, as SQLite's module has them (the names go into the SQL: only these). */
 const UPDATABLE = ["title", "notes", "due_at", "remind_at", "reminded_at", "assigned_to", "dossier_id", "contact_id", "status", "done_at", "updated_at"] as const;
+
+/** The overdue scan's statement ($1 now, $2 and $3 the cursor, $4 the limit): the dossiers read by
+ * the partial index, then each one alone by key. The lateral subquery's LIMIT 1 keeps PostgreSQL
+ * from turning the lookups into a join it may hash (a whole table read per batch, when the
+ * statistics say the table is small: a fresh import, a test); its flow, stage and current visit are
+ * scalar lookups for the same reason. Exported for the test that reads its plan
+ * (test/jobs/overdue-scale.test.ts). */
+export const OVERDUE_SCAN = `SELECT x.* FROM
+  (SELECT id FROM dossiers
+    WHERE status = 'active' AND stage_due_at IS NOT NULL AND overdue_task_visit_id IS NULL
+      AND stage_due_at <= $1::text AND (stage_due_at, id) > ($2::text, $3::text)
+    ORDER BY stage_due_at, id LIMIT $4::bigint) c
+  CROSS JOIN LATERAL (
+    SELECT d.organization_id, d.id AS dossier_id, d.name AS dossier_name,
+      (SELECT s.name FROM stages s WHERE s.id = d.current_stage_id AND s.organization_id = d.organization_id) AS stage_name,
+      d.stage_due_at,
+      CASE WHEN EXISTS (SELECT 1 FROM flows f WHERE f.id = d.flow_id AND f.organization_id = d.organization_id AND f.overdue_tasks)
+            AND EXISTS (SELECT 1 FROM stages s WHERE s.id = d.current_stage_id AND s.organization_id = d.organization_id)
+        THEN (SELECT CASE WHEN v.stage_id = d.current_stage_id THEN v.id END FROM stage_visits v
+               WHERE v.dossier_id = d.id AND v.organization_id = d.organization_id AND v.left_at IS NULL ORDER BY v.id DESC LIMIT 1)
+      END::float8 AS visit_id,
+      (SELECT m.id FROM members m WHERE m.organization_id = d.organization_id AND m.id = d.assigned_to AND m.disabled_at IS NULL) AS assignee
+    FROM dossiers d WHERE d.id = c.id LIMIT 1) x
+  ORDER BY x.stage_due_at, x.dossier_id`;
 
 export function pgTaskQueries(db: Db, inUnit: () => boolean): EngineQueries<"tasks"> {
   const insert = (t: TaskRecord, stageVisitId: number | null, skipTaken: boolean) => {
@@ -28,6 +52,13 @@ export function pgTaskQueries(db: Db, inUnit: () => boolean): EngineQueries<"tas
           VALUES (${t.id}, ${t.organization_id}, ${t.dossier_id}, ${t.contact_id}, ${t.title}, ${t.notes}, ${t.due_at}, ${t.remind_at}, NULL,
             ${t.assigned_to}, ${t.status}, ${t.done_at}, ${t.created_by.kind}, ${t.created_by.id}, ${stageVisitId}::bigint, ${t.created_at}, ${t.updated_at})`;
   };
+
+  // The visit's dossier leaves the overdue scan, if the visit is still its current one. A move
+  // committed meanwhile changes current_stage_id: the row is read again after its lock, and not set.
+  const markVisit = (stageVisitId: number) =>
+    db()`UPDATE dossiers SET overdue_task_visit_id = v.id FROM stage_visits v
+      WHERE v.id = ${stageVisitId}::bigint AND v.left_at IS NULL AND dossiers.id = v.dossier_id AND dossiers.organization_id = v.organization_id
+        AND dossiers.current_stage_id = v.stage_id`;
 
   return {
     // Inside a unit the row is locked to its commit, as the dossiers' (src/db/pg/dossiers.ts): an
@@ -95,14 +126,18 @@ export function pgTaskQueries(db: Db, inUnit: () => boolean): EngineQueries<"tas
       return rows.map(record);
     },
 
+    /** A task; with a stage visit, the visit is handled too (as insertForVisit). */
     async insert(task: TaskRecord, stageVisitId: number | null = null) {
       await insert(task, stageVisitId, false);
+      if (stageVisitId !== null) await markVisit(stageVisitId);
     },
 
     /** The follow-up task of an overdue stage visit: false when the visit has one already (the
-     * unique index tasks_stage_visit decides). */
+     * unique index tasks_stage_visit decides). Either way the visit is handled (src/db/tasks.ts). */
     async insertForVisit(task: TaskRecord, stageVisitId: number) {
-      return (await insert(task, stageVisitId, true)).count > 0;
+      const made = (await insert(task, stageVisitId, true)).count > 0;
+      await markVisit(stageVisitId);
+      return made;
     },
 
     /** Sets the given fields (names from the fixed list, values bound). */
@@ -131,24 +166,13 @@ export function pgTaskQueries(db: Db, inUnit: () => boolean): EngineQueries<"tas
       return (await db()`SELECT 1 AS one FROM members WHERE organization_id = ${organizationId} AND id = ${id} AND disabled_at IS NULL`).length > 0;
     },
 
-    /** Active dossiers whose current stage visit passed its deadline at or before `now` and has no
-     * task yet, in flows that make them, by deadline then dossier id; across organizations (the job
-     * runner's scan, by the partial index dossiers_active_due). */
-    async overdueVisits(now: string, limit: number) {
-      return [
-        ...(await db()<OverdueVisit[]>`SELECT d.organization_id, d.id AS dossier_id, d.name AS dossier_name, s.name AS stage_name, d.stage_due_at,
-            v.id::float8 AS visit_id,
-            (SELECT m.id FROM members m WHERE m.organization_id = d.organization_id AND m.id = d.assigned_to AND m.disabled_at IS NULL) AS assignee
-          FROM dossiers d
-          JOIN flows f ON f.id = d.flow_id AND f.organization_id = d.organization_id
-          JOIN stages s ON s.id = d.current_stage_id AND s.organization_id = d.organization_id
-          JOIN stage_visits v ON v.id = (SELECT max(id) FROM stage_visits WHERE dossier_id = d.id AND organization_id = d.organization_id AND left_at IS NULL)
-          WHERE d.status = 'active' AND d.stage_due_at IS NOT NULL AND d.stage_due_at <= ${now} AND f.overdue_tasks
-            AND v.stage_id = d.current_stage_id
-            AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.stage_visit_id = v.id)
-          ORDER BY d.stage_due_at, d.id
-          LIMIT ${limit}::bigint`),
-      ];
+    /** The overdue-tasks job's scan (C22), across organizations: the next `limit` dossiers after
+     * `after` (null: from the first) that are active, past their stage's deadline at or before `now`
+     * and not handled, in (stage_due_at, id) order, by the partial index dossiers_overdue_todo; of
+     * those, the current stage visits due a task (src/db/tasks.ts says more). */
+    async overdueVisits(now: string, limit: number, after: OverdueCursor | null = null) {
+      const rows = (await db().unsafe(OVERDUE_SCAN, [now, after?.stage_due_at ?? "", after?.dossier_id ?? "", limit])) as OverdueRow[];
+      return overdueBatch([...rows], limit);
     },
 
     /** Open tasks whose remind_at has come and whose reminder is not handled, by remind_at then id;
