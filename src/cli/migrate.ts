@@ -3,14 +3,11 @@
 // opened read-only and the data folder is locked as a server locks it, so no server starts on it
 // meanwhile; the CV files and master.key stay where they are, since the PostgreSQL store keeps
 // them in the data folder too.
-import { Database } from "bun:sqlite";
 import { SQL } from "bun";
-import { resolve } from "node:path";
 import { databaseLabel, databasePath, parseDatabaseUrl } from "../config";
 import { lockDataFolder } from "../data-lock";
-import { embeddedMigrations } from "../db/migrate";
-import { moveToPg } from "../db/pg/move";
-import { checkDataDir, checkDataExists, firstLine, optional, output, parse, required, UsageError } from "./args";
+import { moveDataFolder } from "../db/pg/move";
+import { checkDataDir, checkDataExists, configOf, firstLine, output, parse, required, UsageError } from "./args";
 import { progressLine } from "./progress";
 
 export const MIGRATE_HELP = `dossier migrate --to URL [--data DIR] [--json]
@@ -41,27 +38,18 @@ export async function migrateCommand(argv: string[]) {
   } catch {
     throw new UsageError("--to must be a postgres:// URL: postgres://user:password@host:5432/database");
   }
-  // Not configOf: the other settings (DOSSIER_DATABASE_URL among them) are the server's, not read here.
-  const dataDir = resolve(optional(parsed, "data") ?? process.env.DOSSIER_DATA ?? "./data");
+  // The source is the data folder's SQLite file, whatever DOSSIER_DATABASE_URL says.
+  const { dataDir } = configOf(parsed);
   checkDataDir(dataDir);
   checkDataExists(dataDir);
   const lock = lockDataFolder(dataDir); // DataFolderInUseError while a server runs on it
   const progress = progressLine(!parsed.values.json && process.stderr.isTTY === true);
   const started = performance.now();
-  let source: Database | undefined;
   let target: SQL | undefined;
   try {
-    try {
-      source = new Database(databasePath(dataDir), { readonly: true });
-    } catch (error) {
-      throw new Error(`cannot open the data folder ${dataDir}: ${firstLine(error)}`);
-    }
-    checkSourceSchema(source, dataDir);
     target = new SQL(url, { max: 1, connectionTimeout: 10 });
-    // One read transaction over the whole copy: counts and rows from one state of the file.
-    source.run("BEGIN");
     let drawnAt = -Infinity;
-    const result = await moveToPg(source, target, (table, copied, total, copiedAll, totalAll) => {
+    const result = await moveDataFolder(databasePath(dataDir), dataDir, target, (table, copied, total, copiedAll, totalAll) => {
       const now = performance.now();
       if (copied !== total && now - drawnAt < 100) return;
       drawnAt = now;
@@ -82,27 +70,8 @@ export async function migrateCommand(argv: string[]) {
     );
   } finally {
     progress.end();
-    if (source?.inTransaction) source.run("ROLLBACK");
-    source?.close();
     await target?.close();
     lock.release();
-  }
-}
-
-/** The copy reads the columns of this program's schema: a database migrated by another version
- * would not have them. */
-function checkSourceSchema(source: Database, dataDir: string) {
-  let last: number | null = null;
-  try {
-    last = Number(source.query<{ created_at: number }, []>(`SELECT max(created_at) AS created_at FROM "__drizzle_migrations"`).get()?.created_at ?? NaN);
-  } catch {
-    last = null;
-  }
-  const newest = embeddedMigrations.at(-1)!.when;
-  if (last === null || Number.isNaN(last)) throw new Error(`the data folder ${dataDir} holds no Dossier database`);
-  if (last > newest) throw new Error(`the data folder's database was migrated by a newer dossier: move it with that version`);
-  if (last < newest) {
-    throw new Error(`the data folder's database has an older schema than this program's: open it once with this version (e.g. dossier org list --data ${dataDir}), then move it`);
   }
 }
 

@@ -22,9 +22,10 @@
 // Rows go by COPY ... FROM STDIN (text format) through Bun's SQL, read from SQLite in batches by
 // keyset on the rowid (the key of every table's b-tree there; no table is WITHOUT ROWID), so that
 // memory stays one batch whatever the size.
-import type { Database } from "bun:sqlite";
+import { Database } from "bun:sqlite";
 import type { SQL } from "bun";
 import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
+import { embeddedMigrations } from "../migrate";
 import { embeddedPgMigrations, migratePg } from "./migrate";
 import * as pg from "./schema";
 
@@ -236,3 +237,46 @@ async function setIdentity(source: Database, tx: Bun.TransactionSQL, table: stri
   const last = Math.max(max, given);
   if (last > 0) await tx`SELECT setval(pg_get_serial_sequence(${table}, ${column}), ${last}::bigint, true)`;
 }
+
+/** Moves the data folder's database (`file`, opened read-only) into the empty database of `sql`,
+ * reading it in one read transaction: counts and rows from one state of the file. */
+export async function moveDataFolder(
+  file: string,
+  dataDir: string,
+  sql: SQL,
+  onProgress: MoveProgress = () => {},
+  onPhase: (text: string) => void = () => {},
+): Promise<MoveResult> {
+  let source: Database;
+  try {
+    source = new Database(file, { readonly: true });
+  } catch (error) {
+    throw new Error(`cannot open the data folder ${dataDir}: ${String((error as Error).message).split("\n")[0]}`);
+  }
+  try {
+    checkSourceSchema(source, dataDir);
+    source.run("BEGIN");
+    return await moveToPg(source, sql, onProgress, onPhase);
+  } finally {
+    if (source.inTransaction) source.run("ROLLBACK");
+    source.close();
+  }
+}
+
+/** The copy reads the columns of this program's schema: a database migrated by another version
+ * would not have them. */
+function checkSourceSchema(source: Database, dataDir: string) {
+  let last: number | null = null;
+  try {
+    last = Number(source.query<{ created_at: number }, []>(`SELECT max(created_at) AS created_at FROM "__drizzle_migrations"`).get()?.created_at ?? NaN);
+  } catch {
+    last = null;
+  }
+  const newest = embeddedMigrations.at(-1)!.when;
+  if (last === null || Number.isNaN(last)) throw new Error(`the data folder ${dataDir} holds no Dossier database`);
+  if (last > newest) throw new Error(`the data folder's database was migrated by a newer dossier: move it with that version`);
+  if (last < newest) {
+    throw new Error(`the data folder's database has an older schema than this program's: open it once with this version (e.g. dossier org list --data ${dataDir}), then move it`);
+  }
+}
+
