@@ -93,14 +93,17 @@ export async function startServer(options: AppOptions & ServeOptions): Promise<R
   const idle = idleSeconds(app.dossier.config.bodyTimeoutMs);
   let open = () => {};
   let held: Promise<void> | null = options.held === true ? new Promise<void>((resolve) => (open = resolve)) : null;
+  const answersInTurn = app.dossier.store.engine === "sqlite";
   const respond = (request: Request, srv: Bun.Server<undefined>): Promise<Response> => {
     // The client's address is asked of the socket only by a request that needs it (a sign-in).
     const address = () => srv.requestIP(request)?.address;
-    // A request without a body (most reads) answers with no await of its own.
-    if (!carriesBody(request)) return compressed(request, app.handle(request, address));
+    // A request without a body (most reads) answers with no await of its own: on SQLite its answer
+    // is made in this turn of the event loop, before Bun's idle timer can look at its connection.
+    if (!carriesBody(request) && answersInTurn) return compressed(request, app.handle(request, address));
     // Bun's idle timer does not restart while a body comes in, so it would cut a slow but steady
     // upload (C20 accepts 10 KB/s): while a request with a body is handled, readBytes' deadline
-    // bounds it instead. The idle timer is back before the answer, for the rest of a body no route
+    // bounds it instead. Nor while an answer waits for PostgreSQL: it would close the connection
+    // under a read that a busy database holds past the idle timeout (C19: its answer or a 503). The idle timer is back before the answer, for the rest of a body no route
     // read (createApp closes at once after a 401 or 408) and the next request.
     srv.timeout(request, 0);
     return compressed(request, app.handle(request, address)).finally(() => srv.timeout(request, idle));

@@ -58,10 +58,8 @@ export async function contractSuite(engine: Engine, { documentTests }: { documen
     dataDir: tempDir(),
     webhooks: false,
     env: database ? { DOSSIER_DATABASE_URL: database } : {},
-    // A body timeout shorter than C20's 30 s, so that the scenario's stalled bodies get their 408
-    // soon. On PostgreSQL 10 s: at 3 s, on this loaded 2-core machine, a connection was now and then
-    // closed under a request whose answer waited for the database (3 runs in 6; 0 in 4 at 10 s).
-    config: { log: "off", bodyTimeoutMs: engine === "postgres" ? 10_000 : 3_000, intakeRateLimit: 20 },
+    // A body timeout shorter than C20's 30 s, so that the scenario's stalled bodies get their 408 soon.
+    config: { log: "off", bodyTimeoutMs: 3_000, intakeRateLimit: 20 },
   });
   const app = server.app;
   const baseUrl = server.url;
