@@ -189,10 +189,12 @@ describe("streaming: memory holds one batch", () => {
 
   test("the stream gives the event loop a turn between batches: other requests are answered during an export", async () => {
     // Without the turn, a consumer that takes each chunk at once (as Bun's server does while the
-    // socket is writable) read all 100 batches before a timer set beforehand could fire.
+    // socket is writable) read all 100 batches before work queued beforehand for the next turn of
+    // the event loop (a request's I/O) could run. A timer would not do: 100 small batches may all
+    // be read, turns included, before its first millisecond is up.
     const { state, batches } = source(100, 10);
     let pulledWhenTimerFired = -1;
-    setTimeout(() => (pulledWhenTimerFired = state.pulled), 0);
+    setImmediate(() => (pulledWhenTimerFired = state.pulled));
     await new Response(csvStream(columns, batches)).arrayBuffer();
     expect(state.pulled).toBe(100);
     expect(pulledWhenTimerFired).toBeGreaterThanOrEqual(0);
