@@ -195,7 +195,8 @@ describe("streaming: memory holds one batch", () => {
     const { state, batches } = source(100, 10);
     let pulledWhenTimerFired = -1;
     setImmediate(() => (pulledWhenTimerFired = state.pulled));
-    await new Response(csvStream(columns, batches)).arrayBuffer();
+    // A turn as soon as any time has passed (in the server: once it has read for 20 ms).
+    await new Response(csvStream(columns, batches, undefined, 0)).arrayBuffer();
     expect(state.pulled).toBe(100);
     expect(pulledWhenTimerFired).toBeGreaterThanOrEqual(0);
     expect(pulledWhenTimerFired).toBeLessThan(100);
