@@ -5,12 +5,12 @@
 // transaction until its ROLLBACK TO.
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { ImportedRecordRow, ImportRow } from "../../src/db/imports";
-import { ENGINES, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { ENGINES, twoOrgs, type Engine, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
 // A PostgreSQL store keeps its pool of 10 connections open until it is closed, and the test server
-// takes 100: each test's stores are closed after it (closing again after the file is harmless).
+// takes 300: each test's stores are closed after it (closing again after the file is harmless).
 const opened: EngineStore[] = [];
 afterEach(async () => {
   for (const s of opened.splice(0)) await s.close();
@@ -53,12 +53,8 @@ const BY_ID = Object.fromEntries(IMPORTS.map((i) => [i.id, i]));
 
 /** o1 and o2; o1's flow f1 with stages a, b, c (written out of order). */
 async function withOrgs(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
+  const s = await twoOrgs(engine);
   opened.push(s);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
   const stage = (id: string, position: number) => ({ id, flow_id: "f1", name: `Stage ${id}`, position, deadline_days: null, win_probability: 0, color: "#aabbcc" });
   await s.write(() =>
     s.flows.insert({

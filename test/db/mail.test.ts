@@ -5,12 +5,12 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { MailRow, MailTaskRow, NewMail } from "../../src/db/mail";
 import type { TaskRecord } from "../../src/db/tasks";
-import { ENGINES, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { ENGINES, insertRows, twoOrgs, type Engine, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
 // A PostgreSQL store keeps its pool of 10 connections open until it is closed, and the test server
-// takes 100: each test's stores are closed after it (closing again after the file is harmless).
+// takes 300: each test's stores are closed after it (closing again after the file is harmless).
 const opened: EngineStore[] = [];
 afterEach(async () => {
   for (const s of opened.splice(0)) await s.close();
@@ -43,12 +43,8 @@ const task = (id: string, changes: Partial<TaskRecord> = {}): TaskRecord => ({
 /** o1 with members m1, m2 (disabled), m3 (no digest), m4 (Europe/Paris, a digest made), dossier d1
  * and contact c1; o2 with member m9, dossier d9, contact c9. */
 async function withOrgs(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
+  const s = await twoOrgs(engine);
   opened.push(s);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
   const member = (id: string, organizationId: string, name: string) => ({
     id, organization_id: organizationId, name, email: `${id}@x.example`, email_folded: `${id}@x.example`, role: "member", created_at: T0,
   });

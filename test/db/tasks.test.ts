@@ -6,12 +6,12 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { NewFlow } from "../../src/db/flows";
 import type { OverdueCursor, TaskFilter, TaskRecord } from "../../src/db/tasks";
-import { columnOf, ENGINES, insertRows, storeUnderTest, type Engine, type EngineStore } from "../helpers/stores";
+import { ENGINES, columnOf, insertRows, twoOrgs, type Engine, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
 // A PostgreSQL store keeps its pool of 10 connections open until it is closed, and the test server
-// takes 100: each test's stores are closed after it (closing again after the file is harmless).
+// takes 300: each test's stores are closed after it (closing again after the file is harmless).
 const opened: EngineStore[] = [];
 afterEach(async () => {
   for (const s of opened.splice(0)) await s.close();
@@ -43,12 +43,8 @@ const stage = (id: string, flowId: string, position: number): NewFlow["stages"][
 /** o1: flow f1 (stages a, b) and f2 (stage s, overdue tasks off), members m1 and m2 (disabled),
  * contact c1, dossier d0 (no stage); o2: flow f9 (stage z), member m9, contact c9, dossier d90. */
 async function withOrgs(engine: Engine): Promise<EngineStore> {
-  const s = await storeUnderTest(engine);
+  const s = await twoOrgs(engine);
   opened.push(s);
-  await s.write(async () => {
-    await s.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
-    await s.orgs.insert({ id: "o2", name: "Two", plan: "free", rate_limit: 60, created_at: T0 });
-  });
   const flow = { type: "candidate" as const, is_default: true, overdue_tasks: true, created_at: T0 };
   await s.write(async () => {
     await s.flows.insert({ ...flow, id: "f1", organization_id: "o1", name: "Hiring", stages: [stage("a", "f1", 1), stage("b", "f1", 2)] });
