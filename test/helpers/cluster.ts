@@ -1,0 +1,82 @@
+// C19's nodes: several real `dossier serve` processes on one PostgreSQL database, as an operator
+// runs them behind a load balancer. Each node has a data folder of its own (a folder is locked by
+// the server that uses it) holding the same master.key, the first node's: sealed secrets written
+// by one node must open on every other.
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
+import { MASTER_KEY_FILE } from "../../src/secrets";
+import { tempDir } from ".";
+import { bootstrapKey, startServerProcess, type ServerProcess } from "./process";
+import { migratedDatabase } from "./stores";
+
+export interface ClusterOptions {
+  /** How many nodes (default 3). */
+  nodes?: number;
+  /** The database; by default a fresh migrated one. */
+  databaseUrl?: string;
+  /** Environment of every node, beside DOSSIER_DATABASE_URL. */
+  env?: Record<string, string>;
+  /** Arguments of every node's `serve`, e.g. `["--smtp-port", "0"]`. */
+  args?: string[];
+}
+
+export interface Cluster {
+  databaseUrl: string;
+  /** The first organization's key, printed by the first node. */
+  key: string;
+  nodes: ServerProcess[];
+  dataDirs: string[];
+  /** The next node's base URL, round-robin: no request is sticky to a node. */
+  next(): string;
+  /** A request to the next node, round-robin, with the key unless `headers` says otherwise. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** `kill -9` of node `i`: no shutdown, no cleanup of its own. */
+  kill(i: number): Promise<void>;
+  /** Starts node `i` again on its data folder (after kill or stop). */
+  restart(i: number): Promise<ServerProcess>;
+  /** SIGTERM to every node still running, each awaited. */
+  stop(): Promise<void>;
+}
+
+export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
+  const count = options.nodes ?? 3;
+  const databaseUrl = options.databaseUrl ?? (await migratedDatabase());
+  const env = { DOSSIER_DATABASE_URL: databaseUrl, ...options.env };
+  const args = options.args ?? [];
+  const dataDirs = Array.from({ length: count }, () => tempDir("dossier-node-"));
+  const first = await startServerProcess(dataDirs[0], args, env);
+  const key = bootstrapKey(first);
+  for (const dir of dataDirs.slice(1)) copyFileSync(join(dataDirs[0], MASTER_KEY_FILE), join(dir, MASTER_KEY_FILE));
+  const rest = await Promise.all(dataDirs.slice(1).map((dir) => startServerProcess(dir, [...args, "--no-bootstrap"], env)));
+  const nodes = [first, ...rest];
+  let turn = 0;
+  const next = () => nodes[turn++ % nodes.length].url;
+  return {
+    databaseUrl,
+    key,
+    nodes,
+    dataDirs,
+    next,
+    fetch(path, init = {}) {
+      const headers = new Headers(init.headers);
+      if (!headers.has("authorization")) headers.set("authorization", `Bearer ${key}`);
+      return fetch(`${next()}${path}`, { ...init, headers });
+    },
+    async kill(i) {
+      nodes[i].proc.kill(9);
+      await nodes[i].exited;
+    },
+    async restart(i) {
+      nodes[i] = await startServerProcess(dataDirs[i], [...args, "--no-bootstrap"], env);
+      return nodes[i];
+    },
+    async stop() {
+      await Promise.all(
+        nodes.map(async (node) => {
+          if (node.proc.exitCode === null && node.proc.signalCode === null) node.proc.kill("SIGTERM");
+          await node.exited;
+        }),
+      );
+    },
+  };
+}
