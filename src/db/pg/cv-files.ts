@@ -25,7 +25,7 @@ export function pgCvFileQueries(db: Db, inUnit: () => boolean): EngineQueries<"c
     /** Which of the dossiers `ids` name their CV (`cv_url` is `<org>/dossiers/<id>/cv.pdf`). */
     async namingTheirCv(organizationId: string, ids: string[]) {
       const rows = await db()<{ id: string }[]>`SELECT id FROM dossiers WHERE organization_id = ${organizationId}
-        AND id IN (SELECT jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)) AND cv_url = organization_id || '/dossiers/' || id || '/cv.pdf'`;
+        AND id = ANY(${ids}::text[]) AND cv_url = organization_id || '/dossiers/' || id || '/cv.pdf'`;
       return rows.map((row) => row.id);
     },
   };
