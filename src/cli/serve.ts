@@ -24,10 +24,10 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--smtp-port P] [
   env: DOSSIER_DATABASE_URL            postgres://user:password@host:5432/database: the data in PostgreSQL 15 or later
                                        instead of the data folder's SQLite file (C19, docs/operations.md; default: SQLite)
        DOSSIER_DATABASE_POOL           connections to PostgreSQL this process keeps at most (default 10)
-       DOSSIER_FILES_URL               s3://bucket/prefix: CVs in an S3-compatible bucket instead of DIR/files (C19,
-                                       docs/operations.md; needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; default: DIR/files)
+       DOSSIER_FILES_URL               s3://bucket/prefix: CVs in an S3-compatible bucket (C19, docs/operations.md) (default: DIR/files)
        DOSSIER_S3_ENDPOINT             the S3 endpoint, e.g. http://127.0.0.1:9000 (default: AWS's for DOSSIER_S3_REGION)
        DOSSIER_S3_REGION               the bucket's region (default us-east-1)
+       AWS_ACCESS_KEY_ID               with DOSSIER_FILES_URL: the bucket's key id, and AWS_SECRET_ACCESS_KEY its secret (default: none, required)
        DOSSIER_HOST                    see --host (default 127.0.0.1)
        DOSSIER_PORT                    see --port (default 8080)
        DOSSIER_DATA                    the data folder when --data is not given (default ./data)
