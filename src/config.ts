@@ -15,6 +15,9 @@ export interface Config {
   databaseUrl: string | null;
   /** DOSSIER_DATABASE_POOL: connections to PostgreSQL one process keeps at most (C19). */
   databasePool: number;
+  /** DOSSIER_FILES_URL (C19): CVs in an S3-compatible bucket (s3://bucket/prefix) instead of the
+   * data folder's files/; null: the data folder. */
+  files: S3Files | null;
   sync: "full" | "normal";
   defaultRateLimit: number;
   webhookRetrySchedule: number[]; // ms
@@ -185,6 +188,47 @@ export function parseDatabaseUrl(text: string): string {
   return text.trim();
 }
 
+/** Where CVs go on S3-compatible object storage (C19): `s3://bucket/prefix` and how to reach it. */
+export interface S3Files {
+  bucket: string;
+  /** The keys' common beginning, without slashes at either end; "" for the bucket's root. */
+  prefix: string;
+  /** DOSSIER_S3_ENDPOINT, e.g. https://s3.eu-west-3.amazonaws.com or http://127.0.0.1:9000; null:
+   * AWS's endpoint of the region. */
+  endpoint: string | null;
+  /** DOSSIER_S3_REGION; null: the client's default (us-east-1). */
+  region: string | null;
+  /** AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (temporary credentials). */
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string | null;
+}
+
+/** `s3://bucket/prefix` (DOSSIER_FILES_URL, or migrate's --files) with the S3 settings of `env`. */
+export function parseFilesUrl(text: string, env: Env = process.env, name = "DOSSIER_FILES_URL"): S3Files {
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(text.trim());
+  if (!match) throw new Error(`invalid ${name} "${text}": expected s3://bucket/prefix (a bucket name of 3 to 63 lower-case letters, digits, dots and dashes)`);
+  const prefix = (match[2] ?? "").replace(/^\/+|\/+$/g, "");
+  const accessKeyId = env.AWS_ACCESS_KEY_ID ?? "";
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY ?? "";
+  if (accessKeyId === "" || secretAccessKey === "") throw new Error(`${name} needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY`);
+  const endpoint = env.DOSSIER_S3_ENDPOINT || null;
+  if (endpoint !== null && !/^https?:\/\/[^/]+/.test(endpoint)) throw new Error(`invalid DOSSIER_S3_ENDPOINT "${endpoint}": expected an http or https URL`);
+  return {
+    bucket: match[1], prefix, endpoint, region: env.DOSSIER_S3_REGION || null, accessKeyId, secretAccessKey, sessionToken: env.AWS_SESSION_TOKEN || null,
+  };
+}
+
+/** Where CVs go, as logs show it: never a key, nor a password written in the endpoint's URL. */
+export function filesLabel(files: S3Files): string {
+  let at = "";
+  if (files.endpoint !== null) {
+    const url = new URL(files.endpoint);
+    at = ` at ${url.protocol}//${url.host}`;
+  } else if (files.region !== null) at = ` in ${files.region}`;
+  return `s3://${files.bucket}/${files.prefix}${at}`;
+}
+
 /** A database URL as logs and messages show it: host, port and database, never the password. */
 export function databaseLabel(url: string): string {
   const { hostname, port, pathname } = new URL(url);
@@ -211,6 +255,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataDir: resolve(env.DOSSIER_DATA ?? "./data"),
     databaseUrl: env.DOSSIER_DATABASE_URL ? parseDatabaseUrl(env.DOSSIER_DATABASE_URL) : null,
     databasePool: env.DOSSIER_DATABASE_POOL ? parseCount(env.DOSSIER_DATABASE_POOL, "DOSSIER_DATABASE_POOL", 1, 1000) : 10,
+    files: env.DOSSIER_FILES_URL ? parseFilesUrl(env.DOSSIER_FILES_URL, env) : null,
     sync,
     defaultRateLimit: env.DOSSIER_RATE_LIMIT ? parseRateLimit(env.DOSSIER_RATE_LIMIT) : 600,
     webhookRetrySchedule: schedule,

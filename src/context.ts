@@ -5,13 +5,17 @@ import { join } from "node:path";
 import { databasePath, filesPath, loadConfig, type Config, type Env } from "./config";
 import { openStore, type SqliteStore } from "./db/client";
 import type { Store } from "./db/store";
+import { openFileStore, type FileStore } from "./files";
 import { createLogger, type Logger } from "./log";
 import { loadMasterKey } from "./secrets";
 
 export interface Context<S extends Store = Store> {
   store: S;
   config: Config;
+  /** The data folder's files/: CVs without DOSSIER_FILES_URL, and imports' uploaded files. */
   filesDir: string;
+  /** Where CVs are kept: filesDir, or an S3 bucket (C19, src/files/index.ts). */
+  readonly files: FileStore;
   logger: Logger;
   /** Seals webhook secrets and intake tokens at rest (src/secrets.ts). Read from the data folder on first use, so
    * that a command that needs no key still runs when it is missing (C20); throws
@@ -77,10 +81,15 @@ function contextOn<S extends Store>(store: S, config: Config, logger: Logger, op
     throw error;
   }
   let masterKey: Buffer | undefined;
-  return {
+  let files: FileStore | undefined;
+  const ctx: Context<S> = {
     store,
     config,
     filesDir,
+    get files() {
+      // Made on first use, for this context (copies of it share it: src/http/route.ts).
+      return (files ??= openFileStore(ctx));
+    },
     logger,
     get masterKey() {
       // A new key only for a database that holds no secret sealed with the old one (C20).
@@ -88,4 +97,5 @@ function contextOn<S extends Store>(store: S, config: Config, logger: Logger, op
     },
     now: options.now ?? (() => new Date()),
   };
+  return ctx;
 }

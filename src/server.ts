@@ -4,7 +4,6 @@ import type { Store } from "./db/store";
 import { contextConfig } from "./context";
 import { lockDataFolder } from "./data-lock";
 import { tightenDataFolder, type Tightened } from "./data-modes";
-import { sweepFiles } from "./files/cv";
 import { compressed } from "./http/compress";
 import { carriesBody } from "./http/request";
 import { giveFlowsAddresses } from "./services/intake";
@@ -76,8 +75,10 @@ export async function startServer(options: AppOptions & ServeOptions): Promise<R
   try {
     // C5: temporary files and CVs that no dossier points at are removed before the first request.
     // Only under the lock: another server's upload in progress looks exactly like such a file.
-    const swept = await sweepFiles(app.dossier);
-    if (swept.temporary + swept.orphans + swept.restored > 0) app.dossier.logger.log("info", "swept stray CV files", { ...swept });
+    // On S3 (C19) the job runner sweeps, at start and hourly, while requests are served.
+    const { files } = app.dossier;
+    const swept = files.sweepsWhileServing ? null : await files.sweep(app.dossier.now());
+    if (swept && swept.temporary + swept.orphans + swept.restored > 0) app.dossier.logger.log("info", "swept stray CV files", { ...swept });
   } catch (error) {
     abandon();
     throw error;

@@ -20,10 +20,14 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--smtp-port P] [
                   docs/email-intake.md; default: env DOSSIER_SMTP_PORT, else off)
   --no-bootstrap  create no first organization and key (default off: create them when there is none)
   --data DIR      the data folder (default: env DOSSIER_DATA, else ./data); with DOSSIER_DATABASE_URL
-                  it holds the CV files and master.key only
+                  it holds the CV files (unless DOSSIER_FILES_URL) and master.key only
   env: DOSSIER_DATABASE_URL            postgres://user:password@host:5432/database: the data in PostgreSQL 15 or later
                                        instead of the data folder's SQLite file (C19, docs/operations.md; default: SQLite)
        DOSSIER_DATABASE_POOL           connections to PostgreSQL this process keeps at most (default 10)
+       DOSSIER_FILES_URL               s3://bucket/prefix: CVs in an S3-compatible bucket (C19, docs/operations.md) (default: DIR/files)
+       DOSSIER_S3_ENDPOINT             the S3 endpoint, e.g. http://127.0.0.1:9000 (default: AWS's for DOSSIER_S3_REGION)
+       DOSSIER_S3_REGION               the bucket's region (default us-east-1)
+       AWS_ACCESS_KEY_ID               with DOSSIER_FILES_URL: the bucket's key id, and AWS_SECRET_ACCESS_KEY its secret (default: none, required)
        DOSSIER_HOST                    see --host (default 127.0.0.1)
        DOSSIER_PORT                    see --port (default 8080)
        DOSSIER_DATA                    the data folder when --data is not given (default ./data)
@@ -85,9 +89,10 @@ export async function serveCommand(argv: string[]) {
   process.on("SIGINT", () => void shutdown("SIGINT"));
   // Only now: a supervisor (or a test) that signals as soon as it reads this line gets the
   // graceful stop, not the default action of the signal.
-  // C19: which store this node uses (never the database's password).
+  // C19: which store and which file store this node uses (never the database's password, nor S3's keys).
   const store = ctx.config.databaseUrl === null ? `sqlite ${databasePath(ctx.config.dataDir)}` : `postgres ${databaseLabel(ctx.config.databaseUrl)}`;
-  log.log("info", "listening", { url: server.url, data: ctx.config.dataDir, store, ...(mail ? { smtp: `${smtp!.host}:${mail.port}` } : {}) });
+  const files = ctx.files.label;
+  log.log("info", "listening", { url: server.url, data: ctx.config.dataDir, store, files, ...(mail ? { smtp: `${smtp!.host}:${mail.port}` } : {}) });
   // C22: whether reminders and digests go out by mail, or show in the console only.
   log.log("info", mailStartupNotice(ctx.config.mail));
 }

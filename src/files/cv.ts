@@ -18,37 +18,32 @@ import { open } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import type { Context } from "../context";
 import { ApiError } from "../errors";
+import { cvUrl, type FileStore, type StagedCv, type SweepResult } from "./index";
 import { syncPath } from "./sync";
 import { isUuid, randomAlphanumeric } from "../ids";
 
-export const CV_LIMIT = 10_485_760; // 10 MB (C10)
 const CV_NAME = "cv.pdf";
 const TEMP = /^\.cv\.pdf\.[A-Za-z0-9]+\.tmp$/;
 /** The committed CV kept aside while its replacement's transaction runs; the group is the event id. */
 const ASIDE = /^\.cv\.pdf\.(evt_[A-Za-z0-9]+)\.old$/;
 const asideName = (eventId: string) => `.cv.pdf.${eventId}.old`;
 
-export const cvUrl = (organizationId: string, dossierId: string) => `${organizationId}/dossiers/${dossierId}/${CV_NAME}`;
-export const cvFile = (ctx: Context, url: string) => join(ctx.filesDir, url);
+const cvFile = (ctx: Context, url: string) => join(ctx.filesDir, url);
 
-/** The C5 check: a PDF begins with `%PDF-`. */
-export const isPdf = (bytes: Uint8Array) =>
-  bytes.length >= 5 && bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46 && bytes[4] === 0x2d;
-
-export interface StagedCv {
-  /** The `cv_url` the dossier gets. */
-  url: string;
-  /** Inside the transaction, last (a failure rolls the transaction back): keeps the current
-   * `cv.pdf`, if any, aside under a name carrying `eventId`, then renames the new file into place
-   * and flushes the folder. `eventId` is the id of the outbox event this transaction records. */
-  place(eventId: string): void;
-  /** After the commit: removes the copy kept aside (never throws). */
-  committed(): void;
-  /** After a failed transaction (the commit included): removes the temporary file; when place()
-   * ran, puts the previous `cv.pdf` back (or removes the new one when there was none), unless the
-   * event shows that the transaction did commit after all. Then removes the dossier's folder when
-   * this upload created it and it is empty. */
-  discard(): Promise<void>;
+/** The data folder's files/ as the context's file store (src/files/index.ts). */
+export function diskFiles(ctx: Context): FileStore {
+  return {
+    label: `disk ${ctx.filesDir}`,
+    sweepsWhileServing: false,
+    stageCv: (organizationId, dossierId, bytes) => stageCv(ctx, organizationId, dossierId, bytes),
+    async open(url) {
+      const file = Bun.file(cvFile(ctx, url));
+      // The bytes, not the file: Bun would answer a Range header itself (206, or a 416 without
+      // the error envelope). A CV is at most 10 MB, and a server may ignore Range (RFC 9110 §14.2).
+      return (await file.exists()) ? await file.bytes() : null;
+    },
+    sweep: () => sweepFiles(ctx),
+  };
 }
 
 /**
@@ -191,14 +186,6 @@ function removeEmpty(...dirs: string[]) {
       return;
     }
   }
-}
-
-export interface SweepResult {
-  /** Temporary files, and copies kept aside for a replacement that did commit. */
-  temporary: number;
-  orphans: number;
-  /** Copies kept aside for a replacement that did not commit, put back as `cv.pdf`. */
-  restored: number;
 }
 
 /**

@@ -1,13 +1,13 @@
 // Dossiers (api-v1 "Dossier", "States and transitions", "Dossiers"; C3, C5, C7, C10).
 // HTTP-free: the routes parse and shape; this module checks the rules, writes the change and its
-// outbox events in one transaction, and places CV files (files/cv.ts) just before the commit.
+// outbox events in one transaction, and places CVs (src/files/) just before the commit.
 import type { Awaitable } from "../awaitable";
 import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
 import type { DossierChanges, StageDeadline } from "../db/dossiers";
 import type { Answer, ListDossiersQuery } from "../db/dossier-page";
 import { invalidBody, notFound } from "../errors";
-import { stageCv, type StagedCv } from "../files/cv";
+import type { StagedCv } from "../files";
 import { isEmailAddress } from "../schemas/contacts";
 import {
   CreateDossier, type Dossier as DossierRecord, type DossierStatus as DossierStatusSchema, type DossierType as DossierTypeSchema, PatchDossier,
@@ -135,7 +135,7 @@ function dropNulls<T extends object>(input: T): T {
 export async function createDossier(ctx: Context, organizationId: string, raw: CreateDossierInput, cv?: Uint8Array): Promise<Dossier> {
   checkFields(dropNulls(raw), raw.type); // before a CV is staged for a request that fails anyway
   const id = newId();
-  const staged: StagedCv | null = cv ? await stageCv(ctx, organizationId, id, cv) : null;
+  const staged: StagedCv | null = cv ? await ctx.files.stageCv(organizationId, id, cv, true) : null;
   let created: Dossier;
   try {
     created = await ctx.store.write(() => writeNewDossier(ctx, organizationId, raw, id, staged));
@@ -199,7 +199,7 @@ export async function writeNewDossier(
   await insertPrimaryLink(ctx, organizationId, id, contactId);
   const eventId = await recordEvent(ctx, organizationId, "dossier.created", dossier);
   await recordHistory(ctx, organizationId, id, "created", changesOf({} as Dossier, dossier, CREATED_FIELDS));
-  staged?.place(eventId); // last: the commit follows
+  await staged?.place(eventId); // last: the commit follows
   return dossier;
 }
 
@@ -275,7 +275,7 @@ export async function writeArchive(ctx: Context, organizationId: string, id: str
  * `previous_attributes: { cv_url: <old value> }`. Archived dossiers take CVs too (C10). */
 export async function attachCv(ctx: Context, organizationId: string, id: string, bytes: Uint8Array): Promise<Dossier> {
   await mustGet(ctx, organizationId, id);
-  const staged = await stageCv(ctx, organizationId, id, bytes);
+  const staged = await ctx.files.stageCv(organizationId, id, bytes, false);
   let updated: Dossier;
   try {
     updated = await ctx.store.write(async () => {
@@ -285,8 +285,8 @@ export async function attachCv(ctx: Context, organizationId: string, id: string,
       const eventId = await recordEvent(ctx, organizationId, "dossier.updated", after, { previous_attributes: { cv_url: before.cv_url } });
       await recordHistory(ctx, organizationId, id, "cv_attached", { cv_url: [before.cv_url, after.cv_url] });
       // Last, the commit follows. Over an existing CV, the old file is kept aside until the
-      // transaction has ended: a failed commit puts it back (C5, C7), see files/cv.ts.
-      staged.place(eventId);
+      // transaction has ended: a failed commit puts it back (C5, C7, C19), see src/files/.
+      await staged.place(eventId);
       return after;
     });
   } catch (error) {
@@ -297,5 +297,5 @@ export async function attachCv(ctx: Context, organizationId: string, id: string,
   return updated;
 }
 
-/** Where a dossier's CV lies on disk (its cv_url), or null without a dossier or a CV. */
+/** Where a dossier's CV lies (its cv_url), or null without a dossier or a CV. */
 export const cvOf = (ctx: Context, organizationId: string, id: string): Awaitable<string | null> => ctx.store.dossiers.cvUrl(organizationId, id);

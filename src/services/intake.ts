@@ -3,7 +3,7 @@
 // already read by src/intake/message.ts.
 import { asActor } from "../actor";
 import type { Context } from "../context";
-import { stageCv, type StagedCv } from "../files/cv";
+import type { StagedCv } from "../files";
 import { newId } from "../ids";
 import type { Application } from "../intake/message";
 import { seal, unseal } from "../secrets";
@@ -104,7 +104,7 @@ export const intakePrincipal = (token: string) => `intake:${hashKey(token.toLowe
  * an Idempotency-Key) is written there. */
 export async function takeIn(ctx: Context, target: IntakeTarget, application: Application, remember?: (taken: Taken) => Promise<void>): Promise<Taken> {
   const id = newId();
-  const staged: StagedCv | null = application.cv ? await stageCv(ctx, target.organization_id, id, application.cv) : null;
+  const staged: StagedCv | null = application.cv ? await ctx.files.stageCv(target.organization_id, id, application.cv, true) : null;
   let result: Taken;
   try {
     const sender = { type: "email" as const, id: application.from, name: application.name };

@@ -44,6 +44,11 @@ const ROWS: Row[] = [
       DOSSIER_SMTP_TLS_CERT: "no STARTTLS",
       DOSSIER_INTAKE_DOMAIN: "localhost",
       DOSSIER_INTAKE_RATE_LIMIT: "60",
+      DOSSIER_FILES_URL: "DIR/files",
+      DOSSIER_S3_ENDPOINT: "AWS's",
+      DOSSIER_S3_REGION: "us-east-1",
+      AWS_ACCESS_KEY_ID: "required",
+      AWS_SECRET_ACCESS_KEY: "required",
     },
   },
   { command: "org", sub: "create", flags: { "--name": null, "--plan": "growth", "--rate-limit": "600", ...OUTPUT }, env: { ...STORE_ENV, DOSSIER_RATE_LIMIT: "600" } },
@@ -75,7 +80,13 @@ const ROWS: Row[] = [
   { command: "webhook", sub: "deliveries", flags: { "--org": null, "--status": "all", "--event": "every event", ...OUTPUT }, env: STORE_ENV },
   { command: "webhook", sub: "retry", flags: OUTPUT, env: STORE_ENV },
   { command: "backup", flags: OUTPUT, env: STORE_ENV },
-  { command: "migrate", flags: { "--to": null, ...OUTPUT }, env: { DOSSIER_DATA: "./data", DOSSIER_LOG_LEVEL: "info" } },
+  {
+    command: "migrate",
+    flags: { "--to": null, "--files": "none", ...OUTPUT },
+    env: {
+      DOSSIER_DATA: "./data", DOSSIER_LOG_LEVEL: "info", DOSSIER_S3_ENDPOINT: "AWS's", DOSSIER_S3_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "required", AWS_SECRET_ACCESS_KEY: "required",
+    },
+  },
   { command: "seed", flags: { "--org": null, "--dossiers": "120", "--contacts": "150", "--seed": "random", ...OUTPUT }, env: STORE_ENV },
   {
     command: "import",

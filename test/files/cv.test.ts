@@ -3,7 +3,8 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PDFDocument } from "pdf-lib";
-import { cvUrl, foldersToSync, isPdf, stageCv, sweepFiles } from "../../src/files/cv";
+import { cvUrl, isPdf } from "../../src/files";
+import { foldersToSync, stageCv, sweepFiles } from "../../src/files/cv";
 import { recordEvent } from "../../src/services/outbox";
 import { call, filesUnder, makeApp, makeOrg } from "../helpers";
 

@@ -21,5 +21,12 @@ export function pgCvFileQueries(db: Db, inUnit: () => boolean): EngineQueries<"c
     async dossierHasCv(organizationId: string, dossierId: string, url: string) {
       return (await db()`SELECT 1 AS ok FROM dossiers WHERE id = ${dossierId} AND organization_id = ${organizationId} AND cv_url = ${url}`).length > 0;
     },
+
+    /** Which of the dossiers `ids` name their CV (`cv_url` is `<org>/dossiers/<id>/cv.pdf`). */
+    async namingTheirCv(organizationId: string, ids: string[]) {
+      const rows = await db()<{ id: string }[]>`SELECT id FROM dossiers WHERE organization_id = ${organizationId}
+        AND id = ANY(${ids}::text[]) AND cv_url = organization_id || '/dossiers/' || id || '/cv.pdf'`;
+      return rows.map((row) => row.id);
+    },
   };
 }

@@ -19,6 +19,9 @@
 // as on every insert. `generations` is SQLite's cache bookkeeping: not copied (PostgreSQL's
 // starts again from nothing, which only means no cache entry from before is trusted).
 //
+// With `migrate --files`, the CVs are copied to the bucket last inside that transaction
+// (src/files/move.ts): a failure there rolls the rows back too.
+//
 // Rows go by COPY ... FROM STDIN (text format) through Bun's SQL, read from SQLite in batches by
 // keyset on the rowid (the key of every table's b-tree there; no table is WITHOUT ROWID), so that
 // memory stays one batch whatever the size.
@@ -125,9 +128,23 @@ export function sourceCounts(source: Database): Record<string, number> {
   return counts;
 }
 
+/** Runs last inside the copy's transaction, given the cv_url of every dossier that has a CV: a
+ * failure rolls the whole copy back (migrate --files copies and checks the CVs there). */
+export type BeforeCommit = (cvUrls: string[]) => Promise<void>;
+
+/** The cv_url of every dossier of the source that has one, in order (inside the caller's read). */
+const cvUrlsOf = (source: Database): string[] =>
+  source.query<{ cv_url: string }, []>(`SELECT cv_url FROM dossiers WHERE cv_url IS NOT NULL ORDER BY cv_url`).all().map((row) => row.cv_url);
+
 /** Copies `source` (opened read-only, inside one read transaction of the caller's) into the empty
  * database `sql`: see the top of this file. */
-export async function moveToPg(source: Database, sql: SQL, onProgress: MoveProgress = () => {}, onPhase: (text: string) => void = () => {}): Promise<MoveResult> {
+export async function moveToPg(
+  source: Database,
+  sql: SQL,
+  onProgress: MoveProgress = () => {},
+  onPhase: (text: string) => void = () => {},
+  beforeCommit?: BeforeCommit,
+): Promise<MoveResult> {
   await checkTargetEmpty(sql);
   const counts = sourceCounts(source);
   const totalAll = Object.values(counts).reduce((a, b) => a + b, 0);
@@ -175,6 +192,7 @@ export async function moveToPg(source: Database, sql: SQL, onProgress: MoveProgr
         throw new CountMismatchError(`table ${table.name}: ${counts[table.name]} rows in SQLite, ${copied} in PostgreSQL; nothing was kept`);
       }
     }
+    if (beforeCommit) await beforeCommit(cvUrlsOf(source));
     onPhase("committing");
   });
   return { tables: counts, rows: totalAll };
@@ -246,6 +264,7 @@ export async function moveDataFolder(
   sql: SQL,
   onProgress: MoveProgress = () => {},
   onPhase: (text: string) => void = () => {},
+  beforeCommit?: BeforeCommit,
 ): Promise<MoveResult> {
   let source: Database;
   try {
@@ -256,7 +275,7 @@ export async function moveDataFolder(
   try {
     checkSourceSchema(source, dataDir);
     source.run("BEGIN");
-    return await moveToPg(source, sql, onProgress, onPhase);
+    return await moveToPg(source, sql, onProgress, onPhase, beforeCommit);
   } finally {
     if (source.inTransaction) source.run("ROLLBACK");
     source.close();

@@ -8,7 +8,7 @@
 //   GET    /dossiers/:id/cv       download the CV
 import { chain, type Awaitable } from "../../awaitable";
 import { ApiError, invalidBody, notFound } from "../../errors";
-import { CV_LIMIT, cvFile, isPdf } from "../../files/cv";
+import { CV_LIMIT, isPdf } from "../../files";
 import { List, One } from "../../schemas/common";
 import {
   ArchivedDossier, CreateDossier, CreateDossierForm, CvForm, CvRaw, Dossier, DossierQuery, PatchDossier,
@@ -281,12 +281,12 @@ export const dossierRoutes = [
     },
     handler: async ({ ctx, principal, resource }) => {
       const url = await cvOf(ctx, principal.organizationId, resource.id);
-      const file = url ? Bun.file(cvFile(ctx, url)) : null;
-      if (!file || !(await file.exists())) throw notFound("the dossier has no CV");
-      // The bytes, not the file: Bun would answer a Range header itself (206, or a 416 without
-      // the error envelope). A CV is at most 10 MB, and a server may ignore Range (RFC 9110 §14.2).
+      // The bytes or a stream from the bucket (src/files/), never a file: Bun would answer a Range
+      // header itself (206, or a 416 without the error envelope).
+      const body = url ? await ctx.files.open(url) : null;
+      if (!body) throw notFound("the dossier has no CV");
       // A candidate's CV is personal data: no shared cache may keep it, nor the browser's disk.
-      return new Response(await file.bytes(), {
+      return new Response(body, {
         headers: { "content-type": "application/pdf", "content-disposition": 'attachment; filename="cv.pdf"', "cache-control": "private, no-store" },
       });
     },

@@ -1,0 +1,169 @@
+// CVs on S3-compatible object storage (C19), through Bun's built-in S3Client (it runs inside
+// `bun build --compile`; it has put, get, list and delete, no copy and no rename). The object of a
+// CV is `<prefix>/<cv_url>`. Where the disk renames a flushed temporary file into place inside the
+// transaction, here the object is put under its final key before the commit, and the commit is what
+// makes a row name it (round3-notes "S3 and atomic creates"):
+//
+// - A new dossier's CV (`fresh`: POST /dossiers, intake) is put before the unit of work starts: its
+//   key is the new dossier's, which no committed row names and none can until this unit commits.
+//   A failed unit deletes the object; a crash between the put and the commit leaves an object no
+//   row names, which the sweep removes once it is an hour old.
+// - A CV for an existing dossier (POST /dossiers/{id}/cv) overwrites the key a committed row may
+//   name, so it is put inside the unit (place), after the unit has recorded its event: on
+//   PostgreSQL that holds the organization's numbering lock to the commit (src/db/pg/events.ts), on
+//   SQLite the writer, so two uploads to one dossier never interleave. The bytes it replaces are
+//   read first and kept in memory; a failed unit puts them back (or deletes the object when there
+//   were none), unless another upload has replaced the object since or a committed row names it.
+//   A crash between the put and the commit leaves the new bytes under a key the row named already:
+//   the row still names an object that is there (docs/decisions.md, "CVs on S3").
+//
+// The sweep lists the prefix page by page and deletes each `cv.pdf` object that is at least an hour
+// old and that no committed dossier names, asked of the database a page at a time; other keys are
+// left alone. An hour: longer than any upload takes between its put and its commit, on any node.
+import { S3Client } from "bun";
+import type { S3Files } from "../config";
+import { filesLabel } from "../config";
+import type { Context } from "../context";
+import { ApiError } from "../errors";
+import { isUuid } from "../ids";
+import { cvUrl, type FileStore, type StagedCv, type SweepResult } from "./index";
+
+/** An object younger than this may belong to an upload whose unit of work has not ended. */
+export const SWEEP_AGE_MS = 3_600_000;
+const CV_KEY = /^([0-9a-f-]{36})\/dossiers\/([0-9a-f-]{36})\/cv\.pdf$/;
+
+/** S3 could not be reached or refused the request: C9's 503, nothing was saved. */
+const unavailable = (error: unknown) =>
+  new ApiError("storage_unavailable", `the file store cannot be reached right now; nothing was saved (${(error as Error).message ?? error})`);
+
+export function s3Client(files: S3Files): S3Client {
+  return new S3Client({
+    bucket: files.bucket,
+    accessKeyId: files.accessKeyId,
+    secretAccessKey: files.secretAccessKey,
+    ...(files.sessionToken ? { sessionToken: files.sessionToken } : {}),
+    ...(files.endpoint ? { endpoint: files.endpoint } : {}),
+    ...(files.region ? { region: files.region } : {}),
+  });
+}
+
+/** The key of `url` (a cv_url) under the prefix, and back. */
+export const keyOf = (files: S3Files, url: string) => (files.prefix === "" ? url : `${files.prefix}/${url}`);
+const listPrefix = (files: S3Files) => (files.prefix === "" ? "" : `${files.prefix}/`);
+
+export function s3Files(ctx: Context, files: S3Files): FileStore {
+  const client = s3Client(files);
+  const put = (key: string, bytes: Uint8Array) => client.write(key, bytes, { type: "application/pdf" });
+  /** Logs a failure of the clean-up after a failed request: what it leaves, the sweep takes. */
+  const quietly = async (what: string, work: () => Promise<unknown>) => {
+    try {
+      await work();
+    } catch (error) {
+      ctx.logger.log("error", `could not ${what} on S3; the sweep will`, { error: (error as Error).message });
+    }
+  };
+  return {
+    label: filesLabel(files),
+    sweepsWhileServing: true,
+
+    async stageCv(organizationId, dossierId, bytes, fresh): Promise<StagedCv> {
+      const url = cvUrl(organizationId, dossierId);
+      const key = keyOf(files, url);
+      if (fresh) {
+        try {
+          await put(key, bytes);
+        } catch (error) {
+          await quietly("delete a CV whose upload failed", () => client.delete(key));
+          throw unavailable(error);
+        }
+      }
+      let placedWith: string | null = null;
+      let written = fresh; // the object may hold our bytes
+      let previous: Uint8Array | null = null;
+      return {
+        url,
+        async place(eventId) {
+          placedWith = eventId;
+          if (fresh) return;
+          try {
+            const file = client.file(key);
+            previous = (await file.exists()) ? await file.bytes() : null;
+            written = true; // a put that fails may still have landed
+            await put(key, bytes);
+          } catch (error) {
+            throw unavailable(error);
+          }
+        },
+        committed() {},
+        async discard() {
+          if (!written) return;
+          // Committed after all, or not known (the database cannot answer): left as it is; an object
+          // no row names is the sweep's.
+          if (placedWith !== null && (await hasCommitted(ctx, organizationId, placedWith)) !== false) return;
+          if (fresh) return void (await quietly("delete a CV whose request failed", () => client.delete(key)));
+          await quietly("put back the CV a failed request replaced", async () => {
+            const file = client.file(key);
+            // Another upload to the dossier may have replaced ours since its unit ended.
+            if (!(await file.exists()) || Buffer.compare(await file.bytes(), bytes) !== 0) return;
+            if (previous !== null) await put(key, previous);
+            else if (!(await ctx.store.cvFiles.dossierHasCv(organizationId, dossierId, url))) await client.delete(key);
+          });
+        },
+      };
+    },
+
+    async open(url) {
+      const file = client.file(keyOf(files, url));
+      try {
+        if (!(await file.exists())) return null;
+      } catch (error) {
+        throw unavailable(error);
+      }
+      return file.stream();
+    },
+
+    async sweep(now) {
+      const result: SweepResult = { temporary: 0, orphans: 0, restored: 0 };
+      const before = now.getTime() - SWEEP_AGE_MS;
+      const prefix = listPrefix(files);
+      let token: string | undefined;
+      // Bounded: a page is 1,000 keys, so this is 10 billion objects.
+      for (let page = 0; page < 10_000_000; page++) {
+        const listed = await client.list({ prefix, ...(token ? { continuationToken: token } : {}) });
+        const old = new Map<string, { dossierId: string; key: string; lastModified: string }[]>();
+        for (const object of listed.contents ?? []) {
+          const match = CV_KEY.exec(object.key.slice(prefix.length));
+          if (!match || !isUuid(match[1]) || !isUuid(match[2])) continue;
+          if (!object.lastModified || Date.parse(object.lastModified) > before) continue;
+          const forOrg = old.get(match[1]) ?? [];
+          forOrg.push({ dossierId: match[2], key: object.key, lastModified: object.lastModified });
+          old.set(match[1], forOrg);
+        }
+        for (const [organizationId, objects] of old) {
+          const named = new Set(await ctx.store.read(() => ctx.store.cvFiles.namingTheirCv(organizationId, objects.map((o) => o.dossierId))));
+          for (const object of objects) {
+            if (named.has(object.dossierId)) continue;
+            // Not put again since it was listed (an upload to the dossier would have): an orphan.
+            const stat = await client.file(object.key).stat().catch(() => null);
+            if (!stat || stat.lastModified.getTime() !== Date.parse(object.lastModified)) continue;
+            await client.delete(object.key);
+            result.orphans++;
+          }
+        }
+        if (!listed.isTruncated || !listed.nextContinuationToken) break;
+        token = listed.nextContinuationToken;
+      }
+      return result;
+    },
+  };
+}
+
+/** Whether the transaction that recorded this event committed (after it ended, either way); null
+ * when the database cannot tell now (a connection lost at the commit may have committed). */
+async function hasCommitted(ctx: Context, organizationId: string, eventId: string): Promise<boolean | null> {
+  try {
+    return await ctx.store.cvFiles.eventCommitted(organizationId, eventId);
+  } catch {
+    return null;
+  }
+}
