@@ -8,16 +8,15 @@
 //   of any table and no file (row counts and a fingerprint of the contents, before and after);
 // - `unchanged: true` asks the same of a successful answer (a PATCH that changes nothing).
 import { describe, expect, test } from "bun:test";
-import type { DossierApp } from "../../src/app";
-import type { SqliteStore } from "../../src/db/client";
+import type { AppOptions, DossierApp } from "../../src/app";
 import type { Store } from "../../src/db/store";
 import type { Scope } from "../../src/services/keys";
 import { createMember, operator } from "../../src/services/members";
 import { updateOrg, type Plan } from "../../src/services/orgs";
 import { redeemSetupLink } from "../../src/services/sessions";
 import { engineFingerprint, fingerprintDiff } from "./fingerprint";
-import { call, makeApp, makeKey, makeOrg, type CallOptions, type Org } from "./index";
-import { appOn, queryRows, rowCountsOf, type Engine } from "./stores";
+import { call, makeKey, makeOrg, onCleanup, type CallOptions, type Org } from "./index";
+import { ENGINES, appOn, queryRows, rowCountsOf, type Engine } from "./stores";
 
 /** Who sends a row's request: a key with every scope of the row's organization (the default);
  * none; a key with no scope; the second organization's key; the row's organization on another
@@ -60,7 +59,7 @@ export async function signedInMember(app: DossierApp<Store>, organizationId: str
 /** What every row's fixtures hold: the app, the row's organization (`org`, the one `as` speaks
  * for; on the Growth plan while the fixtures are made) and a second one (`other`, "another org"),
  * both made for this row alone. */
-export interface World<S extends Store = SqliteStore> {
+export interface World<S extends Store = Store> {
   app: DossierApp<S>;
   org: Org;
   other: Org;
@@ -70,9 +69,9 @@ export interface World<S extends Store = SqliteStore> {
 type Json = string | number | boolean | null | readonly unknown[] | { readonly [field: string]: unknown };
 
 /** A value given as is, or computed from the row's fixtures. */
-type Fixed<F, T, S extends Store = SqliteStore> = T | ((fixtures: World<S> & F) => T);
+type Fixed<F, T, S extends Store = Store> = T | ((fixtures: World<S> & F) => T);
 
-export interface Row<F, S extends Store = SqliteStore> {
+export interface Row<F, S extends Store = Store> {
   /** What the row checks, citing the spec ("C3: ...", "api-v1 Notes: ..."). */
   name: string;
   as?: Principal;
@@ -93,28 +92,50 @@ export interface Row<F, S extends Store = SqliteStore> {
 }
 
 export interface ScenarioOptions {
-  /** The app the rows run against (default: a new app for the table, on `engine`). */
+  /** The app the rows run against (default: an app of the test file on each engine, C19). */
   app?: DossierApp<Store>;
-  /** The engine of the table's new app (C19): `appOn(engine)`, made at its first row; default: a
-   * SQLite `makeApp()`. */
+  /** The one engine the table runs on (default: each of ENGINES, one table per engine). */
   engine?: Engine;
+  /** The table's own app on each engine (`appOn(engine, appOptions)`, a clock of its own...)
+   * instead of the test file's. */
+  appOptions?: AppOptions;
 }
 
-/** Registers `describe(title)` with one test per row. `setup` runs at the start of each row's
+/** The test file's app on each engine, shared by its tables without options of their own (each
+ * row makes its own organizations): one PostgreSQL database per test file. Keyed by the file, as a
+ * plain `bun test` runs every file in one module registry. */
+const fileApps = new Map<string, Promise<DossierApp<Store>>>();
+
+function fileApp(engine: Engine): Promise<DossierApp<Store>> {
+  const key = `${Bun.main}\n${engine}`;
+  let app = fileApps.get(key);
+  if (!app) {
+    fileApps.set(key, (app = appOn(engine)));
+    onCleanup(() => void fileApps.delete(key));
+  }
+  return app;
+}
+
+/** Registers `describe(title)` with one test per row, on each engine (`title on sqlite`, `title on
+ * postgres`) unless `options` names an app or an engine. `setup` runs at the start of each row's
  * test, after its two organizations are made, and returns the fixtures its paths and bodies use. */
-export function scenarios<F extends object, S extends Store = SqliteStore>(
+export function scenarios<F extends object, S extends Store = Store>(
   title: string,
   setup: (world: World<S>) => F | Promise<F>,
   rows: Row<NoInfer<F>, NoInfer<S>>[],
   options: ScenarioOptions = {},
 ): void {
-  describe(title, () => {
-    const given: DossierApp<Store> | undefined = options.app ?? (options.engine === undefined ? makeApp() : undefined);
+  const table = (name: string, app: () => Promise<DossierApp<Store>>) =>
+    describe(name, () => {
+      for (const row of rows) test(row.name, async () => runRow((await app()) as DossierApp<S>, setup, row));
+    });
+  const given = options.app;
+  if (given) return table(title, () => Promise.resolve(given));
+  for (const engine of options.engine === undefined ? ENGINES : [options.engine]) {
     let made: Promise<DossierApp<Store>> | undefined;
-    const app = () => (given ? Promise.resolve(given) : (made ??= appOn(options.engine!)));
-    // A table with an `engine` types its fixtures' app as any store's (World<Store>).
-    for (const row of rows) test(row.name, async () => runRow((await app()) as DossierApp<S>, setup, row));
-  });
+    const app = () => (made ??= options.appOptions ? appOn(engine, options.appOptions) : fileApp(engine));
+    table(options.engine === undefined ? `${title} on ${engine}` : title, app);
+  }
 }
 
 async function runRow<F extends object, S extends Store>(app: DossierApp<S>, setup: (world: World<S>) => F | Promise<F>, row: Row<F, S>): Promise<void> {
@@ -135,8 +156,10 @@ async function runRow<F extends object, S extends Store>(app: DossierApp<S>, set
   }
   const path = fill(fixed(row.path), fixtures);
 
-  const counts = await rowCountsOf(app);
-  const contents = await engineFingerprint(app);
+  // What must not change, read only for the rows that say so (an error, or `unchanged`).
+  const still = row.status >= 400 || row.unchanged;
+  const counts = still ? await rowCountsOf(app) : undefined;
+  const contents = still ? await engineFingerprint(app) : undefined;
   const lastEvent = await lastEventSeq(app);
   const answer = await call(app, row.method, path, options);
 
@@ -150,9 +173,9 @@ async function runRow<F extends object, S extends Store>(app: DossierApp<S>, set
   // On a copy: Bun's toMatchObject writes the asymmetric matchers it met into the object it checked.
   if (row.json !== undefined) expect(structuredClone(answer.json)).toMatchObject(fixed(row.json) as Record<string, unknown>);
   expect(await eventsSince(app, lastEvent)).toEqual(row.events ?? []);
-  if (row.status >= 400 || row.unchanged) {
-    expect(await rowCountsOf(app)).toEqual(counts);
-    expect(fingerprintDiff(contents, await engineFingerprint(app))).toEqual([]);
+  if (still) {
+    expect(await rowCountsOf(app)).toEqual(counts!);
+    expect(fingerprintDiff(contents!, await engineFingerprint(app))).toEqual([]);
   }
 }
 

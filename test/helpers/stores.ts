@@ -194,13 +194,20 @@ export async function queryRows<T extends Row = Row>(app: DossierApp<Store>, tex
 }
 
 /** Counts rows of each table of the app's database, whatever its engine: compare before and after a
- * rejected request. The caches' generations (SQLite's bookkeeping) and the search index are not data. */
+ * rejected request. The caches' generations (SQLite's bookkeeping) and the search index are not data.
+ * One query (made once per app: its tables do not change while it runs). */
 export async function rowCountsOf(app: DossierApp<Store>): Promise<Record<string, number>> {
-  const tables =
-    app.dossier.store.engine === "sqlite"
-      ? await queryRows<{ name: string }>(app, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' AND name <> 'generations' ORDER BY name`)
-      : await queryRows<{ name: string }>(app, `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
-  const counts: Record<string, number> = {};
-  for (const { name } of tables) counts[name] = Number((await queryRows<{ n: number }>(app, `SELECT count(*) AS n FROM "${name}"`))[0].n);
-  return counts;
+  let query = countQueries.get(app);
+  if (!query) {
+    const tables =
+      app.dossier.store.engine === "sqlite"
+        ? await queryRows<{ name: string }>(app, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' AND name <> 'generations' ORDER BY name`)
+        : await queryRows<{ name: string }>(app, `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
+    query = `SELECT ${tables.map(({ name }) => `(SELECT count(*) FROM "${name}") AS "${name}"`).join(", ")}`;
+    countQueries.set(app, query);
+  }
+  const [counts] = await queryRows(app, query);
+  return Object.fromEntries(Object.entries(counts).map(([name, n]) => [name, Number(n)]));
 }
+
+const countQueries = new WeakMap<DossierApp<Store>, string>();

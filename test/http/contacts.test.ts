@@ -130,8 +130,6 @@ const badCreate = ([name, body, field]: [string, Row<Fixtures>["body"], string])
   method: "POST", path: "/contacts", body, status: 400, json: refused("invalid_body", field),
 });
 
-// The scenario tables run on SQLite alone for now: test/helpers/scenario.ts (makeApp) reads what a
-// row left beneath the API (row counts, the tables' fingerprint, the events) through SQLite.
 scenarios("POST /contacts: rules", contacts, [
   {
     name: "C10: null for an optional field on create is the same as leaving it out",
@@ -438,7 +436,7 @@ scenarios("GET /contacts/{id}, PATCH, DELETE: rules", async (world: World) => ({
     ["C10 read-only updated_at", { updated_at: "2026-01-01T00:00:00.000Z" }, "updated_at"],
     ["a valid field beside an unknown one", { city: "Nice", organization_id: newId() }, "organization_id"],
   ] as [string, Row<Fixtures>["body"], string][]).map(badPatch),
-], { app: makeApp({ now: movingClock("2026-03-01T12:00:00.000Z") }) });
+], { appOptions: { now: movingClock("2026-03-01T12:00:00.000Z") } });
 
 describe.each(ENGINES)("GET /contacts: sort, paging, kind, pool (C3, C6, C10) on %s", async (engine) => {
   const time = clock("2026-05-01T00:00:00.000Z");

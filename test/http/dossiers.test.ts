@@ -106,8 +106,6 @@ const SALES_DEAL = {
 const badCreate = (name: string, body: Record<string, unknown>, field: string) =>
   ({ name: `C3, C5: ${name} → 400 invalid_body naming ${field}, nothing persisted`, method: "POST", path: "/dossiers", body, status: 400, json: refused("invalid_body", field) }) as const;
 
-// The scenario tables run on SQLite alone for now: test/helpers/scenario.ts (makeApp) reads what a
-// row left beneath the API (row counts, the tables' fingerprint, the events) through SQLite.
 scenarios("POST /dossiers (JSON): rules", async (world) => ({ ...(await flows(world)), theirs: await create(world.app, world.other, { type: "candidate", name: "Theirs" }) }), [
   {
     name: "C4: a sales dossier with all fields goes into the first stage of the given flow; dossier.created",
@@ -683,7 +681,7 @@ scenarios("PATCH /dossiers/{id}: rules", patchFixtures, [
     name: "tenancy: PATCH of another organization's dossier → 404 not_found, nothing changed",
     method: "PATCH", path: "/dossiers/{theirs}", body: { name: "Mine now" }, status: 404, json: refused("not_found"),
   },
-], { app: makeApp({ now: movingClock("2026-05-01T08:00:00.000Z") }) });
+], { appOptions: { now: movingClock("2026-05-01T08:00:00.000Z") } });
 
 describe.each(ENGINES)("DELETE /dossiers/{id} on %s", async (engine) => {
   const app = await appOn(engine);

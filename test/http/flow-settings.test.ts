@@ -35,8 +35,6 @@ async function flows({ app, org, other }: World) {
 
 const NOBODY = "00000000-0000-4000-8000-000000000000";
 
-// The scenario tables run on SQLite alone for now: test/helpers/scenario.ts (makeApp) reads what a
-// row left beneath the API (row counts, the tables' fingerprint, the events) through SQLite.
 scenarios("POST /flows (C13): a flow with its stages", flows, [
   {
     name: "C13, C10: 201 with the stages in the order given, positions 1..n, defaults filled in, the name trimmed; no event",

@@ -65,8 +65,6 @@ async function twoMore({ app, org }: World) {
 
 const names = (...list: string[]) => list.map((name) => ({ name }));
 
-// The scenario tables run on SQLite alone for now: test/helpers/scenario.ts (makeApp) reads what a
-// row left beneath the API (row counts, the tables' fingerprint, the events) through SQLite.
 scenarios("api-v1 Flows: GET /flows and GET /flows/{id}/stages as rules", twoMore, [
   { name: "C3: sorted by name", method: "GET", path: "/flows", status: 200,
     json: { data: names("Alpha hiring", "Recruitment", "Sales", "Zulu deals"), meta: { total: 4, page: 1, per_page: 25 } } },

@@ -147,8 +147,6 @@ const badLink = (name: string, body: Record<string, unknown> | unknown[], field:
   status: 400, json: refused("invalid_body", field),
 });
 
-// The scenario tables run on SQLite alone for now: test/helpers/scenario.ts (makeApp) reads what a
-// row left beneath the API (row counts, the tables' fingerprint, the events) through SQLite.
 scenarios("POST /dossiers/{id}/contacts: rules", linkFixtures, [
   badLink("contact_id missing", { role_on_dossier: "other" }, "contact_id", false),
   badLink("contact_id not a uuid", { contact_id: "abc", role_on_dossier: "other" }, "contact_id", false),

@@ -55,8 +55,6 @@ describe.each(ENGINES)("POST /dossiers/{id}/notes on %s", async (engine) => {
 const badNote = (name: string, body: Record<string, unknown>, field: string) =>
   ({ name: `C3: ${name} → 400 invalid_body naming ${field}, nothing persisted`, method: "POST", path: "/dossiers/{dossier}/notes", body, status: 400, json: refused("invalid_body", field) }) as const;
 
-// The scenario tables run on SQLite alone for now: test/helpers/scenario.ts (makeApp) reads what a
-// row left beneath the API (row counts, the tables' fingerprint, the events) through SQLite.
 scenarios("POST /dossiers/{id}/notes: rules", dossiers, [
   {
     name: "api-v1: is_internal false is kept; C10: content is stored as given (checked after trimming); note.created",

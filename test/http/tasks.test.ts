@@ -42,8 +42,6 @@ async function fixtures({ app, org, other }: World) {
 
 const long = (n: number) => "🙂".repeat(n); // one code point, two UTF-16 units
 
-// The scenario tables run on SQLite alone for now: test/helpers/scenario.ts (makeApp) reads what a
-// row left beneath the API (row counts, the tables' fingerprint, the events) through SQLite.
 scenarios("POST /tasks: C22's rules", fixtures, [
   {
     name: "C22: a title alone → 201, open, made by the key, no event",

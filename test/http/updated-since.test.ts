@@ -11,8 +11,6 @@ setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.t
 
 const bad = ["yesterday", "2026-13-01T00:00:00Z", "2026-02-30", "2026-11-22T04:21:26", "1700000000", "2026-11-22T25:00:00Z", ""];
 
-// The scenario tables run on SQLite alone for now: test/helpers/scenario.ts (makeApp) reads what a
-// row left beneath the API (row counts, the tables' fingerprint, the events) through SQLite.
 for (const list of ["dossiers", "contacts"] as const) {
   scenarios(`GET /${list}?updated_since: C17, C20 rules`, () => ({}), [
     ...bad.map((value) => ({
