@@ -25,6 +25,11 @@ export interface Config {
   /** How often the dispatcher looks for work another process queued (C10: within 5 s). Not an env
    * setting: tests that tell this scan from an immediate send lengthen it. */
   webhookScanMs: number;
+  /** DOSSIER_LEASE (C19): how long a node's claim on shared work (a webhook organization's lane, a
+   * job's run) lasts unless renewed, on PostgreSQL with several nodes: a node killed mid-work leaves
+   * it to the others after this. 60 s (the contract's bound) unless shortened, for tests and
+   * operators who want a faster takeover; never longer. */
+  leaseMs: number;
   /** How long a request body may stall: from the headers, or from its last byte (C20). */
   bodyTimeoutMs: number;
   /** DOSSIER_BODY_MEMORY: how many bytes of request bodies the server holds at once, counted by
@@ -90,6 +95,16 @@ export function parseRetrySchedule(text: string, name = "DOSSIER_WEBHOOK_RETRY_S
 }
 
 /** DOSSIER_WEBHOOK_TIMEOUT (C7): one duration above zero. */
+/** C19: a claim lasts at most 60 s unless renewed. */
+export const LEASE_MAX_MS = 60_000;
+
+/** DOSSIER_LEASE: a duration from 1 s to 60 s. */
+function parseLease(text: string): number {
+  const ms = parseTimeout(text, "DOSSIER_LEASE");
+  if (ms < 1000 || ms > LEASE_MAX_MS) throw new Error(`invalid DOSSIER_LEASE "${text}": a lease lasts from 1s to 60s`);
+  return ms;
+}
+
 export function parseTimeout(text: string, name = "DOSSIER_WEBHOOK_TIMEOUT"): number {
   let ms: number;
   try {
@@ -261,6 +276,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webhookRetrySchedule: schedule,
     webhookTimeoutMs: parseTimeout(env.DOSSIER_WEBHOOK_TIMEOUT || "10s"),
     webhookScanMs: 5000,
+    leaseMs: env.DOSSIER_LEASE ? parseLease(env.DOSSIER_LEASE) : LEASE_MAX_MS,
     bodyTimeoutMs: parseTimeout(env.DOSSIER_BODY_TIMEOUT || "30s", "DOSSIER_BODY_TIMEOUT"),
     bodyMemoryBytes: parseSize(env.DOSSIER_BODY_MEMORY || "256MB", "DOSSIER_BODY_MEMORY"),
     log,

@@ -24,8 +24,9 @@ import type { AttemptCheck, PendingRow } from "../db/outbox";
 import type { Store } from "../db/store";
 import { unseal } from "../secrets";
 import { FairQueue, type Start, type Take } from "./fair-queue";
-import { attemptOutcome } from "./schedule";
-import { sendSigned, type SendResult } from "./send";
+import { startLaneDispatcher } from "./lanes";
+import { recordOutcomes, type Outcome } from "./record";
+import { sendSigned } from "./send";
 import { signingSecrets } from "./signature";
 
 export interface Dispatcher {
@@ -44,18 +45,10 @@ const ERROR_BACKOFF_MS = 1000;
 const FLUSH_DELAY_MS = 20;
 const FLUSH_MAX = 500;
 
-interface Outcome {
-  row: PendingRow;
-  at: Date;
-  endedAt: number;
-  attemptsBefore: number;
-  url: string;
-  secret: string;
-  result: SendResult;
-}
-
+/** The dispatcher of the store's engine: on SQLite this file's, the one process that uses the data
+ * folder; on PostgreSQL the lanes' (lanes.ts), one of several nodes on the database (C19). */
 export function startDispatcher(ctx: Context): Dispatcher {
-  return new WebhookDispatcher(ctx);
+  return ctx.store.engine === "postgres" ? startLaneDispatcher(ctx) : new WebhookDispatcher(ctx);
 }
 
 class WebhookDispatcher implements Dispatcher {
@@ -347,52 +340,14 @@ class WebhookDispatcher implements Dispatcher {
     const batch = this.outcomes.splice(0);
     const goneOrgs = this.queue.goneOrganizations();
     const { ctx } = this;
-    const { outbox } = ctx.store;
-    const schedule = ctx.config.webhookRetrySchedule;
-    const nextTimes: number[] = [];
-    const logged: Record<string, unknown>[] = [];
+    let nextTimes: number[] = [];
     try {
-      await ctx.store.write(async () => {
-        for (const { row, at, endedAt, attemptsBefore, url, secret, result } of batch) {
-          await outbox.recordAttempt(row.seq, { ...result, at: at.toISOString() });
-          const line = {
-            event_id: row.id,
-            event_type: row.type,
-            organization_id: row.organization_id,
-            attempt: attemptsBefore + 1,
-            status_code: result.statusCode,
-            error: result.error,
-            duration_ms: result.durationMs,
-          };
-          const decided = attemptOutcome(result, attemptsBefore + 1, endedAt, schedule);
-          if (decided.outcome === "succeeded") await outbox.markSucceeded(row.seq, result.statusCode!);
-          else if (decided.outcome === "endpoint_disabled") {
-            // C10: the delivery fails at once, the endpoint is disabled, pending deliveries skipped
-            // (unless `webhook set` replaced the endpoint meanwhile).
-            await outbox.markFailed(row.seq, 410, result.error);
-            if (await outbox.disableEndpoint(row.organization_id, url, secret, ctx.now().toISOString())) await outbox.skipPending(row.organization_id);
-          } else if (decided.outcome === "failed") await outbox.markFailed(row.seq, result.statusCode, result.error);
-          else {
-            await outbox.markRetry(row.seq, decided.at, result.statusCode, result.error);
-            nextTimes.push(decided.at);
-            logged.push({ ...line, outcome: "retry", next_attempt_at: new Date(decided.at).toISOString() });
-            continue;
-          }
-          logged.push({ ...line, outcome: decided.outcome });
-        }
-      });
+      nextTimes = await recordOutcomes(ctx, batch);
     } catch (error) {
       // The deliveries stay pending with their due time: they are attempted again (at least once).
       ctx.logger.log("error", "webhook dispatcher: cannot record attempts", { error: String(error), count: batch.length });
       this.dueFromStart = true;
       if (!this.stopped) this.armAt(ctx.now().getTime() + ERROR_BACKOFF_MS);
-      logged.length = 0;
-    }
-    // Logged once committed (one line per attempt), so the log never shows an attempt
-    // that a crash took back.
-    for (const fields of logged) {
-      const level = fields.outcome === "succeeded" || fields.outcome === "retry" ? "info" : "warn";
-      ctx.logger.log(level, "webhook attempt", fields);
     }
     for (const next of nextTimes) {
       // A retry due at or before where the due reads stand (a wait of ~0 ms) is read from the start.

@@ -13,8 +13,9 @@ import type { Awaitable } from "../../awaitable";
 import type { Logger } from "../../log";
 import { storageUnavailable } from "../group-commit";
 import type { Store } from "../store";
-import { CommitHorizon } from "./commit-horizon";
+import { pgLeaseQueries, type PgLeases } from "./leases";
 import { migratePg } from "./migrate";
+import { pgLaneQueries, type PgLanes } from "./outbox";
 import { pgQueries } from "./queries";
 
 /** The connection a query runs on: the pool, or the transaction of the work in progress. */
@@ -22,7 +23,14 @@ export type Db = () => SQL;
 
 export interface PgStore extends Store {
   readonly engine: "postgres";
+  /** Leases of work one node at a time does (C19): the job runner's (src/jobs/runner.ts). */
+  readonly leases: PgLeases;
+  /** The webhook lanes' claims, reads and announcements (src/webhooks/lanes.ts). */
+  readonly lanes: PgLanes;
 }
+
+/** The store as a PostgreSQL one, or null on SQLite. */
+export const pgStoreOf = (store: Store): PgStore | null => (store.engine === "postgres" ? (store as PgStore) : null);
 
 export interface PgStoreOptions {
   logger?: Logger;
@@ -35,8 +43,8 @@ interface Scope {
   writes: boolean;
   /** Drops when the unit or snapshot ends: a promise left floating after it is not taken for it. */
   open: boolean;
-  /** A unit that took an event number: called once it has committed or rolled back. */
-  numbered?: () => void;
+  /** The organizations whose events a unit recorded: announced to every node once it commits. */
+  eventOrgs?: Set<string>;
 }
 
 /** Connections one store keeps at most, unless told. */
@@ -111,7 +119,23 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     // write() decide. Outside, the query alone is tried again on another connection.
     <T>(query: () => Promise<T>) => (current() ? query() : retried(pool + 1, query).catch(lost)),
   );
-  const horizon = new CommitHorizon();
+  const leases = guarded({ leases: pgLeaseQueries(() => sql) }, (query) => retried(pool + 1, query).catch(lost)).leases;
+  const lanes = guarded({ lanes: pgLaneQueries(() => sql, leases) }, (query) => retried(pool + 1, query).catch(lost)).lanes;
+  // New events are announced to every node's dispatcher (src/webhooks/lanes.ts) after their commit,
+  // one notification for the commits of a turn of the event loop. A lost one is found by the
+  // dispatchers' scan (C10: within 5 s).
+  let announcing: Set<string> | null = null;
+  const announce = (orgs: Set<string>) => {
+    if (announcing === null) {
+      announcing = new Set();
+      setImmediate(() => {
+        const batch = [...announcing!];
+        announcing = null;
+        lanes.announce(batch).catch(() => {});
+      });
+    }
+    for (const org of orgs) announcing.add(org);
+  };
   return {
     ...queries,
     events: {
@@ -119,12 +143,14 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
       async nextSeq(organizationId: string) {
         const seq = await queries.events.nextSeq(organizationId);
         const scope = current();
-        if (scope?.writes && !scope.numbered) scope.numbered = horizon.took(seq);
+        if (scope?.writes) (scope.eventOrgs ??= new Set()).add(organizationId);
         return seq;
       },
     },
     engine: "postgres",
-    outboxReader: { ...queries.outbox, newEvents: (afterSeq, limit) => horizon.below(() => queries.outbox.newEvents(afterSeq, limit)) },
+    outboxReader: queries.outbox,
+    leases,
+    lanes,
     holdsSealedSecrets: () => holdsSealed,
     read<T>(read: () => Awaitable<T>): Awaitable<T> {
       if (current()) return read();
@@ -146,12 +172,10 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
         () => scope === undefined,
       ).catch(lost);
       writing.add(done);
-      const settle = () => {
-        writing.delete(done);
-        scope?.numbered?.();
-      };
+      const settle = () => void writing.delete(done);
       done.then(() => {
         settle();
+        if (scope?.eventOrgs) announce(scope.eventOrgs);
         // The webhook dispatcher and the job runner look for what this commit queued.
         for (const listener of listeners) listener();
       }, settle);

@@ -1,12 +1,13 @@
 // The outbox's queries for the webhook dispatcher on PostgreSQL: src/db/outbox.ts's statements, the
-// same answers. What the dispatcher runs on PostgreSQL (several nodes claiming deliveries with
-// leases, C19) is the next step's; these are the statements as they are, so that one node's
-// dispatcher reads and records the same. seq and next_attempt_at are bigint: read as float8, and
-// ordered by the table's columns (events.seq): a bare name in ORDER BY is the output column, the
-// float8, which no index orders.
+// same answers, and (pgLaneQueries) what several nodes on one database need besides (C19): the
+// organizations' lanes claimed with leases, their due deliveries read, and the announcement of new
+// events to every node. seq and next_attempt_at are bigint: read as float8, and ordered by the
+// table's columns (events.seq): a bare name in ORDER BY is the output column, the float8, which no
+// index orders.
 import type { SQL } from "bun";
 import type { AttemptCheck, AttemptEntry, PendingRow } from "../outbox";
 import type { Db } from "./client";
+import { dbNowMs, type PgLeases } from "./leases";
 import type { EngineQueries } from "./queries";
 
 /** A PendingRow's columns of events (seq and next_attempt_at as numbers). */
@@ -22,9 +23,9 @@ export function pgOutboxQueries(db: Db): EngineQueries<"outbox"> {
 
     /** Pending events committed after `afterSeq`, in seq order. On PostgreSQL an organization's
      * numbers follow its commit order, not the installation's (src/db/pg/events.ts): a cursor over
-     * every organization, as the dispatcher keeps on SQLite, may pass another organization's event
-     * still to commit. The dispatcher on PostgreSQL reads per organization (its lanes,
-     * organizationFirstAttempts), with claims and leases: C19's second step. */
+     * every organization may pass another organization's event still to commit, so the dispatcher
+     * on PostgreSQL (src/webhooks/lanes.ts) reads by organization instead (its lanes,
+     * organizationFirstAttempts) and never calls this. */
     async newEvents(afterSeq: number, limit: number) {
       const sql = db();
       return [
@@ -126,6 +127,102 @@ export function pgOutboxQueries(db: Db): EngineQueries<"outbox"> {
     /** Skips the organization's pending deliveries: nothing skipped is revived (C10). */
     async skipPending(organizationId: string) {
       await db()`UPDATE events SET status = 'skipped', next_attempt_at = NULL WHERE organization_id = ${organizationId} AND status = 'pending'`;
+    },
+  };
+}
+
+/** A lane's lease name: `webhooks:<organization id>` (the leases table, src/db/schema.ts). */
+const LANE = "webhooks:";
+/** The channel on which a node announces the organizations whose events it committed. */
+const EVENTS_CHANNEL = "dossier_events";
+/** A notification's payload stays under PostgreSQL's 8,000 bytes. */
+const PAYLOAD_MAX = 7_000;
+
+export type PgLanes = {
+  /** Claims for `holder`, for `ms`, the lanes that no node holds of organizations with a delivery
+   * due at `now` (of `organizations` only, when given), at most `limit`: the organizations claimed.
+   * The free lanes are locked with FOR UPDATE SKIP LOCKED and their leases set in one statement (a
+   * short transaction of its own): two nodes claiming at once take different lanes. */
+  claim(holder: string, ms: number, now: number, organizations: readonly string[] | null, limit: number): Promise<string[]>;
+  /** Renews `holder`'s lanes of `organizations`: those it still holds. */
+  renew(holder: string, ms: number, organizations: readonly string[]): Promise<string[]>;
+  /** Gives back `holder`'s lanes of `organizations`. */
+  release(holder: string, organizations: readonly string[]): Promise<void>;
+  /** Deliveries of `organizations` due at `now` (retries, and first attempts given again by
+   * `webhook retry`), in (next_attempt_at, seq) order. */
+  dueOf(organizations: readonly string[], now: number, limit: number): Promise<PendingRow[]>;
+  /** Calls `heard` with the organizations whose events any node announced (and once again after a
+   * lost connection to the database is back, with none: what was announced meanwhile is unknown). */
+  listen(heard: (organizations: string[]) => void): Promise<() => Promise<void>>;
+  /** Tells every node (this one too) that `organizations` have new events committed. */
+  announce(organizations: readonly string[]): Promise<void>;
+};
+
+export function pgLaneQueries(db: Db, leases: PgLeases): PgLanes {
+  const names = (organizations: readonly string[]) => organizations.map((org) => LANE + org);
+  const orgsOf = (leases: string[]) => leases.map((name) => name.slice(LANE.length));
+  return {
+    async claim(holder, ms, now, organizations, limit) {
+      const sql = db();
+      const only = organizations === null ? null : [...organizations];
+      // A lane's lease row is made the first time its organization has a delivery due.
+      await sql`INSERT INTO leases (name, holder, expires_at)
+        SELECT ${LANE} || organization_id, '', 0 FROM (
+          SELECT DISTINCT organization_id FROM events
+          WHERE status = 'pending' AND next_attempt_at <= ${now}::bigint AND (${only}::text[] IS NULL OR organization_id = ANY(${only}::text[]))
+        ) due
+        ON CONFLICT (name) DO NOTHING`;
+      const rows = await sql<{ name: string }[]>`UPDATE leases SET holder = ${holder}, expires_at = ${dbNowMs(sql)} + ${ms}::bigint
+        WHERE name IN (
+          SELECT l.name FROM leases l
+          WHERE l.name LIKE ${LANE + "%"} AND l.expires_at <= ${dbNowMs(sql)}
+            AND (${only}::text[] IS NULL OR l.name = ANY(${only === null ? null : names(only)}::text[]))
+            AND EXISTS (SELECT 1 FROM events e WHERE e.organization_id = substr(l.name, ${LANE.length + 1}::integer)
+              AND e.status = 'pending' AND e.next_attempt_at <= ${now}::bigint)
+          ORDER BY l.expires_at LIMIT ${limit}::bigint
+          FOR UPDATE SKIP LOCKED)
+        RETURNING name`;
+      return orgsOf(rows.map((row) => row.name));
+    },
+
+    renew: async (holder, ms, organizations) => orgsOf(await leases.renew(names(organizations), holder, ms)),
+    release: (holder, organizations) => leases.release(names(organizations), holder),
+
+    async dueOf(organizations, now, limit) {
+      if (organizations.length === 0) return [];
+      const sql = db();
+      return [
+        ...(await sql<PendingRow[]>`SELECT ${columns(sql)}
+          FROM events
+          WHERE status = 'pending' AND next_attempt_at <= ${now}::bigint AND organization_id = ANY(${[...organizations]}::text[])
+          ORDER BY events.next_attempt_at, events.seq LIMIT ${limit}::bigint`),
+      ];
+    },
+
+    async listen(heard) {
+      let first = true;
+      const subscription = await db().listen(
+        EVENTS_CHANNEL,
+        (payload) => heard(payload === "" ? [] : payload.split(",")),
+        () => {
+          if (!first) heard([]);
+          first = false;
+        },
+      );
+      return () => subscription.unlisten();
+    },
+
+    async announce(organizations) {
+      const sql = db();
+      let payload = "";
+      for (const org of organizations) {
+        if (payload.length + org.length + 1 > PAYLOAD_MAX) {
+          await sql.notify(EVENTS_CHANNEL, payload);
+          payload = "";
+        }
+        payload = payload === "" ? org : `${payload},${org}`;
+      }
+      if (payload !== "") await sql.notify(EVENTS_CHANNEL, payload);
     },
   };
 }
