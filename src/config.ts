@@ -3,6 +3,7 @@
 import { join, resolve } from "node:path";
 import { checkTimeZone } from "./mail/digest-time";
 import { parseMailSettings, type MailSettings } from "./mail/settings";
+import { MASTER_KEY_FILE } from "./secrets";
 
 /** Where settings are read from: the process's environment unless a caller passes its own (a test,
  * a program embedding the app: createApp's `env`). Only this file reads the environment. */
@@ -10,6 +11,9 @@ export type Env = Record<string, string | undefined>;
 
 export interface Config {
   dataDir: string;
+  /** DOSSIER_MASTER_KEY_FILE (C19): the key that seals webhook secrets and intake tokens, given to
+   * every node of one database; unset, `<data>/master.key`. */
+  masterKeyFile: string;
   /** DOSSIER_DATABASE_URL (C19): a PostgreSQL database (postgres://user:pass@host:5432/db) holds
    * the data instead of the data folder's SQLite file; null: SQLite. */
   databaseUrl: string | null;
@@ -266,8 +270,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const schedule = env.DOSSIER_WEBHOOK_RETRY_SCHEDULE
     ? parseRetrySchedule(env.DOSSIER_WEBHOOK_RETRY_SCHEDULE)
     : DEFAULT_RETRY_SCHEDULE.map(parseDuration);
+  const dataDir = overrides.dataDir ?? resolve(env.DOSSIER_DATA ?? "./data");
   return {
-    dataDir: resolve(env.DOSSIER_DATA ?? "./data"),
+    dataDir,
+    masterKeyFile: env.DOSSIER_MASTER_KEY_FILE ? resolve(env.DOSSIER_MASTER_KEY_FILE) : join(dataDir, MASTER_KEY_FILE),
     databaseUrl: env.DOSSIER_DATABASE_URL ? parseDatabaseUrl(env.DOSSIER_DATABASE_URL) : null,
     databasePool: env.DOSSIER_DATABASE_POOL ? parseCount(env.DOSSIER_DATABASE_POOL, "DOSSIER_DATABASE_POOL", 1, 1000) : 10,
     files: env.DOSSIER_FILES_URL ? parseFilesUrl(env.DOSSIER_FILES_URL, env) : null,

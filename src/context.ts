@@ -17,7 +17,7 @@ export interface Context<S extends Store = Store> {
   /** Where CVs are kept: filesDir, or an S3 bucket (C19, src/files/index.ts). */
   readonly files: FileStore;
   logger: Logger;
-  /** Seals webhook secrets and intake tokens at rest (src/secrets.ts). Read from the data folder on first use, so
+  /** Seals webhook secrets and intake tokens at rest (src/secrets.ts). Read from config.masterKeyFile on first use, so
    * that a command that needs no key still runs when it is missing (C20); throws
    * MasterKeyMissingError when it is missing while the database holds secrets sealed with it. */
   readonly masterKey: Buffer;
@@ -93,7 +93,7 @@ function contextOn<S extends Store>(store: S, config: Config, logger: Logger, op
     logger,
     get masterKey() {
       // A new key only for a database that holds no secret sealed with the old one (C20).
-      return (masterKey ??= loadMasterKey(memory ? null : config.dataDir, () => !store.holdsSealedSecrets()));
+      return (masterKey ??= loadMasterKey(memory ? null : config.masterKeyFile, () => !store.holdsSealedSecrets()));
     },
     now: options.now ?? (() => new Date()),
   };

@@ -1,9 +1,10 @@
 // Webhook secrets must be stored recoverably (they key the signatures) yet not in clear:
-// they are sealed with AES-256-GCM under a master key kept in the data folder beside the database,
+// they are sealed with AES-256-GCM under a master key kept in the data folder beside the database
+// (or in the file DOSSIER_MASTER_KEY_FILE names, the same on every node of one database: C19),
 // so a copy of the database alone reveals none of them.
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { chmodSync, closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
 
 const VERSION = "v1.";
 export const MASTER_KEY_FILE = "master.key";
@@ -20,17 +21,16 @@ export class MasterKeyMissingError extends Error {
   }
 }
 
-/** The data folder's master key (mode 0600). When the file is missing, a new key is made only if
- * `mayCreate()` allows it (the database holds no sealed secret); else MasterKeyMissingError.
- * With no folder, a fresh key. */
-export function loadMasterKey(dataDir: string | null, mayCreate: () => boolean = () => true): Buffer {
-  if (dataDir === null) return randomBytes(32);
-  const path = join(dataDir, MASTER_KEY_FILE);
+/** The master key of the file at `path` (config.masterKeyFile), made mode 0600. When the file is
+ * missing, a new key is made there only if `mayCreate()` allows it (the database holds no sealed
+ * secret); else MasterKeyMissingError. With no path, a fresh key. */
+export function loadMasterKey(path: string | null, mayCreate: () => boolean = () => true): Buffer {
+  if (path === null) return randomBytes(32);
   if (!existsSync(path)) {
     if (!mayCreate()) throw new MasterKeyMissingError(path);
-    createKeyFile(path, dataDir);
+    createKeyFile(path);
   }
-  chmodSync(path, 0o600);
+  tighten(path);
   const key = Buffer.from(readFileSync(path, "utf8").trim(), "base64");
   if (key.length !== 32) throw new Error(`${path} is not a 32-byte base64 key`);
   return key;
@@ -40,7 +40,7 @@ export function loadMasterKey(dataDir: string | null, mayCreate: () => boolean =
  * beside this one (the CLI beside a server) finds either no key or the whole key, never a part,
  * and if both create one at once, the first link wins and both read the winner. The key and its
  * folder entry are synced, since losing it would make every sealed secret unreadable. */
-function createKeyFile(path: string, dataDir: string) {
+function createKeyFile(path: string) {
   const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   const fd = openSync(temp, "wx", 0o600);
   try {
@@ -56,11 +56,23 @@ function createKeyFile(path: string, dataDir: string) {
   } finally {
     rmSync(temp, { force: true });
   }
-  const dir = openSync(dataDir, "r");
+  const dir = openSync(dirname(path), "r");
   try {
     fsyncSync(dir);
   } finally {
     closeSync(dir);
+  }
+}
+
+/** Takes group and others' permissions off the key file. A key the operator mounted read-only (a
+ * secret volume, DOSSIER_MASTER_KEY_FILE) cannot be changed, and its mode is theirs to choose. */
+function tighten(path: string) {
+  if ((statSync(path).mode & 0o077) === 0) return;
+  try {
+    chmodSync(path, 0o600);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EROFS" && code !== "EPERM") throw error;
   }
 }
 

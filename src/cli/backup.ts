@@ -6,7 +6,6 @@ import { dirname, join, resolve } from "node:path";
 import { databasePath } from "../config";
 import { copyDatabase } from "../db/backup";
 import { syncPath } from "../files/sync";
-import { MASTER_KEY_FILE } from "../secrets";
 import { configOf, open, output, parse, STORE_ENV_HELP, UsageError, type Parsed } from "./args";
 import { backupParts, backupProblems, MANIFEST_FORMAT, sha256File, type BackupManifest } from "./backup-manifest";
 import { megabytes, progressLine, type Progress } from "./progress";
@@ -54,7 +53,7 @@ export async function backupCommand(argv: string[]) {
     chmodSync(staged.database, PRIVATE_FILE); // SQLite made it as the umask says
     syncPath(staged.database);
     const files = copyFiles(ctx.filesDir, staged.files, progress);
-    copyPrivate(join(ctx.config.dataDir, MASTER_KEY_FILE), staged.key);
+    copyPrivate(ctx.config.masterKeyFile, staged.key);
     syncPath(staged.key);
     const manifest: BackupManifest = {
       format: MANIFEST_FORMAT,

@@ -12,8 +12,8 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--smtp-port P] [
   One server per data folder: it is locked while a server runs, and a second serve on it exits 1.
   At start it takes group and others' permissions off the database, master.key and the CV files
   (a restored or copied folder), and logs what it changed.
-  It exits 1 too when DIR/master.key is missing while the database holds webhook secrets sealed
-  with it (restore FILE.key from the backup).
+  It exits 1 too when DIR/master.key (or DOSSIER_MASTER_KEY_FILE) is missing while the database
+  holds webhook secrets sealed with it (restore FILE.key from the backup).
   --host H        the address to listen on (default: env DOSSIER_HOST, else 127.0.0.1)
   --port P        the port to listen on, 0 for any free one (default: env DOSSIER_PORT, else 8080)
   --smtp-port P   also take in applications by email on this port, 0 for any free one (C15,
@@ -23,6 +23,7 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--smtp-port P] [
                   it holds the CV files (unless DOSSIER_FILES_URL) and master.key only
   env: DOSSIER_DATABASE_URL            postgres://user:password@host:5432/database: the data in PostgreSQL 15 or later
                                        instead of the data folder's SQLite file (C19, docs/operations.md; default: SQLite)
+       DOSSIER_MASTER_KEY_FILE         the key that seals webhook secrets, the same file on every node of one database (default DIR/master.key)
        DOSSIER_DATABASE_POOL           connections to PostgreSQL this process keeps at most (default 10)
        DOSSIER_FILES_URL               s3://bucket/prefix: CVs in an S3-compatible bucket (C19, docs/operations.md) (default: DIR/files)
        DOSSIER_S3_ENDPOINT             the S3 endpoint, e.g. http://127.0.0.1:9000 (default: AWS's for DOSSIER_S3_REGION)

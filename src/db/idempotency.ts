@@ -31,7 +31,26 @@ export function idempotencyQueries({ sqlite }: QueryDeps) {
         .get(organizationId, principalId, key, since);
     },
 
-    /** Stores (or replaces: a later unit of the same request, an expired row) the key's answer. */
+    /** Stores the key's first answer unless a live answer (stored at or after `since`) is there:
+     * false then, and the unit that asked must not commit its effect, which another request with
+     * the key made first (another node's, on PostgreSQL: C19). */
+    claim(row: RememberedAnswer, since: string): boolean {
+      return (
+        sqlite
+          .query(
+            `INSERT INTO idempotency_keys (organization_id, principal_id, key, method, path, body_hash, status, content_type, location, body, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT (organization_id, principal_id, key) DO UPDATE SET method = excluded.method, path = excluded.path,
+               body_hash = excluded.body_hash, status = excluded.status, content_type = excluded.content_type,
+               location = excluded.location, body = excluded.body, created_at = excluded.created_at
+             WHERE idempotency_keys.created_at < ?
+             RETURNING 1 AS claimed`,
+          )
+          .get(row.organization_id, row.principal_id, row.key, row.method, row.path, row.body_hash, row.status, row.content_type, row.location, row.body, row.created_at, since) !== null
+      );
+    },
+
+    /** Stores (or replaces: a later unit of the same request) the key's answer. */
     remember(row: RememberedAnswer) {
       sqlite
         .query(

@@ -53,6 +53,15 @@ export interface KeyScope {
   key: string;
 }
 
+/** Thrown inside a unit whose request's key another request answered first: that one ran on
+ * another node (C19: this node's running keys are its own), and this unit's effect must roll back
+ * so that the key has one effect; the request then answers the first answer, replayed. */
+export class KeyAnsweredElsewhere extends Error {
+  constructor() {
+    super("another request with this Idempotency-Key was answered first");
+  }
+}
+
 /** The keys of requests running in this process, behind 409 idempotency_key_in_use: in memory, so
  * that a crash leaves no marker behind (one server process owns a data folder). */
 const running = new WeakMap<Context, Set<string>>();
@@ -62,6 +71,8 @@ export class Idempotency {
   private readonly mark: string;
   private readonly since: string;
   private asked: Fingerprint | null = null;
+  /** Whether this request stored the key's answer already (a later unit replaces it). */
+  private claimed = false;
 
   constructor(
     private readonly ctx: Context,
@@ -84,6 +95,15 @@ export class Idempotency {
     return found;
   }
 
+  /** After KeyAnsweredElsewhere: the answer the other request stored (422 when its request was
+   * another), to be replayed. */
+  async answeredElsewhere(): Promise<Answer> {
+    if (!this.asked) throw new Error("answeredElsewhere before stored");
+    const first = await this.stored(this.asked);
+    if (!first) throw new ApiError("idempotency_key_in_use", "a request with this Idempotency-Key is still running; retry later");
+    return first;
+  }
+
   /** Marks the key as running: 409 while another request with it runs. */
   begin() {
     let keys = running.get(this.ctx);
@@ -96,7 +116,8 @@ export class Idempotency {
     running.get(this.ctx)?.delete(this.mark);
   }
 
-  /** Stores the answer to the request `stored` was asked about; runs inside a unit of work. */
+  /** Stores the answer to the request `stored` was asked about; runs inside a unit of work, which
+   * it fails with KeyAnsweredElsewhere when another request stored the key's answer first. */
   async writeAnswer(answer: Answer) {
     if (!this.asked) throw new Error("writeAnswer before stored");
     const now = this.ctx.now();
@@ -108,7 +129,9 @@ export class Idempotency {
       ...answer,
       created_at: now.toISOString(),
     };
-    await this.ctx.store.idempotency.remember(row);
+    if (this.claimed) await this.ctx.store.idempotency.remember(row);
+    else if (await this.ctx.store.idempotency.claim(row, this.since)) this.claimed = true;
+    else throw new KeyAnsweredElsewhere();
     if (now.getTime() - (lastSweep.get(this.ctx) ?? 0) >= SWEEP_EVERY_MS) {
       lastSweep.set(this.ctx, now.getTime());
       await this.ctx.store.idempotency.sweep(this.since);
@@ -118,7 +141,7 @@ export class Idempotency {
   /** After a refusal of a request that ran (a 4xx C20 stores), stores its error answer in a unit of
    * its own; a failure to store it is not the request's error, which the caller rethrows. */
   async writeRefusal(error: unknown): Promise<void> {
-    if (!(error instanceof ApiError) || !storable(error.status)) return;
+    if (!(error instanceof ApiError) || !storable(error.status)) return; // KeyAnsweredElsewhere is not one
     const answer = errorAnswer(error);
     await this.ctx.store.write(() => this.writeAnswer(answer)).catch(() => {});
   }

@@ -23,7 +23,7 @@ import { ApiError, notFound, type ErrorCode } from "../errors";
 import type { Scope } from "../services/keys";
 import type { Guard, Principal } from "./auth";
 import { etagOf, ifMatchHolds, ifNoneMatchHits, preconditionFailed } from "./etag";
-import { fingerprint, Idempotency, idempotencyKey, malformedKey, replay, storable, type Answer as StoredAnswer } from "./idempotency";
+import { fingerprint, Idempotency, idempotencyKey, KeyAnsweredElsewhere, malformedKey, replay, storable, type Answer as StoredAnswer } from "./idempotency";
 import { operation, type Answer } from "./openapi-doc";
 import { one, parseQuery, pathId, readBytes, readJson, searchParams } from "./request";
 
@@ -259,12 +259,13 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
       // Compared byte for byte (C20), so read as bytes before anything else reads them; each
       // route's own limit applies when it reads the copy. A route that reads no body ignores one.
       const bytes = readsBody ? await readBytes(request, limit.bytes, limit.tooLarge) : new Uint8Array();
-      const stored = await keyed.stored(fingerprint(request, bytes));
-      if (stored) {
+      const replayed = (stored: StoredAnswer) => {
         // The ETag of the record the stored answer shows, as the first answer had.
         if (tagged && stored.status < 300) set.headers.etag = etagOf((JSON.parse(stored.body) as { data: unknown }).data);
         return replay(stored, set.headers);
-      }
+      };
+      const stored = await keyed.stored(fingerprint(request, bytes));
+      if (stored) return replayed(stored);
       // In each unit, the answer a route that answers `{data: <the unit's value>}` gives; a route
       // that answers otherwise (a status chosen by the handler) has its answer stored after the
       // commit instead, which a crash in between loses.
@@ -281,6 +282,8 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
         if (given && storable(given.status) && !sameAnswer(given, kept)) await ctx.store.write(() => keyed.writeAnswer(given)).catch(() => {});
         return value;
       } catch (error) {
+        // Another node ran the key's request meanwhile (C19): its answer (or 422 for another body).
+        if (error instanceof KeyAnsweredElsewhere) return replayed(await keyed.answeredElsewhere());
         await keyed.writeRefusal(error);
         throw error;
       }

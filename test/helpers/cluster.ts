@@ -1,10 +1,8 @@
 // C19's nodes: several real `dossier serve` processes on one PostgreSQL database, as an operator
 // runs them behind a load balancer. Each node has a data folder of its own (a folder is locked by
-// the server that uses it) holding the same master.key, the first node's: sealed secrets written
-// by one node must open on every other.
-import { copyFileSync } from "node:fs";
+// the server that uses it) and reads one master key, DOSSIER_MASTER_KEY_FILE, made by the first
+// node: sealed secrets written by one node must open on every other.
 import { join } from "node:path";
-import { MASTER_KEY_FILE } from "../../src/secrets";
 import { tempDir } from ".";
 import { bootstrapKey, startServerProcess, type ServerProcess } from "./process";
 import { migratedDatabase } from "./stores";
@@ -14,7 +12,7 @@ export interface ClusterOptions {
   nodes?: number;
   /** The database; by default a fresh migrated one. */
   databaseUrl?: string;
-  /** Environment of every node, beside DOSSIER_DATABASE_URL. */
+  /** Environment of every node, beside DOSSIER_DATABASE_URL and DOSSIER_MASTER_KEY_FILE. */
   env?: Record<string, string>;
   /** Arguments of every node's `serve`, e.g. `["--smtp-port", "0"]`. */
   args?: string[];
@@ -22,6 +20,10 @@ export interface ClusterOptions {
 
 export interface Cluster {
   databaseUrl: string;
+  /** The master key's file, shared by every node (DOSSIER_MASTER_KEY_FILE). */
+  masterKeyFile: string;
+  /** The environment each node gets (the database and the key file included). */
+  env: Record<string, string>;
   /** The first organization's key, printed by the first node. */
   key: string;
   nodes: ServerProcess[];
@@ -41,18 +43,20 @@ export interface Cluster {
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const count = options.nodes ?? 3;
   const databaseUrl = options.databaseUrl ?? (await migratedDatabase());
-  const env = { DOSSIER_DATABASE_URL: databaseUrl, ...options.env };
+  const masterKeyFile = join(tempDir("dossier-key-"), "master.key");
+  const env = { DOSSIER_DATABASE_URL: databaseUrl, DOSSIER_MASTER_KEY_FILE: masterKeyFile, ...options.env };
   const args = options.args ?? [];
   const dataDirs = Array.from({ length: count }, () => tempDir("dossier-node-"));
   const first = await startServerProcess(dataDirs[0], args, env);
   const key = bootstrapKey(first);
-  for (const dir of dataDirs.slice(1)) copyFileSync(join(dataDirs[0], MASTER_KEY_FILE), join(dir, MASTER_KEY_FILE));
   const rest = await Promise.all(dataDirs.slice(1).map((dir) => startServerProcess(dir, [...args, "--no-bootstrap"], env)));
   const nodes = [first, ...rest];
   let turn = 0;
   const next = () => nodes[turn++ % nodes.length].url;
   return {
     databaseUrl,
+    masterKeyFile,
+    env,
     key,
     nodes,
     dataDirs,

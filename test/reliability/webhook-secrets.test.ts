@@ -85,8 +85,8 @@ test("webhook secrets sign every delivery yet are stored sealed: not in the data
     previous_secret: string;
   };
   sqlite.close();
-  expect(unseal(loadMasterKey(data), row.secret)).toBe(current);
-  expect(unseal(loadMasterKey(data), row.previous_secret)).toBe(old);
+  expect(unseal(loadMasterKey(join(data, "master.key")), row.secret)).toBe(current);
+  expect(unseal(loadMasterKey(join(data, "master.key")), row.previous_secret)).toBe(old);
   expect(() => unseal(loadMasterKey(null), row.secret)).toThrow();
   expect(readFileSync(`${backup}.key`, "utf8")).toBe(readFileSync(join(data, "master.key"), "utf8"));
 });

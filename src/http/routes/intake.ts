@@ -15,7 +15,7 @@ import { MESSAGE_LIMIT, UnreadableMessage } from "../../intake/message";
 import { One } from "../../schemas/common";
 import { IntakeAddress, IntakeReceipt, RawMessage } from "../../schemas/intake";
 import { intakeAddress, intakePrincipal, rotateIntakeAddress, type IntakeTarget, type Taken } from "../../services/intake";
-import { fingerprint, Idempotency, idempotencyKey, malformedKey, replay, type Answer as StoredAnswer } from "../idempotency";
+import { fingerprint, Idempotency, idempotencyKey, KeyAnsweredElsewhere, malformedKey, replay, type Answer as StoredAnswer } from "../idempotency";
 import { operation } from "../openapi-doc";
 import { one, readBytes } from "../request";
 import { defineRoute, type Reply } from "../route";
@@ -97,12 +97,13 @@ export const intakeReceiver = (ctx: Context, desk: IntakeDesk) => {
     keyed.begin();
     try {
       const bytes = await readBytes(request, MESSAGE_LIMIT, tooLarge);
-      const asked = fingerprint(request, bytes);
-      const stored = await keyed.stored({ ...asked, path: `/api/v1/intake/{token}${new URL(request.url).search}` });
+      const stored = await keyed.stored({ ...fingerprint(request, bytes), path: `/api/v1/intake/{token}${new URL(request.url).search}` });
       if (stored) return replay(stored, set.headers);
       try {
         return await take(request, admitted.target, async () => bytes, (taken) => keyed.writeAnswer(answerOf(taken)));
       } catch (error) {
+        // Another node took the key's message meanwhile (C19): its answer.
+        if (error instanceof KeyAnsweredElsewhere) return replay(await keyed.answeredElsewhere(), set.headers);
         await keyed.writeRefusal(error);
         throw error;
       }
