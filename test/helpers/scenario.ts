@@ -15,8 +15,8 @@ import { createMember, operator } from "../../src/services/members";
 import { updateOrg, type Plan } from "../../src/services/orgs";
 import { redeemSetupLink } from "../../src/services/sessions";
 import { engineFingerprint, fingerprintDiff } from "./fingerprint";
-import { call, makeKey, makeOrg, onCleanup, type CallOptions, type Org } from "./index";
-import { ENGINES, appOn, queryRows, rowCountsOf, type Engine } from "./stores";
+import { call, makeKey, makeOrg, type CallOptions, type Org } from "./index";
+import { ENGINES, appOn, queryRows, rowCountsOf, sharedApp, type Engine } from "./stores";
 
 /** Who sends a row's request: a key with every scope of the row's organization (the default);
  * none; a key with no scope; the second organization's key; the row's organization on another
@@ -92,28 +92,13 @@ export interface Row<F, S extends Store = Store> {
 }
 
 export interface ScenarioOptions {
-  /** The app the rows run against (default: an app of the test file on each engine, C19). */
+  /** The app the rows run against (default: the test file's app on each engine, sharedApp, C19). */
   app?: DossierApp<Store>;
   /** The one engine the table runs on (default: each of ENGINES, one table per engine). */
   engine?: Engine;
   /** The table's own app on each engine (`appOn(engine, appOptions)`, a clock of its own...)
    * instead of the test file's. */
   appOptions?: AppOptions;
-}
-
-/** The test file's app on each engine, shared by its tables without options of their own (each
- * row makes its own organizations): one PostgreSQL database per test file. Keyed by the file, as a
- * plain `bun test` runs every file in one module registry. */
-const fileApps = new Map<string, Promise<DossierApp<Store>>>();
-
-function fileApp(engine: Engine): Promise<DossierApp<Store>> {
-  const key = `${Bun.main}\n${engine}`;
-  let app = fileApps.get(key);
-  if (!app) {
-    fileApps.set(key, (app = appOn(engine)));
-    onCleanup(() => void fileApps.delete(key));
-  }
-  return app;
 }
 
 /** Registers `describe(title)` with one test per row, on each engine (`title on sqlite`, `title on
@@ -133,7 +118,7 @@ export function scenarios<F extends object, S extends Store = Store>(
   if (given) return table(title, () => Promise.resolve(given));
   for (const engine of options.engine === undefined ? ENGINES : [options.engine]) {
     let made: Promise<DossierApp<Store>> | undefined;
-    const app = () => (made ??= options.appOptions ? appOn(engine, options.appOptions) : fileApp(engine));
+    const app = () => (made ??= options.appOptions ? appOn(engine, options.appOptions) : sharedApp(engine));
     table(options.engine === undefined ? `${title} on ${engine}` : title, app);
   }
 }

@@ -132,6 +132,21 @@ export async function appOn(engine: Engine, options: AppOptions = {}): Promise<D
   return app;
 }
 
+/** The test file's app on `engine` (appOn, default options), made at its first use and shared by
+ * the file's tests that make their own organizations: one PostgreSQL database per test file. Keyed
+ * by the file too, as a plain `bun test` runs every file in one module registry. */
+export function sharedApp(engine: Engine): Promise<DossierApp<Store>> {
+  const key = `${Bun.main}\n${engine}`;
+  let app = sharedApps.get(key);
+  if (!app) {
+    sharedApps.set(key, (app = appOn(engine)));
+    onCleanup(() => void sharedApps.delete(key));
+  }
+  return app;
+}
+
+const sharedApps = new Map<string, Promise<DossierApp<Store>>>();
+
 type MemberRow = import("../../src/db/schema").MemberRow;
 
 /** A member row of `organizationId` for the members' and sessions' tests, made 2026-01-01: a plain

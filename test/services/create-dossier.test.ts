@@ -4,26 +4,25 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createDossier, getDossier, type Dossier } from "../../src/services/dossiers";
 import { listDossierContacts } from "../../src/services/links";
-import { makeApp, makeOrg } from "../helpers";
+import { makeOrg } from "../helpers";
+import { ENGINES, appOn, queryRows } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-describe("createDossier", async () => {
-  const app = makeApp();
+describe.each(ENGINES)("createDossier on %s", async (engine) => {
+  const app = await appOn(engine);
   const ctx = app.dossier;
   const org = await makeOrg(app);
-  const { sqlite } = ctx.store;
-  const lastEvent = () =>
-    JSON.parse(sqlite.query<{ body: string }, []>(`SELECT body FROM events ORDER BY rowid DESC LIMIT 1`).get()!.body);
-  const counts = () =>
-    sqlite.query<{ n: number }, [string]>(`SELECT coalesce(sum(n), 0) AS n FROM dossier_counts WHERE organization_id = ?`).get(org.id)!.n;
+  const lastEvent = async () => JSON.parse((await queryRows<{ body: string }>(app, `SELECT body FROM events ORDER BY seq DESC LIMIT 1`))[0].body);
+  // PostgreSQL answers a sum of bigints as a string.
+  const counts = async () => Number((await queryRows<{ n: number }>(app, `SELECT coalesce(sum(n), 0) AS n FROM dossier_counts WHERE organization_id = ?`, org.id))[0].n);
 
   /** The answer is the stored row, the event carries it, and the one link is the primary. */
   async function checkStored(dossier: Dossier, contactId: string) {
     const stored = (await getDossier(ctx, org.id, dossier.id))!;
     expect(JSON.stringify(dossier)).toBe(JSON.stringify(stored));
     expect(dossier.contact_id).toBe(contactId);
-    const event = lastEvent();
+    const event = await lastEvent();
     expect(event.type).toBe("dossier.created");
     expect(JSON.stringify(event.data)).toBe(JSON.stringify(stored));
     expect((await listDossierContacts(ctx, org.id, dossier.id))).toEqual([
@@ -32,7 +31,7 @@ describe("createDossier", async () => {
   }
 
   test("a new contact, the same-email contact, and a given contact_id", async () => {
-    const before = counts();
+    const before = await counts();
     const first = await createDossier(ctx, org.id, {
       type: "sales", name: "  Acme deal ", email: "Buyer@Example.com", company: "Acme", deal_size: 1234.5, deal_currency: "EUR",
       contact_person: "Ann", assigned_to: "0B7C5F9E-8D3A-4E21-9A6B-2F4C1D0E9A87", intake_notes: "n",
@@ -40,7 +39,7 @@ describe("createDossier", async () => {
     expect(first.name).toBe("Acme deal");
     expect(first.assigned_to).toBe("0b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87");
     expect(first.deal_size).toBe(1234.5);
-    const contact = sqlite.query<{ id: string; kind: string }, [string]>(`SELECT id, kind FROM contacts WHERE id = ?`).get(first.contact_id!)!;
+    const [contact] = await queryRows<{ id: string; kind: string }>(app, `SELECT id, kind FROM contacts WHERE id = ?`, first.contact_id!);
     expect(contact.kind).toBe('["prospect"]');
     await checkStored(first, contact.id);
 
@@ -54,6 +53,6 @@ describe("createDossier", async () => {
     const fourth = await createDossier(ctx, org.id, { type: "candidate", name: "No email" });
     expect(fourth.contact_id).not.toBe(contact.id);
     await checkStored(fourth, fourth.contact_id!);
-    expect(counts()).toBe(before + 4);
+    expect(await counts()).toBe(before + 4);
   });
 });

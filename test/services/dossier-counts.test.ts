@@ -1,13 +1,14 @@
 // Issue 6: the totals of GET /dossiers come from counts kept by triggers (migration 0003); under
 // concurrent creates, moves, status changes and archives they stay equal to COUNT(*).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { call, makeApp, makeOrg } from "../helpers";
+import { call, makeOrg } from "../helpers";
+import { ENGINES, appOn, queryRows } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-describe("maintained dossier counts", () => {
+describe.each(ENGINES)("maintained dossier counts on %s", (engine) => {
   test("stay exact under concurrent writes, for every filter combination they serve", async () => {
-    const app = makeApp();
+    const app = await appOn(engine);
     const org = await makeOrg(app);
     const other = await makeOrg(app);
     const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => app.handle(request) });
@@ -39,27 +40,24 @@ describe("maintained dossier counts", () => {
       });
       expect((await Promise.all(writes)).every((r) => r.status === 200)).toBe(true);
 
-      const { sqlite } = app.dossier.store;
-      const maintained = sqlite
-        .query<{ k: string; n: number }, []>(`SELECT organization_id || type || status || flow_id || stage_id AS k, n FROM dossier_counts WHERE n <> 0 ORDER BY k`)
-        .all();
-      const actual = sqlite
-        .query<{ k: string; n: number }, []>(
-          `SELECT organization_id || type || status || coalesce(flow_id, '') || coalesce(current_stage_id, '') AS k, count(*) AS n FROM dossiers GROUP BY k ORDER BY k`,
-        )
-        .all();
+      // PostgreSQL answers a count as a string: Number() it.
+      const rows = async (text: string) => (await queryRows<{ k: string; n: number }>(app, text)).map(({ k, n }) => ({ k, n: Number(n) }));
+      const maintained = await rows(`SELECT organization_id || type || status || flow_id || stage_id AS k, n FROM dossier_counts WHERE n <> 0 ORDER BY k`);
+      const actual = await rows(
+        `SELECT organization_id || type || status || coalesce(flow_id, '') || coalesce(current_stage_id, '') AS k, count(*) AS n FROM dossiers GROUP BY k ORDER BY k`,
+      );
       expect(maintained).toEqual(actual);
 
-      const count = (where: string, ...params: string[]) =>
-        sqlite.query<{ n: number }, string[]>(`SELECT count(*) AS n FROM dossiers WHERE organization_id = ? AND ${where}`).get(org.id, ...params)!.n;
+      const count = async (where: string, ...params: string[]) =>
+        Number((await queryRows<{ n: number }>(app, `SELECT count(*) AS n FROM dossiers WHERE organization_id = ? AND ${where}`, org.id, ...params))[0].n);
       const stage = flows[0].stages[1].id;
       const cases: [string, number][] = [
-        ["", count("status <> 'archived'")],
-        ["status=archived", count("status = 'archived'")],
-        ["type=sales", count("type = 'sales' AND status <> 'archived'")],
-        ["type=candidate&status=won", count("type = 'candidate' AND status = 'won'")],
-        [`stage_id=${stage}`, count("current_stage_id = ? AND status <> 'archived'", stage)],
-        [`flow_id=${flows[1].id}&status=lost`, count("flow_id = ? AND status = 'lost'", flows[1].id)],
+        ["", await count("status <> 'archived'")],
+        ["status=archived", await count("status = 'archived'")],
+        ["type=sales", await count("type = 'sales' AND status <> 'archived'")],
+        ["type=candidate&status=won", await count("type = 'candidate' AND status = 'won'")],
+        [`stage_id=${stage}`, await count("current_stage_id = ? AND status <> 'archived'", stage)],
+        [`flow_id=${flows[1].id}&status=lost`, await count("flow_id = ? AND status = 'lost'", flows[1].id)],
       ];
       for (const [query, expected] of cases) {
         const answer = await call(app, "GET", `/dossiers?${query}`, { key: org.key });

@@ -1,13 +1,15 @@
-// GET /dossiers answers rows made into JSON by SQLite (src/db/dossiers.ts). The text must
-// be exactly JSON.stringify of the rows as objects, for awkward text and for every kind of number.
+// GET /dossiers answers rows made into JSON by the database (src/db/dossiers.ts, src/db/pg/dossiers.ts).
+// The text must be exactly JSON.stringify of the rows as objects, for awkward text and for every kind
+// of number, on each engine (C19).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createDossier, listDossiers, listDossiersJson, type ListDossiersQuery } from "../../src/services/dossiers";
-import { call, makeApp, makeOrg } from "../helpers";
+import { call, makeOrg } from "../helpers";
+import { ENGINES, appOn } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-describe("listDossiersJson", async () => {
-  const app = makeApp();
+describe.each(ENGINES)("listDossiersJson on %s", async (engine) => {
+  const app = await appOn(engine);
   const ctx = app.dossier;
   const org = await makeOrg(app);
   const texts = ["plain", "quote \" backslash \\ slash /", "tab\tnewline\ncr\r", "ctrl \u0001\u001f\b\f\u007f", "é ü ß 中文 😀 \u2028\u2029", "<script>"];

@@ -4,6 +4,12 @@ import type { IntakeAddressRow, IntakeTarget } from "../intake";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
 
+/** The class of the messages' locks: pg_advisory_xact_lock(class, hashtext(flow and Message-ID)),
+ * the two-key form (src/db/pg/events.ts). Two deliveries of one message at once (a sender's retry,
+ * two MX hosts) take it in turn, as SQLite's units run one after another: the second reads the
+ * first's record once it commits, and gives its dossier, instead of failing on the primary key. */
+export const INTAKE_MESSAGE_LOCK = 1_918;
+
 export function pgIntakeQueries(db: Db): EngineQueries<"intake"> {
   return {
     /** The organization of a flow, for the operator's CLI, which names a flow by id alone. */
@@ -45,8 +51,9 @@ export function pgIntakeQueries(db: Db): EngineQueries<"intake"> {
     },
 
     /** The dossier the flow made of this message since `since`, or null. An older record of the
-     * message is dropped (C15 dedupes within 7 days). */
+     * message is dropped (C15 dedupes within 7 days). Holds the message's lock until the unit ends. */
     async previous(organizationId: string, flowId: string, messageId: string, since: string) {
+      await db()`SELECT pg_advisory_xact_lock(${INTAKE_MESSAGE_LOCK}::integer, hashtext(${`${flowId} ${messageId}`}))`;
       await db()`DELETE FROM intake_messages WHERE flow_id = ${flowId} AND message_id = ${messageId}
         AND organization_id = ${organizationId} AND received_at < ${since}`;
       const [row] = await db()<{ dossier_id: string }[]>`SELECT dossier_id FROM intake_messages
