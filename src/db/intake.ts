@@ -73,6 +73,10 @@ export function intakeQueries({ sqlite }: QueryDeps) {
       );
     },
 
+    /** Nothing to wait for on SQLite: one writer, so no other unit takes the message in between
+     * this unit's look (previous) and its record. */
+    holdMessage(_organizationId: string, _flowId: string, _messageId: string) {},
+
     /** Records the message (its primary key refuses a second record of one message). */
     record(row: { organization_id: string; flow_id: string; message_id: string; dossier_id: string; received_at: string }) {
       sqlite

@@ -42,6 +42,9 @@ export function orgQueries({ sqlite }: QueryDeps) {
       return sqlite.query<OrgRow, []>(`SELECT ${COLUMNS} FROM organizations ORDER BY created_at, id`).all();
     },
 
+    /** Nothing to wait for on SQLite: a data folder has one server, and its units one writer. */
+    holdFirstStart() {},
+
     count(): number {
       return sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM organizations`).get()!.n;
     },

@@ -8,6 +8,8 @@ import { countOrgs, writeOrg } from "./orgs";
 /** `base` is the `<base>` of the owner's setup link (C20). */
 export async function bootstrap(ctx: Context, base: string): Promise<{ organizationId: string; key: string; setupUrl: string } | null> {
   return await ctx.store.write(async () => {
+    // Several nodes may start at once on one database (C19): one makes the organization.
+    await ctx.store.orgs.holdFirstStart();
     if ((await countOrgs(ctx)) > 0) return null;
     const org = await writeOrg(ctx, { name: "Default", plan: "growth" });
     const key = await writeKey(ctx, { organizationId: org.id, scopes: [...SCOPES], name: "bootstrap" });

@@ -127,6 +127,7 @@ async function writeTakeIn(ctx: Context, target: IntakeTarget, application: Appl
   const now = ctx.now();
   const messageId = application.messageId;
   if (messageId) {
+    await ctx.store.intake.holdMessage(target.organization_id, target.flow_id, messageId);
     const since = new Date(now.getTime() - DEDUPE_MS).toISOString();
     const previous = await ctx.store.intake.previous(target.organization_id, target.flow_id, messageId, since);
     if (previous) return { id: previous, created: false };

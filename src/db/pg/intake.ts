@@ -4,11 +4,8 @@ import type { IntakeAddressRow, IntakeTarget } from "../intake";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
 
-/** The class of the messages' locks: pg_advisory_xact_lock(class, hashtext(flow and Message-ID)),
- * the two-key form (src/db/pg/events.ts). Two deliveries of one message at once (a sender's retry,
- * two MX hosts) take it in turn, as SQLite's units run one after another: the second reads the
- * first's record once it commits, and gives its dossier, instead of failing on the primary key. */
-export const INTAKE_MESSAGE_LOCK = 1_918;
+/** The class of the messages' locks (two-key advisory locks, as the events' numbering lock). */
+const INTAKE_MESSAGE_LOCK = 1_918;
 
 export function pgIntakeQueries(db: Db): EngineQueries<"intake"> {
   return {
@@ -51,14 +48,23 @@ export function pgIntakeQueries(db: Db): EngineQueries<"intake"> {
     },
 
     /** The dossier the flow made of this message since `since`, or null. An older record of the
-     * message is dropped (C15 dedupes within 7 days). Holds the message's lock until the unit ends. */
+     * message is dropped (C15 dedupes within 7 days). */
     async previous(organizationId: string, flowId: string, messageId: string, since: string) {
-      await db()`SELECT pg_advisory_xact_lock(${INTAKE_MESSAGE_LOCK}::integer, hashtext(${`${flowId} ${messageId}`}))`;
       await db()`DELETE FROM intake_messages WHERE flow_id = ${flowId} AND message_id = ${messageId}
         AND organization_id = ${organizationId} AND received_at < ${since}`;
       const [row] = await db()<{ dossier_id: string }[]>`SELECT dossier_id FROM intake_messages
         WHERE flow_id = ${flowId} AND message_id = ${messageId} AND organization_id = ${organizationId}`;
       return row?.dossier_id ?? null;
+    },
+
+    /** Waits until no other unit is taking in this message, and keeps it from starting until this
+     * unit ends: the same message delivered to two nodes at once (C19) is looked for (previous)
+     * by the second only after the first committed its dossier, so it makes none, and neither
+     * refuses the other (with a duplicate contact, a duplicate record). The lock is the one
+     * organization's message's: hashtext may give two messages one lock, which makes them wait
+     * for each other, nothing worse. */
+    async holdMessage(organizationId: string, flowId: string, messageId: string) {
+      await db()`SELECT pg_advisory_xact_lock(${INTAKE_MESSAGE_LOCK}::integer, hashtext(${`${organizationId}\n${flowId}\n${messageId}`}))`;
     },
 
     /** Records the message (its primary key refuses a second record of one message). */

@@ -3,6 +3,9 @@ import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
 import type { OrgChanges, OrgRow } from "../orgs";
 
+/** The one-key advisory lock of the first start (the migrations' is another constant). */
+const FIRST_START_LOCK = 4_711_034_020;
+
 export function pgOrgQueries(db: Db): EngineQueries<"orgs"> {
   return {
     async insert(row: OrgRow & { created_at: string }) {
@@ -23,6 +26,12 @@ export function pgOrgQueries(db: Db): EngineQueries<"orgs"> {
     /** Oldest first. */
     async all() {
       return [...(await db()<OrgRow[]>`SELECT id, name, plan, rate_limit FROM organizations ORDER BY created_at, id`)];
+    },
+
+    /** Held by the first start's unit until it ends (C2): nodes started together on an empty
+     * database (C19) count the organizations one after another, and only the first makes one. */
+    async holdFirstStart() {
+      await db()`SELECT pg_advisory_xact_lock(${FIRST_START_LOCK})`;
     },
 
     async count() {
