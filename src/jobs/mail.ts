@@ -11,6 +11,12 @@
 //     timeouts, refused connections; 1 min, 5 min, 30 min, 2 h, then failed). A crash between the
 //     server's 250 and the record leaves the message `sending`: at the next start it is due again,
 //     the one duplicate C22 allows (its Message-ID is the same).
+// Several nodes on one PostgreSQL database (C19): each job's run holds the job's lease (runner.ts),
+// so one node at a time makes reminders, digests or sends; a run stops between batches once its
+// lease is no longer sure. A message `sending` when a run takes the sender's lease was begun by a
+// node that died (or a run that could not record): due again, as after a crash; so the sender
+// looks for them at the start of each run there, not only at its first (SQLite: one process, whose
+// own runs never leave one behind).
 import { createHmac } from "node:crypto";
 import type { Context } from "../context";
 import type { DigestCandidate, MailTaskRow } from "../db/mail";
@@ -23,6 +29,7 @@ import { MAIL_MAX_ATTEMPTS, mailAttemptResult } from "../mail/schedule";
 import type { MailSender } from "../mail/send";
 import type { MailSettings } from "../mail/settings";
 import { unsubscribeUrl } from "../mail/unsubscribe";
+import type { Held } from "./lease";
 import type { Job } from "./runner";
 
 /** Where links in messages point, and the key of unsubscribe links. */
@@ -71,11 +78,11 @@ async function queue(ctx: Context, organizationId: string, mail: OutgoingMail, m
 export function reminderJob(ctx: Context, links: MailLinksSource): Job {
   return {
     name: "reminders",
-    async run(now) {
+    async run(now, held: Held = () => true) {
       const at = now.toISOString();
       const base = links.base();
       const key = unsubscribeKey(ctx);
-      for (let round = 0; round < ROUNDS; round++) {
+      for (let round = 0; round < ROUNDS && held(); round++) {
         if ((await ctx.store.read(() => ctx.store.tasks.dueReminders(at, 1))).length === 0) break;
         const handled = await ctx.store.write(async () => {
           const due = await ctx.store.tasks.dueReminders(at, REMINDER_BATCH);
@@ -107,13 +114,14 @@ export function reminderJob(ctx: Context, links: MailLinksSource): Job {
 export function digestJob(ctx: Context, links: MailLinksSource): Job {
   return {
     name: "digests",
-    async run(now) {
+    async run(now, held: Held = () => true) {
       const base = links.base();
       const key = unsubscribeKey(ctx);
       const members = await ctx.store.mail.digestCandidates();
       const byId = new Map<string, DigestCandidate>(members.map((m) => [m.id, m]));
       const due = digestsDue(members, now, ctx.config.timeZone);
       for (let start = 0; start < due.length; start += DIGEST_BATCH) {
+        if (!held()) return now.getTime(); // the rest on the next run that holds the lease
         const batch = due.slice(start, start + DIGEST_BATCH);
         await ctx.store.write(async () => {
           for (const digest of batch) {
@@ -152,7 +160,8 @@ export function senderJob(ctx: Context, settings: MailSettings): MailSenderJob {
     close() {
       sender?.close();
     },
-    async run(now) {
+    async run(now, held: Held = () => true) {
+      if (ctx.store.engine === "postgres") recovered = false;
       if (!recovered && (await ctx.store.read(() => ctx.store.mail.interrupted())).length === 0) recovered = true;
       if (!recovered) {
         // Attempts begun and never recorded (a crash, a stop mid-send): due again now, the one
@@ -168,7 +177,7 @@ export function senderJob(ctx: Context, settings: MailSettings): MailSenderJob {
       // nodemailer is loaded only where mail is sent: loading it opens a netlink socket (it reads
       // the network interfaces), which processes that send no mail have no need of.
       sender ??= (await import("../mail/send")).createMailSender(settings, { pool: { connections: 2 } });
-      for (let round = 0; round < ROUNDS; round++) {
+      for (let round = 0; round < ROUNDS && held(); round++) {
         const startedAt = ctx.now();
         if ((await ctx.store.read(() => ctx.store.mail.due(startedAt.getTime(), 1))).length === 0) break;
         // The attempts are recorded and durable before any connection is made.

@@ -7,13 +7,20 @@
 // done then. Each job runs alone (never two runs of one job at once) and apart from the others: a
 // mail server that hangs holds the sender, not the overdue scan. Time comes from ctx.now, the
 // injected clock; the timers only wake the jobs up, so tests move the clock and call `runDue()`.
+// Several nodes on one PostgreSQL database (C19): each run holds the job's lease (`job:<name>`,
+// lease.ts), so that a job runs on one node at a time and a reminder, a digest or a message is
+// made and sent once; a node that finds the lease held tries again a second later.
 import { withoutActor } from "../actor";
 import type { Context } from "../context";
+import { newId } from "../ids";
+import { underLease, type Held } from "./lease";
 
 export interface Job {
   name: string;
-  /** Does what is due at `now`; answers when it wants to run next (epoch ms), or null. */
-  run(now: Date): Promise<number | null>;
+  /** Does what is due at `now`; answers when it wants to run next (epoch ms), or null. `held`
+   * (when given) says whether this node still surely holds the job's lease: a run checks it
+   * between batches and stops when it is false. */
+  run(now: Date, held?: Held): Promise<number | null>;
   /** Run after each durable commit too (coalesced): work a request may have queued. */
   afterCommit?: boolean;
 }
@@ -30,6 +37,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A job that failed waits this long (or the scan) before it runs again. */
 const ERROR_BACKOFF_MS = 5_000;
 const AGAIN_MS = 20;
+/** Another node runs the job: this one asks again after this long. */
+const BUSY_MS = 1000;
 
 export class JobRunner {
   private readonly lanes: Lane[];
@@ -37,6 +46,8 @@ export class JobRunner {
   private readonly scan: ReturnType<typeof setInterval>;
   private readonly stopListening: () => void;
   private commitQueued = false;
+  /** This runner, as the leases name their holder. */
+  private readonly holder = `jobs_${newId()}`;
 
   constructor(
     private readonly ctx: Context,
@@ -111,7 +122,8 @@ export class JobRunner {
     try {
       // After a failed write (C11) nothing can be recorded: the work waits for the restart.
       if (this.ctx.store.failure !== null) return;
-      next = await withoutActor(() => lane.job.run(this.ctx.now()));
+      const ran = await underLease(this.ctx, this.holder, `job:${lane.job.name}`, (held) => withoutActor(() => lane.job.run(this.ctx.now(), held)));
+      next = ran === null ? this.ctx.now().getTime() + BUSY_MS : ran.value;
     } catch (error) {
       this.ctx.logger.log("error", "a job failed", { job: lane.job.name, error: (error as Error).message });
       next = this.ctx.now().getTime() + ERROR_BACKOFF_MS;

@@ -3,7 +3,13 @@
 // committed row) and whenever POST /imports queues one (`wake`). Stopping lets the batch in flight
 // commit and leaves the import `running`, for the next start. At start, first, it deletes the
 // uploaded files that no import names (a crash between an upload and its record; sweepImportFiles).
+// Several nodes on one PostgreSQL database (C19): each import runs under its lease
+// (`import:<id>`, src/jobs/lease.ts), so one node at a time writes its batches, and stops between
+// batches once its lease is no longer sure; every node looks again each lease length, so an import
+// left by a node killed mid-run goes on elsewhere once its lease has passed.
 import type { Context } from "../context";
+import { newId } from "../ids";
+import { underLease } from "../jobs/lease";
 import { registerRunner, runImport, sweepImportFiles, unregisterRunner } from "./imports";
 
 export class ImportRunner {
@@ -11,9 +17,15 @@ export class ImportRunner {
   private wanted = false;
   private stopped = false;
   private swept = false;
+  /** This runner, as the leases name their holder. */
+  private readonly holder = `imports_${newId()}`;
+  /** PostgreSQL: imports another node left are looked for again each lease length. */
+  private readonly scan: ReturnType<typeof setInterval> | null;
 
   constructor(private readonly ctx: Context) {
     registerRunner(ctx, this);
+    this.scan = ctx.store.engine === "postgres" ? setInterval(() => this.wake(), ctx.config.leaseMs) : null;
+    this.scan?.unref?.();
   }
 
   /** Looks for work now, and again after the work under way when asked while it runs. */
@@ -39,7 +51,9 @@ export class ImportRunner {
         }
         for (const { organizationId, id } of await this.ctx.store.imports.unfinished()) {
           if (this.stopped) return;
-          await runImport(this.ctx, organizationId, id, { shouldStop: () => this.stopped });
+          await underLease(this.ctx, this.holder, `import:${id}`, (held) =>
+            runImport(this.ctx, organizationId, id, { shouldStop: () => this.stopped || !held() }),
+          );
         }
       } catch (error) {
         // The store refuses writes (C11): the imports wait for a restart.
@@ -52,6 +66,7 @@ export class ImportRunner {
   /** Lets the batch in flight commit, then stops. */
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.scan) clearInterval(this.scan);
     unregisterRunner(this.ctx);
     await this.loop;
   }

@@ -121,6 +121,7 @@ class LaneDispatcher implements Dispatcher {
     private readonly store: PgStore,
   ) {
     this.leaseMs = ctx.config.leaseMs;
+    ctx.logger.log("info", "webhook dispatcher: one of the nodes on the database, holding lanes with leases", { node: this.me, lease_ms: this.leaseMs });
     this.unlisten = store.lanes.listen((orgs) => this.heard(orgs)).catch((error) => {
       ctx.logger.log("error", "webhook dispatcher: cannot listen for new events; the 5 s scan finds them", { error: String(error) });
       return null;
