@@ -36,14 +36,17 @@ const CV_KEY = /^([0-9a-f-]{36})\/dossiers\/([0-9a-f-]{36})\/cv\.pdf$/;
 const unavailable = (error: unknown) =>
   new ApiError("storage_unavailable", `the file store cannot be reached right now; nothing was saved (${(error as Error).message ?? error})`);
 
+/** Every setting given, none left to the client: it would read S3_* and AWS_* variables itself,
+ * and the environment is read in src/config.ts only. */
 export function s3Client(files: S3Files): S3Client {
+  const region = files.region ?? "us-east-1";
   return new S3Client({
     bucket: files.bucket,
     accessKeyId: files.accessKeyId,
     secretAccessKey: files.secretAccessKey,
     ...(files.sessionToken ? { sessionToken: files.sessionToken } : {}),
-    ...(files.endpoint ? { endpoint: files.endpoint } : {}),
-    ...(files.region ? { region: files.region } : {}),
+    endpoint: files.endpoint ?? `https://s3.${region}.amazonaws.com`,
+    region,
   });
 }
 

@@ -50,4 +50,17 @@ describe.each(ENGINES)("CV files' questions on %s", (engine) => {
     expect(await s.cvFiles.dossierHasCv("o2", "d1", CV)).toBe(false);
     expect(await s.cvFiles.dossierHasCv("o1", "d9", CV)).toBe(false);
   });
+
+  test("namingTheirCv: of the ids asked, those of that organization whose cv_url is <org>/dossiers/<id>/cv.pdf (the S3 sweep's question)", async () => {
+    const s = await withRows(engine);
+    const dossier = { organization_id: "o1", type: "candidate", status: "active", created_at: T0, updated_at: T0 };
+    await insertRows(s, "dossiers", [
+      { ...dossier, id: "d3", name: "Three", cv_url: "o1/dossiers/d3/cv.pdf" },
+      { ...dossier, id: "d4", name: "Four", cv_url: "o1/dossiers/d4/cv.pdf" },
+      { ...dossier, id: "d5", name: "Five", cv_url: "o1/dossiers/d3/cv.pdf" }, // another dossier's key is not its own
+    ]);
+    expect((await s.read(() => s.cvFiles.namingTheirCv("o1", ["d1", "d2", "d3", "d4", "d5", "d9"]))).sort()).toEqual(["d3", "d4"]);
+    expect(await s.read(() => s.cvFiles.namingTheirCv("o1", []))).toEqual([]);
+    expect(await s.read(() => s.cvFiles.namingTheirCv("o2", ["d3", "d4"]))).toEqual([]);
+  });
 });

@@ -35,6 +35,11 @@ const SKIPPED: { section: string; contains: string; why: string }[] = [
     contains: "dossier migrate --to postgres://dossier:secret@db.internal",
     why: "needs systemd and a PostgreSQL server at db.internal; the move runs as a process on the tests' PostgreSQL in test/cli/migrate.test.ts",
   },
+  {
+    section: "CVs on S3-compatible object storage",
+    contains: "export DOSSIER_FILES_URL=s3://acme-dossier/cvs",
+    why: "needs a bucket on AWS and its keys; serve with CVs on a real S3 server (s3rver) runs in test/files/s3.test.ts and test/cli/migrate-files.test.ts",
+  },
 ];
 /** Blocks run by the tests below. */
 const RUN: { section: string; contains: string }[] = [
