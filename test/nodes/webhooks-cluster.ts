@@ -46,7 +46,7 @@ export async function webhookCluster(options: { orgs: number; url: string; env?:
   // The organizations are made through the store, as `dossier org create` would (the nodes read them
   // on their next request); the endpoints over the API, sealed by a node with the shared master.key.
   const dataDir = tempDir("dossier-orgs-");
-  copyFileSync(join(cluster.dataDirs[0], MASTER_KEY_FILE), join(dataDir, MASTER_KEY_FILE));
+  copyFileSync(cluster.masterKeyFile, join(dataDir, MASTER_KEY_FILE));
   const app = await openApp({
     dataDir,
     webhooks: false,
