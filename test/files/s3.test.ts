@@ -9,9 +9,12 @@ import { cvUrl } from "../../src/files";
 import { SWEEP_AGE_MS } from "../../src/files/s3";
 import { filesSweepJob } from "../../src/files/sweep-job";
 import { JobRunner } from "../../src/jobs";
+import { readApplication } from "../../src/intake/message";
+import { intakeAddress, intakeTarget, takeIn } from "../../src/services/intake";
 import { recordEvent } from "../../src/services/outbox";
 import { call, filesUnder, makeOrg, onCleanup, type Org } from "../helpers";
 import { keysUnder, startS3 } from "../helpers/s3";
+import { compose } from "../intake/compose";
 import { appOn, ENGINES, rowCountsOf } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
@@ -139,6 +142,23 @@ for (const engine of ENGINES) {
       ).rejects.toThrow("commit failed");
       await staged.discard();
       expect((await objects()).filter((key) => key.includes(d.id))).toEqual([]);
+    });
+
+    test("email intake (C15) on S3: the message's CV is the dossier's object; a duplicate Message-ID leaves no object of its own", async () => {
+      const flowId = (await call(app, "GET", "/flows", { key: org.key })).json.data.find((f: { type: string; is_default: boolean }) => f.type === "candidate" && f.is_default).id;
+      const address = (await intakeAddress(ctx, org.id, flowId))!.address;
+      const target = (await intakeTarget(ctx, address.slice(0, address.indexOf("@"))))!;
+      const cv = pdf("by mail");
+      const application = await readApplication(
+        await compose({ from: '"Mae" <mae@example.com>', text: "CV attached", messageId: `<s3-${engine}@example.com>`, attachments: [{ filename: "cv.pdf", content: Buffer.from(cv), contentType: "application/pdf" }] }),
+      );
+      const first = await takeIn(ctx, target, application);
+      const keysBefore = await objects();
+      const again = await takeIn(ctx, target, application);
+      expect(again).toEqual({ id: first.id, created: false });
+      expect(await objects()).toEqual(keysBefore);
+      expect(keysBefore).toContain(`${prefix}/${cvUrl(org.id, first.id)}`);
+      expect((await download(app, org.key, first.id)).bytes).toEqual(cv);
     });
 
     test("the sweep removes CV objects an hour old that no committed row names, never one a row names, nor young ones or other keys", async () => {
