@@ -11,6 +11,7 @@ import { cvUrl } from "../../src/files";
 import { call, makeOrg, tempDir, until } from "../helpers";
 import { startServerProcess } from "../helpers/process";
 import { keysUnder, startS3 } from "../helpers/s3";
+import { dossierRun } from "../cli/helpers";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
@@ -55,6 +56,17 @@ describe("serve with DOSSIER_FILES_URL", () => {
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(pdf("named"));
     server.proc.kill("SIGTERM");
     expect(await server.exited).toBe(0);
+  });
+
+  test("a DOSSIER_FILES_URL that is no s3:// URL, or without credentials: exit 2, one line naming it, nothing started", () => {
+    for (const [env, says] of [
+      [{ DOSSIER_FILES_URL: "https://bucket/cvs" }, "invalid DOSSIER_FILES_URL"],
+      [{ DOSSIER_FILES_URL: "s3://bucket/cvs", AWS_ACCESS_KEY_ID: "", AWS_SECRET_ACCESS_KEY: "" }, "DOSSIER_FILES_URL needs AWS_ACCESS_KEY_ID"],
+    ] as const) {
+      const result = dossierRun(["serve", "--no-bootstrap", "--port", "0", "--data", tempDir()], env, 20_000);
+      expect([result.code, result.stderr.trim().split("\n").length]).toEqual([2, 1]);
+      expect(result.stderr).toContain(says);
+    }
   });
 
   test("without it, serve prints the data folder's files/ as its file store", async () => {
