@@ -22,6 +22,10 @@ export interface Config {
   /** DOSSIER_FILES_URL (C19): CVs in an S3-compatible bucket (s3://bucket/prefix) instead of the
    * data folder's files/; null: the data folder. */
   files: S3Files | null;
+  /** How long one call to S3 may take before the request gets 503 storage_unavailable: a bucket that
+   * hangs must not hold the writer (a replaced CV is put inside the unit of work). Not an env
+   * setting: tests shorten it. */
+  filesTimeoutMs: number;
   sync: "full" | "normal";
   defaultRateLimit: number;
   webhookRetrySchedule: number[]; // ms
@@ -277,6 +281,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     databaseUrl: env.DOSSIER_DATABASE_URL ? parseDatabaseUrl(env.DOSSIER_DATABASE_URL) : null,
     databasePool: env.DOSSIER_DATABASE_POOL ? parseCount(env.DOSSIER_DATABASE_POOL, "DOSSIER_DATABASE_POOL", 1, 1000) : 10,
     files: env.DOSSIER_FILES_URL ? parseFilesUrl(env.DOSSIER_FILES_URL, env) : null,
+    filesTimeoutMs: 30_000,
     sync,
     defaultRateLimit: env.DOSSIER_RATE_LIMIT ? parseRateLimit(env.DOSSIER_RATE_LIMIT) : 600,
     webhookRetrySchedule: schedule,

@@ -56,7 +56,16 @@ const listPrefix = (files: S3Files) => (files.prefix === "" ? "" : `${files.pref
 
 export function s3Files(ctx: Context, files: S3Files): FileStore {
   const client = s3Client(files);
-  const put = (key: string, bytes: Uint8Array) => client.write(key, bytes, { type: "application/pdf" });
+  /** `work`, or a failure once it has taken ctx.config.filesTimeoutMs (the client has no timeout of
+   * its own, nor a way to cancel: a put given up on may still land, which discard() allows for). */
+  const timed = <T>(work: Promise<T>): Promise<T> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ctx.config.filesTimeoutMs} ms`)), ctx.config.filesTimeoutMs);
+    });
+    return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+  };
+  const put = (key: string, bytes: Uint8Array) => timed(client.write(key, bytes, { type: "application/pdf" }));
   /** Logs a failure of the clean-up after a failed request: what it leaves, the sweep takes. */
   const quietly = async (what: string, work: () => Promise<unknown>) => {
     try {
@@ -76,7 +85,7 @@ export function s3Files(ctx: Context, files: S3Files): FileStore {
         try {
           await put(key, bytes);
         } catch (error) {
-          await quietly("delete a CV whose upload failed", () => client.delete(key));
+          await quietly("delete a CV whose upload failed", () => timed(client.delete(key)));
           throw unavailable(error);
         }
       }
@@ -90,7 +99,7 @@ export function s3Files(ctx: Context, files: S3Files): FileStore {
           if (fresh) return;
           try {
             const file = client.file(key);
-            previous = (await file.exists()) ? await file.bytes() : null;
+            previous = (await timed(file.exists())) ? await timed(file.bytes()) : null;
             written = true; // a put that fails may still have landed
             await put(key, bytes);
           } catch (error) {
@@ -103,13 +112,13 @@ export function s3Files(ctx: Context, files: S3Files): FileStore {
           // Committed after all, or not known (the database cannot answer): left as it is; an object
           // no row names is the sweep's.
           if (placedWith !== null && (await hasCommitted(ctx, organizationId, placedWith)) !== false) return;
-          if (fresh) return void (await quietly("delete a CV whose request failed", () => client.delete(key)));
+          if (fresh) return void (await quietly("delete a CV whose request failed", () => timed(client.delete(key))));
           await quietly("put back the CV a failed request replaced", async () => {
             const file = client.file(key);
             // Another upload to the dossier may have replaced ours since its unit ended.
-            if (!(await file.exists()) || Buffer.compare(await file.bytes(), bytes) !== 0) return;
+            if (!(await timed(file.exists())) || Buffer.compare(await timed(file.bytes()), bytes) !== 0) return;
             if (previous !== null) await put(key, previous);
-            else if (!(await ctx.store.cvFiles.dossierHasCv(organizationId, dossierId, url))) await client.delete(key);
+            else if (!(await ctx.store.cvFiles.dossierHasCv(organizationId, dossierId, url))) await timed(client.delete(key));
           });
         },
       };
@@ -118,7 +127,7 @@ export function s3Files(ctx: Context, files: S3Files): FileStore {
     async open(url) {
       const file = client.file(keyOf(files, url));
       try {
-        if (!(await file.exists())) return null;
+        if (!(await timed(file.exists()))) return null;
       } catch (error) {
         throw unavailable(error);
       }
@@ -132,7 +141,7 @@ export function s3Files(ctx: Context, files: S3Files): FileStore {
       let token: string | undefined;
       // Bounded: a page is 1,000 keys, so this is 10 billion objects.
       for (let page = 0; page < 10_000_000; page++) {
-        const listed = await client.list({ prefix, ...(token ? { continuationToken: token } : {}) });
+        const listed = await timed(client.list({ prefix, ...(token ? { continuationToken: token } : {}) }));
         const old = new Map<string, { dossierId: string; key: string; lastModified: string }[]>();
         for (const object of listed.contents ?? []) {
           const match = CV_KEY.exec(object.key.slice(prefix.length));
@@ -147,9 +156,9 @@ export function s3Files(ctx: Context, files: S3Files): FileStore {
           for (const object of objects) {
             if (named.has(object.dossierId)) continue;
             // Not put again since it was listed (an upload to the dossier would have): an orphan.
-            const stat = await client.file(object.key).stat().catch(() => null);
+            const stat = await timed(client.file(object.key).stat()).catch(() => null);
             if (!stat || stat.lastModified.getTime() !== Date.parse(object.lastModified)) continue;
-            await client.delete(object.key);
+            await timed(client.delete(object.key));
             result.orphans++;
           }
         }

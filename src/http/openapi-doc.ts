@@ -41,7 +41,7 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; message: string }> = {
     message: "the request body did not arrive in time",
   },
   storage_unavailable: {
-    when: "A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work",
+    when: "A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. Or, with CVs on S3-compatible storage, the bucket could not be reached: nothing of the request was kept, and later requests may succeed",
     message: "the server cannot store changes right now; nothing was saved",
   },
   insufficient_storage: { when: "There is no space left to store the CV; nothing of the request was kept", message: "there is no space left to store the CV; nothing was saved" },

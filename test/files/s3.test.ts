@@ -9,9 +9,12 @@ import { cvUrl } from "../../src/files";
 import { SWEEP_AGE_MS } from "../../src/files/s3";
 import { filesSweepJob } from "../../src/files/sweep-job";
 import { JobRunner } from "../../src/jobs";
+import { readApplication } from "../../src/intake/message";
+import { intakeAddress, intakeTarget, takeIn } from "../../src/services/intake";
 import { recordEvent } from "../../src/services/outbox";
-import { call, filesUnder, makeOrg, type Org } from "../helpers";
+import { call, filesUnder, makeOrg, onCleanup, type Org } from "../helpers";
 import { keysUnder, startS3 } from "../helpers/s3";
+import { compose } from "../intake/compose";
 import { appOn, ENGINES, rowCountsOf } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
@@ -141,6 +144,23 @@ for (const engine of ENGINES) {
       expect((await objects()).filter((key) => key.includes(d.id))).toEqual([]);
     });
 
+    test("email intake (C15) on S3: the message's CV is the dossier's object; a duplicate Message-ID leaves no object of its own", async () => {
+      const flowId = (await call(app, "GET", "/flows", { key: org.key })).json.data.find((f: { type: string; is_default: boolean }) => f.type === "candidate" && f.is_default).id;
+      const address = (await intakeAddress(ctx, org.id, flowId))!.address;
+      const target = (await intakeTarget(ctx, address.slice(0, address.indexOf("@"))))!;
+      const cv = pdf("by mail");
+      const application = await readApplication(
+        await compose({ from: '"Mae" <mae@example.com>', text: "CV attached", messageId: `<s3-${engine}@example.com>`, attachments: [{ filename: "cv.pdf", content: Buffer.from(cv), contentType: "application/pdf" }] }),
+      );
+      const first = await takeIn(ctx, target, application);
+      const keysBefore = await objects();
+      const again = await takeIn(ctx, target, application);
+      expect(again).toEqual({ id: first.id, created: false });
+      expect(await objects()).toEqual(keysBefore);
+      expect(keysBefore).toContain(`${prefix}/${cvUrl(org.id, first.id)}`);
+      expect((await download(app, org.key, first.id)).bytes).toEqual(cv);
+    });
+
     test("the sweep removes CV objects an hour old that no committed row names, never one a row names, nor young ones or other keys", async () => {
       const named = (await create({ type: "candidate", name: "Named", cv: pdfFile(pdf("named")) })).json.data;
       const crashed = "2b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87"; // as a crash between the put and the commit leaves
@@ -180,29 +200,59 @@ for (const engine of ENGINES) {
   });
 }
 
-describe("S3 down (C9, C19): an upload that fails answers 503 storage_unavailable and nothing persists", async () => {
-  const down = await startS3();
-  const app = await appOn("sqlite", { env: down.env("cvs") });
-  const org = await makeOrg(app);
-  const d = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Before" } })).json.data;
-  await down.stop();
+for (const engine of ENGINES) {
+  describe(`S3 down (C9, C19), ${engine} store: an upload that fails answers 503 storage_unavailable and nothing persists`, async () => {
+    const down = await startS3();
+    const app = await appOn(engine, { env: down.env("cvs") });
+    const org = await makeOrg(app);
+    const d = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Before" } })).json.data;
+    await down.stop();
 
-  test("POST /dossiers with a CV: 503, no row", async () => {
+    test("POST /dossiers with a CV: 503, no row", async () => {
+      const before = await rowCountsOf(app);
+      const answer = await call(app, "POST", "/dossiers", { key: org.key, raw: form({ type: "candidate", name: "A", cv: pdfFile(pdf("a")) }) });
+      expect([answer.status, answer.json.error.code]).toEqual([503, "storage_unavailable"]);
+      expect(answer.json.error.message).toContain("file store");
+      expect(await rowCountsOf(app)).toEqual(before);
+    });
+
+    test("POST /dossiers/{id}/cv: 503, the dossier unchanged; a dossier without a CV is still made", async () => {
+      const before = await rowCountsOf(app);
+      const answer = await call(app, "POST", `/dossiers/${d.id}/cv`, { key: org.key, raw: pdf("b"), contentType: "application/pdf" });
+      expect([answer.status, answer.json.error.code]).toEqual([503, "storage_unavailable"]);
+      expect(await rowCountsOf(app)).toEqual(before);
+      expect((await call(app, "GET", `/dossiers/${d.id}`, { key: org.key })).json.data).toEqual(d);
+      expect((await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Fine" } })).status).toBe(201);
+      expect((await call(app, "GET", `/dossiers/${d.id}/cv`, { key: org.key })).status).toBe(404); // no cv_url: no S3 call
+    });
+  });
+}
+
+describe("an S3 endpoint that never answers: 503 after the time limit, the writer held no longer than that", async () => {
+  // Takes connections and never answers a byte.
+  const hung = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  onCleanup(() => hung.stop(true));
+  const app = await appOn("sqlite", { env: { ...s3.env("hung"), DOSSIER_S3_ENDPOINT: `http://127.0.0.1:${hung.port}` }, config: { filesTimeoutMs: 300 } });
+  const org = await makeOrg(app);
+  const d = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Waiting" } })).json.data;
+
+  test("a CV put inside the unit (POST /dossiers/{id}/cv) gives up with 503; a write sent beside it commits after it; nothing of the upload is kept", async () => {
+    const before = await rowCountsOf(app);
+    const [upload, other] = await Promise.all([
+      call(app, "POST", `/dossiers/${d.id}/cv`, { key: org.key, raw: pdf("hung"), contentType: "application/pdf" }),
+      Bun.sleep(20).then(() => call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Beside" } })),
+    ]);
+    expect([upload.status, upload.json.error.code]).toEqual([503, "storage_unavailable"]);
+    expect(other.status).toBe(201);
+    const after = await rowCountsOf(app);
+    expect(after.dossiers).toBe(before.dossiers + 1);
+    expect((await call(app, "GET", `/dossiers/${d.id}`, { key: org.key })).json.data).toEqual(d);
+  });
+
+  test("a create with a CV gives up with 503 and keeps no row", async () => {
     const before = await rowCountsOf(app);
     const answer = await call(app, "POST", "/dossiers", { key: org.key, raw: form({ type: "candidate", name: "A", cv: pdfFile(pdf("a")) }) });
     expect([answer.status, answer.json.error.code]).toEqual([503, "storage_unavailable"]);
-    expect(answer.json.error.message).toContain("file store");
     expect(await rowCountsOf(app)).toEqual(before);
-  });
-
-  test("POST /dossiers/{id}/cv: 503, the dossier unchanged; GET /cv: 503; a dossier without a CV is still made", async () => {
-    const before = await rowCountsOf(app);
-    const answer = await call(app, "POST", `/dossiers/${d.id}/cv`, { key: org.key, raw: pdf("b"), contentType: "application/pdf" });
-    expect([answer.status, answer.json.error.code]).toEqual([503, "storage_unavailable"]);
-    expect(await rowCountsOf(app)).toEqual(before);
-    expect((await call(app, "GET", `/dossiers/${d.id}`, { key: org.key })).json.data).toEqual(d);
-    const withCv = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Fine" } });
-    expect(withCv.status).toBe(201);
-    expect((await call(app, "GET", `/dossiers/${d.id}/cv`, { key: org.key })).status).toBe(404); // no cv_url: no S3 call
   });
 });

@@ -58,6 +58,7 @@ export async function startS3(buckets: string[] = ["dossier"]): Promise<S3Server
     await stop();
     rmSync(dir, { recursive: true, force: true });
   });
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const port = await Promise.race([
     (async () => {
       const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
@@ -73,10 +74,10 @@ export async function startS3(buckets: string[] = ["dossier"]): Promise<S3Server
         }
       }
     })(),
-    Bun.sleep(READY_TIMEOUT_MS).then(() => {
-      throw new Error("s3rver did not start in time");
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("s3rver did not start in time")), READY_TIMEOUT_MS);
     }),
-  ]);
+  ]).finally(() => clearTimeout(timer));
   const endpoint = `http://127.0.0.1:${port}`;
   const bucket = buckets[0];
   return {

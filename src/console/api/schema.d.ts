@@ -4274,7 +4274,7 @@ export interface components {
                 };
             };
         };
-        /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+        /** @description Service Unavailable: `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. Or, with CVs on S3-compatible storage, the bucket could not be reached: nothing of the request was kept, and later requests may succeed. */
         ServerBusyOrStorageUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4293,7 +4293,7 @@ export interface components {
                 };
             };
         };
-        /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+        /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. Or, with CVs on S3-compatible storage, the bucket could not be reached: nothing of the request was kept, and later requests may succeed. */
         StorageUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4312,7 +4312,7 @@ export interface components {
                 };
             };
         };
-        /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. */
+        /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. Or, with CVs on S3-compatible storage, the bucket could not be reached: nothing of the request was kept, and later requests may succeed. */
         StorageUnavailableNoKey: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4330,7 +4330,7 @@ export interface components {
                 };
             };
         };
-        /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. */
+        /** @description Service Unavailable: `storage_unavailable`: A write to the database failed (disk full, I/O error): nothing of the request was kept, and the server refuses every change until it is restarted; reads still work. Or, with CVs on S3-compatible storage, the bucket could not be reached: nothing of the request was kept, and later requests may succeed. `server_busy`: Too many password checks are waiting, or the bodies of the requests in flight already hold the server's memory for bodies (DOSSIER_BODY_MEMORY); Retry-After says when to try again. */
         StorageUnavailableOrServerBusyNoKey: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4860,6 +4860,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     attachCv: {

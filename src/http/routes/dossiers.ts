@@ -268,6 +268,8 @@ export const dossierRoutes = [
     scopes: ["dossiers:read"],
     params: { id: "The dossier's id" },
     load: dossier,
+    // With CVs on S3 (C19), a bucket that cannot be reached.
+    errors: ["storage_unavailable"],
     responses: {
       200: {
         description: 'The CV last attached to the dossier: the PDF\'s bytes exactly as uploaded, as an attachment named "cv.pdf"',
