@@ -43,8 +43,8 @@ export interface Cluster {
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const count = options.nodes ?? 3;
   const databaseUrl = options.databaseUrl ?? (await migratedDatabase());
-  const masterKeyFile = join(tempDir("dossier-key-"), "master.key");
-  const env = { DOSSIER_DATABASE_URL: databaseUrl, DOSSIER_MASTER_KEY_FILE: masterKeyFile, ...options.env };
+  const env: Record<string, string> = { DOSSIER_DATABASE_URL: databaseUrl, DOSSIER_MASTER_KEY_FILE: join(tempDir("dossier-key-"), "master.key"), ...options.env };
+  const masterKeyFile = env.DOSSIER_MASTER_KEY_FILE;
   const args = options.args ?? [];
   const dataDirs = Array.from({ length: count }, () => tempDir("dossier-node-"));
   const first = await startServerProcess(dataDirs[0], args, env);
