@@ -96,7 +96,8 @@ class LaneDispatcher implements Dispatcher {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly secrets = new Map<string, string>();
 
-  private pumping = false;
+  /** The pump under way, if any (stop() waits for it). */
+  private pumping: Promise<void> | null = null;
   private pumpAgain = false;
   private pumpQueued = false;
   /** A claim of every free lane with work due; of these organizations' lanes only. */
@@ -150,6 +151,8 @@ class LaneDispatcher implements Dispatcher {
       const unlisten = await this.unlisten;
       await unlisten?.().catch(() => {});
     }
+    // A pump under way starts nothing more once stopped; its reads end first.
+    await this.pumping;
     for (let round = 0; this.inFlight.size > 0 && round < 1000; round++) await Promise.allSettled([...this.inFlight]);
     this.flushNow();
     await Promise.all(this.committing);
@@ -185,9 +188,8 @@ class LaneDispatcher implements Dispatcher {
       this.pumpAgain = true;
       return;
     }
-    this.pumping = true;
-    void this.pumpOnce().finally(() => {
-      this.pumping = false;
+    this.pumping = this.pumpOnce().finally(() => {
+      this.pumping = null;
       if (this.pumpAgain) {
         this.pumpAgain = false;
         this.pump();
@@ -283,6 +285,7 @@ class LaneDispatcher implements Dispatcher {
   }
 
   private startWork() {
+    if (this.stopped) return;
     const now = this.ctx.now().getTime();
     for (const lane of this.lanes.values()) {
       if (lane.gone || !this.sure(lane)) continue;
@@ -349,7 +352,7 @@ class LaneDispatcher implements Dispatcher {
     try {
       const current = await ctx.store.outboxReader.check(row.seq);
       // Attempted or recorded since it was read (a read that crossed a record), or no longer ours.
-      if (!current || current.status !== "pending" || current.attempts !== row.attempts || !this.sure(lane) || lane.gone) return;
+      if (!current || current.status !== "pending" || current.attempts !== row.attempts || !this.sure(lane) || lane.gone || this.stopped) return;
       if (current.next_attempt_at !== null && current.next_attempt_at > ctx.now().getTime()) {
         this.armAt(current.next_attempt_at);
         return;
