@@ -3,6 +3,7 @@
 // delivered once whichever app writes it, a lane given back by an app that stops and taken on at
 // once by the other, retries on their schedule, a 410 that disables the endpoint, and a delivery
 // given again with retry.
+import { SQL } from "bun";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,8 +34,8 @@ function receiver(respond: Respond = () => new Response("ok")) {
 }
 
 /** `count` apps ("nodes") on one fresh database, each with a data folder holding the same master.key. */
-async function nodes(count: number, config: AppOptions["config"] = {}): Promise<DossierApp<Store>[]> {
-  const url = await migratedDatabase();
+async function nodes(count: number, config: AppOptions["config"] = {}, url?: string): Promise<DossierApp<Store>[]> {
+  url ??= await migratedDatabase();
   const apps: DossierApp<Store>[] = [];
   for (let i = 0; i < count; i++) {
     const dataDir = tempDir();
@@ -69,8 +70,9 @@ const eventsOf = async (app: DossierApp<Store>, org: Org): Promise<string[]> =>
   (await call(app, "GET", "/events?limit=100", { key: org.key })).json.data.map((event: { id: string }) => event.id);
 
 describe("webhook lanes on PostgreSQL", () => {
-  test("two nodes: each event delivered once in event order; a node that stops gives its lanes to the other at once", async () => {
-    const [a, b] = await nodes(2);
+  test("two nodes: each event delivered once in event order; a node that stops gives its lanes to the other at once, saying where they stand", async () => {
+    const url = await migratedDatabase();
+    const [a, b] = await nodes(2, {}, url);
     const hook = receiver();
     const orgs = [await makeOrg(a), await makeOrg(a)];
     for (const org of orgs) await endpoint(a, org, hook.url);
@@ -87,6 +89,18 @@ describe("webhook lanes on PostgreSQL", () => {
     for (const org of orgs) {
       const feed = await eventsOf(b, org);
       expect(hook.ids.filter((id) => feed.includes(id))).toEqual(feed);
+    }
+    // Given back on close, each lane at its organization's last event: a next holder reads on from there.
+    await b.close();
+    const sql = new SQL(url, { max: 1 });
+    try {
+      for (const org of orgs) {
+        const [row] = await sql`SELECT l.position::float8 AS position, (SELECT max(seq)::float8 FROM events WHERE organization_id = ${org.id}) AS last
+          FROM leases l WHERE l.name = ${"webhooks:" + org.id}`;
+        expect(row.position).toBe(row.last);
+      }
+    } finally {
+      await sql.close();
     }
   });
 
