@@ -17,6 +17,7 @@ import m0012 from "../../drizzle/0012_tasks_mail.sql" with { type: "text" };
 import m0013 from "../../drizzle/0013_imports.sql" with { type: "text" };
 import m0014 from "../../drizzle/0014_overdue_marker.sql" with { type: "text" };
 import m0015 from "../../drizzle/0015_leases.sql" with { type: "text" };
+import m0016 from "../../drizzle/0016_lane_positions.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -35,6 +36,7 @@ export const migrationSql: Record<string, string> = {
   "0013_imports": m0013,
   "0014_overdue_marker": m0014,
   "0015_leases": m0015,
+  "0016_lane_positions": m0016,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

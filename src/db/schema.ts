@@ -281,9 +281,6 @@ export const events = sqliteTable(
     uniqueIndex("events_id").on(t.id),
     index("events_pending_due").on(t.status, t.nextAttemptAt),
     index("events_org_seq").on(t.organizationId, t.seq),
-    // An organization's deliveries still to make, in event order: what a node that holds the
-    // organization's webhook lane reads (C19, src/db/pg/outbox.ts), never its delivered history.
-    index("events_pending_org_seq").on(t.organizationId, t.seq).where(sql`${t.status} = 'pending'`),
     // GET /events?dossier_id= (C20): the dossier an event is about, as the feed's query writes it
     // (src/db/events.ts, DOSSIER_OF), so that the filter seeks instead of reading every body.
     index("events_org_dossier_seq").on(t.organizationId, sql`(CASE WHEN ${t.type} = 'note.created' THEN ${t.body} ->> '$.data.dossier_id' ELSE ${t.body} ->> '$.data.id' END)`, t.seq),
@@ -294,12 +291,16 @@ export const events = sqliteTable(
 // organization's webhook lane (`webhooks:<org>`) or a job's run (`job:<name>`), is claimed with a
 // row here, held until `expires_at` (epoch ms by the database's clock, the one clock every node
 // shares) and renewed while the work goes on; a node killed mid-work leaves it to the others once
-// that has passed. A SQLite store serves one process (its data folder is locked) and leaves this
-// table empty: it is declared for both engines all the same (one schema, test/db/schema-drift).
+// that has passed. `position` is where the work stands, for the next holder: for a lane, the event
+// number at or below which every first attempt of the organization is recorded, so that a lane
+// taken on reads on from there (src/webhooks/lanes.ts) rather than from the organization's first
+// event. A SQLite store serves one process (its data folder is locked) and leaves this table
+// empty: it is declared for both engines all the same (one schema, test/db/schema-drift).
 export const leases = sqliteTable("leases", {
   name: text("name").primaryKey(),
   holder: text("holder").notNull(),
   expiresAt: integer("expires_at").notNull(),
+  position: integer("position").notNull().default(0),
 });
 
 export const deliveryAttempts = sqliteTable(

@@ -3,6 +3,8 @@
 // and the retention sweep that deletes them after DOSSIER_EVENT_RETENTION.
 import type { Context } from "../context";
 import { ApiError } from "../errors";
+import { newId } from "../ids";
+import { underLease } from "../jobs/lease";
 import type { EventType } from "./outbox";
 
 export interface EventFeedQuery {
@@ -91,15 +93,18 @@ export async function sweepEvents(ctx: Context, maxBatches = 100): Promise<numbe
 export const SWEEP_EVERY_MS = 10 * 60_000;
 
 /** Sweeps now and every SWEEP_EVERY_MS, off the request path (a timer), until the call it returns
- * stops it and waits for a sweep under way. A failed sweep is logged and tried again next time. */
+ * stops it and waits for a sweep under way. A failed sweep is logged and tried again next time.
+ * Several nodes on one PostgreSQL database: one sweeps at a time (a lease, src/jobs/lease.ts), the
+ * others skip that turn. */
 export function startEventSweep(ctx: Context, everyMs = SWEEP_EVERY_MS): () => Promise<void> {
   let running: Promise<unknown> | null = null;
   let stopped = false;
+  const holder = `sweep_${newId()}`;
   const sweep = () => {
     if (stopped || running !== null || ctx.store.failure !== null) return;
-    running = sweepEvents(ctx)
+    running = underLease(ctx, holder, "job:event-sweep", () => sweepEvents(ctx))
       .then(
-        (swept) => swept > 0 && ctx.logger.log("info", "old events deleted", { swept }),
+        (swept) => swept !== null && swept.value > 0 && ctx.logger.log("info", "old events deleted", { swept: swept.value }),
         (error) => ctx.logger.log("warn", "the event sweep failed; it is tried again later", { error: String(error) }),
       )
       .finally(() => (running = null));

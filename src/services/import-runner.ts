@@ -5,8 +5,11 @@
 // uploaded files that no import names (a crash between an upload and its record; sweepImportFiles).
 // Several nodes on one PostgreSQL database (C19): each import runs under its lease
 // (`import:<id>`, src/jobs/lease.ts), so one node at a time writes its batches, and stops between
-// batches once its lease is no longer sure; every node looks again each lease length, so an import
-// left by a node killed mid-run goes on elsewhere once its lease has passed.
+// batches once its lease is no longer sure; every node looks again each lease length. The uploaded
+// file waits in the files folder of the node that took the upload: only a node that has it runs the
+// import (another would find "the uploaded file is gone"), so an import left by a node killed
+// mid-run goes on when that node starts again, or on a node sharing its files folder.
+import { join } from "node:path";
 import type { Context } from "../context";
 import { newId } from "../ids";
 import { underLease } from "../jobs/lease";
@@ -51,6 +54,7 @@ export class ImportRunner {
         }
         for (const { organizationId, id } of await this.ctx.store.imports.unfinished()) {
           if (this.stopped) return;
+          if (this.ctx.store.engine === "postgres" && !(await this.hasFile(organizationId, id))) continue;
           await underLease(this.ctx, this.holder, `import:${id}`, (held) =>
             runImport(this.ctx, organizationId, id, { shouldStop: () => this.stopped || !held() }),
           );
@@ -61,6 +65,12 @@ export class ImportRunner {
         return;
       }
     }
+  }
+
+  /** Whether the import's uploaded file is in this node's files folder (or it has none left). */
+  private async hasFile(organizationId: string, id: string): Promise<boolean> {
+    const row = await this.ctx.store.imports.byId(organizationId, id);
+    return row?.file == null || (await Bun.file(join(this.ctx.filesDir, row.file)).exists());
   }
 
   /** Lets the batch in flight commit, then stops. */

@@ -28,6 +28,7 @@
 import type { Context } from "../context";
 import type { PendingRow } from "../db/outbox";
 import { pgStoreOf, type PgStore } from "../db/pg/client";
+import type { LanePosition } from "../db/pg/outbox";
 import { newId } from "../ids";
 import { unseal } from "../secrets";
 import type { Dispatcher } from "./dispatcher";
@@ -59,8 +60,11 @@ interface Lane {
   /** performance.now() at which the lease may have passed (it was set before the claim or renewal
    * was sent, so the database's lease ends no earlier). */
   leaseEnd: number;
-  /** The highest seq of the first attempts read. */
+  /** The highest seq of the first attempts read (from where the previous holder left it). */
   cursor: number;
+  /** First attempts read (held, in flight, being recorded) and not yet recorded: the lane's
+   * position for the next holder stays below the least of them. */
+  unrecorded: Set<number>;
   /** A read of first attempts after the cursor is wanted. */
   read: boolean;
   /** First attempts held, in event order. */
@@ -96,7 +100,8 @@ class LaneDispatcher implements Dispatcher {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly secrets = new Map<string, string>();
 
-  private pumping = false;
+  /** The pump under way, if any (stop() waits for it). */
+  private pumping: Promise<void> | null = null;
   private pumpAgain = false;
   private pumpQueued = false;
   /** A claim of every free lane with work due; of these organizations' lanes only. */
@@ -113,7 +118,7 @@ class LaneDispatcher implements Dispatcher {
 
   private outcomes: Outcome[] = [];
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
-  private flushWaiters: (() => void)[] = [];
+  private flushWaiters: ((committed: boolean) => void)[] = [];
   private readonly committing = new Set<Promise<void>>();
 
   constructor(
@@ -150,12 +155,14 @@ class LaneDispatcher implements Dispatcher {
       const unlisten = await this.unlisten;
       await unlisten?.().catch(() => {});
     }
+    // A pump under way starts nothing more once stopped; its reads end first.
+    await this.pumping;
     for (let round = 0; this.inFlight.size > 0 && round < 1000; round++) await Promise.allSettled([...this.inFlight]);
     this.flushNow();
     await Promise.all(this.committing);
     await this.renewing;
     // Given back at once: another node takes them on its next claim, not after the lease.
-    const held = [...this.lanes.keys()];
+    const held = this.positions([...this.lanes.keys()]);
     this.lanes.clear();
     await this.store.lanes.release(this.me, held).catch(() => {});
   }
@@ -185,9 +192,8 @@ class LaneDispatcher implements Dispatcher {
       this.pumpAgain = true;
       return;
     }
-    this.pumping = true;
-    void this.pumpOnce().finally(() => {
-      this.pumping = false;
+    this.pumping = this.pumpOnce().finally(() => {
+      this.pumping = null;
       if (this.pumpAgain) {
         this.pumpAgain = false;
         this.pump();
@@ -219,11 +225,12 @@ class LaneDispatcher implements Dispatcher {
     if ((only !== null && only.length === 0) || room <= 0) return;
     const sentAt = performance.now();
     const claimed = await this.store.lanes.claim(this.me, this.leaseMs, now, only, room);
-    for (const organizationId of claimed) {
+    for (const { organizationId, position } of claimed) {
       this.lanes.set(organizationId, {
         organizationId,
         leaseEnd: sentAt + this.leaseMs,
-        cursor: 0,
+        cursor: position,
+        unrecorded: new Set(),
         read: true,
         held: [],
         sending: false,
@@ -272,6 +279,7 @@ class LaneDispatcher implements Dispatcher {
       lane.cursor = Math.max(lane.cursor, row.seq);
       if (this.known.has(row.seq)) continue;
       this.known.add(row.seq);
+      lane.unrecorded.add(row.seq);
       lane.held.push(row);
     }
     if (rows.length === limit) lane.read = true; // more after it: read as the lane drains
@@ -283,6 +291,7 @@ class LaneDispatcher implements Dispatcher {
   }
 
   private startWork() {
+    if (this.stopped) return;
     const now = this.ctx.now().getTime();
     for (const lane of this.lanes.values()) {
       if (lane.gone || !this.sure(lane)) continue;
@@ -348,8 +357,13 @@ class LaneDispatcher implements Dispatcher {
     const { ctx } = this;
     try {
       const current = await ctx.store.outboxReader.check(row.seq);
-      // Attempted or recorded since it was read (a read that crossed a record), or no longer ours.
-      if (!current || current.status !== "pending" || current.attempts !== row.attempts || !this.sure(lane) || lane.gone) return;
+      // Attempted or recorded since it was read (a read that crossed a record).
+      if (!current || current.status !== "pending" || current.attempts !== row.attempts) {
+        lane.unrecorded.delete(row.seq);
+        return;
+      }
+      // No longer surely ours: left pending, for whoever holds the lane next.
+      if (!this.sure(lane) || lane.gone || this.stopped) return;
       if (current.next_attempt_at !== null && current.next_attempt_at > ctx.now().getTime()) {
         this.armAt(current.next_attempt_at);
         return;
@@ -357,6 +371,7 @@ class LaneDispatcher implements Dispatcher {
       if (!current.url || !current.secret || current.disabled_at) {
         // No enabled endpoint any more (C7: not delivered later).
         await ctx.store.write(() => ctx.store.outbox.markSkipped(row.seq));
+        lane.unrecorded.delete(row.seq);
         return;
       }
       const at = ctx.now();
@@ -369,7 +384,9 @@ class LaneDispatcher implements Dispatcher {
       lane.recording++;
       try {
         answer(); // the organization's next first attempt may go (C7 order, no head-of-line wait)
-        await this.record({ row, at, endedAt, attemptsBefore: current.attempts, url: current.url, secret: current.secret, result });
+        if (await this.record({ row, at, endedAt, attemptsBefore: current.attempts, url: current.url, secret: current.secret, result })) {
+          lane.unrecorded.delete(row.seq);
+        }
       } finally {
         lane.recording--;
       }
@@ -388,19 +405,22 @@ class LaneDispatcher implements Dispatcher {
     lane.retries = [];
   }
 
-  /** The 410 is recorded (what was pending is skipped): the lane reads again from its start. */
+  /** The 410 is recorded (what was pending is skipped, unless the endpoint was set again
+   * meanwhile): the lane reads again from its least first attempt not recorded. */
   private clearGone(lane: Lane) {
     lane.gone = false;
-    lane.cursor = 0;
+    lane.cursor = this.position(lane);
+    lane.unrecorded.clear();
     lane.read = true;
     this.wantDue = true;
     this.schedulePump();
   }
 
-  /** Queues a result for the next batch; resolves once it is committed (or its commit failed). */
-  private record(outcome: Outcome): Promise<void> {
+  /** Queues a result for the next batch; resolves once it is committed (true) or its commit
+   * failed (false). */
+  private record(outcome: Outcome): Promise<boolean> {
     this.outcomes.push(outcome);
-    const done = new Promise<void>((resolve) => this.flushWaiters.push(resolve));
+    const done = new Promise<boolean>((resolve) => this.flushWaiters.push(resolve));
     if (this.outcomes.length >= FLUSH_MAX || this.stopped) this.flushNow();
     else this.flushTimer ??= setTimeout(() => this.flushNow(), FLUSH_DELAY_MS);
     return done;
@@ -412,9 +432,11 @@ class LaneDispatcher implements Dispatcher {
     const batch = this.outcomes.splice(0);
     const waiters = this.flushWaiters.splice(0);
     if (batch.length === 0) return;
+    let committed = false;
     const done: Promise<void> = recordOutcomes(this.ctx, batch)
       .then(
         (nextTimes) => {
+          committed = true;
           for (const next of nextTimes) this.armAt(next);
         },
         (error) => {
@@ -426,7 +448,7 @@ class LaneDispatcher implements Dispatcher {
       )
       .finally(() => {
         this.committing.delete(done);
-        for (const resolve of waiters) resolve();
+        for (const resolve of waiters) resolve(committed);
       });
     this.committing.add(done);
   }
@@ -439,7 +461,7 @@ class LaneDispatcher implements Dispatcher {
     const sentAt = performance.now();
     let kept: Set<string>;
     try {
-      kept = new Set(await this.store.lanes.renew(this.me, this.leaseMs, held));
+      kept = new Set(await this.store.lanes.renew(this.me, this.leaseMs, this.positions(held)));
     } catch (error) {
       // Not renewed: the lanes stop starting attempts as their leases run short (sure()).
       this.ctx.logger.log("warn", "webhook dispatcher: cannot renew its lanes' leases", { error: String(error) });
@@ -460,12 +482,27 @@ class LaneDispatcher implements Dispatcher {
       if (!busy && sentAt - lane.active >= (IDLE_RENEWALS * this.leaseMs) / 3) idle.push(org);
     }
     if (idle.length > 0 && !this.stopped) {
+      const positions = this.positions(idle);
       for (const org of idle) this.drop(this.lanes.get(org)!);
-      await this.store.lanes.release(this.me, idle).catch(() => {});
+      await this.store.lanes.release(this.me, positions).catch(() => {});
       // An event committed while the lane was being given back: claimed again (by whichever node).
       for (const org of idle) this.claimOrgs.add(org);
       this.schedulePump();
     }
+  }
+
+  /** Where a lane stands: below its least first attempt read and not recorded, else its cursor. */
+  private position(lane: Lane): number {
+    let least = lane.cursor;
+    for (const seq of lane.unrecorded) least = Math.min(least, seq - 1);
+    return least;
+  }
+
+  private positions(organizations: readonly string[]): LanePosition[] {
+    return organizations.flatMap((organizationId) => {
+      const lane = this.lanes.get(organizationId);
+      return lane ? [{ organizationId, position: this.position(lane) }] : [];
+    });
   }
 
   private drop(lane: Lane) {

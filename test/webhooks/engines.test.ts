@@ -1,6 +1,6 @@
 // C7 on both engines: the dispatcher of a real app delivers each event once, signed, first
 // attempts in event order per organization, while several organizations write side by side (on
-// PostgreSQL their units commit side by side too: see src/db/pg/commit-horizon.ts).
+// PostgreSQL their units commit side by side too: see src/webhooks/lanes.ts).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { call, makeOrg, until } from "../helpers";
 import { ENGINES, appOn } from "../helpers/stores";

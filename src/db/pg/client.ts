@@ -120,7 +120,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     <T>(query: () => Promise<T>) => (current() ? query() : retried(pool + 1, query).catch(lost)),
   );
   const leases = guarded({ leases: pgLeaseQueries(() => sql) }, (query) => retried(pool + 1, query).catch(lost)).leases;
-  const lanes = guarded({ lanes: pgLaneQueries(() => sql, leases) }, (query) => retried(pool + 1, query).catch(lost)).lanes;
+  const lanes = guarded({ lanes: pgLaneQueries(() => sql) }, (query) => retried(pool + 1, query).catch(lost)).lanes;
   // New events are announced to every node's dispatcher (src/webhooks/lanes.ts) after their commit,
   // one notification for the commits of a turn of the event loop. A lost one is found by the
   // dispatchers' scan (C10: within 5 s).

@@ -7,7 +7,7 @@
 import type { SQL } from "bun";
 import type { AttemptCheck, AttemptEntry, PendingRow } from "../outbox";
 import type { Db } from "./client";
-import { dbNowMs, type PgLeases } from "./leases";
+import { dbNowMs } from "./leases";
 import type { EngineQueries } from "./queries";
 
 /** A PendingRow's columns of events (seq and next_attempt_at as numbers). */
@@ -138,16 +138,24 @@ const EVENTS_CHANNEL = "dossier_events";
 /** A notification's payload stays under PostgreSQL's 8,000 bytes. */
 const PAYLOAD_MAX = 7_000;
 
+/** A lane held, and where it stands: every first attempt of the organization numbered at or
+ * below `position` is recorded (the leases table's `position`). */
+export interface LanePosition {
+  organizationId: string;
+  position: number;
+}
+
 export type PgLanes = {
   /** Claims for `holder`, for `ms`, the lanes that no node holds of organizations with a delivery
-   * due at `now` (of `organizations` only, when given), at most `limit`: the organizations claimed.
-   * The free lanes are locked with FOR UPDATE SKIP LOCKED and their leases set in one statement (a
-   * short transaction of its own): two nodes claiming at once take different lanes. */
-  claim(holder: string, ms: number, now: number, organizations: readonly string[] | null, limit: number): Promise<string[]>;
-  /** Renews `holder`'s lanes of `organizations`: those it still holds. */
-  renew(holder: string, ms: number, organizations: readonly string[]): Promise<string[]>;
-  /** Gives back `holder`'s lanes of `organizations`. */
-  release(holder: string, organizations: readonly string[]): Promise<void>;
+   * due at `now` (of `organizations` only, when given), at most `limit`: the lanes claimed, each
+   * where the previous holder left it. The free lanes are locked with FOR UPDATE SKIP LOCKED and
+   * their leases set in one statement (a short transaction of its own): two nodes claiming at
+   * once take different lanes. */
+  claim(holder: string, ms: number, now: number, organizations: readonly string[] | null, limit: number): Promise<LanePosition[]>;
+  /** Renews `holder`'s lanes, recording where each stands: the organizations it still holds. */
+  renew(holder: string, ms: number, lanes: readonly LanePosition[]): Promise<string[]>;
+  /** Gives back `holder`'s lanes, recording where each stands. */
+  release(holder: string, lanes: readonly LanePosition[]): Promise<void>;
   /** Deliveries of `organizations` due at `now` (retries, and first attempts given again by
    * `webhook retry`), in (next_attempt_at, seq) order. */
   dueOf(organizations: readonly string[], now: number, limit: number): Promise<PendingRow[]>;
@@ -158,9 +166,8 @@ export type PgLanes = {
   announce(organizations: readonly string[]): Promise<void>;
 };
 
-export function pgLaneQueries(db: Db, leases: PgLeases): PgLanes {
+export function pgLaneQueries(db: Db): PgLanes {
   const names = (organizations: readonly string[]) => organizations.map((org) => LANE + org);
-  const orgsOf = (leases: string[]) => leases.map((name) => name.slice(LANE.length));
   return {
     async claim(holder, ms, now, organizations, limit) {
       const sql = db();
@@ -172,7 +179,7 @@ export function pgLaneQueries(db: Db, leases: PgLeases): PgLanes {
           WHERE status = 'pending' AND next_attempt_at <= ${now}::bigint AND (${only}::text[] IS NULL OR organization_id = ANY(${only}::text[]))
         ) due
         ON CONFLICT (name) DO NOTHING`;
-      const rows = await sql<{ name: string }[]>`UPDATE leases SET holder = ${holder}, expires_at = ${dbNowMs(sql)} + ${ms}::bigint
+      const rows = await sql<{ name: string; position: number }[]>`UPDATE leases SET holder = ${holder}, expires_at = ${dbNowMs(sql)} + ${ms}::bigint
         WHERE name IN (
           SELECT l.name FROM leases l
           WHERE l.name LIKE ${LANE + "%"} AND l.expires_at <= ${dbNowMs(sql)}
@@ -181,12 +188,27 @@ export function pgLaneQueries(db: Db, leases: PgLeases): PgLanes {
               AND e.status = 'pending' AND e.next_attempt_at <= ${now}::bigint)
           ORDER BY l.expires_at LIMIT ${limit}::bigint
           FOR UPDATE SKIP LOCKED)
-        RETURNING name`;
-      return orgsOf(rows.map((row) => row.name));
+        RETURNING name, position::float8 AS position`;
+      return rows.map((row) => ({ organizationId: row.name.slice(LANE.length), position: row.position }));
     },
 
-    renew: async (holder, ms, organizations) => orgsOf(await leases.renew(names(organizations), holder, ms)),
-    release: (holder, organizations) => leases.release(names(organizations), holder),
+    async renew(holder, ms, lanes) {
+      if (lanes.length === 0) return [];
+      const sql = db();
+      // Still this holder's, even past its time: no other node took it, so none has acted on it.
+      const rows = await sql<{ name: string }[]>`UPDATE leases SET expires_at = ${dbNowMs(sql)} + ${ms}::bigint, position = greatest(leases.position, held.position)
+        FROM unnest(${names(lanes.map((lane) => lane.organizationId))}::text[], ${lanes.map((lane) => lane.position)}::bigint[]) AS held(name, position)
+        WHERE leases.name = held.name AND leases.holder = ${holder}
+        RETURNING leases.name`;
+      return rows.map((row) => row.name.slice(LANE.length));
+    },
+
+    async release(holder, lanes) {
+      if (lanes.length === 0) return;
+      await db()`UPDATE leases SET expires_at = 0, position = greatest(leases.position, held.position)
+        FROM unnest(${names(lanes.map((lane) => lane.organizationId))}::text[], ${lanes.map((lane) => lane.position)}::bigint[]) AS held(name, position)
+        WHERE leases.name = held.name AND leases.holder = ${holder}`;
+    },
 
     async dueOf(organizations, now, limit) {
       if (organizations.length === 0) return [];

@@ -247,7 +247,6 @@ export const events = pgTable(
     uniqueIndex("events_id").on(t.id),
     index("events_pending_due").on(t.status, t.nextAttemptAt),
     index("events_org_seq").on(t.organizationId, t.seq),
-    index("events_pending_org_seq").on(t.organizationId, t.seq).where(sql`${t.status} = 'pending'`),
     index("events_org_dossier_seq").on(t.organizationId, sql`(CASE WHEN ${t.type} = 'note.created' THEN ${t.body}::jsonb -> 'data' ->> 'dossier_id' ELSE ${t.body}::jsonb -> 'data' ->> 'id' END)`, t.seq),
   ],
 );
@@ -256,6 +255,7 @@ export const leases = pgTable("leases", {
   name: text("name").primaryKey(),
   holder: text("holder").notNull(),
   expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
+  position: bigint("position", { mode: "number" }).notNull().default(0),
 });
 
 export const deliveryAttempts = pgTable(
