@@ -18,6 +18,11 @@
 // holds while the generation of its organization's dossiers is unchanged; the totals' counts
 // (dossier_counts) move only with the dossiers. Answers that depend on the clock (`overdue`), and
 // those filtered by a contact's links (which change without the dossiers), are never remembered.
+//
+// A cursor page (`after`, issue 38) is a keyset page from the start: `(created_at, id) <` the
+// cursor's key, as a remembered boundary seeks, with one row more read to tell whether rows follow.
+// Its answer is remembered under the same rule, the cursor being part of the query that keys it;
+// it needs no boundary.
 import type { Static } from "@sinclair/typebox";
 import type { Database } from "bun:sqlite";
 import type { DossierStatus, DossierType } from "../schemas/dossiers";
@@ -206,9 +211,9 @@ export function pageSql(columns: string, where: string, options: { offset: numbe
   return `SELECT ${columns} FROM dossiers WHERE rowid IN (SELECT rowid FROM ${source} WHERE ${where} ${order} LIMIT ? OFFSET ?) ${order}`;
 }
 
-/** The page after a remembered boundary; parameters: the WHERE's, the boundary's created_at and id,
+/** The page after a remembered boundary or a cursor (exported for the test of its plan); parameters: the WHERE's, the boundary's created_at and id,
  * then LIMIT. Plain `?` continue the numbering of any `?N` in the WHERE. */
-const seekSql = (columns: string, where: string) =>
+export const seekSql = (columns: string, where: string) =>
   `SELECT ${columns} FROM dossiers WHERE ${where} AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`;
 
 /** The key of a page start: the WHERE (fixed SQL), its bound values (the organization among them)

@@ -126,7 +126,7 @@ export const CursorPagingQuery = {
       description:
         "For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter " +
         "still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts " +
-        "under writes). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a " +
+        "under writes; of the sort keys only a task's due_at can change, and the task moves with it). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a " +
         "malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events",
     }),
   ),

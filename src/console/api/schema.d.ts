@@ -4601,7 +4601,7 @@ export interface operations {
                 page?: number;
                 /** @description Page size, 1 to 100 */
                 per_page?: number;
-                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
+                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes; of the sort keys only a task's due_at can change, and the task moves with it). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
                 after?: string;
             };
             header?: never;
@@ -4989,7 +4989,7 @@ export interface operations {
                 page?: number;
                 /** @description Page size, 1 to 100 */
                 per_page?: number;
-                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
+                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes; of the sort keys only a task's due_at can change, and the task moves with it). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
                 after?: string;
             };
             header?: never;
@@ -5241,7 +5241,7 @@ export interface operations {
                 page?: number;
                 /** @description Page size, 1 to 100 */
                 per_page?: number;
-                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
+                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes; of the sort keys only a task's due_at can change, and the task moves with it). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
                 after?: string;
             };
             header?: never;
@@ -6259,7 +6259,7 @@ export interface operations {
                 page?: number;
                 /** @description Page size, 1 to 100 */
                 per_page?: number;
-                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
+                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes; of the sort keys only a task's due_at can change, and the task moves with it). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
                 after?: string;
             };
             header?: never;
@@ -6371,7 +6371,7 @@ export interface operations {
                 page?: number;
                 /** @description Page size, 1 to 100 */
                 per_page?: number;
-                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
+                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes; of the sort keys only a task's due_at can change, and the task moves with it). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
                 after?: string;
             };
             header?: never;
@@ -6846,7 +6846,7 @@ export interface operations {
                 page?: number;
                 /** @description Page size, 1 to 100 */
                 per_page?: number;
-                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
+                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes; of the sort keys only a task's due_at can change, and the task moves with it). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
                 after?: string;
             };
             header?: never;
@@ -7086,7 +7086,7 @@ export interface operations {
                 page?: number;
                 /** @description Page size, 1 to 100 */
                 per_page?: number;
-                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
+                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes; of the sort keys only a task's due_at can change, and the task moves with it). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
                 after?: string;
             };
             header?: never;
