@@ -219,6 +219,21 @@ describe.each(ENGINES)("cursor pages under writes on %s", async (engine) => {
     const exact = await call(app, "GET", "/dossiers?type=candidate&per_page=5", { key: fresh.key });
     expect(exact.json.meta.next_after).toBeNull();
   });
+
+  test("a remembered answer is one cursor's (the cursor in its key) and goes with the next change", async () => {
+    const fresh = await makeOrg(app, { rateLimit: 1_000_000 });
+    for (let i = 0; i < 6; i++) await made(app, fresh, "/dossiers", { type: "candidate", name: `R${i}` });
+    const page = (after: string) => call(app, "GET", `/dossiers?per_page=2&after=${after}`, { key: fresh.key });
+    const first = (await call(app, "GET", "/dossiers?per_page=2", { key: fresh.key })).json;
+    const second = (await page(first.meta.next_after)).json;
+    const third = (await page(second.meta.next_after)).json;
+    expect((await page(first.meta.next_after)).json).toEqual(second);
+    expect(third.data.map((d: Id) => d.id)).not.toEqual(second.data.map((d: Id) => d.id));
+    await changed(app, fresh, "DELETE", `/dossiers/${second.data[0].id}`);
+    const after = (await page(first.meta.next_after)).json;
+    expect(after.data.map((d: Id) => d.id)).toEqual([second.data[1].id, third.data[0].id]);
+    expect(after.meta.total).toBe(5);
+  });
 });
 
 describe("cursors that are refused", async () => {
