@@ -158,13 +158,16 @@ export const dossierRoutes = [
         updatedSince: query.updated_since,
         ...paged,
       });
-      // The rows come as JSON text; the envelope is the one `page` makes, with the content type
-      // Elysia gives an object. It is made once per remembered answer (its query, paging included,
+      // The rows come as JSON text; the envelope is the one `pagedAnswer` makes, with the content type
+      // Elysia gives an object. It is made once per remembered answer (its query, paging and cursor included,
       // is the answer's key), so that a remembered answer is sent as one flat string.
       set.headers["content-type"] = "application/json;charset=utf-8";
       return chain(listed, (answer) => {
-        const next_after = answer.next && cursorOf("dossiers", answer.next);
-        return (answer.envelope ??= `{"data":${answer.json},"meta":${JSON.stringify(pagedAnswer({ data: [], total: answer.total, next_after }, paged).meta)}}`);
+        if (answer.envelope === undefined) {
+          const meta = pagedAnswer({ data: [], total: answer.total, next_after: answer.next && cursorOf("dossiers", answer.next) }, paged).meta;
+          answer.envelope = `{"data":${answer.json},"meta":${JSON.stringify(meta)}}`;
+        }
+        return answer.envelope;
       });
     },
   }),
