@@ -31,6 +31,8 @@ export interface ContactPageQuery {
   updatedSince: string | null;
   offset: number;
   limit: number;
+  /** A cursor page (issue 38): the contacts after this one in the list's order; offset is 0. */
+  after?: { created_at: string; id: string };
   /** False reads without the caches (DOSSIER_CACHE=off). */
   cache: boolean;
 }
@@ -157,6 +159,16 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
     return { total, rows };
   }
 
+  /** The list's total for its filters, as the pages without `after` count it (their cached
+   * matches too, when the search's generation allows). */
+  function totalOf(q: ContactPageQuery, cacheable: boolean): number {
+    const counted = { ...q, offset: 0, limit: 0 };
+    if (q.search === null) return q.pool || q.updatedSince !== null ? byScan(counted).total : byKinds(counted).total;
+    const match = { organizationId: q.organizationId, folded: q.search, length: [...q.search].length, mask: q.mask, pool: q.pool, updatedSince: q.updatedSince };
+    const state = cacheable && q.updatedSince === null ? contactsGeneration(sqlite, q.organizationId) : null;
+    return searchPage(sqlite, match, 0, 0, state).total;
+  }
+
   const byId = (organizationId: string, contactId: string): Contact | null => {
     const row = sqlite
       .query<CountedRow, [string, string]>(`SELECT ${WITH_COUNT} FROM contacts c WHERE c.id = ?1 AND c.organization_id = ?2`)
@@ -165,7 +177,7 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
   };
   const shown = new StampCache<Contact>(sqlite, RECORDS_REMEMBERED);
 
-  return {
+  const queries = {
     /** The organization's contact with its dossier_count, or null (another organization's is null too). */
     byId,
 
@@ -263,11 +275,13 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
      * in one snapshot of its own. Pages without a pool filter are remembered per organization's
      * contacts generation (./contact-search.ts); a read inside a caller's transaction neither uses
      * nor fills the caches, since the generation may then count writes that are later rolled back,
-     * after which the same number would stand for other rows.
+     * after which the same number would stand for other rows. A cursor page (`after`) is not
+     * remembered: its rows are the export's batch after the cursor, its total the list's.
      */
     page(q: ContactPageQuery): { data: Contact[]; total: number } {
       const cacheable = q.cache && !q.pool && !inWriteTransaction(sqlite);
       return readSnapshot(sqlite, () => {
+        if (q.after !== undefined) return { data: queries.exportPage(q, q.after, q.limit), total: totalOf(q, cacheable) };
         if (q.pool && q.search === null) {
           const { total, rows } = byScan(q);
           return { data: rows.map(present), total };
@@ -299,4 +313,5 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
       });
     },
   };
+  return queries;
 }

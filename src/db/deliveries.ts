@@ -49,6 +49,10 @@ export function deliveryQueries({ sqlite }: QueryDeps) {
   const pageOf = sqlite.query<DeliveryRow, [string, string | null, string | null, number, number]>(
     `SELECT ${COLUMNS} ${filtered} ORDER BY seq DESC LIMIT ?4 OFFSET ?5`,
   );
+  // A cursor page (issue 38): the events before seq ?4 (newest first), by the same index.
+  const pageAfter = sqlite.query<DeliveryRow, [string, string | null, string | null, number, number]>(
+    `SELECT ${COLUMNS} ${filtered} AND seq < ?4 ORDER BY seq DESC LIMIT ?5`,
+  );
   const countOf = sqlite.query<{ n: number }, [string, string | null, string | null]>(`SELECT count(*) AS n ${filtered}`);
   const requeue = sqlite.query<unknown, [number, number]>(
     `UPDATE events SET status = 'pending', attempts = 0, next_attempt_at = ? WHERE seq = ?`,
@@ -64,9 +68,12 @@ export function deliveryQueries({ sqlite }: QueryDeps) {
       const max = limit ?? -1; // SQLite: a negative LIMIT means none
       return status === undefined ? every.all(organizationId, max) : withStatus.all(organizationId, status, max);
     },
-    /** A page of the log, newest first; a filter left undefined matches all. */
-    page: (organizationId: string, filter: DeliveryPageFilter, limit: number, offset: number): DeliveryRow[] =>
-      pageOf.all(organizationId, filter.status ?? null, filter.type ?? null, limit, offset),
+    /** A page of the log, newest first; a filter left undefined matches all. `afterSeq`: a cursor
+     * page, the events older than that one (offset 0). */
+    page: (organizationId: string, filter: DeliveryPageFilter, limit: number, offset: number, afterSeq?: number): DeliveryRow[] =>
+      afterSeq === undefined
+        ? pageOf.all(organizationId, filter.status ?? null, filter.type ?? null, limit, offset)
+        : pageAfter.all(organizationId, filter.status ?? null, filter.type ?? null, afterSeq, limit),
     count: (organizationId: string, filter: DeliveryPageFilter): number => countOf.get(organizationId, filter.status ?? null, filter.type ?? null)!.n,
     /** Pending again, due at `at` (epoch ms), its schedule from the start; the log is kept. */
     requeue: (seq: number, at: number) => void requeue.run(at, seq),

@@ -18,6 +18,11 @@
 // holds while the generation of its organization's dossiers is unchanged; the totals' counts
 // (dossier_counts) move only with the dossiers. Answers that depend on the clock (`overdue`), and
 // those filtered by a contact's links (which change without the dossiers), are never remembered.
+//
+// A cursor page (`after`, issue 38) is a keyset page from the start: `(created_at, id) <` the
+// cursor's key, as a remembered boundary seeks, with one row more read to tell whether rows follow.
+// Its answer is remembered under the same rule, the cursor being part of the query that keys it;
+// it needs no boundary.
 import type { Static } from "@sinclair/typebox";
 import type { Database } from "bun:sqlite";
 import type { DossierStatus, DossierType } from "../schemas/dossiers";
@@ -41,6 +46,8 @@ export interface DossierFilters {
 export interface ListDossiersQuery extends DossierFilters {
   page: number;
   perPage: number;
+  /** A cursor page (issue 38): the rows after this one in the list's order, not `page`'s. */
+  after?: Boundary;
 }
 
 /** Migration 0004's (organization_id, created_at desc, id desc, status): the unfiltered list's
@@ -97,23 +104,43 @@ export interface Boundary {
   id: string;
 }
 
+/** A page's rows, the list's total, and the last row's key when rows follow it (else null): the
+ * next page's cursor (issue 38). */
+export interface ListPage<T> {
+  rows: T[];
+  total: number;
+  next: Boundary | null;
+}
+
 /**
  * The page's rows as `columns` selects them (fixed SQL with created_at and id among them), newest
  * first (created_at desc, id desc), and the exact total. `now` (ISO) is the clock for `overdue`;
- * `boundaries`: where page boundaries are remembered, null to remember none.
+ * `boundaries`: where page boundaries are remembered, null to remember none. A cursor page
+ * (`after`) seeks past its key, as a remembered boundary does, reading one row more to know
+ * whether rows follow.
  */
 export function listRows<T extends Boundary>(
   sqlite: Database, organizationId: string, query: ListDossiersQuery, columns: string, now: string, boundaries: GenerationCache<Boundary> | null,
-): { rows: T[]; total: number } {
+): ListPage<T> {
   const { where, params } = dossierListWhere(query, organizationId, now);
   const total = countDossiers(sqlite, organizationId, query, where, params);
+  if (query.after !== undefined) {
+    const read = sqlite.query<T, (string | number)[]>(seekSql(columns, where)).all(...params, query.after.created_at, query.after.id, query.perPage + 1);
+    const rows = read.slice(0, query.perPage);
+    return { rows, total, next: read.length > query.perPage ? keyOf(rows.at(-1)!) : null };
+  }
   const offset = (query.page - 1) * query.perPage;
-  if (offset >= total) return { rows: [], total };
+  if (offset >= total) return { rows: [], total, next: null };
   const cover = isUnfiltered(query) && hasCoverIndex(sqlite);
-  if (offset === 0) return { rows: sqlite.query<T, (string | number)[]>(pageSql(columns, where, { offset, cover })).all(...params, query.perPage, 0), total };
-  const page: DeepPage = { sqlite, organizationId, columns, where, params, perPage: query.perPage, offset, cover };
-  return { rows: deepPage<T>(page, boundaries), total };
+  const rows =
+    offset === 0
+      ? sqlite.query<T, (string | number)[]>(pageSql(columns, where, { offset, cover })).all(...params, query.perPage, 0)
+      : deepPage<T>({ sqlite, organizationId, columns, where, params, perPage: query.perPage, offset, cover }, boundaries);
+  // The count and the rows are one snapshot: rows follow when the page ends before the total.
+  return { rows, total, next: offset + rows.length < total && rows.length > 0 ? keyOf(rows.at(-1)!) : null };
 }
+
+const keyOf = (row: Boundary): Boundary => ({ created_at: row.created_at, id: row.id });
 
 interface DeepPage {
   sqlite: Database;
@@ -184,9 +211,9 @@ export function pageSql(columns: string, where: string, options: { offset: numbe
   return `SELECT ${columns} FROM dossiers WHERE rowid IN (SELECT rowid FROM ${source} WHERE ${where} ${order} LIMIT ? OFFSET ?) ${order}`;
 }
 
-/** The page after a remembered boundary; parameters: the WHERE's, the boundary's created_at and id,
+/** The page after a remembered boundary or a cursor (exported for the test of its plan); parameters: the WHERE's, the boundary's created_at and id,
  * then LIMIT. Plain `?` continue the numbering of any `?N` in the WHERE. */
-const seekSql = (columns: string, where: string) =>
+export const seekSql = (columns: string, where: string) =>
   `SELECT ${columns} FROM dossiers WHERE ${where} AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`;
 
 /** The key of a page start: the WHERE (fixed SQL), its bound values (the organization among them)
@@ -197,6 +224,8 @@ const boundaryKey = (where: string, params: readonly (string | number)[], offset
 export interface Answer {
   json: string;
   total: number;
+  /** The last row's key when rows follow (ListPage's `next`). */
+  next: Boundary | null;
   /** The route's whole answer, made once per remembered answer (src/http/routes/dossiers.ts). */
   envelope?: string;
 }

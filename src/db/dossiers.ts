@@ -132,9 +132,9 @@ export function dossierQueries({ sqlite, generations }: QueryDeps) {
     /** A page of GET /dossiers and the exact total. `now` (ISO): the clock for `overdue`;
      * `remember`: page boundaries may be kept while the organization's dossiers are unchanged
      * (src/db/dossier-page.ts). Call it inside one read snapshot (store.read). */
-    page(organizationId: string, query: ListDossiersQuery, now: string, options: { remember: boolean }): { data: Dossier[]; total: number } {
-      const { rows, total } = listRows<Dossier>(sqlite, organizationId, query, COLUMNS, now, options.remember && rememberable(query) ? caches.boundaries : null);
-      return { data: rows, total };
+    page(organizationId: string, query: ListDossiersQuery, now: string, options: { remember: boolean }): { data: Dossier[]; total: number; next: Boundary | null } {
+      const { rows, total, next } = listRows<Dossier>(sqlite, organizationId, query, COLUMNS, now, options.remember && rememberable(query) ? caches.boundaries : null);
+      return { data: rows, total, next };
     },
 
     /** One batch of the export (C21): the list's filters and order, the rows after `after` (the
@@ -158,8 +158,8 @@ export function dossierQueries({ sqlite, generations }: QueryDeps) {
      */
     pageJson(organizationId: string, query: ListDossiersQuery, now: string, options: { remember: boolean }): Answer {
       const answer = () => {
-        const { rows, total } = listRows<JsonRow>(sqlite, organizationId, query, JSON_COLUMNS, now, options.remember && rememberable(query) ? caches.boundaries : null);
-        return { json: `[${rows.map(rowJson).join(",")}]`, total };
+        const { rows, total, next } = listRows<JsonRow>(sqlite, organizationId, query, JSON_COLUMNS, now, options.remember && rememberable(query) ? caches.boundaries : null);
+        return { json: `[${rows.map(rowJson).join(",")}]`, total, next };
       };
       if (!options.remember || !rememberable(query)) return answer();
       return rememberedAnswer(caches.answers, organizationId, JSON.stringify([organizationId, query]), answer);

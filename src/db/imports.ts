@@ -56,14 +56,18 @@ export function importQueries({ sqlite }: QueryDeps) {
       return raw ? rowOf(raw) : null;
     },
 
-    /** A page of the organization's imports of the given resources, newest first, and the total. */
-    page(organizationId: string, resources: readonly string[], offset: number, limit: number): { rows: ImportRow[]; total: number } {
+    /** A page of the organization's imports of the given resources, newest first, and the total.
+     * `after`: a cursor page (issue 38), the imports older than that one (offset 0). */
+    page(
+      organizationId: string, resources: readonly string[], offset: number, limit: number, after?: { created_at: string; id: string },
+    ): { rows: ImportRow[]; total: number } {
       const kinds = JSON.stringify(resources);
       const where = "organization_id = ?1 AND resource IN (SELECT value FROM json_each(?2))";
       const total = sqlite.query<{ n: number }, [string, string]>(`SELECT count(*) AS n FROM imports WHERE ${where}`).get(organizationId, kinds)!.n;
+      const seek = after === undefined ? "" : "AND (created_at, id) < (?5, ?6)";
       const rows = sqlite
-        .query<Raw, [string, string, number, number]>(`SELECT ${COLUMNS} FROM imports WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ?3 OFFSET ?4`)
-        .all(organizationId, kinds, limit, offset)
+        .query<Raw, (string | number)[]>(`SELECT ${COLUMNS} FROM imports WHERE ${where} ${seek} ORDER BY created_at DESC, id DESC LIMIT ?3 OFFSET ?4`)
+        .all(organizationId, kinds, limit, offset, ...(after === undefined ? [] : [after.created_at, after.id]))
         .map(rowOf);
       return { rows, total };
     },

@@ -6,15 +6,17 @@ import { StampCache } from "./stamp-cache";
 
 type NoteRecord = Static<typeof Note>;
 type NoteRow = Omit<NoteRecord, "is_internal"> & { is_internal: number };
+/** A cursor page's position: the note before it (issue 38). */
+export type NoteKey = Pick<NoteRecord, "created_at" | "id">;
 
 /** Pages of notes a GET showed, kept while nothing is committed (src/db/stamp-cache.ts). */
 const PAGES_REMEMBERED = 1024;
 
 export function noteQueries({ sqlite }: QueryDeps) {
   const pages = new StampCache<{ data: NoteRecord[]; total: number }>(sqlite, PAGES_REMEMBERED);
-  const page = (organizationId: string, dossierId: string, perPage: number, offset: number) => {
+  const page = (organizationId: string, dossierId: string, perPage: number, offset: number, after?: NoteKey) => {
     const total = notes.countOfDossier(organizationId, dossierId);
-    return { data: offset >= total ? [] : notes.pageOfDossier(organizationId, dossierId, perPage, offset), total };
+    return { data: offset >= total ? [] : notes.pageOfDossier(organizationId, dossierId, perPage, offset, after), total };
   };
   const notes = {
     countOfDossier(organizationId: string, dossierId: string): number {
@@ -25,14 +27,16 @@ export function noteQueries({ sqlite }: QueryDeps) {
 
     /** Oldest first; notes of the same millisecond by id, the order they were made in (UUIDv7,
      * made with created_at), on both engines: PostgreSQL keeps no rowid. The index
-     * notes_dossier_created (dossier_id, created_at, id) gives this order with no sort. */
-    pageOfDossier(organizationId: string, dossierId: string, limit: number, offset: number): NoteRecord[] {
+     * notes_dossier_created (dossier_id, created_at, id) gives this order with no sort, and seeks
+     * to `after` (a cursor page, issue 38: the notes after that one). */
+    pageOfDossier(organizationId: string, dossierId: string, limit: number, offset: number, after?: NoteKey): NoteRecord[] {
+      const seek = after === undefined ? "" : "AND (created_at, id) > (?5, ?6)";
       return sqlite
-        .query<NoteRow, [string, string, number, number]>(
+        .query<NoteRow, (string | number)[]>(
           `SELECT id, dossier_id, content, is_internal, created_at FROM notes
-           WHERE dossier_id = ? AND organization_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?`,
+           WHERE dossier_id = ?1 AND organization_id = ?2 ${seek} ORDER BY created_at, id LIMIT ?3 OFFSET ?4`,
         )
-        .all(dossierId, organizationId, limit, offset)
+        .all(dossierId, organizationId, limit, offset, ...(after === undefined ? [] : [after.created_at, after.id]))
         .map((row) => ({ ...row, is_internal: row.is_internal === 1 }));
     },
 
@@ -43,10 +47,12 @@ export function noteQueries({ sqlite }: QueryDeps) {
     },
 
     /** A page of the dossier's notes and their total, as GET /dossiers/{id}/notes shows them; with
-     * `remember`, kept (frozen) while nothing is committed. Call it inside one read snapshot. */
-    shownPage(organizationId: string, dossierId: string, perPage: number, offset: number, options: { remember: boolean }) {
-      if (!options.remember) return page(organizationId, dossierId, perPage, offset);
-      return pages.get(`${organizationId}\u0000${dossierId}\u0000${perPage}\u0000${offset}`, () => page(organizationId, dossierId, perPage, offset))!;
+     * `remember`, kept (frozen) while nothing is committed (the cursor in the key). Call it inside
+     * one read snapshot. */
+    shownPage(organizationId: string, dossierId: string, perPage: number, offset: number, options: { remember: boolean }, after?: NoteKey) {
+      if (!options.remember) return page(organizationId, dossierId, perPage, offset, after);
+      const position = after === undefined ? `${offset}` : `${after.created_at}\u0000${after.id}`;
+      return pages.get(`${organizationId}\u0000${dossierId}\u0000${perPage}\u0000${position}`, () => page(organizationId, dossierId, perPage, offset, after))!;
     },
   };
   return notes;

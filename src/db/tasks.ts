@@ -14,6 +14,20 @@ const COLUMNS = `id, organization_id, dossier_id, contact_id, title, notes, due_
 /** due_at ascending, no due date last, then created_at, then id (C22). */
 const ORDER = `ORDER BY due_at IS NULL, due_at, created_at, id`;
 
+/** A cursor page's position (issue 38): the task before it, by the columns of ORDER. */
+export interface TaskPosition {
+  due_at: string | null;
+  created_at: string;
+  id: string;
+}
+
+/** The tasks after `after` in ORDER: with a due date, those due later (or as late, made later) and
+ * every task without one; without a due date, those without one made later. */
+const afterTask = (after: TaskPosition): { sql: string; args: string[] } =>
+  after.due_at === null
+    ? { sql: " AND due_at IS NULL AND (created_at, id) > (?, ?)", args: [after.created_at, after.id] }
+    : { sql: " AND (due_at IS NULL OR (due_at, created_at, id) > (?, ?, ?))", args: [after.due_at, after.created_at, after.id] };
+
 const record = ({ created_by_kind, created_by_id, ...row }: TaskRow): TaskRecord => ({ ...row, created_by: { kind: created_by_kind, id: created_by_id } });
 
 /** The filters of a list, read and checked by the service. */
@@ -133,14 +147,19 @@ export function taskQueries({ sqlite }: QueryDeps) {
       return row ? record(row) : null;
     },
 
-    /** A page of the organization's tasks that match `filter`, in C22's order, and their total. */
-    page(organizationId: string, filter: TaskFilter, limit: number, offset: number): { data: TaskRecord[]; total: number } {
+    /** A page of the organization's tasks that match `filter`, in C22's order, and their total.
+     * `after`: a cursor page (issue 38), the tasks after that one in the order (offset 0). */
+    page(organizationId: string, filter: TaskFilter, limit: number, offset: number, after?: TaskPosition): { data: TaskRecord[]; total: number } {
       const { sql, args } = where(organizationId, filter);
       const total = sqlite.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM tasks WHERE ${sql}`).get(...args)!.n;
+      const seek = after === undefined ? { sql: "", args: [] } : afterTask(after);
       const data =
         offset >= total
           ? []
-          : sqlite.query<TaskRow, (string | number)[]>(`SELECT ${COLUMNS} FROM tasks WHERE ${sql} ${ORDER} LIMIT ? OFFSET ?`).all(...args, limit, offset).map(record);
+          : sqlite
+              .query<TaskRow, (string | number)[]>(`SELECT ${COLUMNS} FROM tasks WHERE ${sql}${seek.sql} ${ORDER} LIMIT ? OFFSET ?`)
+              .all(...args, ...seek.args, limit, offset)
+              .map(record);
       return { data, total };
     },
 

@@ -3,7 +3,7 @@
 // document says `$ref` to its name instead of repeating it, so a generated client gets one type
 // per resource (`Dossier`, `Contact`, ...) rather than the same shape inline in every operation.
 import type { TSchema } from "@sinclair/typebox";
-import { ErrorBody, List, Meta, One } from "../schemas/common";
+import { ErrorBody, List, Meta, One, PageMeta, Paged } from "../schemas/common";
 import { CreateMember, Member, MemberRole, NewMember, PatchMember, Session, SetupLink, SetupPassword, SignedOut, SignIn } from "../schemas/members";
 import {
   Contact,
@@ -75,15 +75,16 @@ const NAMED: Record<string, TSchema> = {
   LinkedContact: LinkItem,
   Unlinked,
   Meta,
+  PageMeta,
   Error: ErrorBody,
   DossierEnvelope: One(Dossier),
-  DossierList: List(Dossier),
+  DossierList: Paged(Dossier),
   ArchivedDossierEnvelope: One(ArchivedDossier),
   ContactEnvelope: One(Contact),
-  ContactList: List(Contact),
+  ContactList: Paged(Contact),
   DeletedContactEnvelope: One(DeletedContact),
   NoteEnvelope: One(Note),
-  NoteList: List(Note),
+  NoteList: Paged(Note),
   FlowList: List(Flow),
   StageList: List(Stage),
   LinkEnvelope: One(Link),
@@ -149,7 +150,7 @@ const NAMED: Record<string, TSchema> = {
   ImportStatus,
   ImportForm,
   ImportEnvelope: One(Import),
-  ImportList: List(Import),
+  ImportList: Paged(Import),
   Scope: ScopeName,
   ApiKey,
   ApiKeyList: List(ApiKey),
@@ -168,7 +169,7 @@ const NAMED: Record<string, TSchema> = {
   RotatedWebhookSecretEnvelope: One(RotatedSecret),
   WebhookDeliveryStatus: DeliveryStatus,
   WebhookDelivery: Delivery,
-  WebhookDeliveryList: List(Delivery),
+  WebhookDeliveryList: Paged(Delivery),
   WebhookDeliveryAttempt: DeliveryAttempt,
   WebhookDeliveryWithAttempts: DeliveryWithAttempts,
   WebhookDeliveryWithAttemptsEnvelope: One(DeliveryWithAttempts),
@@ -181,7 +182,7 @@ const NAMED: Record<string, TSchema> = {
   TaskStatus,
   TaskCreator,
   TaskEnvelope: One(Task),
-  TaskList: List(Task),
+  TaskList: Paged(Task),
   DeletedTask,
   DeletedTaskEnvelope: One(DeletedTask),
   CreateTask,

@@ -442,7 +442,7 @@ A missing or unknown key is \`401 unauthorized\` with \`WWW-Authenticate: Bearer
 
 ## Pagination
 
-Lists answer \`{"data": [...], "meta": {"total", "page", "per_page"}}\`. Ask for a page with \`page\` (from 1) and \`per_page\` (1 to 100, default 25); a page past the end answers \`data: []\` with the right \`total\`. Dossiers and contacts are newest first, notes oldest first. To keep a copy in sync, read what changed with \`updated_since\`, or follow \`GET /api/v1/events\` with \`after\` (its \`meta.next_after\`): the feed misses and repeats nothing.
+Lists answer \`{"data": [...], "meta": {"total", "page", "per_page"}}\`. Ask for a page with \`page\` (from 1) and \`per_page\` (1 to 100, default 25); a page past the end answers \`data: []\` with the right \`total\`. Dossiers and contacts are newest first, notes oldest first. Pages by number shift while others write; to read a list whole (a sync), start with an ordinary first page and then pass its \`meta.next_after\` as \`after\` until it is null: each page follows the last item of the one before, so no item is skipped or repeated (dossiers, contacts, notes, tasks, imports, webhook deliveries). To keep a copy in sync afterwards, read what changed with \`updated_since\`, or follow \`GET /api/v1/events\` with \`after\` (its \`meta.next_after\`): the feed misses and repeats nothing.
 
 ## Errors
 

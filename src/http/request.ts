@@ -5,6 +5,7 @@ import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { ApiError, invalidBody, notFound } from "../errors";
 import { isUuid } from "../ids";
+import type { CursorPaging, PagedAnswer } from "../services/cursor";
 
 const JSON_LIMIT = 1_048_576; // 1 MB (C8, C10)
 
@@ -198,6 +199,21 @@ export interface Paging {
 
 /** The page a list asks for, from its query's `page` and `per_page` (schemas/common.ts). */
 export const paging = (query: { page: number; per_page: number }): Paging => ({ page: query.page, perPage: query.per_page });
+
+/** The page a list that takes `after` asks for (issue 38). `after` with `page` is 400 naming
+ * `page`: the two name different positions, and answering either one would hide the other from a
+ * client that meant it. `page` is told apart from its default by the query as sent. */
+export function cursorPaging(query: { page: number; per_page: number; after?: string }, request: Request): CursorPaging {
+  if (query.after === undefined) return paging(query);
+  if (searchParams(request).has("page")) throw invalidBody("page: not with after; after names the position, page the offset: send one of them", "page");
+  return { page: 1, perPage: query.per_page, after: query.after };
+}
+
+/** A page of a list that takes `after`: meta with next_after (null when no row follows). */
+export const pagedAnswer = <T>({ data, total, next_after }: PagedAnswer<T>, p: CursorPaging) => ({
+  data,
+  meta: { total, page: p.page, per_page: p.perPage, next_after },
+});
 
 /** The query of the request. The server's URLs are absolute and carry no fragment, so the query is
  * all after the first "?": parsing that alone skips a whole URL parse per request. */

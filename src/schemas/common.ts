@@ -22,6 +22,22 @@ export const Meta = t.Object(
   { ...closed, examples: [{ total: 1, page: 1, per_page: 25 }] },
 );
 
+/** The meta of a list that takes `after` (issue 38): C3's members and the next page's cursor. */
+export const PageMeta = t.Object(
+  {
+    ...Meta.properties,
+    page: t.Integer({ minimum: 1, description: "The page number asked for; on a page asked for with `after`, 1 (pages are counted from the cursor)" }),
+    total: t.Integer({ minimum: 0, description: "Number of items across all pages (with `after` too: the list's total for its filters)" }),
+    next_after: Nullable(
+      t.String({
+        description:
+          "The cursor of the next page: pass it as `after` to read on from the last item of this page, with no item skipped or repeated while others write; null when no item follows",
+      }),
+    ),
+  },
+  { ...closed, examples: [{ total: 1, page: 1, per_page: 25, next_after: null }] },
+);
+
 /** The error envelope (api-v1 "Errors", C9): every code the API answers. Each operation's answers
  * narrow `code` to the codes of that status (src/http/openapi-doc.ts). */
 export const ErrorBody = t.Object(
@@ -55,6 +71,7 @@ const firstExample = (schema: TSchema): unknown => (Array.isArray(schema.example
 // once (src/http/openapi-components.ts) and every operation that answers it refers to that name.
 const ones = new WeakMap<TSchema, TSchema>();
 const lists = new WeakMap<TSchema, TSchema>();
+const pages = new WeakMap<TSchema, TSchema>();
 
 /** `{ data: <resource> }` */
 export const One = <T extends TSchema>(schema: T) => {
@@ -79,6 +96,19 @@ export const List = <T extends TSchema>(schema: T) => {
   return envelope;
 };
 
+/** `{ data: [<resource>...], meta }` of a list that takes `after`: meta has next_after. */
+export const Paged = <T extends TSchema>(schema: T) => {
+  const made = pages.get(schema);
+  if (made) return made as TObject<{ data: TArray<T>; meta: typeof PageMeta }>;
+  const example = firstExample(schema);
+  const envelope = t.Object(
+    { data: t.Array(schema), meta: PageMeta },
+    { ...closed, ...(example === undefined ? {} : { examples: [{ data: [example], meta: { total: 1, page: 1, per_page: 25, next_after: null } }] }) },
+  );
+  pages.set(schema, envelope);
+  return envelope;
+};
+
 /** The query parameters of a paginated list (C3). */
 export const PagingQuery = {
   page: t.Integer({ minimum: 1, default: 1, description: "1-based page number; a page past the end answers data: [] with the right total" }),
@@ -87,6 +117,23 @@ export const PagingQuery = {
 
 /** The query of a paginated list that has no filter. */
 export const PageQuery = t.Object(PagingQuery);
+
+/** C3's paging and `after` (issue 38), for the lists a sync reads whole. */
+export const CursorPagingQuery = {
+  ...PagingQuery,
+  after: t.Optional(
+    t.String({
+      description:
+        "For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter " +
+        "still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts " +
+        "under writes; of the sort keys only a task's due_at can change, and the task moves with it). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a " +
+        "malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events",
+    }),
+  ),
+};
+
+/** The query of a paginated list that has no filter but takes `after`. */
+export const CursorPageQuery = t.Object(CursorPagingQuery);
 
 /** `updated_since` of a list (C17): only rows changed at or after it. */
 export const UpdatedSince = t.String({

@@ -3,7 +3,7 @@
 // formats, so that validation does not depend on which formats are registered; the rules TypeBox
 // cannot say (code points after trimming, URL and email forms, the pool window) are the service's.
 import { Type as t } from "@sinclair/typebox";
-import { closed, DateTime, Nullable, PagingQuery, UpdatedSince, Uuid } from "./common";
+import { closed, CursorPagingQuery, DateTime, Nullable, UpdatedSince, Uuid } from "./common";
 
 /** C3's one rule for `email`, the same on contacts and dossiers (bodies of POST and PATCH): "one
  * `@`, a dot in the domain". No blank anywhere; the domain is two or more dot-separated labels,
@@ -38,7 +38,7 @@ export const ContactFilterQuery = {
   updated_since: t.Optional(UpdatedSince),
 };
 
-export const ContactQuery = t.Object({ ...ContactFilterQuery, ...PagingQuery });
+export const ContactQuery = t.Object({ ...ContactFilterQuery, ...CursorPagingQuery });
 /** GET /contacts/export: the list's filters, no paging (C21). */
 export const ContactExportQuery = t.Object(ContactFilterQuery);
 

@@ -2,7 +2,7 @@
 // TypeBox checks types and unknown fields; the rules TypeBox cannot say (lengths in code points,
 // trimming, email shape, currencies, sales-only fields) live in services/dossiers.ts.
 import { Type as t, type TSchema } from "@sinclair/typebox";
-import { closed, DateTime, Nullable, PagingQuery, UpdatedSince, Uuid } from "./common";
+import { closed, CursorPagingQuery, DateTime, Nullable, UpdatedSince, Uuid } from "./common";
 
 export const DossierType = t.Union([t.Literal("candidate"), t.Literal("sales")]);
 export const DossierStatus = t.Union([t.Literal("active"), t.Literal("won"), t.Literal("lost"), t.Literal("archived")]);
@@ -173,6 +173,6 @@ export const DossierFilterQuery = {
   updated_since: t.Optional(UpdatedSince),
 };
 
-export const DossierQuery = t.Object({ ...DossierFilterQuery, ...PagingQuery });
+export const DossierQuery = t.Object({ ...DossierFilterQuery, ...CursorPagingQuery });
 /** GET /dossiers/export: the list's filters, no paging (C21). */
 export const DossierExportQuery = t.Object(DossierFilterQuery);

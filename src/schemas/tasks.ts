@@ -2,7 +2,7 @@
 // fields; the rules it cannot say (lengths in code points, date-times, ids of the organization)
 // live in services/tasks.ts.
 import { Type as t } from "@sinclair/typebox";
-import { closed, DateTime, Nullable, PagingQuery, Uuid } from "./common";
+import { closed, CursorPagingQuery, DateTime, Nullable, Uuid } from "./common";
 import "./dossiers"; // registers the uuid and date-time formats
 
 export const TaskStatus = t.Union([t.Literal("open"), t.Literal("done")]);
@@ -104,11 +104,11 @@ export const TaskQuery = t.Object({
   due_before: t.Optional(t.String({ description: "Only tasks due before this ISO 8601 date-time (due_at < due_before); anything else is 400" })),
   due_after: t.Optional(t.String({ description: "Only tasks due at or after this ISO 8601 date-time (due_at >= due_after); anything else is 400" })),
   overdue: t.Optional(t.Boolean({ description: "true: only open tasks whose due_at has passed; false: all others" })),
-  ...PagingQuery,
+  ...CursorPagingQuery,
 });
 
 /** The filters of GET /dossiers/{id}/tasks. */
 export const DossierTaskQuery = t.Object({
   status: t.Optional(t.Union(TaskStatus.anyOf, { description: "Only open or only done tasks" })),
-  ...PagingQuery,
+  ...CursorPagingQuery,
 });

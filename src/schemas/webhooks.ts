@@ -1,7 +1,7 @@
 // The webhook endpoint and the delivery log as the settings calls show them (C2 `webhook` shapes,
 // C7, C13, C20).
 import { Type as t } from "@sinclair/typebox";
-import { closed, DateTime, Nullable, PagingQuery } from "./common";
+import { closed, CursorPagingQuery, DateTime, Nullable } from "./common";
 import { EVENT_BODIES } from "./events";
 
 const Url = t.String({ description: "http or https; a URL that resolves to a link-local address or another cloud metadata address (fd00:ec2::254, 100.100.100.200) is refused" });
@@ -88,5 +88,5 @@ export const DeliveryWithAttempts = t.Object(
 export const DeliveryQuery = t.Object({
   status: t.Optional(t.Union(DeliveryStatus.anyOf, { description: "Only deliveries in this state" })),
   type: t.Optional(t.Union(EVENT_TYPES, { description: "Only events of this type" })),
-  ...PagingQuery,
+  ...CursorPagingQuery,
 });

@@ -2,7 +2,7 @@
 // Email uniqueness is the database's (unique index contacts_org_email on the folded email), and
 // the search index (contact_search + contacts_fts, migration 0001) is kept in step by triggers,
 // with the non-ASCII folding written here in the same unit. The SQL is in src/db/contacts.ts.
-import type { Awaitable } from "../awaitable";
+import { chain, type Awaitable } from "../awaitable";
 import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
 import { contactOf, type ContactRow } from "../db/contacts";
@@ -16,6 +16,7 @@ import {
   type PatchContact,
   type PoolFilter,
 } from "../schemas/contacts";
+import { createdKey, offsetOf, pageEnd, positionOf, rowsToRead, type PagedAnswer } from "./cursor";
 import { linkEnded, recordHistory } from "./history";
 import { parseInstant } from "./timestamps";
 
@@ -296,6 +297,8 @@ export interface ContactQuery {
   updatedSince?: string;
   page: number;
   perPage: number;
+  /** The cursor as sent (issue 38). */
+  after?: string;
 }
 
 /**
@@ -303,15 +306,17 @@ export interface ContactQuery {
  * request time (C6, C10), `search` a case-insensitive substring of full_name, email, company or
  * role (C6, C10; see src/db/contact-search.ts), `updatedSince` (C17). Total and page agree (one snapshot).
  */
-export function listContacts(ctx: Context, organizationId: string, query: ContactQuery): Awaitable<{ data: Contact[]; total: number }> {
-  return ctx.store.contacts.page({
+export function listContacts(ctx: Context, organizationId: string, query: ContactQuery): Awaitable<PagedAnswer<Contact>> {
+  const listed = ctx.store.contacts.page({
     organizationId,
     mask: query.kinds && query.kinds.length > 0 ? kindMaskOf(query.kinds) : 0,
     search: query.search === undefined || query.search === "" ? null : fold(query.search),
     pool: query.pool ? { filter: query.pool, now: ctx.now().toISOString() } : undefined,
     updatedSince: query.updatedSince === undefined ? null : parseInstant("updated_since", query.updatedSince),
-    offset: (query.page - 1) * query.perPage,
-    limit: query.perPage,
+    offset: offsetOf(query),
+    limit: rowsToRead(query),
+    after: query.after === undefined ? undefined : positionOf("contacts", query.after),
     cache: ctx.config.cache,
   });
+  return chain(listed, ({ data, total }) => pageEnd("contacts", query, data, total, createdKey));
 }

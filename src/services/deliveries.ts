@@ -4,6 +4,7 @@ import type { Context } from "../context";
 import { ApiError, notFound } from "../errors";
 import type { DeliveryPageFilter, DeliveryRow, DeliveryStatus } from "../db/deliveries";
 import type { Delivery as DeliverySchema, DeliveryAttempt } from "../schemas/webhooks";
+import { offsetOf, pageEnd, positionOf, rowsToRead, type CursorPaging, type PagedAnswer } from "./cursor";
 
 export type { DeliveryStatus };
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "skipped"] as const satisfies readonly DeliveryStatus[];
@@ -96,17 +97,16 @@ async function writeRetry(ctx: Context, row: DeliveryRow | null, eventId: string
 }
 
 /** GET /webhook-deliveries (C13, C20): a page of the log, newest first. */
-export async function deliveryPage(
-  ctx: Context,
-  organizationId: string,
-  query: DeliveryPageFilter & { page: number; perPage: number },
-): Promise<{ data: Delivery[]; total: number }> {
+export async function deliveryPage(ctx: Context, organizationId: string, query: DeliveryPageFilter & CursorPaging): Promise<PagedAnswer<Delivery>> {
   const { deliveries } = ctx.store;
   const filter = { status: query.status, type: query.type };
-  return await ctx.store.read(async () => ({
-    total: (await deliveries.count(organizationId, filter)),
-    data: (await deliveries.page(organizationId, filter, query.perPage, (query.page - 1) * query.perPage)).map(toDelivery),
+  const after = query.after === undefined ? undefined : positionOf("webhook-deliveries", query.after).seq;
+  const { rows, total } = await ctx.store.read(async () => ({
+    total: await deliveries.count(organizationId, filter),
+    rows: await deliveries.page(organizationId, filter, rowsToRead(query), offsetOf(query), after),
   }));
+  const { data, next_after } = pageEnd("webhook-deliveries", query, rows, total, (row) => ({ seq: row.seq }));
+  return { data: data.map(toDelivery), total, next_after };
 }
 
 /** GET /webhook-deliveries/{event_id}: the delivery with its attempt log, or not_found. */

@@ -5,7 +5,7 @@ import type { Awaitable } from "../awaitable";
 import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
 import type { DossierChanges, StageDeadline } from "../db/dossiers";
-import type { Answer, ListDossiersQuery } from "../db/dossier-page";
+import type { Answer, ListDossiersQuery as ListQuery } from "../db/dossier-page";
 import { invalidBody, notFound } from "../errors";
 import type { StagedCv } from "../files";
 import { isEmailAddress } from "../schemas/contacts";
@@ -14,12 +14,14 @@ import {
 } from "../schemas/dossiers";
 import { newId } from "../ids";
 import { findContactByEmail, insertContact } from "./contacts";
+import { cursorOf, positionOf, type PagedAnswer } from "./cursor";
 import { changesOf, recordHistory } from "./history";
 import { insertPrimaryLink } from "./links";
 import { recordEvent } from "./outbox";
 import { parseInstant } from "./timestamps";
 
-export type { ListDossiersQuery } from "../db/dossier-page";
+/** GET /dossiers' filters and paging, `after` as sent (the cursor, issue 38). */
+export type ListDossiersQuery = Omit<ListQuery, "after"> & { after?: string };
 export type DossierType = Static<typeof DossierTypeSchema>;
 export type DossierStatus = Static<typeof DossierStatusSchema>;
 /** Every representation of a dossier (C5). */
@@ -94,25 +96,29 @@ async function mustGet(ctx: Context, organizationId: string, id: string): Promis
 }
 
 /** Only `overdue` compares with the clock; the other filters need no timestamp. */
-const clockFor = (ctx: Context, query: ListDossiersQuery) => (query.overdue === undefined ? "" : ctx.now().toISOString());
+const clockFor = (ctx: Context, query: ListQuery) => (query.overdue === undefined ? "" : ctx.now().toISOString());
 
-/** C17's updated_since as stored timestamps are written (a bad one: 400). */
-const withSince = (query: ListDossiersQuery): ListDossiersQuery =>
-  query.updatedSince === undefined ? query : { ...query, updatedSince: parseInstant("updated_since", query.updatedSince) };
+/** C17's updated_since as stored timestamps are written (a bad one: 400), and the cursor's position
+ * (a bad one: 400). */
+function checked({ after, ...query }: ListDossiersQuery): ListQuery {
+  const since = query.updatedSince === undefined ? query : { ...query, updatedSince: parseInstant("updated_since", query.updatedSince) };
+  return after === undefined ? since : { ...since, after: positionOf("dossiers", after) };
+}
 
 /** GET /dossiers: C5's filters and C17's updated_since, newest first (created_at desc, id desc), C3
- * paging, exact total. */
-export async function listDossiers(ctx: Context, organizationId: string, raw: ListDossiersQuery): Promise<{ data: Dossier[]; total: number }> {
-  const query = withSince(raw);
+ * paging or a cursor page (`after`), exact total. */
+export async function listDossiers(ctx: Context, organizationId: string, raw: ListDossiersQuery): Promise<PagedAnswer<Dossier>> {
+  const query = checked(raw);
   const now = clockFor(ctx, query);
-  return await ctx.store.read(() => ctx.store.dossiers.page(organizationId, query, now, { remember: ctx.config.cache }));
+  const { data, total, next } = await ctx.store.read(() => ctx.store.dossiers.page(organizationId, query, now, { remember: ctx.config.cache }));
+  return { data, total, next_after: next && cursorOf("dossiers", next) };
 }
 
 /** The same list as the route answers it: `json` is the page's array as JSON text, the same text
  * as JSON.stringify(listDossiers(...).data), remembered while the organization's dossiers are
  * unchanged (DOSSIER_CACHE). */
 export function listDossiersJson(ctx: Context, organizationId: string, raw: ListDossiersQuery): Awaitable<Answer> {
-  const query = withSince(raw);
+  const query = checked(raw);
   const now = clockFor(ctx, query);
   return ctx.store.read(() => ctx.store.dossiers.pageJson(organizationId, query, now, { remember: ctx.config.cache }));
 }

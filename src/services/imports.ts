@@ -29,6 +29,7 @@ import { CreateDossier, PatchDossier } from "../schemas/dossiers";
 import type { Import as ImportSchema } from "../schemas/imports";
 import { findContactByEmail, getContact, writeContactDeletion, writeContactPatch, writeNewContact, type Contact, type ContactPatch } from "./contacts";
 import { getDossier, writeArchive, writeDossierPatch, writeNewDossier, type Dossier, type PatchDossierInput } from "./dossiers";
+import { offsetOf, pageEnd, positionOf, rowsToRead, type CursorPaging, type PagedAnswer } from "./cursor";
 import { withoutEvents } from "./outbox";
 
 export type Import = Static<typeof ImportSchema>;
@@ -183,10 +184,12 @@ export const getImport = async (ctx: Context, organizationId: string, id: string
   return row ? importOf(row) : null;
 };
 
-/** GET /imports: newest first, the resources the caller may read. */
-export async function listImports(ctx: Context, organizationId: string, resources: readonly string[], page: number, perPage: number): Promise<{ data: Import[]; total: number }> {
-  const { rows, total } = await ctx.store.read(() => ctx.store.imports.page(organizationId, resources, (page - 1) * perPage, perPage));
-  return { data: rows.map(importOf), total };
+/** GET /imports: newest first, the resources the caller may read; C3's page or a cursor page. */
+export async function listImports(ctx: Context, organizationId: string, resources: readonly string[], paging: CursorPaging): Promise<PagedAnswer<Import>> {
+  const after = paging.after === undefined ? undefined : positionOf("imports", paging.after);
+  const { rows, total } = await ctx.store.read(() => ctx.store.imports.page(organizationId, resources, offsetOf(paging), rowsToRead(paging), after));
+  const { data, next_after } = pageEnd("imports", paging, rows, total, (row) => ({ created_at: row.createdAt, id: row.id }));
+  return { data: data.map(importOf), total, next_after };
 }
 
 // ---------------------------------------------------------------------------------------------

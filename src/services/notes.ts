@@ -1,11 +1,12 @@
 // Notes on a dossier (api-v1 "Notes", C3, C7, C10). The routes check that the dossier is the
 // organization's first (404), then call these.
-import type { Awaitable } from "../awaitable";
+import { chain, type Awaitable } from "../awaitable";
 import type { Static } from "@sinclair/typebox";
 import type { Context } from "../context";
 import { invalidBody } from "../errors";
 import { newId } from "../ids";
 import type { CreateNote, Note as NoteSchema } from "../schemas/notes";
+import { createdKey, offsetOf, pageEnd, positionOf, rowsToRead, type CursorPaging, type PagedAnswer } from "./cursor";
 import { codePoints } from "./dossiers";
 import { recordHistory } from "./history";
 import { recordEvent } from "./outbox";
@@ -13,15 +14,14 @@ import { recordEvent } from "./outbox";
 export type Note = Static<typeof NoteSchema>;
 type NoteInput = Static<typeof CreateNote>;
 
-/** Oldest first (C3); notes written in the same millisecond keep the order they were written in. */
-export function listNotes(
-  ctx: Context,
-  organizationId: string,
-  dossierId: string,
-  paging: { page: number; perPage: number },
-): Awaitable<{ data: Note[]; total: number }> {
-  const offset = (paging.page - 1) * paging.perPage;
-  return ctx.store.read(() => ctx.store.notes.shownPage(organizationId, dossierId, paging.perPage, offset, { remember: ctx.config.cache }));
+/** Oldest first (C3); notes written in the same millisecond keep the order they were written in.
+ * C3's page, or the page after a cursor (issue 38). */
+export function listNotes(ctx: Context, organizationId: string, dossierId: string, paging: CursorPaging): Awaitable<PagedAnswer<Note>> {
+  const after = paging.after === undefined ? undefined : positionOf("notes", paging.after);
+  const listed = ctx.store.read(() =>
+    ctx.store.notes.shownPage(organizationId, dossierId, rowsToRead(paging), offsetOf(paging), { remember: ctx.config.cache }, after),
+  );
+  return chain(listed, ({ data, total }) => pageEnd("notes", paging, data, total, createdKey));
 }
 
 /** A note: content not empty and at most 20,000 characters after trimming, stored as given (C3,

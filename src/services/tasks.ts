@@ -3,12 +3,13 @@
 // history items (task_created, task_done) on the task's dossier. Tasks emit no webhook events
 // (api-v1 fixes the five).
 import type { Static } from "@sinclair/typebox";
-import type { Awaitable } from "../awaitable";
+import { chain, type Awaitable } from "../awaitable";
 import type { Context } from "../context";
 import type { TaskChanges, TaskFilter, TaskRecord } from "../db/tasks";
 import { invalidBody } from "../errors";
 import { isUuid, newId } from "../ids";
 import type { CreateTask, PatchTask, TaskQuery } from "../schemas/tasks";
+import { offsetOf, pageEnd, positionOf, rowsToRead, type CursorPaging, type PagedAnswer } from "./cursor";
 import { codePoints } from "./dossiers";
 import { recordHistory } from "./history";
 
@@ -98,9 +99,12 @@ export function taskFilter(ctx: Context, query: Static<typeof TaskQuery>, member
   };
 }
 
-/** A page of tasks in C22's order: due_at ascending, no due date last, then created_at, then id. */
-export function listTasks(ctx: Context, organizationId: string, filter: TaskFilter, paging: { page: number; perPage: number }): Awaitable<{ data: Task[]; total: number }> {
-  return ctx.store.read(() => ctx.store.tasks.page(organizationId, filter, paging.perPage, (paging.page - 1) * paging.perPage));
+/** A page of tasks in C22's order: due_at ascending, no due date last, then created_at, then id;
+ * C3's page or a cursor page (issue 38). */
+export function listTasks(ctx: Context, organizationId: string, filter: TaskFilter, paging: CursorPaging): Awaitable<PagedAnswer<Task>> {
+  const after = paging.after === undefined ? undefined : positionOf("tasks", paging.after);
+  const listed = ctx.store.read(() => ctx.store.tasks.page(organizationId, filter, rowsToRead(paging), offsetOf(paging), after));
+  return chain(listed, ({ data, total }) => pageEnd("tasks", paging, data, total, (task) => ({ due_at: task.due_at, created_at: task.created_at, id: task.id })));
 }
 
 export const showTask = (ctx: Context, organizationId: string, id: string): Awaitable<Task | null> => ctx.store.tasks.byId(organizationId, id);

@@ -156,17 +156,19 @@ describe.each(ENGINES)("dossiers on %s", (engine) => {
       }
     }
     expect((await s.read(() => s.dossiers.page("o2", list(), T1, { remember: true }))).data.map((d) => d.id)).toEqual(["d9"]);
-    expect(await s.read(() => s.dossiers.pageJson("o3", list(), T1, { remember: false }))).toEqual({ json: "[]", total: 0 });
+    expect(await s.read(() => s.dossiers.pageJson("o3", list(), T1, { remember: false }))).toEqual({ json: "[]", total: 0, next: null });
   });
 });
 
 describe("the list's JSON on both engines", () => {
   test("the same bytes", async () => {
     const stores = await Promise.all(ENGINES.map(withDossiers));
-    for (const filters of [{}, { status: "archived" as const }, { q: "é" }, { overdue: false }]) {
+    const cursor = { after: { created_at: T1, id: "d2" }, perPage: 1 }; // a cursor page (issue 38)
+    for (const filters of [{}, { status: "archived" as const }, { q: "é" }, { overdue: false }, cursor, { perPage: 1 }]) {
       const [a, b] = await Promise.all(stores.map((s) => s.read(() => s.dossiers.pageJson("o1", list(filters), T1, { remember: false }))));
       expect(b.json).toBe(a.json);
       expect(b.total).toBe(a.total);
+      expect(b.next).toEqual(a.next);
     }
   });
 });

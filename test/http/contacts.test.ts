@@ -452,15 +452,15 @@ describe.each(ENGINES)("GET /contacts: sort, paging, kind, pool (C3, C6, C10) on
     const expected = [...made].sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1)).map((c) => c.id);
     const all = await call(app, "GET", "/contacts?per_page=100", { key: org.key });
     expect(all.json.data.map((c: { id: string }) => c.id)).toEqual(expected);
-    expect(all.json.meta).toEqual({ total: 7, page: 1, per_page: 100 });
+    expect(all.json.meta).toEqual({ total: 7, page: 1, per_page: 100, next_after: null });
     const pages: string[] = [];
     for (let p = 1; p <= 3; p++) {
       const answer = await call(app, "GET", `/contacts?per_page=3&page=${p}`, { key: org.key });
-      expect(answer.json.meta).toEqual({ total: 7, page: p, per_page: 3 });
+      expect(answer.json.meta).toEqual({ total: 7, page: p, per_page: 3, next_after: p < 3 ? expect.any(String) : null });
       pages.push(...answer.json.data.map((c: { id: string }) => c.id));
     }
     expect(pages).toEqual(expected);
-    expect((await call(app, "GET", "/contacts?page=9", { key: org.key })).json).toEqual({ data: [], meta: { total: 7, page: 9, per_page: 25 } });
+    expect((await call(app, "GET", "/contacts?page=9", { key: org.key })).json).toEqual({ data: [], meta: { total: 7, page: 9, per_page: 25, next_after: null } });
     expect((await call(app, "GET", "/contacts", { key: org.key })).json.meta.per_page).toBe(25);
   });
 
@@ -613,7 +613,7 @@ describe.each(ENGINES)("GET /contacts?search= (C6, C10: case-insensitive substri
     expect(names(await call(app, "GET", "/contacts?search=vonne&kind=client", { key: org.key }))).toEqual(["Ÿvonne Nouvelle"]);
     expect((await call(app, "GET", "/contacts?search=vonne&kind=partner", { key: org.key })).json.meta.total).toBe(0);
     const paged = await call(app, "GET", "/contacts?search=ar&per_page=2&page=2", { key: org.key });
-    expect(paged.json.meta).toEqual({ total: 3, page: 2, per_page: 2 });
+    expect(paged.json.meta).toEqual({ total: 3, page: 2, per_page: 2, next_after: null });
     expect(paged.json.data).toHaveLength(1);
     await call(app, "DELETE", `/contacts/${c.id}`, { key: org.key });
     expect(await search("ÿvonne")).toEqual([]);

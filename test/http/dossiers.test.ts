@@ -366,7 +366,7 @@ describe.each(ENGINES)("GET /dossiers on %s", async (engine) => {
     const same = [];
     for (let i = 0; i < 3; i++) same.push(await create(app, org, { type: "candidate", name: `Same ${i}` }));
     const body = await list(org, "");
-    expect(body.meta).toEqual({ total: 6, page: 1, per_page: 25 });
+    expect(body.meta).toEqual({ total: 6, page: 1, per_page: 25, next_after: null });
     const expected = [...same.sort((a, b) => (a.id < b.id ? 1 : -1)), ...made.reverse()];
     expect(body.data).toEqual(expected);
     for (const d of body.data) expect(Object.keys(d)).toEqual(DOSSIER_FIELDS);
@@ -379,10 +379,10 @@ describe.each(ENGINES)("GET /dossiers on %s", async (engine) => {
     expect(all.length).toBe(6);
     const p1 = await list(org, "?per_page=4&page=1");
     const p2 = await list(org, "?per_page=4&page=2");
-    expect(p1.meta).toEqual({ total: 6, page: 1, per_page: 4 });
-    expect(p2.meta).toEqual({ total: 6, page: 2, per_page: 4 });
+    expect(p1.meta).toEqual({ total: 6, page: 1, per_page: 4, next_after: expect.any(String) });
+    expect(p2.meta).toEqual({ total: 6, page: 2, per_page: 4, next_after: null });
     expect([...p1.data, ...p2.data]).toEqual(all);
-    expect(await list(org, "?per_page=4&page=3")).toEqual({ data: [], meta: { total: 6, page: 3, per_page: 4 } });
+    expect(await list(org, "?per_page=4&page=3")).toEqual({ data: [], meta: { total: 6, page: 3, per_page: 4, next_after: null } });
     expect(await list(org, "?per_page=6&page=1")).toMatchObject({ meta: { total: 6 } });
   });
 
@@ -445,7 +445,7 @@ describe.each(ENGINES)("GET /dossiers on %s", async (engine) => {
     expect(await names(org, "?q=needle")).toEqual([]);
     expect(await names(org, "?q=kelvin")).toEqual(["\u212Aelvin"]);
     expect(await names(org, "?q=%25")).toEqual([]); // no LIKE wildcards
-    expect((await list(org, "?q=seq&per_page=2")).meta).toEqual({ total: 3, page: 1, per_page: 2 });
+    expect((await list(org, "?q=seq&per_page=2")).meta).toEqual({ total: 3, page: 1, per_page: 2, next_after: expect.any(String) });
     expect(await names(org, "?q=seq&per_page=2&page=2")).toEqual(["Seq 0"]);
   });
 

@@ -30,7 +30,7 @@ describe.each(ENGINES)("on %s", async (engine) => {
     test("declared parameters still work; array parameters may repeat; page and per_page keep their rules", async () => {
       expect((await call(app, "GET", "/dossiers?status=won&type=sales&page=2&per_page=5", { key: org.key })).status).toBe(200);
       expect((await call(app, "GET", "/contacts?kind=client&kind=partner", { key: org.key })).status).toBe(200);
-      expect((await call(app, "GET", "/dossiers", { key: org.key })).json.meta).toEqual({ total: expect.any(Number), page: 1, per_page: 25 });
+      expect((await call(app, "GET", "/dossiers", { key: org.key })).json.meta).toEqual({ total: expect.any(Number), page: 1, per_page: 25, next_after: null });
       const tooMany = await call(app, "GET", "/dossiers?per_page=101", { key: org.key });
       expect(tooMany.status).toBe(400);
       expect(tooMany.json.error.message).toBe("per_page must be an integer from 1 to 100");

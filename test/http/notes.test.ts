@@ -120,12 +120,12 @@ describe.each(ENGINES)("GET /dossiers/{id}/notes on %s", async (engine) => {
     }
     const all = await get(id);
     expect(all.status).toBe(200);
-    expect(all.json).toEqual({ data: written, meta: { total: 7, page: 1, per_page: 25 } });
+    expect(all.json).toEqual({ data: written, meta: { total: 7, page: 1, per_page: 25, next_after: null } });
     const p1 = await get(id, "?per_page=3");
     const p3 = await get(id, "?per_page=3&page=3");
     expect(p1.json.data).toEqual(written.slice(0, 3));
-    expect(p3.json).toEqual({ data: written.slice(6), meta: { total: 7, page: 3, per_page: 3 } }); // the last page
-    expect((await get(id, "?per_page=3&page=4")).json).toEqual({ data: [], meta: { total: 7, page: 4, per_page: 3 } });
+    expect(p3.json).toEqual({ data: written.slice(6), meta: { total: 7, page: 3, per_page: 3, next_after: null } }); // the last page
+    expect((await get(id, "?per_page=3&page=4")).json).toEqual({ data: [], meta: { total: 7, page: 4, per_page: 3, next_after: null } });
     expect((await get(id, "?per_page=100")).json.data).toEqual(written);
   });
 });

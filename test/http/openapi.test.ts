@@ -66,7 +66,7 @@ describe("the OpenAPI document", () => {
     expect(json("/api/v1/dossiers/{id}/notes", "post", "201")).toEqual({ $ref: "#/components/schemas/NoteEnvelope" });
     expect(json("/api/v1/dossiers/{id}/contacts", "post", "201")).toEqual({ $ref: "#/components/schemas/LinkEnvelope" });
     expect(json("/api/v1/flows", "get", "200")).toEqual({ $ref: "#/components/schemas/FlowList" });
-    expect(schemas.DossierList.properties).toEqual({ data: { type: "array", items: { $ref: "#/components/schemas/Dossier" } }, meta: { $ref: "#/components/schemas/Meta" } });
+    expect(schemas.DossierList.properties).toEqual({ data: { type: "array", items: { $ref: "#/components/schemas/Dossier" } }, meta: { $ref: "#/components/schemas/PageMeta" } });
     expect(schemas.Flow.properties.stages.items).toEqual({ $ref: "#/components/schemas/Stage" });
     expect(document.paths["/api/v1/dossiers/{id}"].patch.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/PatchDossier" });
     // Every named schema is used somewhere else in the document.

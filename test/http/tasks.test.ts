@@ -184,10 +184,10 @@ describe.each(ENGINES)("GET /tasks: order and filters (C22) on %s", async (engin
   });
   test("C3: paging keeps the order and the total", async () => {
     const first = await call(app, "GET", "/tasks?per_page=4&page=2", { key: org.key });
-    expect(first.json.meta).toEqual({ total: 6, page: 2, per_page: 4 });
+    expect(first.json.meta).toEqual({ total: 6, page: 2, per_page: 4, next_after: null });
     expect(first.json.data.map((t: { id: string }) => t.id)).toEqual([none1.id, none2.id]);
     const past = await call(app, "GET", "/tasks?page=9", { key: org.key });
-    expect(past.json).toEqual({ data: [], meta: { total: 6, page: 9, per_page: 25 } });
+    expect(past.json).toEqual({ data: [], meta: { total: 6, page: 9, per_page: 25, next_after: null } });
   });
 });
 

@@ -538,6 +538,13 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   const contacts = await ok(api.GET("/api/v1/contacts", { params: { query: { kind: ["client", "partner"], search: "JANE", pool: "in_pool" } } }), 200);
   check(contacts.meta.total === 1 && contacts.data[0].id === jane.id, "contact filters");
   await fails(api.GET("/api/v1/contacts", { params: { query: { pool: "someday" as never } } }), 400, "invalid_body");
+  // Cursor pages (issue 38): the page after a first page of one, and a cursor that is no cursor.
+  const firstContact = await ok(api.GET("/api/v1/contacts", { params: { query: { per_page: 1 } } }), 200);
+  if (firstContact.meta.next_after !== null) {
+    const nextContact = await ok(api.GET("/api/v1/contacts", { params: { query: { per_page: 1, after: firstContact.meta.next_after } } }), 200);
+    check(nextContact.data[0].id !== firstContact.data[0].id && nextContact.meta.total === firstContact.meta.total, "a cursor page of contacts");
+  }
+  await fails(api.GET("/api/v1/contacts", { params: { query: { after: "v1.bm9wZQ" } } }), 400, "invalid_body");
 
   check((await ok(api.GET("/api/v1/contacts/{id}", { params: { path: { id: jane.id } } }), 200)).data.email === "jane@acme.example", "get contact");
   await fails(api.GET("/api/v1/contacts/{id}", { params: { path: { id: NOBODY } } }), 404, "not_found");
@@ -587,6 +594,12 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   );
   check(listed.meta.total === 1 && listed.meta.per_page === 5 && listed.data[0].id === deal.id, "dossier filters");
   await fails(api.GET("/api/v1/dossiers", { params: { query: { assigned_to: "nobody" } } }), 400, "invalid_body");
+  const firstDossier = await ok(api.GET("/api/v1/dossiers", { params: { query: { per_page: 1 } } }), 200);
+  check(firstDossier.meta.next_after !== null, `more than one dossier: ${JSON.stringify(firstDossier.meta)}`);
+  const nextDossier = await ok(api.GET("/api/v1/dossiers", { params: { query: { per_page: 1, after: firstDossier.meta.next_after! } } }), 200);
+  check(nextDossier.data[0].id !== firstDossier.data[0].id && nextDossier.meta.page === 1, "a cursor page of dossiers");
+  await fails(api.GET("/api/v1/dossiers", { params: { query: { page: 2, after: firstDossier.meta.next_after! } } }), 400, "invalid_body");
+  await fails(api.GET("/api/v1/dossiers", { params: { query: { after: "nope" } } }), 400, "invalid_body");
 
   check((await ok(api.GET("/api/v1/dossiers/{id}", { params: { path: { id: deal.id } } }), 200)).data.deal_currency === "EUR", "get dossier");
   await fails(api.GET("/api/v1/dossiers/{id}", { params: { path: { id: NOBODY } } }), 404, "not_found");
@@ -649,6 +662,8 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   check(ran.status === "succeeded" && ran.created === 1, `the import ran: ${JSON.stringify(ran)}`);
   const imports = await ok(api.GET("/api/v1/imports", { params: { query: { page: 1, per_page: 10 } } }), 200);
   check(imports.data[0].id === queued.id, "the imports' list");
+  check(imports.meta.next_after === null, "the imports fit one page");
+  await fails(api.GET("/api/v1/imports", { params: { query: { after: "v1.W10" } } }), 400, "invalid_body");
   await fails(api.GET("/api/v1/imports", { params: { query: { per_page: 0 } } }), 400, "invalid_body");
   await fails(api.GET("/api/v1/imports/{id}", { params: { path: { id: NOBODY } } }), 404, "not_found");
   await fails(api.POST("/api/v1/imports", importForm("")), 400, "invalid_body");
@@ -678,7 +693,8 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   await fails(api.POST("/api/v1/dossiers/{id}/notes", { params: { path: { id: NOBODY } }, body: { content: "x" } }), 404, "not_found");
   await fails(api.POST("/api/v1/dossiers/{id}/notes", { ...onDeal, body: { content: big(MB + 1) } }), 413, "payload_too_large");
   const notes = await ok(api.GET("/api/v1/dossiers/{id}/notes", { params: { path: { id: deal.id }, query: { page: 1, per_page: 100 } } }), 200);
-  check(notes.data.length === 1 && notes.data[0].id === note.id, "listed notes");
+  check(notes.data.length === 1 && notes.data[0].id === note.id && notes.meta.next_after === null, "listed notes");
+  await fails(api.GET("/api/v1/dossiers/{id}/notes", { params: { path: { id: deal.id }, query: { after: "v1.x" } } }), 400, "invalid_body");
   await fails(api.GET("/api/v1/dossiers/{id}/notes", { params: { path: { id: deal.id }, query: { page: 0 } } }), 400, "invalid_body");
   await fails(api.GET("/api/v1/dossiers/{id}/notes", { params: { path: { id: NOBODY } } }), 404, "not_found");
 
@@ -690,6 +706,7 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   const onTask = { params: { path: { id: task.id } } };
   const tasks = await ok(api.GET("/api/v1/tasks", { params: { query: { dossier_id: [deal.id], status: "open", overdue: false, due_after: "2026-01-01T00:00:00Z" } } }), 200);
   check(tasks.meta.total === 1 && tasks.data[0].id === task.id, "listed tasks");
+  await fails(api.GET("/api/v1/tasks", { params: { query: { after: "v2.x" } } }), 400, "invalid_body");
   await fails(api.GET("/api/v1/tasks", { params: { query: { due_before: "soon" } } }), 400, "invalid_body");
   const gotTask = await api.GET("/api/v1/tasks/{id}", onTask);
   check(gotTask.response.status === 200 && gotTask.data?.data.id === task.id, "got task");
@@ -997,6 +1014,14 @@ async function settingsScenario(api: Api, fixtures: Fixtures): Promise<SettingsI
   check(log.meta.total >= 1 && log.data[0].status === "pending", "pending deliveries");
   const eventId = log.data[0].event_id;
   await fails(api.GET("/api/v1/webhook-deliveries", { params: { query: { per_page: 0 } } }), 400, "invalid_body");
+  const firstDelivery = await ok(api.GET("/api/v1/webhook-deliveries", { params: { query: { per_page: 1 } } }), 200);
+  if (firstDelivery.meta.next_after !== null) {
+    const nextDelivery = await ok(api.GET("/api/v1/webhook-deliveries", { params: { query: { per_page: 1, after: firstDelivery.meta.next_after } } }), 200);
+    check(nextDelivery.data[0].event_id < firstDelivery.data[0].event_id, "a cursor page of deliveries");
+  }
+  // A cursor of another list (the dossiers'), made as the server makes one.
+  const dossierCursor = `v1.${Buffer.from(JSON.stringify(["dossiers", "2026-01-01T00:00:00.000Z", NOBODY])).toString("base64url")}`;
+  await fails(api.GET("/api/v1/webhook-deliveries", { params: { query: { after: dossierCursor } } }), 400, "invalid_body");
   const onEvent = { params: { path: { event_id: eventId } } };
   check((await ok(api.GET("/api/v1/webhook-deliveries/{event_id}", onEvent), 200)).data.attempt_log.length === 0, "one delivery");
   await fails(api.GET("/api/v1/webhook-deliveries/{event_id}", { params: { path: { event_id: "evt_00000000000000000000000000" } } }), 404, "not_found");

@@ -38,6 +38,6 @@ describe.each(ENGINES)("listDossiersJson on %s", async (engine) => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toBe("application/json;charset=utf-8");
     const objects = await listDossiers(ctx, org.id, { page: 2, perPage: 5 });
-    expect(answer.text).toBe(JSON.stringify({ data: objects.data, meta: { total: objects.total, page: 2, per_page: 5 } }));
+    expect(answer.text).toBe(JSON.stringify({ data: objects.data, meta: { total: objects.total, page: 2, per_page: 5, next_after: objects.next_after } }));
   });
 });

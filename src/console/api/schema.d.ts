@@ -1485,6 +1485,23 @@ export interface components {
         };
         /**
          * @example {
+         *       "total": 1,
+         *       "page": 1,
+         *       "per_page": 25,
+         *       "next_after": null
+         *     }
+         */
+        PageMeta: {
+            /** @description Number of items across all pages (with `after` too: the list's total for its filters) */
+            total: number;
+            /** @description The page number asked for; on a page asked for with `after`, 1 (pages are counted from the cursor) */
+            page: number;
+            /** @description The page size asked for; on an unpaginated list, the number of items */
+            per_page: number;
+            next_after: string | null;
+        };
+        /**
+         * @example {
          *       "error": {
          *         "code": "not_found",
          *         "message": "dossier not found"
@@ -1568,13 +1585,14 @@ export interface components {
          *       "meta": {
          *         "total": 1,
          *         "page": 1,
-         *         "per_page": 25
+         *         "per_page": 25,
+         *         "next_after": null
          *       }
          *     }
          */
         DossierList: {
             data: components["schemas"]["Dossier"][];
-            meta: components["schemas"]["Meta"];
+            meta: components["schemas"]["PageMeta"];
         };
         /**
          * @example {
@@ -1641,13 +1659,14 @@ export interface components {
          *       "meta": {
          *         "total": 1,
          *         "page": 1,
-         *         "per_page": 25
+         *         "per_page": 25,
+         *         "next_after": null
          *       }
          *     }
          */
         ContactList: {
             data: components["schemas"]["Contact"][];
-            meta: components["schemas"]["Meta"];
+            meta: components["schemas"]["PageMeta"];
         };
         /**
          * @example {
@@ -1688,13 +1707,14 @@ export interface components {
          *       "meta": {
          *         "total": 1,
          *         "page": 1,
-         *         "per_page": 25
+         *         "per_page": 25,
+         *         "next_after": null
          *       }
          *     }
          */
         NoteList: {
             data: components["schemas"]["Note"][];
-            meta: components["schemas"]["Meta"];
+            meta: components["schemas"]["PageMeta"];
         };
         /**
          * @example {
@@ -2930,13 +2950,14 @@ export interface components {
          *       "meta": {
          *         "total": 1,
          *         "page": 1,
-         *         "per_page": 25
+         *         "per_page": 25,
+         *         "next_after": null
          *       }
          *     }
          */
         ImportList: {
             data: components["schemas"]["Import"][];
-            meta: components["schemas"]["Meta"];
+            meta: components["schemas"]["PageMeta"];
         };
         /**
          * @description A scope (C12): what a key or a role may do
@@ -3212,13 +3233,14 @@ export interface components {
          *       "meta": {
          *         "total": 1,
          *         "page": 1,
-         *         "per_page": 25
+         *         "per_page": 25,
+         *         "next_after": null
          *       }
          *     }
          */
         WebhookDeliveryList: {
             data: components["schemas"]["WebhookDelivery"][];
-            meta: components["schemas"]["Meta"];
+            meta: components["schemas"]["PageMeta"];
         };
         WebhookDeliveryAttempt: {
             /**
@@ -3429,13 +3451,14 @@ export interface components {
          *       "meta": {
          *         "total": 1,
          *         "page": 1,
-         *         "per_page": 25
+         *         "per_page": 25,
+         *         "next_after": null
          *       }
          *     }
          */
         TaskList: {
             data: components["schemas"]["Task"][];
-            meta: components["schemas"]["Meta"];
+            meta: components["schemas"]["PageMeta"];
         };
         /**
          * @example {
@@ -4578,6 +4601,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size, 1 to 100 */
                 per_page?: number;
+                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes; of the sort keys only a task's due_at can change, and the task moves with it). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -4965,6 +4990,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size, 1 to 100 */
                 per_page?: number;
+                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes; of the sort keys only a task's due_at can change, and the task moves with it). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
+                after?: string;
             };
             header?: never;
             path: {
@@ -5215,6 +5242,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size, 1 to 100 */
                 per_page?: number;
+                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes; of the sort keys only a task's due_at can change, and the task moves with it). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -6231,6 +6260,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size, 1 to 100 */
                 per_page?: number;
+                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes; of the sort keys only a task's due_at can change, and the task moves with it). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -6341,6 +6372,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size, 1 to 100 */
                 per_page?: number;
+                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes; of the sort keys only a task's due_at can change, and the task moves with it). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -6814,6 +6847,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size, 1 to 100 */
                 per_page?: number;
+                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes; of the sort keys only a task's due_at can change, and the task moves with it). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -7052,6 +7087,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size, 1 to 100 */
                 per_page?: number;
+                /** @description For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts under writes; of the sort keys only a task's due_at can change, and the task moves with it). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events */
+                after?: string;
             };
             header?: never;
             path: {

@@ -148,6 +148,14 @@ export function pgContactQueries(db: Db, inUnit: () => boolean): EngineQueries<"
   async function page(q: ContactPageQuery): Promise<{ data: ReturnType<typeof present>[]; total: number }> {
     const sql = db();
     const mask = q.mask;
+    // A cursor page (issue 38): the page's rows after the cursor; the total stays the list's.
+    const after = q.after;
+    const seek = (over: "matches" | "contacts") =>
+      after === undefined
+        ? sql``
+        : over === "matches"
+          ? sql`AND (created_at, contact_id) < (${after.created_at}::text, ${after.id}::text)`
+          : sql`AND (c.created_at, c.id) < (${after.created_at}::text, ${after.id}::text)`;
     let rows: PageRow[];
     if (q.search !== null) {
       const pattern = likePattern(q.search);
@@ -157,7 +165,9 @@ export function pgContactQueries(db: Db, inUnit: () => boolean): EngineQueries<"
              AND ${listFilter(sql, q)})
         SELECT t.total, p.* FROM (SELECT count(*)::integer AS total FROM m) t LEFT JOIN (
           SELECT ${countedColumns(sql)}, m.created_at AS sort_at
-            FROM (SELECT contact_id, created_at FROM m ORDER BY created_at DESC, contact_id DESC LIMIT ${q.limit}::bigint OFFSET ${q.offset}::bigint) m
+            FROM (SELECT contact_id, created_at FROM m
+                   WHERE true ${seek("matches")}
+                   ORDER BY created_at DESC, contact_id DESC LIMIT ${q.limit}::bigint OFFSET ${q.offset}::bigint) m
             JOIN contacts c ON c.id = m.contact_id AND c.organization_id = ${q.organizationId}) p ON true
         ORDER BY p.sort_at DESC, p.id DESC`;
     } else if (q.pool === undefined && q.updatedSince === null) {
@@ -168,6 +178,7 @@ export function pgContactQueries(db: Db, inUnit: () => boolean): EngineQueries<"
           LEFT JOIN (
           SELECT ${countedColumns(sql)}
             FROM contacts c WHERE c.organization_id = ${q.organizationId} AND (${mask}::integer = 0 OR (c.kind_mask & ${mask}::integer) <> 0)
+              ${seek("contacts")}
             ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.limit}::bigint OFFSET ${q.offset}::bigint) p ON true
         ORDER BY p."createdAt" DESC, p.id DESC`;
     } else {
@@ -178,7 +189,8 @@ export function pgContactQueries(db: Db, inUnit: () => boolean): EngineQueries<"
              AND ${listFilter(sql, q)})
         SELECT t.total, p.* FROM (SELECT count(*)::integer AS total FROM m) t LEFT JOIN (
           SELECT ${countedColumns(sql)}
-            FROM m c ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.limit}::bigint OFFSET ${q.offset}::bigint) p ON true
+            FROM m c WHERE true ${seek("contacts")}
+            ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.limit}::bigint OFFSET ${q.offset}::bigint) p ON true
         ORDER BY p."createdAt" DESC, p.id DESC`;
     }
     const total = rows[0]?.total ?? 0;

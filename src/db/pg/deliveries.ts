@@ -57,12 +57,14 @@ export function pgDeliveryQueries(db: Db): EngineQueries<"deliveries"> {
       return [...rows];
     },
 
-    /** A page of the log, newest first; a filter left undefined (null here) matches all. */
-    async page(organizationId: string, filter: DeliveryPageFilter, limit: number, offset: number) {
+    /** A page of the log, newest first; a filter left undefined (null here) matches all. `afterSeq`:
+     * a cursor page, the events older than that one (offset 0). */
+    async page(organizationId: string, filter: DeliveryPageFilter, limit: number, offset: number, afterSeq?: number) {
       const sql = db();
+      const seek = afterSeq === undefined ? sql`` : sql`AND events.seq < ${afterSeq}::bigint`;
       return [
         ...(await sql<DeliveryRow[]>`SELECT ${columns(sql)}
-          FROM events WHERE ${pageWhere(sql, organizationId, filter)}
+          FROM events WHERE ${pageWhere(sql, organizationId, filter)} ${seek}
           ORDER BY events.seq DESC LIMIT ${limit}::bigint OFFSET ${offset}::bigint`),
       ];
     },

@@ -2,7 +2,8 @@
 // src/db/dossier-page.ts's statements, the same answers. SQLite's modules keep caches (the
 // dossiers shown, whole list answers, page boundaries under the dossiers' generation); this one
 // reads every time for now: on several nodes a kept answer would need the generation read from the
-// shared database in the same round trip (C19's second step). Every page is read by OFFSET.
+// shared database in the same round trip (C19's second step). Every page is read by OFFSET, a
+// cursor page (`after`, issue 38) by its key.
 //
 // The list's JSON text is JSON.stringify of the rows, keyed in the representation's order: SQLite
 // builds it with json_object (deal_size, the one double, printed by JSON.stringify), which escapes
@@ -15,7 +16,7 @@
 import type { Static } from "@sinclair/typebox";
 import type { SQL } from "bun";
 import type { DossierChanges, FlowRef, StageDeadline } from "../dossiers";
-import type { DossierFilters, ListDossiersQuery } from "../dossier-page";
+import type { DossierFilters, ListDossiersQuery, ListPage } from "../dossier-page";
 import type { Dossier as DossierRecord } from "../../schemas/dossiers";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
@@ -84,7 +85,7 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
    * total, then the page joined to it, read only when it is not past the total (a row of NULLs, and
    * the total, when it is or when the page is empty). Call inside one read snapshot (store.read), as
    * on SQLite. */
-  async function listRows(organizationId: string, query: ListDossiersQuery, now: string): Promise<{ rows: Dossier[]; total: number }> {
+  async function listRows(organizationId: string, query: ListDossiersQuery, now: string): Promise<ListPage<Dossier>> {
     const sql = db();
     const { type, status, stage, flow, assigned, overdue, q, since, contact } = filterValues(query);
     const counted =
@@ -97,15 +98,23 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
           AND (${type}::text IS NULL OR type = ${type}::text)
           AND (${stage}::text IS NULL OR stage_id = ${stage}::text)
           AND (${flow}::text IS NULL OR flow_id = ${flow}::text)`;
-    const offset = (query.page - 1) * query.perPage;
+    // A cursor page (issue 38) seeks past its key and reads one row more, to know whether rows follow.
+    const offset = query.after === undefined ? (query.page - 1) * query.perPage : 0;
+    const limit = query.after === undefined ? query.perPage : query.perPage + 1;
+    const seek = query.after === undefined ? sql`` : sql`AND (created_at, id) < (${query.after.created_at}::text, ${query.after.id}::text)`;
     const found = await sql<(Dossier & { list_total: number })[]>`SELECT page.*, total.n AS list_total
       FROM (${counted}) total LEFT JOIN LATERAL (
         SELECT ${columns(sql)} FROM dossiers WHERE total.n > ${offset}::bigint AND ${listWhere(sql, organizationId, query, now)}
-        ORDER BY created_at DESC, id DESC LIMIT ${query.perPage}::bigint OFFSET ${offset}::bigint) page ON true`;
+          ${seek}
+        ORDER BY created_at DESC, id DESC LIMIT ${limit}::bigint OFFSET ${offset}::bigint) page ON true`;
     const total = found[0].list_total;
     // The total is the last column: the rest keeps the representation's order (the list's JSON).
-    const rows = found[0].id === null ? [] : found.map(({ list_total: _, ...row }) => row as Dossier);
-    return { rows, total };
+    const read = found[0].id === null ? [] : found.map(({ list_total: _, ...row }) => row as Dossier);
+    const rows = read.slice(0, query.perPage);
+    const last = rows.at(-1);
+    // The count and the rows are one statement: on an offset page rows follow when it ends before the total.
+    const more = query.after === undefined ? offset + rows.length < total : read.length > query.perPage;
+    return { rows, total, next: more && last !== undefined ? { created_at: last.created_at, id: last.id } : null };
   }
 
   return {
@@ -181,8 +190,8 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
 
     /** A page of GET /dossiers and the exact total. Call it inside one read snapshot (store.read). */
     async page(organizationId: string, query: ListDossiersQuery, now: string, _options: { remember: boolean }) {
-      const { rows, total } = await listRows(organizationId, query, now);
-      return { data: rows, total };
+      const { rows, total, next } = await listRows(organizationId, query, now);
+      return { data: rows, total, next };
     },
 
     /** One batch of the export (C21): the list's filters and order, the rows after `after` (the
@@ -203,8 +212,8 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
     /** The same page as `page`, with the array as JSON text (the same text as on SQLite). Call it
      * inside one read snapshot (store.read). */
     async pageJson(organizationId: string, query: ListDossiersQuery, now: string, _options: { remember: boolean }) {
-      const { rows, total } = await listRows(organizationId, query, now);
-      return { json: JSON.stringify(rows), total };
+      const { rows, total, next } = await listRows(organizationId, query, now);
+      return { json: JSON.stringify(rows), total, next };
     },
   };
 }

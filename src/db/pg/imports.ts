@@ -35,8 +35,10 @@ export function pgImportQueries(db: Db): EngineQueries<"imports"> {
 
     /** A page of the organization's imports of the given resources, newest first (ties by id,
      * descending), and the total. The resources are bound as one JSON array. */
-    async page(organizationId: string, resources: readonly string[], offset: number, limit: number) {
+    async page(organizationId: string, resources: readonly string[], offset: number, limit: number, after?: { created_at: string; id: string }) {
       const kinds = JSON.stringify(resources);
+      const sql = db();
+      const seek = after === undefined ? sql`` : sql`AND (imports.created_at, imports.id) < (${after.created_at}::text, ${after.id}::text)`;
       const [{ n: total }] = await db()<{ n: number }[]>`SELECT count(*)::integer AS n FROM imports
         WHERE organization_id = ${organizationId} AND resource IN (SELECT jsonb_array_elements_text(${kinds}::text::jsonb))`;
       const rows = await db()<ImportRow[]>`SELECT id, organization_id AS "organizationId", resource, status, dry_run AS "dryRun", mode,
@@ -45,7 +47,7 @@ export function pgImportQueries(db: Db): EngineQueries<"imports"> {
           revert_undone AS "revertUndone", revert_skipped AS "revertSkipped", created_at AS "createdAt", finished_at AS "finishedAt",
           reverted_at AS "revertedAt"
         FROM imports
-        WHERE organization_id = ${organizationId} AND resource IN (SELECT jsonb_array_elements_text(${kinds}::text::jsonb))
+        WHERE organization_id = ${organizationId} AND resource IN (SELECT jsonb_array_elements_text(${kinds}::text::jsonb)) ${seek}
         ORDER BY imports.created_at DESC, imports.id DESC LIMIT ${limit}::bigint OFFSET ${offset}::bigint`;
       return { rows: [...rows], total };
     },

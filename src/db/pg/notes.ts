@@ -4,6 +4,7 @@
 // database in the same round trip (C19's second step).
 import type { Static } from "@sinclair/typebox";
 import type { Note } from "../../schemas/notes";
+import type { NoteKey } from "../notes";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
 
@@ -18,10 +19,12 @@ export function pgNoteQueries(db: Db): EngineQueries<"notes"> {
 
     /** Oldest first; notes of the same millisecond by id, the order they were made in (as on SQLite:
      * the index notes_dossier_created). */
-    async pageOfDossier(organizationId: string, dossierId: string, limit: number, offset: number) {
+    async pageOfDossier(organizationId: string, dossierId: string, limit: number, offset: number, after?: NoteKey) {
+      const sql = db();
+      const seek = after === undefined ? sql`` : sql`AND (created_at, id) > (${after.created_at}::text, ${after.id}::text)`;
       return [
-        ...(await db()<NoteRecord[]>`SELECT id, dossier_id, content, is_internal, created_at FROM notes
-          WHERE dossier_id = ${dossierId} AND organization_id = ${organizationId}
+        ...(await sql<NoteRecord[]>`SELECT id, dossier_id, content, is_internal, created_at FROM notes
+          WHERE dossier_id = ${dossierId} AND organization_id = ${organizationId} ${seek}
           ORDER BY created_at, id LIMIT ${limit}::bigint OFFSET ${offset}::bigint`),
       ];
     },
@@ -33,9 +36,9 @@ export function pgNoteQueries(db: Db): EngineQueries<"notes"> {
 
     /** A page of the dossier's notes and their total, as GET /dossiers/{id}/notes shows them. Read
      * each time, `remember` or not (see above). Call it inside one read snapshot. */
-    async shownPage(organizationId: string, dossierId: string, perPage: number, offset: number, _options: { remember: boolean }) {
+    async shownPage(organizationId: string, dossierId: string, perPage: number, offset: number, _options: { remember: boolean }, after?: NoteKey) {
       const total = await notes.countOfDossier(organizationId, dossierId);
-      return { data: offset >= total ? [] : await notes.pageOfDossier(organizationId, dossierId, perPage, offset), total };
+      return { data: offset >= total ? [] : await notes.pageOfDossier(organizationId, dossierId, perPage, offset, after), total };
     },
   };
   return notes;

@@ -3,7 +3,7 @@
 // Every statement names the organization, except the job runner's scans across organizations
 // (overdue stages, reminders due, the next reminder), which say so. stage_visits.id is bigint:
 // read as float8.
-import { overdueBatch, type DueReminder, type OverdueCursor, type OverdueRow, type TaskChanges, type TaskFilter, type TaskRecord } from "../tasks";
+import { overdueBatch, type DueReminder, type OverdueCursor, type OverdueRow, type TaskChanges, type TaskFilter, type TaskPosition, type TaskRecord } from "../tasks";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
 
@@ -76,7 +76,7 @@ export function pgTaskQueries(db: Db, inUnit: () => boolean): EngineQueries<"tas
 
     /** A page of the organization's tasks that match `filter`, in C22's order (due_at ascending, no
      * due date last, then created_at, then id), and their total. */
-    async page(organizationId: string, filter: TaskFilter, limit: number, offset: number) {
+    async page(organizationId: string, filter: TaskFilter, limit: number, offset: number, position?: TaskPosition) {
       const assigned = filter.assignedTo ?? null;
       const status = filter.status ?? null;
       // Any of these dossiers (C22's repeated dossier_id); none given: every dossier.
@@ -98,7 +98,15 @@ export function pgTaskQueries(db: Db, inUnit: () => boolean): EngineQueries<"tas
             OR (${overdue}::boolean AND status = 'open' AND due_at < ${now}::text)
             OR (NOT ${overdue}::boolean AND NOT (status = 'open' AND due_at IS NOT NULL AND due_at < ${now}::text)))`;
       if (offset >= total) return { data: [], total };
-      const rows = await db()<TaskRow[]>`SELECT id, organization_id, dossier_id, contact_id, title, notes, due_at, remind_at, assigned_to, status,
+      const sql = db();
+      // A cursor page (issue 38): the tasks after `position` in the order, as on SQLite.
+      const seek =
+        position === undefined
+          ? sql``
+          : position.due_at === null
+            ? sql`AND due_at IS NULL AND (created_at, id) > (${position.created_at}::text, ${position.id}::text)`
+            : sql`AND (due_at IS NULL OR (due_at, created_at, id) > (${position.due_at}::text, ${position.created_at}::text, ${position.id}::text))`;
+      const rows = await sql<TaskRow[]>`SELECT id, organization_id, dossier_id, contact_id, title, notes, due_at, remind_at, assigned_to, status,
           done_at, created_by_kind, created_by_id, created_at, updated_at
         FROM tasks
         WHERE organization_id = ${organizationId}
@@ -111,6 +119,7 @@ export function pgTaskQueries(db: Db, inUnit: () => boolean): EngineQueries<"tas
           AND (${overdue}::boolean IS NULL
             OR (${overdue}::boolean AND status = 'open' AND due_at < ${now}::text)
             OR (NOT ${overdue}::boolean AND NOT (status = 'open' AND due_at IS NOT NULL AND due_at < ${now}::text)))
+          ${seek}
         ORDER BY due_at IS NULL, due_at, created_at, id LIMIT ${limit}::bigint OFFSET ${offset}::bigint`;
       return { data: rows.map(record), total };
     },

@@ -6,11 +6,11 @@
 //   DELETE /contacts/:id    hard delete; links removed, dossiers kept
 import { chain } from "../../awaitable";
 import { notFound } from "../../errors";
-import { List, One } from "../../schemas/common";
+import { One, Paged } from "../../schemas/common";
 import { Contact, ContactQuery, CreateContact, DeletedContact, PatchContact } from "../../schemas/contacts";
 import { createContact, deleteContact, listContacts, showContact, updateContact } from "../../services/contacts";
 import { defineRoute, type Asked } from "../route";
-import { one, page, paging } from "../request";
+import { cursorPaging, one, pagedAnswer } from "../request";
 
 const TAG = "Contacts";
 const ofContact = { id: "The contact's id" };
@@ -34,13 +34,13 @@ export const contactRoutes = [
       "`search`: case-insensitive substring of full_name, email, company or role.",
     scopes: ["contacts:read"],
     query: ContactQuery,
-    responses: { 200: { schema: List(Contact), description: "A page of the organization's contacts that match every filter given, with the total across all pages" } },
-    handler: ({ ctx, principal, query }) => {
-      const paged = paging(query);
+    responses: { 200: { schema: Paged(Contact), description: "A page of the organization's contacts that match every filter given, with the total across all pages" } },
+    handler: ({ ctx, principal, query, request }) => {
+      const paged = cursorPaging(query, request);
       const listed = listContacts(ctx, principal.organizationId, {
         kinds: query.kind, pool: query.pool, search: query.search, updatedSince: query.updated_since, ...paged,
       });
-      return chain(listed, ({ data, total }) => page(data, total, paged));
+      return chain(listed, (answer) => pagedAnswer(answer, paged));
     },
   }),
   defineRoute({

@@ -2,12 +2,12 @@
 //   GET  /webhook-deliveries                    newest first, paged; status, type
 //   GET  /webhook-deliveries/:event_id          one delivery with its attempts
 //   POST /webhook-deliveries/:event_id/retry    queue a failed delivery again
-import { List, One } from "../../schemas/common";
+import { One, Paged } from "../../schemas/common";
 import { EVENT_ID } from "../../schemas/events";
 import { Delivery, DeliveryQuery, DeliveryWithAttempts } from "../../schemas/webhooks";
 import { deliveryPage, getDelivery, retryDeliveryOf } from "../../services/deliveries";
 import { defineRoute } from "../route";
-import { one, page, paging } from "../request";
+import { cursorPaging, one, pagedAnswer } from "../request";
 
 const ofEvent = "The event's id (evt_...)";
 
@@ -21,11 +21,10 @@ export const deliveryRoutes = [
     description: "One delivery per event, newest event first.",
     scopes: ["webhooks:manage"],
     query: DeliveryQuery,
-    responses: { 200: { schema: List(Delivery), description: "A page of the organization's delivery log, newest first, with the total across all pages" } },
-    handler: async ({ ctx, principal, query }) => {
-      const paged = paging(query);
-      const { data, total } = await deliveryPage(ctx, principal.organizationId, { status: query.status, type: query.type, ...paged });
-      return page(data, total, paged);
+    responses: { 200: { schema: Paged(Delivery), description: "A page of the organization's delivery log, newest first, with the total across all pages" } },
+    handler: async ({ ctx, principal, query, request }) => {
+      const paged = cursorPaging(query, request);
+      return pagedAnswer(await deliveryPage(ctx, principal.organizationId, { status: query.status, type: query.type, ...paged }), paged);
     },
   }),
   defineRoute({

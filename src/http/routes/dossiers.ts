@@ -9,16 +9,17 @@
 import { chain, type Awaitable } from "../../awaitable";
 import { ApiError, invalidBody, notFound } from "../../errors";
 import { CV_LIMIT, isPdf } from "../../files";
-import { List, One } from "../../schemas/common";
+import { One, Paged } from "../../schemas/common";
 import {
   ArchivedDossier, CreateDossier, CreateDossierForm, CvForm, CvRaw, Dossier, DossierQuery, PatchDossier,
 } from "../../schemas/dossiers";
 import {
   archiveDossier, attachCv, createDossier, cvOf, listDossiersJson, showDossier, updateDossier, type CreateDossierInput,
 } from "../../services/dossiers";
+import { cursorOf } from "../../services/cursor";
 import { dossierExists } from "../../services/links";
 import { defineRoute, type Asked } from "../route";
-import { one, page, paging, readBytes, validate } from "../request";
+import { cursorPaging, one, pagedAnswer, readBytes, validate } from "../request";
 import { historyRoutes } from "./history";
 
 const MULTIPART_LIMIT = 11_534_336; // 11 MB (C8, C10)
@@ -139,12 +140,12 @@ export const dossierRoutes = [
     query: DossierQuery,
     responses: {
       200: {
-        schema: List(Dossier),
+        schema: Paged(Dossier),
         description: "A page of the organization's dossiers that match every filter given (archived ones only with status=archived), with the total across all pages",
       },
     },
-    handler: ({ ctx, principal, query, set }) => {
-      const paged = paging(query);
+    handler: ({ ctx, principal, query, request, set }) => {
+      const paged = cursorPaging(query, request);
       const listed = listDossiersJson(ctx, principal.organizationId, {
         type: query.type,
         status: query.status,
@@ -157,11 +158,17 @@ export const dossierRoutes = [
         updatedSince: query.updated_since,
         ...paged,
       });
-      // The rows come as JSON text; the envelope is the one `page` makes, with the content type
-      // Elysia gives an object. It is made once per remembered answer (its query, paging included,
+      // The rows come as JSON text; the envelope is the one `pagedAnswer` makes, with the content type
+      // Elysia gives an object. It is made once per remembered answer (its query, paging and cursor included,
       // is the answer's key), so that a remembered answer is sent as one flat string.
       set.headers["content-type"] = "application/json;charset=utf-8";
-      return chain(listed, (answer) => (answer.envelope ??= `{"data":${answer.json},"meta":${JSON.stringify(page([], answer.total, paged).meta)}}`));
+      return chain(listed, (answer) => {
+        if (answer.envelope === undefined) {
+          const meta = pagedAnswer({ data: [], total: answer.total, next_after: answer.next && cursorOf("dossiers", answer.next) }, paged).meta;
+          answer.envelope = `{"data":${answer.json},"meta":${JSON.stringify(meta)}}`;
+        }
+        return answer.envelope;
+      });
     },
   }),
   defineRoute({

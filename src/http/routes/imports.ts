@@ -9,12 +9,12 @@
 import { ApiError, invalidBody, notFound } from "../../errors";
 import type { Scope } from "../../services/keys";
 import { IMPORT_FORM_LIMIT, parseImportForm, type CsvResource } from "../../csv";
-import { List, One, PageQuery } from "../../schemas/common";
+import { CursorPageQuery, One, Paged } from "../../schemas/common";
 import { Import, ImportForm } from "../../schemas/imports";
 import { getImport, listImports, revertImport, startImport } from "../../services/imports";
 import type { Principal } from "../auth";
 import { defineRoute, type Asked } from "../route";
-import { one, page, paging, readBytes } from "../request";
+import { cursorPaging, one, pagedAnswer, readBytes } from "../request";
 
 const TAG = "Imports";
 
@@ -101,13 +101,12 @@ export const importRoutes = [
     tag: TAG,
     description: "Newest first. The imports of contacts need `contacts:read`, those of dossiers `dossiers:read`: the list shows those the caller may read.",
     scopes: [],
-    query: PageQuery,
-    responses: { 200: { schema: List(Import), description: "A page of the organization's imports, newest first, with the total across all pages" } },
+    query: CursorPageQuery,
+    responses: { 200: { schema: Paged(Import), description: "A page of the organization's imports, newest first, with the total across all pages" } },
     errors: ["forbidden"],
-    handler: async ({ ctx, principal, query }) => {
-      const paged = paging(query);
-      const { data, total } = await listImports(ctx, principal.organizationId, readable(principal), paged.page, paged.perPage);
-      return page(data, total, paged);
+    handler: async ({ ctx, principal, query, request }) => {
+      const paged = cursorPaging(query, request);
+      return pagedAnswer(await listImports(ctx, principal.organizationId, readable(principal), paged), paged);
     },
   }),
   defineRoute({

@@ -2,11 +2,11 @@
 //   GET  /dossiers/:id/notes   oldest first, paged
 //   POST /dossiers/:id/notes   add a note (archived dossiers too)
 import { chain } from "../../awaitable";
-import { List, One, PageQuery } from "../../schemas/common";
+import { CursorPageQuery, One, Paged } from "../../schemas/common";
 import { CreateNote, Note } from "../../schemas/notes";
 import { createNote, listNotes } from "../../services/notes";
 import { defineRoute } from "../route";
-import { one, page, paging } from "../request";
+import { cursorPaging, one, pagedAnswer } from "../request";
 import { dossierId } from "./dossiers";
 
 const ofDossier = "The dossier's id (archived dossiers too)";
@@ -22,11 +22,11 @@ export const noteRoutes = [
     scopes: ["notes:read"],
     params: { id: ofDossier },
     load: dossierId,
-    query: PageQuery,
-    responses: { 200: { schema: List(Note), description: "A page of the dossier's notes, oldest first, with the total across all pages" } },
-    handler: ({ ctx, principal, resource: id, query }) => {
-      const paged = paging(query);
-      return chain(listNotes(ctx, principal.organizationId, id, paged), ({ data, total }) => page(data, total, paged));
+    query: CursorPageQuery,
+    responses: { 200: { schema: Paged(Note), description: "A page of the dossier's notes, oldest first, with the total across all pages" } },
+    handler: ({ ctx, principal, resource: id, query, request }) => {
+      const paged = cursorPaging(query, request);
+      return chain(listNotes(ctx, principal.organizationId, id, paged), (answer) => pagedAnswer(answer, paged));
     },
   }),
   defineRoute({

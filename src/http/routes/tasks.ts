@@ -7,12 +7,12 @@
 //   DELETE /tasks/:id
 //   GET    /dossiers/:id/tasks    the dossier's tasks, in the same order
 import { notFound } from "../../errors";
-import { List, One } from "../../schemas/common";
+import { One, Paged } from "../../schemas/common";
 import { CreateTask, DeletedTask, DossierTaskQuery, PatchTask, Task, TaskQuery } from "../../schemas/tasks";
 import { createTask, deleteTask, listTasks, showTask, taskFilter, updateTask, type Creator } from "../../services/tasks";
 import type { Principal } from "../auth";
 import { defineRoute, type Asked } from "../route";
-import { one, page, paging } from "../request";
+import { cursorPaging, one, pagedAnswer } from "../request";
 import { dossierId } from "./dossiers";
 
 const TAG = "Tasks";
@@ -38,12 +38,11 @@ export const taskRoutes = [
     description: `${ORDER} \`assigned_to=me\` is the signed-in member (with an API key: 400). \`dossier_id\` may repeat (up to 100): the tasks of any of these dossiers. \`overdue=true\`: open tasks whose due_at has passed.`,
     scopes: ["tasks:read"],
     query: TaskQuery,
-    responses: { 200: { schema: List(Task), description: "A page of the organization's tasks that match every filter given, with the total across all pages" } },
-    handler: async ({ ctx, principal, query }) => {
+    responses: { 200: { schema: Paged(Task), description: "A page of the organization's tasks that match every filter given, with the total across all pages" } },
+    handler: async ({ ctx, principal, query, request }) => {
       const filter = taskFilter(ctx, query, principal.kind === "member" ? principal.memberId : null);
-      const paged = paging(query);
-      const { data, total } = await listTasks(ctx, principal.organizationId, filter, paged);
-      return page(data, total, paged);
+      const paged = cursorPaging(query, request);
+      return pagedAnswer(await listTasks(ctx, principal.organizationId, filter, paged), paged);
     },
   }),
   defineRoute({
@@ -122,11 +121,10 @@ export const taskRoutes = [
     params: { id: "The dossier's id (archived dossiers too)" },
     load: dossierId,
     query: DossierTaskQuery,
-    responses: { 200: { schema: List(Task), description: "A page of the dossier's tasks, with the total across all pages" } },
-    handler: async ({ ctx, principal, resource: id, query }) => {
-      const paged = paging(query);
-      const { data, total } = await listTasks(ctx, principal.organizationId, { dossierIds: [id], status: query.status, now: ctx.now().toISOString() }, paged);
-      return page(data, total, paged);
+    responses: { 200: { schema: Paged(Task), description: "A page of the dossier's tasks, with the total across all pages" } },
+    handler: async ({ ctx, principal, resource: id, query, request }) => {
+      const paged = cursorPaging(query, request);
+      return pagedAnswer(await listTasks(ctx, principal.organizationId, { dossierIds: [id], status: query.status, now: ctx.now().toISOString() }, paged), paged);
     },
   }),
 ];
