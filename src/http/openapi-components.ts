@@ -3,7 +3,7 @@
 // document says `$ref` to its name instead of repeating it, so a generated client gets one type
 // per resource (`Dossier`, `Contact`, ...) rather than the same shape inline in every operation.
 import type { TSchema } from "@sinclair/typebox";
-import { ErrorBody, List, Meta, One } from "../schemas/common";
+import { ErrorBody, List, Meta, Metadata, One } from "../schemas/common";
 import { CreateMember, Member, MemberRole, NewMember, PatchMember, Session, SetupLink, SetupPassword, SignedOut, SignIn } from "../schemas/members";
 import {
   Contact,
@@ -75,6 +75,7 @@ const NAMED: Record<string, TSchema> = {
   LinkedContact: LinkItem,
   Unlinked,
   Meta,
+  Metadata,
   Error: ErrorBody,
   DossierEnvelope: One(Dossier),
   DossierList: List(Dossier),
