@@ -93,7 +93,8 @@ function unlessEmailTaken(write: () => void): boolean {
 /** The WHERE (over contacts `c`) of a page without search: kinds, pool, updated_since, metadata;
  * every value bound. Exported for the test of its query plan. */
 export function scanWhere(q: Pick<ContactPageQuery, "organizationId" | "mask" | "pool" | "updatedSince" | "metadata">): { clause: string; params: Params } {
-  const where: string[] = ["c.organization_id = $org"];
+  // With a metadata filter its lookups lead, as on dossiers (src/db/dossier-page.ts dossierListWhere).
+  const where: string[] = [q.metadata === undefined ? "c.organization_id = $org" : "+c.organization_id = $org"];
   const params: Params = { org: q.organizationId };
   if (q.mask !== 0) {
     where.push("(c.kind_mask & $mask) != 0");

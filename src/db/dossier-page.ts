@@ -69,7 +69,10 @@ function hasCoverIndex(sqlite: Database): boolean {
 export const rememberable = (query: DossierFilters) => query.overdue === undefined && query.contactId === undefined;
 
 export function dossierListWhere(query: DossierFilters, organizationId: string, now: string) {
-  const clauses = ["organization_id = ?"];
+  // With a metadata filter (issue 38), its lookups lead: `+` keeps the planner from walking the
+  // organization's dossiers in the list's order (an index on organization_id) and probing each,
+  // which it prefers without statistics. The matches are then read by id and sorted.
+  const clauses = [query.metadata === undefined ? "organization_id = ?" : "+organization_id = ?"];
   const params: (string | number)[] = [organizationId];
   const add = (clause: string, ...values: (string | number)[]) => {
     clauses.push(clause);

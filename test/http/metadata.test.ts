@@ -5,7 +5,8 @@
 // organization); one `metadata.<key>` column per key in the CSV exports, read back by an import.
 // Each test runs on both engines, with the same answers.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { call, makeOrg, type Org } from "../helpers";
+import { guessMapping } from "../../src/csv";
+import { call, makeOrg, until, type Org } from "../helpers";
 import { ENGINES, appOn, queryRows } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
@@ -189,6 +190,43 @@ describe.each(ENGINES)("metadata on %s", async (engine) => {
     expect(made.json.data.metadata).toEqual({});
     const contact = await api.get(`/contacts/${made.json.data.contact_id}`);
     expect(contact.json.data.metadata).toEqual({});
+  });
+
+  test("CSV import: an export's metadata.<key> columns map by themselves; an update merges; a revert puts the old pairs back", async () => {
+    const upload = async (csv: string, fields: Record<string, string>) => {
+      const form = new FormData();
+      form.append("file", new File([csv], "people.csv", { type: "text/csv" }));
+      form.append("resource", "contacts");
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      const answer = await call(app, "POST", "/imports", { key: other.key, raw: form });
+      expect(answer.status, answer.text).toBe(202);
+      return until(
+        async () => {
+          const { json } = await as(other).get(`/imports/${answer.json.data.id}`);
+          return json.data.status !== "queued" && json.data.status !== "running" && json.data;
+        },
+        60_000,
+        "the import to finish",
+      );
+    };
+    tick();
+    await api.post("/contacts", { full_name: "Exported", email: "exported@example.org", metadata: { erp: "E-7", "b key": "=b" } });
+    const csv = (await api.get("/contacts/export?metadata[erp]=E-7")).text;
+    // The console's and the CLI's guess (the API takes the mapping it is given).
+    const mapping = guessMapping("contacts", csv.replace(/^\uFEFF/, "").split("\r\n")[0].split(","));
+    expect(mapping).toMatchObject({ "metadata.erp": "metadata.erp", "metadata.b key": "metadata.b key", full_name: "full_name" });
+    const first = await upload(csv, { mapping: JSON.stringify(mapping) });
+    expect([first.status, first.created, first.failed]).toEqual(["succeeded", 1, 0]);
+    const [made] = (await as(other).get("/contacts?metadata[erp]=E-7")).json.data;
+    expect([made.full_name, made.metadata]).toEqual(["Exported", { "b key": "=b", erp: "E-7" }]);
+    tick();
+    const second = await upload("Email,ERP,Region\r\nexported@example.org,E-8,eu\r\n", {
+      mode: "update", mapping: JSON.stringify({ Email: "email", ERP: "metadata.erp", Region: "metadata.region" }),
+    });
+    expect([second.status, second.updated]).toEqual(["succeeded", 1]);
+    expect((await as(other).get(`/contacts/${made.id}`)).json.data.metadata).toEqual({ "b key": "=b", erp: "E-8", region: "eu" });
+    expect((await call(app, "POST", `/imports/${second.id}/revert`, { key: other.key })).status).toBe(200);
+    expect((await as(other).get(`/contacts/${made.id}`)).json.data.metadata).toEqual({ "b key": "=b", erp: "E-7" });
   });
 
   test("multipart POST /dossiers takes metadata as JSON text; bad JSON is 400 naming metadata", async () => {
