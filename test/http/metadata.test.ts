@@ -6,6 +6,8 @@
 // Each test runs on both engines, with the same answers.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { guessMapping } from "../../src/csv";
+import { intakeAddress } from "../../src/services/intake";
+import { compose } from "../intake/compose";
 import { call, makeOrg, until, type Org } from "../helpers";
 import { ENGINES, appOn, queryRows } from "../helpers/stores";
 
@@ -227,6 +229,17 @@ describe.each(ENGINES)("metadata on %s", async (engine) => {
     expect((await as(other).get(`/contacts/${made.id}`)).json.data.metadata).toEqual({ "b key": "=b", erp: "E-8", region: "eu" });
     expect((await call(app, "POST", `/imports/${second.id}/revert`, { key: other.key })).status).toBe(200);
     expect((await as(other).get(`/contacts/${made.id}`)).json.data.metadata).toEqual({ "b key": "=b", erp: "E-7" });
+  });
+
+  test("C15: a dossier taken in by email, and its new contact, have no metadata", async () => {
+    const [flow] = await queryRows<{ id: string }>(app, "SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default", org.id);
+    const address = (await intakeAddress(app.dossier, org.id, flow.id))!.address;
+    const message = await compose({ from: '"Mail Person" <mail.person@example.com>', subject: "Application", text: "Hello", messageId: "<metadata-1@example.com>" });
+    const taken = await call(app, "POST", `/intake/${address.slice(0, address.indexOf("@"))}`, { raw: message, contentType: "message/rfc822" });
+    expect(taken.status).toBe(201);
+    const dossier = (await api.get(`/dossiers/${taken.json.data.id}`)).json.data;
+    expect(dossier.metadata).toEqual({});
+    expect((await api.get(`/contacts/${dossier.contact_id}`)).json.data.metadata).toEqual({});
   });
 
   test("multipart POST /dossiers takes metadata as JSON text; bad JSON is 400 naming metadata", async () => {
