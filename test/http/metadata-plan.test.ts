@@ -3,12 +3,14 @@
 // the matching rows by id, rather than walking the organization's rows in the list's order and
 // probing each. (PostgreSQL plans from its statistics: the same filter is a semi-join on the same
 // index once the tables are large enough for it to matter.)
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { openStore } from "../../src/db/client";
 import { scanWhere } from "../../src/db/contacts";
 import { dossierListWhere, pageSql } from "../../src/db/dossier-page";
 import { onCleanup, tempDir } from "../helpers";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const store = openStore(join(tempDir(), "dossier.db"));
 onCleanup(() => store.close());
