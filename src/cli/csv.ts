@@ -10,7 +10,7 @@ import { ApiError } from "../errors";
 import { parseQuery } from "../http/request";
 import { ContactExportQuery } from "../schemas/contacts";
 import { DossierExportQuery } from "../schemas/dossiers";
-import { exportContacts, exportDossiers } from "../services/exports";
+import { exportContacts, exportDossiers, type Export } from "../services/exports";
 import { runImport, startImport, type Import } from "../services/imports";
 import { firstLine, openOrg, optional, output, parse, required, STORE_ENV_HELP, UnknownIdError, UsageError, type Parsed } from "./args";
 import { progressLine } from "./progress";
@@ -176,23 +176,25 @@ export async function exportCommand(argv: string[]) {
   }
   const ctx = await openOrg(parsed, organizationId);
   try {
-    let batches: AsyncIterable<readonly Record<string, unknown>[]>;
+    let started: Export<Record<string, unknown>>;
     try {
       if (resource === "dossiers") {
         const q = parseQuery(DossierExportQuery, query);
-        batches = exportDossiers(ctx, organizationId, {
+        started = await exportDossiers(ctx, organizationId, {
           type: q.type, status: q.status, stageId: q.stage_id, overdue: q.overdue, assignedTo: q.assigned_to, flowId: q.flow_id, q: q.q,
-          contactId: q.contact_id?.toLowerCase(), updatedSince: q.updated_since,
+          contactId: q.contact_id?.toLowerCase(), updatedSince: q.updated_since, metadata: q.metadata,
         });
       } else {
         const q = parseQuery(ContactExportQuery, query);
-        batches = exportContacts(ctx, organizationId, { kinds: q.kind, pool: q.pool, search: q.search, updatedSince: q.updated_since });
+        started = await exportContacts(ctx, organizationId, {
+          kinds: q.kind, pool: q.pool, search: q.search, updatedSince: q.updated_since, metadata: q.metadata,
+        });
       }
     } catch (error) {
       throw asCliError(error);
     }
     const out = Bun.stdout.writer();
-    for await (const chunk of csvChunks(resourceColumns(resource), batches)) {
+    for await (const chunk of csvChunks(resourceColumns(resource, started.metadataKeys), started.batches)) {
       // Written before the next batch is read: a slow reader of stdout holds the export back.
       await out.write(chunk);
       await out.flush();

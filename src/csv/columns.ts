@@ -10,10 +10,16 @@ import { CreateDossier, Dossier, PatchDossier } from "../schemas/dossiers";
 export type CsvResource = "dossiers" | "contacts";
 export const CSV_RESOURCES: readonly CsvResource[] = ["dossiers", "contacts"];
 
-/** The export's columns, in the order of the API's schema (C21). */
+/** The object field written as one column per key, `metadata.<key>` (issue 38), where the
+ * export's other fields are. */
+export const METADATA_FIELD = "metadata";
+export const METADATA_COLUMN_PREFIX = "metadata.";
+
+/** The export's columns, in the order of the API's schema (C21), but `metadata`, whose keys each
+ * have a column after them (src/csv/writer.ts resourceColumns). */
 export const EXPORT_COLUMNS: Record<CsvResource, readonly string[]> = {
-  dossiers: Object.keys(Dossier.properties),
-  contacts: Object.keys(Contact.properties),
+  dossiers: Object.keys(Dossier.properties).filter((name) => name !== METADATA_FIELD),
+  contacts: Object.keys(Contact.properties).filter((name) => name !== METADATA_FIELD),
 };
 
 /** Fields holding an array, written as one cell joined by `;` (C21: contacts' `kind`). */
@@ -39,10 +45,13 @@ function numberFields(properties: Record<string, TSchema>): ReadonlySet<string> 
 
 /** Fields a column may be mapped to on import: a create's or an update's body fields, `id` (to
  * match rows with `match_on=id`) and, for dossiers, `stage`: the name of a stage of the flow (C21's
- * "stage name column"). Read-only fields (`created_at`, `dossier_count`, ...) are not among them. */
+ * "stage name column"). Read-only fields (`created_at`, `dossier_count`, ...) are not among them;
+ * nor is `metadata` whole: a column is mapped to one key, `metadata.<key>` (src/csv/mapping.ts). */
 export const IMPORT_FIELDS: Record<CsvResource, readonly string[]> = {
-  contacts: unique(["id", ...Object.keys(CreateContact.properties), ...Object.keys(PatchContact.properties)]),
-  dossiers: unique(["id", ...Object.keys(CreateDossier.properties), ...Object.keys(PatchDossier.properties), "stage"]),
+  contacts: unique(["id", ...Object.keys(CreateContact.properties), ...Object.keys(PatchContact.properties)]).filter((name) => name !== METADATA_FIELD),
+  dossiers: unique(["id", ...Object.keys(CreateDossier.properties), ...Object.keys(PatchDossier.properties), "stage"]).filter(
+    (name) => name !== METADATA_FIELD,
+  ),
 };
 
 /** Columns of an export that an import leaves alone when the mapping is guessed (derived or

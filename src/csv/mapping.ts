@@ -3,7 +3,7 @@
 // punctuation ignored; common synonyms such as "E-mail", "Phone number", "Company name"), checked
 // when given (an unknown field is 400 naming it), and applied to each row to make the body of one
 // create or update, which the services then validate exactly as the API does.
-import { ARRAY_FIELDS, IMPORT_FIELDS, NUMBER_FIELDS, READ_ONLY_FIELDS, type CsvResource } from "./columns";
+import { ARRAY_FIELDS, IMPORT_FIELDS, METADATA_COLUMN_PREFIX, NUMBER_FIELDS, READ_ONLY_FIELDS, type CsvResource } from "./columns";
 import { CsvFileError, type CsvRowError } from "./errors";
 import type { CsvRow } from "./reader";
 
@@ -88,7 +88,8 @@ export function guessMapping(resource: CsvResource, headers: readonly string[]):
   const taken = new Set<string>();
   const table = GUESSES[resource];
   for (const header of headers) {
-    const field = table.get(normalizeHeader(header));
+    // An export's `metadata.<key>` column maps to its key, as named (keys are not normalized).
+    const field = isMetadataField(header) ? header : table.get(normalizeHeader(header));
     if (field === undefined || taken.has(field) || READ_ONLY_FIELDS[resource].has(field)) continue;
     mapping[header] = field;
     taken.add(field);
@@ -97,6 +98,10 @@ export function guessMapping(resource: CsvResource, headers: readonly string[]):
 }
 
 const badMapping = (message: string) => new CsvFileError("bad_mapping", `mapping: ${message}`);
+
+/** `metadata.<key>`: a column mapped to one key of the row's metadata (issue 38); the key's own
+ * rules are the API's, checked with the row. */
+const isMetadataField = (field: string) => field.startsWith(METADATA_COLUMN_PREFIX) && field.length > METADATA_COLUMN_PREFIX.length;
 
 /** The `mapping` form field checked against the resource's fields and the file's headers: a JSON
  * object (or its text) from header to field name, each value a field name, or null or "" to leave
@@ -122,7 +127,7 @@ export function parseMapping(resource: CsvResource, given: unknown, headers: rea
     const loose = headers.filter((h) => h.trim().toLowerCase() === given.trim().toLowerCase());
     const header = headers.includes(given) ? given : loose.length === 1 ? loose[0] : given;
     if (typeof field !== "string") throw badMapping(`the value for column ${JSON.stringify(header)} must be a field name`);
-    if (!fields.includes(field)) {
+    if (!fields.includes(field) && !isMetadataField(field)) {
       const why = READ_ONLY_FIELDS[resource].has(field) ? "is read-only" : `is not a field of ${resource}`;
       throw badMapping(`unknown field ${JSON.stringify(field)} (column ${JSON.stringify(header)}): ${field} ${why}; fields: ${fields.join(", ")}`);
     }
@@ -189,7 +194,10 @@ export function rowBody(resource: CsvResource, mapping: Mapping, headers: readon
     if (field === undefined) continue;
     const cell = row.cells[i] ?? "";
     if (cell.trim() === "") continue;
-    if (ARRAY_FIELDS[resource].has(field)) {
+    if (isMetadataField(field)) {
+      const metadata = (body.metadata ??= {}) as Record<string, string>;
+      Object.defineProperty(metadata, field.slice(METADATA_COLUMN_PREFIX.length), { value: cell, enumerable: true, writable: true, configurable: true });
+    } else if (ARRAY_FIELDS[resource].has(field)) {
       body[field] = cell
         .split(cell.includes(";") ? ";" : ",")
         .map((item) => item.trim())

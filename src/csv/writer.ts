@@ -3,7 +3,7 @@
 // `'`. It streams: rows come in batches from an async iterable (the export reads in keyset batches,
 // each its own snapshot: round 3 notes) and leave as one chunk per batch, so memory holds one batch
 // whatever the row count. Pure: no store, no HTTP; the route wraps `csvStream` in a Response.
-import { ARRAY_FIELDS, EXPORT_COLUMNS, type CsvResource } from "./columns";
+import { ARRAY_FIELDS, EXPORT_COLUMNS, METADATA_COLUMN_PREFIX, type CsvResource } from "./columns";
 
 export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
 export const UTF8_BOM = "\uFEFF";
@@ -48,10 +48,21 @@ export interface CsvColumns<Row> {
   cells(row: Row): string[];
 }
 
-/** The columns of a resource's export: every field of its API record, in the schema's order. */
-export function resourceColumns(resource: CsvResource): CsvColumns<Record<string, unknown>> {
-  const names = EXPORT_COLUMNS[resource];
-  return { names, cells: (row) => names.map((name) => cellText(row[name])) };
+/** The columns of a resource's export: every field of its API record, in the schema's order, then
+ * one `metadata.<key>` column per key of `metadataKeys` (in its order; issue 38), empty where a row
+ * has no such key. */
+export function resourceColumns(resource: CsvResource, metadataKeys: readonly string[] = []): CsvColumns<Record<string, unknown>> {
+  const fields = EXPORT_COLUMNS[resource];
+  const names = [...fields, ...metadataKeys.map((key) => METADATA_COLUMN_PREFIX + key)];
+  return {
+    names,
+    cells: (row) => {
+      const cells = fields.map((name) => cellText(row[name]));
+      const metadata = (row.metadata ?? {}) as Record<string, string>;
+      for (const key of metadataKeys) cells.push(Object.hasOwn(metadata, key) ? metadata[key] : "");
+      return cells;
+    },
+  };
 }
 
 /** The header row alone, BOM first: what an export of no row answers. */

@@ -8,6 +8,7 @@ import { SQLiteError } from "bun:sqlite";
 import { and, eq } from "drizzle-orm";
 import type { Contact as ContactSchema } from "../schemas/contacts";
 import { cachedPage, contactsGeneration, rememberPage, searchPage, type PoolFilter } from "./contact-search";
+import { metadataOf, pairsOf, sortedKeys } from "./metadata";
 import type { QueryDeps } from "./queries";
 import { contacts, type ContactRow } from "./schema";
 import { inWriteTransaction, readSnapshot } from "./snapshot";
@@ -29,6 +30,9 @@ export interface ContactPageQuery {
   pool?: { filter: PoolFilter; now: string };
   /** C17: only contacts with updated_at at or after this ISO time (as stored); null for all. */
   updatedSince: string | null;
+  /** Issue 38: only contacts whose metadata holds each of these values under its key; such pages
+   * are never cached. */
+  metadata?: Record<string, string>;
   offset: number;
   limit: number;
   /** A cursor page (issue 38): the contacts after this one in the list's order; offset is 0. */
@@ -54,12 +58,13 @@ export const contactOf = (row: ContactRow, dossierCount: number): Contact => ({
   pool_expires_at: row.poolExpiresAt,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
+  metadata: metadataOf(row.metadata),
 });
 
 /** The columns of contacts `c` under ContactRow's names. */
 const ROW_COLUMNS = `c.id, c.organization_id AS organizationId, c.full_name AS fullName, c.email, c.email_folded AS emailFolded,
   c.phone, c.linkedin_url AS linkedinUrl, c.company, c.role, c.city, c.kind, c.kind_mask AS kindMask, c.notes,
-  c.pool_added_at AS poolAddedAt, c.pool_expires_at AS poolExpiresAt, c.created_at AS createdAt, c.updated_at AS updatedAt`;
+  c.pool_added_at AS poolAddedAt, c.pool_expires_at AS poolExpiresAt, c.created_at AS createdAt, c.updated_at AS updatedAt, c.metadata`;
 
 /** Computed for the selected rows only, in the same statement: never a query per row. */
 const WITH_COUNT = `${ROW_COLUMNS}, (SELECT count(*) FROM dossier_contacts dc WHERE dc.contact_id = c.id) AS dossierCount`;
@@ -87,10 +92,11 @@ function unlessEmailTaken(write: () => void): boolean {
   }
 }
 
-/** The WHERE (over contacts `c`) of a page without search: kinds, pool, updated_since; every value
- * bound. Exported for the test of its query plan. */
-export function scanWhere(q: Pick<ContactPageQuery, "organizationId" | "mask" | "pool" | "updatedSince">): { clause: string; params: Params } {
-  const where: string[] = ["c.organization_id = $org"];
+/** The WHERE (over contacts `c`) of a page without search: kinds, pool, updated_since, metadata;
+ * every value bound. Exported for the test of its query plan. */
+export function scanWhere(q: Pick<ContactPageQuery, "organizationId" | "mask" | "pool" | "updatedSince" | "metadata">): { clause: string; params: Params } {
+  // With a metadata filter its lookups lead, as on dossiers (src/db/dossier-page.ts dossierListWhere).
+  const where: string[] = [q.metadata === undefined ? "c.organization_id = $org" : "+c.organization_id = $org"];
   const params: Params = { org: q.organizationId };
   if (q.mask !== 0) {
     where.push("(c.kind_mask & $mask) != 0");
@@ -104,7 +110,23 @@ export function scanWhere(q: Pick<ContactPageQuery, "organizationId" | "mask" | 
     where.push("c.updated_at >= $since");
     params.since = q.updatedSince;
   }
+  // Issue 38: each pair an index lookup in contact_metadata_lookup.
+  Object.entries(q.metadata ?? {}).forEach(([key, value], i) => {
+    where.push(`c.id IN (SELECT contact_id FROM contact_metadata WHERE organization_id = $org AND key = $mk${i} AND value = $mv${i})`);
+    params[`mk${i}`] = key;
+    params[`mv${i}`] = value;
+  });
   return { clause: where.join(" AND "), params };
+}
+
+/** The scan's WHERE with the search tested row by row through contact_search (the list's substring
+ * of the folded texts, C10), as the scan walks the list's index: the export's, and a page with
+ * metadata filters, which the search index's paths do not take. */
+function withSearch(q: Pick<ContactPageQuery, "search">, scan: { clause: string; params: Params }): { clause: string; params: Params } {
+  if (q.search === null) return scan;
+  const clause = `${scan.clause} AND EXISTS (SELECT 1 FROM contact_search s WHERE s.contact_id = c.id AND s.organization_id = $org AND
+    (instr(s.full_name, $needle) > 0 OR instr(s.email, $needle) > 0 OR instr(s.company, $needle) > 0 OR instr(s.role, $needle) > 0))`;
+  return { clause, params: { ...scan.params, needle: q.search } };
 }
 
 /** Contacts a GET showed, kept while nothing is committed. */
@@ -146,10 +168,10 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
     return { total, rows };
   }
 
-  /** A pool filter or updated_since without search: no count is kept for these, so the page and
-   * its total come from the rows. */
+  /** A pool filter, updated_since or metadata (with or without search, see exportPage): no count is
+   * kept for these, so the page and its total come from the rows. */
   function byScan(q: ContactPageQuery) {
-    const { clause, params } = scanWhere(q);
+    const { clause, params } = withSearch(q, scanWhere(q));
     const total = sqlite.query<{ n: number }, [Params]>(`SELECT count(*) AS n FROM contacts c WHERE ${clause}`).get(params)!.n;
     const rows = sqlite
       .query<CountedRow, [Params]>(
@@ -163,6 +185,7 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
    * matches too, when the search's generation allows). */
   function totalOf(q: ContactPageQuery, cacheable: boolean): number {
     const counted = { ...q, offset: 0, limit: 0 };
+    if (q.metadata !== undefined) return byScan(counted).total;
     if (q.search === null) return q.pool || q.updatedSince !== null ? byScan(counted).total : byKinds(counted).total;
     const match = { organizationId: q.organizationId, folded: q.search, length: [...q.search].length, mask: q.mask, pool: q.pool, updatedSince: q.updatedSince };
     const state = cacheable && q.updatedSince === null ? contactsGeneration(sqlite, q.organizationId) : null;
@@ -176,6 +199,13 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
     return row ? present(row) : null;
   };
   const shown = new StampCache<Contact>(sqlite, RECORDS_REMEMBERED);
+
+  /** The contact's metadata pairs as contact_metadata holds them (from its stored text): replaced whole. */
+  const setPairs = (organizationId: string, contactId: string, text: string, replace: boolean) => {
+    if (replace) sqlite.query(`DELETE FROM contact_metadata WHERE contact_id = ?1 AND organization_id = ?2`).run(contactId, organizationId);
+    const insert = sqlite.query(`INSERT INTO contact_metadata (contact_id, organization_id, key, value) VALUES (?1, ?2, ?3, ?4)`);
+    for (const [key, value] of pairsOf(metadataOf(text))) insert.run(contactId, organizationId, key, value);
+  };
 
   const queries = {
     /** The organization's contact with its dossier_count, or null (another organization's is null too). */
@@ -206,25 +236,29 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
 
     /** Inserts the row; false (nothing written) when its folded email is another contact's of the organization. */
     insert(row: ContactRow): boolean {
-      return unlessEmailTaken(() =>
+      const inserted = unlessEmailTaken(() =>
         sqlite
           .query(
             `INSERT INTO contacts (id, organization_id, full_name, email, email_folded, phone, linkedin_url, company, role, city,
-               kind, kind_mask, notes, pool_added_at, pool_expires_at, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)`,
+               kind, kind_mask, notes, pool_added_at, pool_expires_at, created_at, updated_at, metadata)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)`,
           )
           .run(
             row.id, row.organizationId, row.fullName, row.email, row.emailFolded, row.phone, row.linkedinUrl, row.company, row.role,
-            row.city, row.kind, row.kindMask, row.notes, row.poolAddedAt, row.poolExpiresAt, row.createdAt, row.updatedAt,
+            row.city, row.kind, row.kindMask, row.notes, row.poolAddedAt, row.poolExpiresAt, row.createdAt, row.updatedAt, row.metadata,
           ),
       );
+      if (inserted) setPairs(row.organizationId, row.id, row.metadata, false);
+      return inserted;
     },
 
     /** Sets the given columns; false (nothing written) when the new folded email is another contact's. */
     update(organizationId: string, contactId: string, changes: Partial<ContactRow>): boolean {
-      return unlessEmailTaken(() =>
+      const updated = unlessEmailTaken(() =>
         orm.update(contacts).set(changes).where(and(eq(contacts.id, contactId), eq(contacts.organizationId, organizationId))).run(),
       );
+      if (updated && changes.metadata !== undefined) setPairs(organizationId, contactId, changes.metadata, true);
+      return updated;
     },
 
     /** Replaces the search row's folded texts (the triggers fold with SQLite's lower(), ASCII only). */
@@ -245,20 +279,13 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
      * row through contact_search as the scan walks the list's index. Each batch is its own short
      * read (round 3 notes). */
     exportPage(
-      q: Pick<ContactPageQuery, "organizationId" | "mask" | "search" | "pool" | "updatedSince">,
+      q: Pick<ContactPageQuery, "organizationId" | "mask" | "search" | "pool" | "updatedSince" | "metadata">,
       after: { created_at: string; id: string } | undefined,
       limit: number,
     ): Contact[] {
-      const { clause, params } = scanWhere(q);
+      const { clause, params } = withSearch(q, scanWhere(q));
       const where = [clause];
       const values: Params = { ...params, limit };
-      if (q.search !== null) {
-        where.push(
-          `EXISTS (SELECT 1 FROM contact_search s WHERE s.contact_id = c.id AND s.organization_id = $org AND
-             (instr(s.full_name, $needle) > 0 OR instr(s.email, $needle) > 0 OR instr(s.company, $needle) > 0 OR instr(s.role, $needle) > 0))`,
-        );
-        values.needle = q.search;
-      }
       if (after !== undefined) {
         where.push("(c.created_at, c.id) < ($afterCreated, $afterId)");
         values.afterCreated = after.created_at;
@@ -268,6 +295,18 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
         .query<CountedRow, [Params]>(`SELECT ${WITH_COUNT} FROM contacts c WHERE ${where.join(" AND ")} ORDER BY c.created_at DESC, c.id DESC LIMIT $limit`)
         .all(values)
         .map(present);
+    },
+
+    /** The metadata keys of the contacts an export with these filters holds (its metadata.<key>
+     * columns, C21 and issue 38), sorted. */
+    metadataKeys(q: Pick<ContactPageQuery, "organizationId" | "mask" | "search" | "pool" | "updatedSince" | "metadata">): string[] {
+      const { clause, params } = withSearch(q, scanWhere(q));
+      const rows = sqlite
+        .query<{ key: string }, [Params]>(
+          `SELECT DISTINCT key FROM contact_metadata WHERE organization_id = $org AND contact_id IN (SELECT c.id FROM contacts c WHERE ${clause})`,
+        )
+        .all(params);
+      return sortedKeys(rows.map((row) => row.key));
     },
 
     /**
@@ -282,7 +321,7 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
       const cacheable = q.cache && !q.pool && !inWriteTransaction(sqlite);
       return readSnapshot(sqlite, () => {
         if (q.after !== undefined) return { data: queries.exportPage(q, q.after, q.limit), total: totalOf(q, cacheable) };
-        if (q.pool && q.search === null) {
+        if ((q.pool && q.search === null) || q.metadata !== undefined) {
           const { total, rows } = byScan(q);
           return { data: rows.map(present), total };
         }

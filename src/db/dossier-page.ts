@@ -41,6 +41,8 @@ export interface DossierFilters {
   contactId?: string;
   /** C17: only rows with updated_at at or after this ISO time (as stored: toISOString). */
   updatedSince?: string;
+  /** Issue 38: only dossiers whose metadata holds each of these values under its key. */
+  metadata?: Record<string, string>;
 }
 
 export interface ListDossiersQuery extends DossierFilters {
@@ -74,7 +76,10 @@ function hasCoverIndex(sqlite: Database): boolean {
 export const rememberable = (query: DossierFilters) => query.overdue === undefined && query.contactId === undefined;
 
 export function dossierListWhere(query: DossierFilters, organizationId: string, now: string) {
-  const clauses = ["organization_id = ?"];
+  // With a metadata filter (issue 38), its lookups lead: `+` keeps the planner from walking the
+  // organization's dossiers in the list's order (an index on organization_id) and probing each,
+  // which it prefers without statistics. The matches are then read by id and sorted.
+  const clauses = [query.metadata === undefined ? "organization_id = ?" : "+organization_id = ?"];
   const params: (string | number)[] = [organizationId];
   const add = (clause: string, ...values: (string | number)[]) => {
     clauses.push(clause);
@@ -96,6 +101,10 @@ export function dossierListWhere(query: DossierFilters, organizationId: string, 
   }
   if (query.updatedSince !== undefined) add("updated_at >= ?", query.updatedSince);
   if (query.contactId !== undefined) add("id IN (SELECT dossier_id FROM dossier_contacts WHERE organization_id = ? AND contact_id = ?)", organizationId, query.contactId);
+  // Issue 38: each pair an index lookup in dossier_metadata_lookup.
+  for (const [key, value] of Object.entries(query.metadata ?? {})) {
+    add("id IN (SELECT dossier_id FROM dossier_metadata WHERE organization_id = ? AND key = ? AND value = ?)", organizationId, key, value);
+  }
   return { where: clauses.join(" AND "), params };
 }
 
@@ -179,12 +188,12 @@ function deepPage<T extends Boundary>(page: DeepPage, known: GenerationCache<Bou
 const isUnfiltered = (query: DossierFilters) =>
   query.type === undefined && query.status === undefined && query.stageId === undefined && query.flowId === undefined &&
   query.assignedTo === undefined && query.overdue === undefined && (query.q === undefined || query.q === "") &&
-  query.updatedSince === undefined && query.contactId === undefined;
+  query.updatedSince === undefined && query.contactId === undefined && query.metadata === undefined;
 
 /** The exact total: from the counts the triggers of migration 0003 keep when the filters are
  * among the counts' key (type, status, flow, stage), else a COUNT over the same WHERE. */
 function countDossiers(sqlite: Database, organizationId: string, query: DossierFilters, where: string, params: (string | number)[]): number {
-  if (query.overdue !== undefined || query.assignedTo !== undefined || (query.q !== undefined && query.q !== "") || query.updatedSince !== undefined || query.contactId !== undefined) {
+  if (query.overdue !== undefined || query.assignedTo !== undefined || (query.q !== undefined && query.q !== "") || query.updatedSince !== undefined || query.contactId !== undefined || query.metadata !== undefined) {
     return sqlite.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM dossiers WHERE ${where}`).get(...params)!.n;
   }
   const clauses = ["organization_id = ?", query.status === undefined ? "status <> 'archived'" : "status = ?"];

@@ -3,6 +3,7 @@
 import type { Static } from "@sinclair/typebox";
 import type { Dossier as DossierRecord, DossierType } from "../schemas/dossiers";
 import { dossierListWhere, listCaches, listRows, rememberable, rememberedAnswer, type Answer, type Boundary, type DossierFilters, type ListDossiersQuery } from "./dossier-page";
+import { metadataOf, pairsOf, sortedKeys } from "./metadata";
 import type { QueryDeps } from "./queries";
 import { StampCache } from "./stamp-cache";
 
@@ -25,7 +26,7 @@ export type DossierChanges = Partial<
   Pick<
     Dossier,
     | "name" | "email" | "phone" | "company" | "role" | "contact_person" | "deal_size" | "deal_currency" | "status"
-    | "assigned_to" | "intake_notes" | "current_stage_id" | "stage_entered_at" | "stage_due_at" | "cv_url" | "updated_at"
+    | "assigned_to" | "intake_notes" | "current_stage_id" | "stage_entered_at" | "stage_due_at" | "cv_url" | "updated_at" | "metadata"
   >
 >;
 
@@ -33,12 +34,12 @@ export type DossierChanges = Partial<
 const FIELDS = [
   "id", "organization_id", "flow_id", "type", "name", "email", "phone", "company", "role", "contact_person", "status",
   "current_stage_id", "assigned_to", "deal_size", "deal_currency", "intake_notes", "cv_url", "contact_id",
-  "stage_entered_at", "stage_due_at", "created_at", "updated_at",
+  "stage_entered_at", "stage_due_at", "created_at", "updated_at", "metadata",
 ] as const satisfies readonly (keyof Dossier)[];
 const COLUMNS = FIELDS.join(", ");
 const UPDATABLE = new Set<string>([
   "name", "email", "phone", "company", "role", "contact_person", "deal_size", "deal_currency", "status", "assigned_to",
-  "intake_notes", "current_stage_id", "stage_entered_at", "stage_due_at", "cv_url", "updated_at",
+  "intake_notes", "current_stage_id", "stage_entered_at", "stage_due_at", "cv_url", "updated_at", "metadata",
 ] satisfies (keyof DossierChanges)[]);
 
 // Rows as JSON text made by SQLite, for GET /dossiers: turning 25 rows of 22 columns into
@@ -47,20 +48,31 @@ const UPDATABLE = new Set<string>([
 // 0.33333333333333332), so deal_size, the one REAL column, is left out of the JSON made in SQL and
 // printed by JSON.stringify between the two halves: the text is then the same as JSON.stringify of
 // the row (test/services/dossier-json.test.ts).
+// `metadata`, the last field, is stored as the JSON text it prints as (src/db/metadata.ts): it is
+// put after the tail as it is.
 const HEAD = FIELDS.slice(0, FIELDS.indexOf("deal_size"));
-const TAIL = FIELDS.slice(FIELDS.indexOf("deal_size") + 1);
+const TAIL = FIELDS.slice(FIELDS.indexOf("deal_size") + 1, FIELDS.indexOf("metadata"));
 const object = (columns: readonly string[]) => `json_object(${columns.map((c) => `'${c}', ${c}`).join(", ")})`;
 /** The select list of a JSON row; created_at and id come out plain too, for page boundaries. */
-const JSON_COLUMNS = `${object(HEAD)} AS head, deal_size, ${object(TAIL)} AS tail, created_at, id`;
+const JSON_COLUMNS = `${object(HEAD)} AS head, deal_size, ${object(TAIL)} AS tail, metadata, created_at, id`;
 
 interface JsonRow extends Boundary {
   head: string;
   deal_size: number | null;
   tail: string;
+  metadata: string;
 }
 
 /** One Dossier as JSON text, the same text as JSON.stringify(dossier). */
-const rowJson = (row: JsonRow) => `${row.head.slice(0, -1)},"deal_size":${JSON.stringify(row.deal_size)},${row.tail.slice(1)}`;
+const rowJson = (row: JsonRow) =>
+  `${row.head.slice(0, -1)},"deal_size":${JSON.stringify(row.deal_size)},${row.tail.slice(1, -1)},"metadata":${row.metadata}}`;
+
+/** A row as read (metadata as its text) made the Dossier it stands for, in place. */
+type StoredDossier = Omit<Dossier, "metadata"> & { metadata: string };
+const dossierOf = (row: StoredDossier): Dossier => {
+  (row as unknown as Dossier).metadata = metadataOf(row.metadata);
+  return row as unknown as Dossier;
+};
 
 /** Dossiers a GET showed, kept while nothing is committed: about 1.5 KB each. */
 const RECORDS_REMEMBERED = 2048;
@@ -70,8 +82,16 @@ export function dossierQueries({ sqlite, generations }: QueryDeps) {
   sqlite.function("js_lower", { deterministic: true }, (value: unknown) => (typeof value === "string" ? value.toLowerCase() : null));
 
   const caches = listCaches(sqlite, generations);
-  const byId = (organizationId: string, id: string): Dossier | null =>
-    sqlite.query<Dossier, [string, string]>(`SELECT ${COLUMNS} FROM dossiers WHERE id = ? AND organization_id = ?`).get(id, organizationId) ?? null;
+  const byId = (organizationId: string, id: string): Dossier | null => {
+    const row = sqlite.query<StoredDossier, [string, string]>(`SELECT ${COLUMNS} FROM dossiers WHERE id = ? AND organization_id = ?`).get(id, organizationId);
+    return row ? dossierOf(row) : null;
+  };
+  /** The dossier's metadata pairs as dossier_metadata holds them: replaced whole. */
+  const setPairs = (organizationId: string, id: string, metadata: Dossier["metadata"], replace: boolean) => {
+    if (replace) sqlite.query(`DELETE FROM dossier_metadata WHERE dossier_id = ? AND organization_id = ?`).run(id, organizationId);
+    const insert = sqlite.query(`INSERT INTO dossier_metadata (dossier_id, organization_id, key, value) VALUES (?, ?, ?, ?)`);
+    for (const [key, value] of pairsOf(metadata)) insert.run(id, organizationId, key, value);
+  };
 
   const shown = new StampCache<Dossier>(sqlite, RECORDS_REMEMBERED);
   return {
@@ -107,11 +127,14 @@ export function dossierQueries({ sqlite, generations }: QueryDeps) {
     contactExists: (organizationId: string, contactId: string): boolean =>
       sqlite.query(`SELECT 1 FROM contacts WHERE id = ? AND organization_id = ?`).get(contactId, organizationId) !== null,
 
-    /** Inserts the row and returns it as stored. */
-    insert: (row: Dossier): Dossier =>
-      sqlite.query<Dossier, (string | number | null)[]>(
+    /** Inserts the row (and its metadata pairs) and returns it as stored. */
+    insert: (row: Dossier): Dossier => {
+      const stored = sqlite.query<StoredDossier, (string | number | null)[]>(
         `INSERT INTO dossiers (${COLUMNS}) VALUES (${FIELDS.map(() => "?").join(", ")}) RETURNING ${COLUMNS}`,
-      ).get(...FIELDS.map((field) => row[field]))!,
+      ).get(...FIELDS.map((field) => (field === "metadata" ? JSON.stringify(row.metadata) : row[field])))!;
+      setPairs(row.organization_id, row.id, row.metadata, false);
+      return dossierOf(stored);
+    },
 
     /** Sets the given columns of the dossier (at least one). */
     update(organizationId: string, id: string, changes: DossierChanges): void {
@@ -126,15 +149,19 @@ export function dossierQueries({ sqlite, generations }: QueryDeps) {
           `UPDATE dossiers SET ${columns.map((c) => `${c} = ?`).join(", ")}${moved ? ", overdue_task_visit_id = CASE WHEN current_stage_id IS ? THEN overdue_task_visit_id END" : ""}
            WHERE id = ? AND organization_id = ?`,
         )
-        .run(...columns.map((c) => changes[c] ?? null), ...(moved ? [changes.current_stage_id ?? null] : []), id, organizationId);
+        .run(
+          ...columns.map((c) => (c === "metadata" ? JSON.stringify(changes.metadata) : (changes[c] ?? null))),
+          ...(moved ? [changes.current_stage_id ?? null] : []), id, organizationId,
+        );
+      if (changes.metadata !== undefined) setPairs(organizationId, id, changes.metadata, true);
     },
 
     /** A page of GET /dossiers and the exact total. `now` (ISO): the clock for `overdue`;
      * `remember`: page boundaries may be kept while the organization's dossiers are unchanged
      * (src/db/dossier-page.ts). Call it inside one read snapshot (store.read). */
     page(organizationId: string, query: ListDossiersQuery, now: string, options: { remember: boolean }): { data: Dossier[]; total: number; next: Boundary | null } {
-      const { rows, total, next } = listRows<Dossier>(sqlite, organizationId, query, COLUMNS, now, options.remember && rememberable(query) ? caches.boundaries : null);
-      return { data: rows, total, next };
+      const { rows, total, next } = listRows<StoredDossier>(sqlite, organizationId, query, COLUMNS, now, options.remember && rememberable(query) ? caches.boundaries : null);
+      return { data: rows.map(dossierOf), total, next };
     },
 
     /** One batch of the export (C21): the list's filters and order, the rows after `after` (the
@@ -145,8 +172,21 @@ export function dossierQueries({ sqlite, generations }: QueryDeps) {
       const seek = after === undefined ? "" : " AND (created_at, id) < (?, ?)";
       const values = after === undefined ? [...params, limit] : [...params, after.created_at, after.id, limit];
       return sqlite
-        .query<Dossier, (string | number)[]>(`SELECT ${COLUMNS} FROM dossiers WHERE ${where}${seek} ORDER BY created_at DESC, id DESC LIMIT ?`)
-        .all(...values);
+        .query<StoredDossier, (string | number)[]>(`SELECT ${COLUMNS} FROM dossiers WHERE ${where}${seek} ORDER BY created_at DESC, id DESC LIMIT ?`)
+        .all(...values)
+        .map(dossierOf);
+    },
+
+    /** The metadata keys of the dossiers an export with these filters holds (its metadata.<key>
+     * columns, C21 and issue 38), sorted. */
+    metadataKeys(organizationId: string, filters: DossierFilters, now: string): string[] {
+      const { where, params } = dossierListWhere(filters, organizationId, now);
+      const rows = sqlite
+        .query<{ key: string }, (string | number)[]>(
+          `SELECT DISTINCT key FROM dossier_metadata WHERE dossier_id IN (SELECT id FROM dossiers WHERE ${where}) AND organization_id = ?`,
+        )
+        .all(...params, organizationId);
+      return sortedKeys(rows.map((row) => row.key));
     },
 
     /**

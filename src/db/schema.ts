@@ -94,6 +94,9 @@ export const dossiers = sqliteTable(
     overdueTaskVisitId: integer("overdue_task_visit_id"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
+    // Issue 38: the integrator's metadata as the representation shows it (JSON text, keys sorted,
+    // src/services/metadata.ts); its pairs are also rows of dossier_metadata, for the list's filter.
+    metadata: text("metadata").notNull().default("{}"),
   },
   (t) => [
     index("dossiers_org_created").on(t.organizationId, t.createdAt, t.id),
@@ -161,6 +164,8 @@ export const contacts = sqliteTable(
     poolExpiresAt: text("pool_expires_at"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
+    // Issue 38, as on dossiers: the JSON text shown, its pairs in contact_metadata.
+    metadata: text("metadata").notNull().default("{}"),
   },
   (t) => [
     index("contacts_org_created").on(t.organizationId, t.createdAt, t.id),
@@ -171,6 +176,32 @@ export const contacts = sqliteTable(
     // C17's updated_since, as on dossiers.
     index("contacts_org_updated").on(t.organizationId, t.updatedAt),
   ],
+);
+
+// Issue 38: one row per metadata pair of a dossier, written in the same unit as the dossier's
+// `metadata` column, so that `GET /dossiers?metadata[key]=value` is an index lookup (organization,
+// key, value) rather than a scan of JSON. Gone with the dossier.
+export const dossierMetadata = sqliteTable(
+  "dossier_metadata",
+  {
+    dossierId: text("dossier_id").notNull().references(() => dossiers.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id").notNull(),
+    key: text("key").notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.dossierId, t.key] }), index("dossier_metadata_lookup").on(t.organizationId, t.key, t.value, t.dossierId)],
+);
+
+// The same for contacts (GET /contacts?metadata[key]=value).
+export const contactMetadata = sqliteTable(
+  "contact_metadata",
+  {
+    contactId: text("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id").notNull(),
+    key: text("key").notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.contactId, t.key] }), index("contact_metadata_lookup").on(t.organizationId, t.key, t.value, t.contactId)],
 );
 
 // Exact totals for GET /contacts?kind=: contacts per (organization, kind_mask), kept by

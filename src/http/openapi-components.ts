@@ -3,7 +3,7 @@
 // document says `$ref` to its name instead of repeating it, so a generated client gets one type
 // per resource (`Dossier`, `Contact`, ...) rather than the same shape inline in every operation.
 import type { TSchema } from "@sinclair/typebox";
-import { ErrorBody, List, Meta, One, PageMeta, Paged } from "../schemas/common";
+import { ErrorBody, List, Meta, Metadata, One, PageMeta, Paged } from "../schemas/common";
 import { CreateMember, Member, MemberRole, NewMember, PatchMember, Session, SetupLink, SetupPassword, SignedOut, SignIn } from "../schemas/members";
 import {
   Contact,
@@ -76,6 +76,7 @@ const NAMED: Record<string, TSchema> = {
   Unlinked,
   Meta,
   PageMeta,
+  Metadata,
   Error: ErrorBody,
   DossierEnvelope: One(Dossier),
   DossierList: Paged(Dossier),

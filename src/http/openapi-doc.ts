@@ -365,6 +365,7 @@ export function operation(doc: OperationDoc): DocumentDecoration {
     ...(schema.description ? { description: String(schema.description) } : {}),
     schema: documentSchema(schema),
     ...(schema.type === "array" ? { style: "form", explode: true } : {}),
+    ...(schema.type === "object" ? { style: "deepObject", explode: true } : {}),
   }));
   const declared = Object.entries(doc.params ?? {}).map(([name, description]) =>
     byKey ? pathParameter(name, description, doc.idPattern) : tokenParameter(name, description),

@@ -58,11 +58,17 @@ function explain(schema: TSchema, value: unknown, path: string, message: string)
   if (others.length > 0 && others.every((m) => m.const !== undefined)) {
     return { path, message: `must be one of ${others.map((m) => JSON.stringify(m.const)).join(", ")}${orNull}` };
   }
-  const inner = others.length === 1 ? checkerOf(others[0]).Errors(value).First() : undefined;
+  // The member the value was meant for: the only one, or the only one of the value's JSON type
+  // (`metadata`: an object of strings, or "").
+  const meant = others.length === 1 ? others : others.filter((m) => m.type === jsonType(value));
+  const inner = meant.length === 1 ? checkerOf(meant[0]).Errors(value).First() : undefined;
   if (!inner) return { path, message: sentenceCase(message) };
   const found = explain(inner.schema, inner.value, path + inner.path, inner.message);
   return { path: found.path, message: found.path === path ? `${found.message}${orNull}` : found.message };
 }
+
+/** A value's type as JSON Schema names it (a number is "number": an integer member is not told apart). */
+const jsonType = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);
 
 /** TypeBox's message with its first letter lowered, the rest (a pattern, a value) kept as is. */
 const sentenceCase = (message: string) => message.charAt(0).toLowerCase() + message.slice(1);
@@ -239,11 +245,33 @@ export function parseQuery<T extends TObject>(schema: T, params: URLSearchParams
       query[name] = params.getAll(name).map((raw) => queryValue(name, property.items as TSchema, raw));
       continue;
     }
+    if (property.type === "object") {
+      const pairs = deepObject(name, params);
+      if (pairs !== undefined) query[name] = pairs;
+      continue;
+    }
     const raw = params.get(name);
     if (raw !== null) query[name] = queryValue(name, property, raw);
     else if (property.default !== undefined) query[name] = property.default;
   }
   return query as Static<T>;
+}
+
+/** An object parameter in OpenAPI's deepObject style, `name[key]=value` (the lists' `metadata`
+ * filter, issue 38): its pairs, or undefined when none is given. `name` alone, a key given twice
+ * or `name[a][b]` is 400 naming the parameter. */
+function deepObject(name: string, params: URLSearchParams): Record<string, string> | undefined {
+  if (params.has(name)) throw invalidBody(`${name} must be given as ${name}[key]=value`, name);
+  const pairs = new Map<string, string>();
+  for (const [given, value] of params) {
+    if (!given.startsWith(`${name}[`)) continue;
+    const key = given.slice(name.length + 1, -1);
+    if (!given.endsWith("]") || key.includes("[") || key.includes("]")) throw invalidBody(`${given}: must be ${name}[key]=value`, given);
+    if (pairs.has(key)) throw invalidBody(`${given}: given more than once`, given);
+    pairs.set(key, value);
+  }
+  // fromEntries makes each key an own property, `__proto__` too.
+  return pairs.size === 0 ? undefined : Object.fromEntries(pairs);
 }
 
 function queryValue(name: string, schema: TSchema, raw: string): unknown {

@@ -1,4 +1,4 @@
-import { FormatRegistry, Type as t, type TArray, type TObject, type TSchema } from "@sinclair/typebox";
+import { FormatRegistry, Type as t, type TArray, type TObject, type TSchema, type TUnsafe } from "@sinclair/typebox";
 import { STATUS_OF, type ErrorCode } from "../errors";
 import { isUuid } from "../ids";
 
@@ -143,3 +143,49 @@ export const UpdatedSince = t.String({
     "anything else is 400",
   examples: ["2026-11-22T04:21:26.123Z"],
 });
+
+const METADATA_RULES =
+  "At most 50 keys; a key 1 to 40 characters, without [ or ]; a value a string of at most 500 characters (code points)";
+
+// The metadata schemas are objects whose `additionalProperties` says the values' type (what the
+// document and generated clients want); TypeBox types such an object as `{}`, so each is given its
+// static type, a record, by a cast that changes nothing at run time.
+type Pairs<V> = TUnsafe<Record<string, V>>;
+
+/** `metadata` in a representation (issue 38): the integrator's own pairs, `{}` when none; keys
+ * sorted (src/services/metadata.ts). */
+export const Metadata = t.Object(
+  {},
+  {
+    additionalProperties: t.String(),
+    maxProperties: 50,
+    description: `Your own key/value pairs (e.g. another system's record id); {} when none. ${METADATA_RULES}. Keys are listed sorted (integer-like keys first, as JavaScript orders them)`,
+    examples: [{ erp_id: "ACME-0042" }],
+  },
+) as TSchema as Pairs<string>;
+
+const metadataPairs = (description: string) =>
+  t.Object({}, { additionalProperties: Nullable(t.String()), description: `${METADATA_RULES}. ${description}`, examples: [{ erp_id: "ACME-0042" }] }) as TSchema as Pairs<
+    string | null
+  >;
+
+/** `metadata` on a create: the pairs (a key whose value is null or "" is left out); null or "" is none. */
+export const CreateMetadata = t.Union([metadataPairs("A key whose value is null or \"\" is left out"), t.Literal(""), t.Null()], {
+  description: "The pairs to keep; null or \"\" is the same as leaving it out",
+});
+
+/** `metadata` on a PATCH: the keys sent are merged in, a key set to null or "" is removed; "" removes every key. */
+export const PatchMetadata = t.Union([metadataPairs("Merged into the pairs kept: a key set to null or \"\" is removed, the others are set"), t.Literal("")], {
+  description: "An object merges (a key set to null or \"\" is removed); \"\" removes every key. null is refused: metadata is never null",
+});
+
+/** `?metadata[key]=value` on a list (issue 38): only rows whose metadata has exactly that value
+ * under that key; several AND together. */
+export const MetadataFilter = t.Object(
+  {},
+  {
+    additionalProperties: t.String(),
+    description: "metadata[key]=value: only rows whose metadata holds exactly this value under this key; several filters AND together",
+    examples: [{ erp_id: "ACME-0042" }],
+  },
+) as TSchema as Pairs<string>;

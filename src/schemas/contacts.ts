@@ -3,7 +3,7 @@
 // formats, so that validation does not depend on which formats are registered; the rules TypeBox
 // cannot say (code points after trimming, URL and email forms, the pool window) are the service's.
 import { Type as t } from "@sinclair/typebox";
-import { closed, CursorPagingQuery, DateTime, Nullable, UpdatedSince, Uuid } from "./common";
+import { closed, CreateMetadata, CursorPagingQuery, DateTime, Metadata, MetadataFilter, Nullable, PatchMetadata, UpdatedSince, Uuid } from "./common";
 
 /** C3's one rule for `email`, the same on contacts and dossiers (bodies of POST and PATCH): "one
  * `@`, a dot in the domain". No blank anywhere; the domain is two or more dot-separated labels,
@@ -36,6 +36,7 @@ export const ContactFilterQuery = {
   pool: t.Optional(PoolFilter),
   search: t.Optional(t.String({ description: "Case-insensitive substring of full_name, email, company or role" })),
   updated_since: t.Optional(UpdatedSince),
+  metadata: t.Optional(MetadataFilter),
 };
 
 export const ContactQuery = t.Object({ ...ContactFilterQuery, ...CursorPagingQuery });
@@ -58,6 +59,7 @@ const EXAMPLE_CONTACT = {
   pool_expires_at: null,
   created_at: "2026-11-22T04:21:26.123Z",
   updated_at: "2026-11-22T04:21:26.123Z",
+  metadata: { crm_id: "003Dn00000XyZ12" },
 };
 
 /** Every contact representation (api-v1 "Contact", C6): `null` where unset. */
@@ -78,6 +80,7 @@ export const Contact = t.Object(
     pool_expires_at: Nullable(t.String({ format: "date-time", description: "End of the talent-pool window" })),
     created_at: DateTime,
     updated_at: DateTime,
+    metadata: Metadata,
   },
   { ...closed, examples: [EXAMPLE_CONTACT] },
 );
@@ -102,6 +105,7 @@ export const CreateContact = t.Object(
     full_name: t.String({ description: "1 to 200 characters after trimming; stored trimmed" }),
     ...optionalFields,
     kind: t.Optional(Nullable(t.Array(ContactKind, { description: "Default []; duplicates are dropped" }))),
+    metadata: t.Optional(CreateMetadata),
   },
   {
     additionalProperties: false,
@@ -114,6 +118,7 @@ export const PatchContact = t.Object(
     full_name: t.Optional(t.String({ description: "1 to 200 characters after trimming; not null" })),
     ...optionalFields,
     kind: t.Optional(t.Array(ContactKind, { description: "Replaces the whole array; not null" })),
+    metadata: t.Optional(PatchMetadata),
   },
   { additionalProperties: false, examples: [{ role: "CFO", kind: ["client"], notes: null }] },
 );

@@ -2,7 +2,7 @@
 // TypeBox checks types and unknown fields; the rules TypeBox cannot say (lengths in code points,
 // trimming, email shape, currencies, sales-only fields) live in services/dossiers.ts.
 import { Type as t, type TSchema } from "@sinclair/typebox";
-import { closed, CursorPagingQuery, DateTime, Nullable, UpdatedSince, Uuid } from "./common";
+import { closed, CreateMetadata, CursorPagingQuery, DateTime, Metadata, MetadataFilter, Nullable, PatchMetadata, UpdatedSince, Uuid } from "./common";
 
 export const DossierType = t.Union([t.Literal("candidate"), t.Literal("sales")]);
 export const DossierStatus = t.Union([t.Literal("active"), t.Literal("won"), t.Literal("lost"), t.Literal("archived")]);
@@ -40,6 +40,7 @@ const EXAMPLE_DOSSIER = {
   stage_due_at: "2026-11-29T04:21:26.123Z",
   created_at: "2026-11-22T04:21:26.123Z",
   updated_at: "2026-11-22T04:21:26.123Z",
+  metadata: { erp_id: "ACME-0042" },
 };
 
 /** Every dossier representation (C5): all the fields, `null` where unset. */
@@ -67,6 +68,7 @@ export const Dossier = t.Object(
     stage_due_at: Nullable(t.String({ format: "date-time", description: "stage_entered_at + the stage's deadline_days days; null without a deadline" })),
     created_at: DateTime,
     updated_at: DateTime,
+    metadata: Metadata,
   },
   { ...closed, examples: [EXAMPLE_DOSSIER] },
 );
@@ -86,6 +88,7 @@ export const CreateDossier = t.Object(
     contact_person: t.Optional(Nullable(SalesShort)),
     deal_size: t.Optional(Nullable(DealSize)),
     deal_currency: t.Optional(Nullable(Currency)),
+    metadata: t.Optional(CreateMetadata),
   },
   {
     additionalProperties: false,
@@ -120,6 +123,7 @@ export const CreateDossierForm = t.Object(
     ...Object.fromEntries(
       Object.entries(CreateDossier.properties).map(([name, field]) => [name, (CreateDossier.required as string[] | undefined)?.includes(name) ? field : formText(field)]),
     ),
+    metadata: t.Optional(t.String({ description: 'The metadata as JSON text, e.g. {"erp_id":"ACME-0042"} (the JSON body\'s rules)' })),
     cv: t.Optional(t.String({ format: "binary", description: "The CV: a PDF file of at most 10 MB (the whole body at most 11 MB)" })),
   },
   {
@@ -144,6 +148,7 @@ export const PatchDossier = t.Object(
     assigned_to: t.Optional(Nullable(Uuid)),
     intake_notes: t.Optional(Nullable(IntakeNotes)),
     current_stage_id: t.Optional(Nullable(t.String({ format: "uuid", description: "A stage of the dossier's flow; null leaves the dossier in no stage" }))),
+    metadata: t.Optional(PatchMetadata),
   },
   { additionalProperties: false, examples: [{ status: "won", current_stage_id: "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", assigned_to: null }] },
 );
@@ -171,6 +176,7 @@ export const DossierFilterQuery = {
   q: t.Optional(t.String({ description: "Case-insensitive substring of name, email or company" })),
   contact_id: t.Optional(t.String({ format: "uuid", description: "Only dossiers linked to this contact, as primary or not; a non-uuid is 400" })),
   updated_since: t.Optional(UpdatedSince),
+  metadata: t.Optional(MetadataFilter),
 };
 
 export const DossierQuery = t.Object({ ...DossierFilterQuery, ...CursorPagingQuery });

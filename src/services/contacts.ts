@@ -18,6 +18,8 @@ import {
 } from "../schemas/contacts";
 import { createdKey, offsetOf, pageEnd, positionOf, rowsToRead, type PagedAnswer } from "./cursor";
 import { linkEnded, recordHistory } from "./history";
+import { applyMetadata, metadataFilters, metadataText } from "./metadata";
+import { metadataOf } from "../db/metadata";
 import { parseInstant } from "./timestamps";
 
 export type { ContactRow } from "../db/contacts";
@@ -189,6 +191,7 @@ export async function insertContact(ctx: Context, organizationId: string, input:
     poolExpiresAt: input.pool_expires_at ?? null,
     createdAt: now,
     updatedAt: now,
+    metadata: metadataText(applyMetadata({}, input.metadata, { create: true })),
   };
   if (!(await ctx.store.contacts.insert(row))) throw duplicate();
   await refreshSearch(ctx, row);
@@ -237,7 +240,7 @@ const COLUMN_OF = {
   notes: "notes",
   pool_added_at: "poolAddedAt",
   pool_expires_at: "poolExpiresAt",
-} as const satisfies Record<Exclude<keyof ContactInput, "kind">, keyof ContactRow>;
+} as const satisfies Record<Exclude<keyof ContactInput, "kind" | "metadata">, keyof ContactRow>;
 
 /**
  * Applies a PATCH (only the keys sent change; C10 nulls); call inside a unit. A PATCH that
@@ -262,6 +265,9 @@ export async function writeContactPatch(ctx: Context, organizationId: string, co
     }
   }
   if ("email" in changes) changes.emailFolded = changes.email === null ? null : fold(changes.email!);
+  // Issue 38: the keys sent merge into those kept (src/services/metadata.ts).
+  const metadata = metadataText(applyMetadata(metadataOf(current.metadata), patch.metadata, { create: false }));
+  if (metadata !== current.metadata) changes.metadata = metadata;
   const next: ContactRow = { ...current, ...changes };
   checkPoolWindow(next.poolAddedAt, next.poolExpiresAt);
   if (Object.keys(changes).length > 0) {
@@ -295,6 +301,8 @@ export interface ContactQuery {
   search?: string;
   /** C17: an ISO timestamp, checked here. */
   updatedSince?: string;
+  /** Issue 38's `metadata[key]=value` filters, checked here. */
+  metadata?: Record<string, string>;
   page: number;
   perPage: number;
   /** The cursor as sent (issue 38). */
@@ -313,6 +321,7 @@ export function listContacts(ctx: Context, organizationId: string, query: Contac
     search: query.search === undefined || query.search === "" ? null : fold(query.search),
     pool: query.pool ? { filter: query.pool, now: ctx.now().toISOString() } : undefined,
     updatedSince: query.updatedSince === undefined ? null : parseInstant("updated_since", query.updatedSince),
+    metadata: metadataFilters(query.metadata),
     offset: offsetOf(query),
     limit: rowsToRead(query),
     after: query.after === undefined ? undefined : positionOf("contacts", query.after),

@@ -16,6 +16,7 @@ import { newId } from "../ids";
 import { findContactByEmail, insertContact } from "./contacts";
 import { cursorOf, positionOf, type PagedAnswer } from "./cursor";
 import { changesOf, recordHistory } from "./history";
+import { applyMetadata, metadataFilters, metadataText } from "./metadata";
 import { insertPrimaryLink } from "./links";
 import { recordEvent } from "./outbox";
 import { parseInstant } from "./timestamps";
@@ -30,11 +31,12 @@ export type CreateDossierInput = Static<typeof CreateDossier>;
 /** The fields of api-v1's PATCH table; `null` clears the nullable ones (C10). */
 export type PatchDossierInput = Static<typeof PatchDossier>;
 
-/** What a PATCH may change: the schema's fields (a field added there is patchable). */
-const PATCH_FIELDS = Object.keys(PatchDossier.properties) as (keyof PatchDossierInput)[];
+/** What a PATCH may change: the schema's fields (a field added there is patchable); `metadata`
+ * merges rather than replaces (src/services/metadata.ts) and is handled apart. */
+const PATCH_FIELDS = (Object.keys(PatchDossier.properties) as (keyof PatchDossierInput)[]).filter((field) => field !== "metadata");
 /** The fields a create stores as given (null when left out): every field of the schema but those
  * the rules below set (a field added to the schema and the table is stored with nothing else). */
-const RULED_ON_CREATE = new Set(["type", "name", "contact_id", "flow_id", "assigned_to"]);
+const RULED_ON_CREATE = new Set(["type", "name", "contact_id", "flow_id", "assigned_to", "metadata"]);
 const STORED_AS_GIVEN = Object.keys(CreateDossier.properties).filter((field) => !RULED_ON_CREATE.has(field)) as (keyof CreateDossierInput)[];
 
 /** What a `created` history item lists (C18), the primary link's contact_id included. */
@@ -95,13 +97,17 @@ async function mustGet(ctx: Context, organizationId: string, id: string): Promis
   return dossier;
 }
 
+/** The list's `metadata[key]=value` filters checked (issue 38); undefined when none. */
+const withMetadata = <Q extends Pick<ListQuery, "metadata">>(query: Q): Q =>
+  query.metadata === undefined ? query : { ...query, metadata: metadataFilters(query.metadata) };
+
 /** Only `overdue` compares with the clock; the other filters need no timestamp. */
 const clockFor = (ctx: Context, query: ListQuery) => (query.overdue === undefined ? "" : ctx.now().toISOString());
 
-/** C17's updated_since as stored timestamps are written (a bad one: 400), and the cursor's position
- * (a bad one: 400). */
+/** C17's updated_since as stored timestamps are written (a bad one: 400), the metadata filters
+ * (issue 38) and the cursor's position (a bad one: 400). */
 function checked({ after, ...query }: ListDossiersQuery): ListQuery {
-  const since = query.updatedSince === undefined ? query : { ...query, updatedSince: parseInstant("updated_since", query.updatedSince) };
+  const since = withMetadata(query.updatedSince === undefined ? query : { ...query, updatedSince: parseInstant("updated_since", query.updatedSince) });
   return after === undefined ? since : { ...since, after: positionOf("dossiers", after) };
 }
 
@@ -140,6 +146,7 @@ function dropNulls<T extends object>(input: T): T {
  */
 export async function createDossier(ctx: Context, organizationId: string, raw: CreateDossierInput, cv?: Uint8Array): Promise<Dossier> {
   checkFields(dropNulls(raw), raw.type); // before a CV is staged for a request that fails anyway
+  applyMetadata({}, raw.metadata, { create: true });
   const id = newId();
   const staged: StagedCv | null = cv ? await ctx.files.stageCv(organizationId, id, cv, true) : null;
   let created: Dossier;
@@ -166,6 +173,7 @@ export async function writeNewDossier(
   const rows = ctx.store.dossiers;
   const input = dropNulls(raw);
   checkFields(input, input.type);
+  const metadata = applyMetadata({}, input.metadata, { create: true });
   const flow = input.flow_id ? (await rows.flow(organizationId, input.flow_id.toLowerCase())) : (await rows.defaultFlow(organizationId, input.type));
   if (!flow) {
     if (input.flow_id) throw notFound("flow_id: flow not found");
@@ -200,11 +208,13 @@ export async function writeNewDossier(
     id, organization_id: organizationId, flow_id: flow.id, type: input.type, name, status: "active",
     current_stage_id: stage?.id ?? null, assigned_to: input.assigned_to?.toLowerCase() ?? null, cv_url: staged?.url ?? null,
     contact_id: contactId, stage_entered_at: stage ? now : null, stage_due_at: stage ? dueAt(now, stage.deadline_days) : null,
-    created_at: now, updated_at: now,
+    created_at: now, updated_at: now, metadata,
   });
   await insertPrimaryLink(ctx, organizationId, id, contactId);
   const eventId = await recordEvent(ctx, organizationId, "dossier.created", dossier);
-  await recordHistory(ctx, organizationId, id, "created", changesOf({} as Dossier, dossier, CREATED_FIELDS));
+  const created = changesOf({} as Dossier, dossier, CREATED_FIELDS);
+  if (Object.keys(metadata).length > 0) created.metadata = [null, metadata];
+  await recordHistory(ctx, organizationId, id, "created", created);
   await staged?.place(eventId); // last: the commit follows
   return dossier;
 }
@@ -229,6 +239,8 @@ export async function writeDossierPatch(ctx: Context, organizationId: string, id
     if ((field === "assigned_to" || field === "current_stage_id") && typeof value === "string") value = value.toLowerCase();
     if (value !== before[field]) (next as Record<string, unknown>)[field] = value;
   }
+  const metadata = applyMetadata(before.metadata, patch.metadata, { create: false });
+  if (metadataText(metadata) !== metadataText(before.metadata)) next.metadata = metadata;
   let stage: StageDeadline | null = null;
   if (typeof next.current_stage_id === "string") {
     stage = await ctx.store.dossiers.stageOfFlow(organizationId, before.flow_id ?? "", next.current_stage_id);

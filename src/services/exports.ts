@@ -8,6 +8,7 @@ import type { DossierFilters } from "../db/dossier-page";
 import { keysetBatches } from "../csv";
 import { fold, kindMaskOf, type Contact, type Kind } from "./contacts";
 import type { Dossier } from "./dossiers";
+import { metadataFilters } from "./metadata";
 import { parseInstant } from "./timestamps";
 import type { PoolFilter } from "../db/contacts";
 
@@ -19,25 +20,36 @@ export interface ContactFilters {
   pool?: PoolFilter;
   search?: string;
   updatedSince?: string;
+  metadata?: Record<string, string>;
+}
+
+/** An export: the metadata keys its rows hold when it begins, sorted (its `metadata.<key>` columns,
+ * issue 38; a key first set on a row while the export runs has no column), then its rows. */
+export interface Export<Row> {
+  metadataKeys: string[];
+  batches: AsyncGenerator<readonly Row[]>;
 }
 
 /** The filters checked before the first byte is sent: a bad `updated_since` is a 400, not a
  * broken download. */
 export function checkDossierFilters(filters: DossierFilters): DossierFilters {
-  return filters.updatedSince === undefined ? filters : { ...filters, updatedSince: parseInstant("updated_since", filters.updatedSince) };
+  const metadata = metadataFilters(filters.metadata);
+  return { ...filters, metadata, updatedSince: filters.updatedSince === undefined ? undefined : parseInstant("updated_since", filters.updatedSince) };
 }
 
 /** GET /dossiers/export's rows (C21): GET /dossiers' filters (C5, C10, C17) and order (created_at
  * desc, id desc), every page. `overdue` is judged at the export's start, for every batch alike. */
-export function exportDossiers(ctx: Context, organizationId: string, raw: DossierFilters, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<readonly Dossier[]> {
+export async function exportDossiers(ctx: Context, organizationId: string, raw: DossierFilters, batchRows = EXPORT_BATCH_ROWS): Promise<Export<Dossier>> {
   const filters = checkDossierFilters(raw);
   const now = ctx.now().toISOString();
-  return keysetBatches(
+  const metadataKeys = await ctx.store.read(() => ctx.store.dossiers.metadataKeys(organizationId, filters, now));
+  const batches = keysetBatches(
     (after: { created_at: string; id: string } | undefined, limit) =>
       ctx.store.read(() => ctx.store.dossiers.exportPage(organizationId, filters, now, after, limit)),
     (row) => ({ created_at: row.created_at, id: row.id }),
     batchRows,
   );
+  return { metadataKeys, batches };
 }
 
 /** The contact filters as the store takes them; a bad `updated_since` throws 400 now. */
@@ -48,15 +60,18 @@ function contactQuery(ctx: Context, organizationId: string, filters: ContactFilt
     search: filters.search === undefined || filters.search === "" ? null : fold(filters.search),
     pool: filters.pool ? { filter: filters.pool, now: ctx.now().toISOString() } : undefined,
     updatedSince: filters.updatedSince === undefined ? null : parseInstant("updated_since", filters.updatedSince),
+    metadata: metadataFilters(filters.metadata),
   };
 }
 
 /** GET /contacts/export's rows (C21): GET /contacts' filters (C6, C10, C17) and order, every page. */
-export function exportContacts(ctx: Context, organizationId: string, filters: ContactFilters, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<readonly Contact[]> {
+export async function exportContacts(ctx: Context, organizationId: string, filters: ContactFilters, batchRows = EXPORT_BATCH_ROWS): Promise<Export<Contact>> {
   const query = contactQuery(ctx, organizationId, filters);
-  return keysetBatches(
+  const metadataKeys = await ctx.store.read(() => ctx.store.contacts.metadataKeys(query));
+  const batches = keysetBatches(
     (after: { created_at: string; id: string } | undefined, limit) => ctx.store.read(() => ctx.store.contacts.exportPage(query, after, limit)),
     (row) => ({ created_at: row.created_at, id: row.id }),
     batchRows,
   );
+  return { metadataKeys, batches };
 }

@@ -23,6 +23,7 @@ import {
 import type { ImportedRecordRow, ImportRow } from "../db/imports";
 import { ApiError, invalidBody, notFound } from "../errors";
 import { validate } from "../http/request";
+import { metadataUndo, type Metadata } from "./metadata";
 import { isUuid, newId } from "../ids";
 import { CreateContact, PatchContact } from "../schemas/contacts";
 import { CreateDossier, PatchDossier } from "../schemas/dossiers";
@@ -349,7 +350,7 @@ async function writeBatch(
 function columnOf(job: Job, field: string | undefined): string | null {
   if (!field) return null;
   const base = field.split(/[.[]/)[0];
-  for (const [header, mapped] of Object.entries(job.settings.mapping)) if (mapped === base) return header;
+  for (const [header, mapped] of Object.entries(job.settings.mapping)) if (mapped === base || mapped === field) return header;
   return null;
 }
 
@@ -357,6 +358,8 @@ function columnOf(job: Job, field: string | undefined): string | null {
 function previousOf(before: Record<string, unknown>, after: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
   const previous: Record<string, unknown> = {};
   for (const field of fields) if (JSON.stringify(before[field] ?? null) !== JSON.stringify(after[field] ?? null)) previous[field] = before[field] ?? null;
+  // A PATCH's metadata merges: putting it back also removes the keys the import added.
+  if (previous.metadata !== undefined) previous.metadata = metadataUndo(before.metadata as Metadata, after.metadata as Metadata);
   return previous;
 }
 

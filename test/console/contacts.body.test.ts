@@ -22,6 +22,7 @@ const contact = {
   pool_expires_at: null,
   created_at: "2026-11-22T04:21:26.123Z",
   updated_at: "2026-11-22T04:21:26.123Z",
+  metadata: {},
 };
 
 describe("C14: the contact form's bodies", () => {

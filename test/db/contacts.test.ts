@@ -33,6 +33,7 @@ const row = (id: string, organizationId: string, fullName: string, fields: Parti
   poolExpiresAt: null,
   createdAt: T0,
   updatedAt: T0,
+  metadata: "{}",
   ...fields,
   ...(fields.email ? { emailFolded: fold(fields.email) } : {}),
 });
@@ -82,6 +83,7 @@ describe.each(ENGINES)("contacts on %s", (engine) => {
     const ada = {
       id: "c1", full_name: "Ada", email: "Ada@X.example", phone: null, linkedin_url: null, company: "Acme", role: null, city: null,
       kind: ["client", "candidate"] as ("client" | "candidate")[], notes: null, dossier_count: 1, pool_added_at: null, pool_expires_at: null, created_at: T0, updated_at: T0,
+      metadata: {},
     };
     expect(await s.read(() => s.contacts.byId("o1", "c1"))).toEqual(ada);
     expect(JSON.stringify(await s.contacts.byId("o1", "c1"))).toBe(JSON.stringify(ada));

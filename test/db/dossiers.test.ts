@@ -31,7 +31,7 @@ const FLOWS: NewFlow[] = [
 const dossier = (id: string, organizationId: string, fields: Partial<Dossier> = {}): Dossier => ({
   id, organization_id: organizationId, flow_id: "f1", type: "candidate", name: `Name ${id}`, email: null, phone: null, company: null, role: null,
   contact_person: null, status: "active", current_stage_id: "s1", assigned_to: null, deal_size: null, deal_currency: null, intake_notes: null,
-  cv_url: null, contact_id: null, stage_entered_at: T0, stage_due_at: null, created_at: T0, updated_at: T0, ...fields,
+  cv_url: null, contact_id: null, stage_entered_at: T0, stage_due_at: null, created_at: T0, updated_at: T0, metadata: {}, ...fields,
 });
 
 // Names and amounts that differ if the engines fold or print otherwise.

@@ -31,7 +31,7 @@ async function insertDossier(app: DossierApp<Store>, organizationId: string, fie
       id, organization_id: organizationId, flow_id: null, type: "candidate", name: fields.name ?? "Someone", email: null, phone: null,
       company: null, role: null, contact_person: null, status: fields.status ?? "active", current_stage_id: null, assigned_to: null,
       deal_size: null, deal_currency: null, intake_notes: null, cv_url: null, contact_id: null, stage_entered_at: null, stage_due_at: null,
-      created_at: now, updated_at: now,
+      created_at: now, updated_at: now, metadata: {},
     }),
   );
   return id;
@@ -88,6 +88,7 @@ describe.each(ENGINES)("POST /contacts (api-v1 Contacts, C6) on %s", async (engi
       pool_expires_at: null,
       created_at: "2026-03-01T12:00:00.000Z",
       updated_at: "2026-03-01T12:00:00.000Z",
+      metadata: {},
     });
     const again = await call(app, "GET", `/contacts/${answer.json.data.id}`, { key: org.key });
     expect(again.json.data).toEqual(answer.json.data);

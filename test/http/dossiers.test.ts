@@ -17,7 +17,7 @@ setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.t
 const DOSSIER_FIELDS = [
   "id", "organization_id", "flow_id", "type", "name", "email", "phone", "company", "role", "contact_person", "status",
   "current_stage_id", "assigned_to", "deal_size", "deal_currency", "intake_notes", "cv_url", "contact_id",
-  "stage_entered_at", "stage_due_at", "created_at", "updated_at",
+  "stage_entered_at", "stage_due_at", "created_at", "updated_at", "metadata",
 ];
 const UUID = "0b7c5f9e-8d3a-4e21-9a6b-2f4c1d0e9a87";
 const DAY = 86_400_000;

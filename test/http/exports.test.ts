@@ -79,7 +79,7 @@ describe.each(ENGINES)("exports on %s", async (engine) => {
 
     test("the batches are keyset pages, each its own read: every row once, in order, across batch edges", async () => {
       const seen: string[] = [];
-      for await (const batch of exportDossiers(ctx, org.id, {}, 2)) {
+      for await (const batch of (await exportDossiers(ctx, org.id, {}, 2)).batches) {
         expect(batch.length).toBeLessThanOrEqual(2);
         seen.push(...batch.map((row) => row.id));
       }

@@ -26,7 +26,7 @@ async function insertDossier(app: DossierApp<Store>, organizationId: string, sta
     app.dossier.store.dossiers.insert({
       id, organization_id: organizationId, flow_id: null, type: "sales", name: "Deal", email: null, phone: null, company: null, role: null,
       contact_person: null, status, current_stage_id: null, assigned_to: null, deal_size: null, deal_currency: null, intake_notes: null,
-      cv_url: null, contact_id: null, stage_entered_at: null, stage_due_at: null, created_at: now, updated_at: now,
+      cv_url: null, contact_id: null, stage_entered_at: null, stage_due_at: null, created_at: now, updated_at: now, metadata: {},
     }),
   );
   return id;

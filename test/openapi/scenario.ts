@@ -524,18 +524,25 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   const jane = (
     await ok(
       api.POST("/api/v1/contacts", {
-        body: { full_name: " Jane Doe ", email: "jane@acme.example", kind: ["prospect", "client", "prospect"], pool_added_at: "2026-01-01T00:00:00Z" },
+        body: {
+          full_name: " Jane Doe ", email: "jane@acme.example", kind: ["prospect", "client", "prospect"], pool_added_at: "2026-01-01T00:00:00Z",
+          metadata: { crm_id: "C-1", "7": "seven" },
+        },
       }),
       201,
     )
   ).data;
   check(jane.full_name === "Jane Doe" && jane.kind.length === 2 && jane.dossier_count === 0 && jane.notes === null, "created contact");
+  check(JSON.stringify(jane.metadata) === '{"7":"seven","crm_id":"C-1"}', "created contact's metadata (issue 38)");
   const bob = (await ok(api.POST("/api/v1/contacts", { body: { full_name: "Bob", email: "bob@acme.example" } }), 201)).data;
   await fails(api.POST("/api/v1/contacts", { body: { email: "x@acme.example" } as never }), 400, "invalid_body");
   await fails(api.POST("/api/v1/contacts", { body: { full_name: "Jane again", email: "JANE@acme.example" } }), 409, "duplicate_contact");
   await fails(api.POST("/api/v1/contacts", { body: { full_name: "Big", notes: big(MB + 1) } }), 413, "payload_too_large");
 
-  const contacts = await ok(api.GET("/api/v1/contacts", { params: { query: { kind: ["client", "partner"], search: "JANE", pool: "in_pool" } } }), 200);
+  const contacts = await ok(
+    api.GET("/api/v1/contacts", { params: { query: { kind: ["client", "partner"], search: "JANE", pool: "in_pool", metadata: { crm_id: "C-1" } } } }),
+    200,
+  );
   check(contacts.meta.total === 1 && contacts.data[0].id === jane.id, "contact filters");
   await fails(api.GET("/api/v1/contacts", { params: { query: { pool: "someday" as never } } }), 400, "invalid_body");
   // Cursor pages (issue 38): the page after a first page of one, and a cursor that is no cursor.
@@ -560,7 +567,10 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   const deal = (
     await ok(
       api.POST("/api/v1/dossiers", {
-        body: { type: "sales", name: "Acme renewal", contact_id: jane.id, flow_id: sales.id, deal_size: 12500.5, deal_currency: "EUR", contact_person: "Jane" },
+        body: {
+          type: "sales", name: "Acme renewal", contact_id: jane.id, flow_id: sales.id, deal_size: 12500.5, deal_currency: "EUR", contact_person: "Jane",
+          metadata: { erp_id: "ACME-0042" },
+        },
       }),
       201,
     )
@@ -589,7 +599,9 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   );
 
   const listed = await ok(
-    api.GET("/api/v1/dossiers", { params: { query: { type: "sales", status: "active", stage_id: deal.current_stage_id!, overdue: false, q: "acme", page: 1, per_page: 5 } } }),
+    api.GET("/api/v1/dossiers", {
+      params: { query: { type: "sales", status: "active", stage_id: deal.current_stage_id!, overdue: false, q: "acme", metadata: { erp_id: "ACME-0042" }, page: 1, per_page: 5 } },
+    }),
     200,
   );
   check(listed.meta.total === 1 && listed.meta.per_page === 5 && listed.data[0].id === deal.id, "dossier filters");
@@ -600,6 +612,7 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
   check(nextDossier.data[0].id !== firstDossier.data[0].id && nextDossier.meta.page === 1, "a cursor page of dossiers");
   await fails(api.GET("/api/v1/dossiers", { params: { query: { page: 2, after: firstDossier.meta.next_after! } } }), 400, "invalid_body");
   await fails(api.GET("/api/v1/dossiers", { params: { query: { after: "nope" } } }), 400, "invalid_body");
+  await fails(api.PATCH("/api/v1/dossiers/{id}", { params: { path: { id: deal.id } }, body: { metadata: { erp_id: 42 } } as never }), 400, "invalid_body");
 
   check((await ok(api.GET("/api/v1/dossiers/{id}", { params: { path: { id: deal.id } } }), 200)).data.deal_currency === "EUR", "get dossier");
   await fails(api.GET("/api/v1/dossiers/{id}", { params: { path: { id: NOBODY } } }), 404, "not_found");

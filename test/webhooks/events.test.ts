@@ -17,6 +17,8 @@ const DOSSIER_KEYS = [
   "id", "organization_id", "flow_id", "type", "name", "email", "phone", "company", "role", "contact_person", "status",
   "current_stage_id", "assigned_to", "deal_size", "deal_currency", "intake_notes", "cv_url", "created_at", "updated_at",
   "contact_id", "stage_entered_at", "stage_due_at",
+  // Issue 38.
+  "metadata",
 ].sort();
 // api-v1 "Note".
 const NOTE_KEYS = ["content", "created_at", "dossier_id", "id", "is_internal"];

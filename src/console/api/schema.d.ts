@@ -1207,7 +1207,10 @@ export interface components {
          *       "stage_entered_at": "2026-11-22T04:21:26.123Z",
          *       "stage_due_at": "2026-11-29T04:21:26.123Z",
          *       "created_at": "2026-11-22T04:21:26.123Z",
-         *       "updated_at": "2026-11-22T04:21:26.123Z"
+         *       "updated_at": "2026-11-22T04:21:26.123Z",
+         *       "metadata": {
+         *         "erp_id": "ACME-0042"
+         *       }
          *     }
          */
         Dossier: {
@@ -1246,6 +1249,7 @@ export interface components {
              * @example 2026-11-22T04:21:26.123Z
              */
             updated_at: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @enum {string} */
         DossierType: "candidate" | "sales";
@@ -1282,7 +1286,10 @@ export interface components {
          *       "pool_added_at": null,
          *       "pool_expires_at": null,
          *       "created_at": "2026-11-22T04:21:26.123Z",
-         *       "updated_at": "2026-11-22T04:21:26.123Z"
+         *       "updated_at": "2026-11-22T04:21:26.123Z",
+         *       "metadata": {
+         *         "crm_id": "003Dn00000XyZ12"
+         *       }
          *     }
          */
         Contact: {
@@ -1315,6 +1322,7 @@ export interface components {
              * @example 2026-11-22T04:21:26.123Z
              */
             updated_at: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @enum {string} */
         ContactKind: "candidate" | "prospect" | "client" | "supplier" | "partner";
@@ -1501,6 +1509,15 @@ export interface components {
             next_after: string | null;
         };
         /**
+         * @description Your own key/value pairs (e.g. another system's record id); {} when none. At most 50 keys; a key 1 to 40 characters, without [ or ]; a value a string of at most 500 characters (code points). Keys are listed sorted (integer-like keys first, as JavaScript orders them)
+         * @example {
+         *       "erp_id": "ACME-0042"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
+        };
+        /**
          * @example {
          *       "error": {
          *         "code": "not_found",
@@ -1547,7 +1564,10 @@ export interface components {
          *         "stage_entered_at": "2026-11-22T04:21:26.123Z",
          *         "stage_due_at": "2026-11-29T04:21:26.123Z",
          *         "created_at": "2026-11-22T04:21:26.123Z",
-         *         "updated_at": "2026-11-22T04:21:26.123Z"
+         *         "updated_at": "2026-11-22T04:21:26.123Z",
+         *         "metadata": {
+         *           "erp_id": "ACME-0042"
+         *         }
          *       }
          *     }
          */
@@ -1579,7 +1599,10 @@ export interface components {
          *           "stage_entered_at": "2026-11-22T04:21:26.123Z",
          *           "stage_due_at": "2026-11-29T04:21:26.123Z",
          *           "created_at": "2026-11-22T04:21:26.123Z",
-         *           "updated_at": "2026-11-22T04:21:26.123Z"
+         *           "updated_at": "2026-11-22T04:21:26.123Z",
+         *           "metadata": {
+         *             "erp_id": "ACME-0042"
+         *           }
          *         }
          *       ],
          *       "meta": {
@@ -1625,7 +1648,10 @@ export interface components {
          *         "pool_added_at": null,
          *         "pool_expires_at": null,
          *         "created_at": "2026-11-22T04:21:26.123Z",
-         *         "updated_at": "2026-11-22T04:21:26.123Z"
+         *         "updated_at": "2026-11-22T04:21:26.123Z",
+         *         "metadata": {
+         *           "crm_id": "003Dn00000XyZ12"
+         *         }
          *       }
          *     }
          */
@@ -1653,7 +1679,10 @@ export interface components {
          *           "pool_added_at": null,
          *           "pool_expires_at": null,
          *           "created_at": "2026-11-22T04:21:26.123Z",
-         *           "updated_at": "2026-11-22T04:21:26.123Z"
+         *           "updated_at": "2026-11-22T04:21:26.123Z",
+         *           "metadata": {
+         *             "crm_id": "003Dn00000XyZ12"
+         *           }
          *         }
          *       ],
          *       "meta": {
@@ -1848,6 +1877,10 @@ export interface components {
             contact_person?: string | null;
             deal_size?: number | null;
             deal_currency?: string | null;
+            /** @description The pairs to keep; null or "" is the same as leaving it out */
+            metadata?: {
+                [key: string]: string | null;
+            } | "" | null;
         };
         /**
          * @example {
@@ -1891,6 +1924,8 @@ export interface components {
             deal_size?: string;
             /** @description Sales only. ISO 4217 code known to the runtime, upper case */
             deal_currency?: string;
+            /** @description The metadata as JSON text, e.g. {"erp_id":"ACME-0042"} (the JSON body's rules) */
+            metadata?: string;
             /**
              * Format: binary
              * @description The CV: a PDF file of at most 10 MB (the whole body at most 11 MB)
@@ -1918,6 +1953,10 @@ export interface components {
             assigned_to?: string | null;
             intake_notes?: string | null;
             current_stage_id?: string | null;
+            /** @description An object merges (a key set to null or "" is removed); "" removes every key. null is refused: metadata is never null */
+            metadata?: {
+                [key: string]: string | null;
+            } | "";
         };
         /**
          * @example {
@@ -1955,6 +1994,10 @@ export interface components {
             pool_added_at?: string | null;
             pool_expires_at?: string | null;
             kind?: components["schemas"]["ContactKind"][] | null;
+            /** @description The pairs to keep; null or "" is the same as leaving it out */
+            metadata?: {
+                [key: string]: string | null;
+            } | "" | null;
         };
         /**
          * @example {
@@ -1979,6 +2022,10 @@ export interface components {
             pool_expires_at?: string | null;
             /** @description Replaces the whole array; not null */
             kind?: components["schemas"]["ContactKind"][];
+            /** @description An object merges (a key set to null or "" is removed); "" removes every key. null is refused: metadata is never null */
+            metadata?: {
+                [key: string]: string | null;
+            } | "";
         };
         /**
          * @example {
@@ -2111,6 +2158,7 @@ export interface components {
             assigned_to?: string | null;
             intake_notes?: string | null;
             current_stage_id?: string | null;
+            metadata?: components["schemas"]["Metadata"];
             cv_url?: string | null;
         };
         /**
@@ -4505,6 +4553,10 @@ export interface operations {
                 contact_id?: string;
                 /** @description Only rows whose updated_at is at or after this ISO 8601 timestamp (e.g. 2026-11-22T04:21:26.123Z; an offset's `+` is sent as %2B); anything else is 400 */
                 updated_since?: string;
+                /** @description metadata[key]=value: only rows whose metadata holds exactly this value under this key; several filters AND together */
+                metadata?: {
+                    [key: string]: string;
+                };
             };
             header?: never;
             path?: never;
@@ -4546,6 +4598,10 @@ export interface operations {
                 search?: string;
                 /** @description Only rows whose updated_at is at or after this ISO 8601 timestamp (e.g. 2026-11-22T04:21:26.123Z; an offset's `+` is sent as %2B); anything else is 400 */
                 updated_since?: string;
+                /** @description metadata[key]=value: only rows whose metadata holds exactly this value under this key; several filters AND together */
+                metadata?: {
+                    [key: string]: string;
+                };
             };
             header?: never;
             path?: never;
@@ -4597,6 +4653,10 @@ export interface operations {
                 contact_id?: string;
                 /** @description Only rows whose updated_at is at or after this ISO 8601 timestamp (e.g. 2026-11-22T04:21:26.123Z; an offset's `+` is sent as %2B); anything else is 400 */
                 updated_since?: string;
+                /** @description metadata[key]=value: only rows whose metadata holds exactly this value under this key; several filters AND together */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /** @description 1-based page number; a page past the end answers data: [] with the right total */
                 page?: number;
                 /** @description Page size, 1 to 100 */
@@ -5238,6 +5298,10 @@ export interface operations {
                 search?: string;
                 /** @description Only rows whose updated_at is at or after this ISO 8601 timestamp (e.g. 2026-11-22T04:21:26.123Z; an offset's `+` is sent as %2B); anything else is 400 */
                 updated_since?: string;
+                /** @description metadata[key]=value: only rows whose metadata holds exactly this value under this key; several filters AND together */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /** @description 1-based page number; a page past the end answers data: [] with the right total */
                 page?: number;
                 /** @description Page size, 1 to 100 */

@@ -15,6 +15,7 @@
 import type { SQL, TransactionSQL } from "bun";
 import { contactOf, type ContactPageQuery } from "../contacts";
 import type { ContactRow } from "../schema";
+import { metadataOf, pairsOf, sortedKeys } from "../metadata";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
 
@@ -46,20 +47,21 @@ const COLUMN_OF: Record<keyof ContactRow, string> = {
   poolExpiresAt: "pool_expires_at",
   createdAt: "created_at",
   updatedAt: "updated_at",
+  metadata: "metadata",
 };
 
 /** ContactRow's columns of `c`, a contacts row, under ContactRow's names (quoted aliases). */
 const columns = (sql: SQL) => sql`c.id, c.organization_id AS "organizationId", c.full_name AS "fullName", c.email, c.email_folded AS "emailFolded",
   c.phone, c.linkedin_url AS "linkedinUrl", c.company, c.role, c.city, c.kind, c.kind_mask AS "kindMask", c.notes, c.pool_added_at AS "poolAddedAt",
-  c.pool_expires_at AS "poolExpiresAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt"`;
+  c.pool_expires_at AS "poolExpiresAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt", c.metadata`;
 
 /** The columns and the contact's dossier_count: a CountedRow. */
 const countedColumns = (sql: SQL) =>
   sql`${columns(sql)}, (SELECT count(*)::integer FROM dossier_contacts dc WHERE dc.contact_id = c.id) AS "dossierCount"`;
 
-/** The list's filters on `c` other than the search: the kinds (a mask of 0 for any), updated_since
- * and the pool; one not asked for is NULL and drops out. */
-function listFilter(sql: SQL, q: Pick<ContactPageQuery, "mask" | "pool" | "updatedSince">) {
+/** The list's filters on `c` other than the search: the kinds (a mask of 0 for any), updated_since,
+ * the pool and the metadata pairs; one not asked for is NULL (or absent) and drops out. */
+function listFilter(sql: SQL, q: Pick<ContactPageQuery, "organizationId" | "mask" | "pool" | "updatedSince" | "metadata">) {
   const mask = q.mask;
   const poolFilter = q.pool?.filter ?? null;
   const now = q.pool?.now ?? null;
@@ -69,8 +71,16 @@ function listFilter(sql: SQL, q: Pick<ContactPageQuery, "mask" | "pool" | "updat
     AND (${poolFilter}::text IS NULL
       OR (${poolFilter}::text = 'in_pool' AND (c.pool_added_at IS NOT NULL OR c.pool_expires_at IS NOT NULL)
           AND (c.pool_added_at IS NULL OR c.pool_added_at <= ${now}::text) AND (c.pool_expires_at IS NULL OR ${now}::text < c.pool_expires_at))
-      OR (${poolFilter}::text = 'expired' AND c.pool_expires_at IS NOT NULL AND c.pool_expires_at <= ${now}::text))`;
+      OR (${poolFilter}::text = 'expired' AND c.pool_expires_at IS NOT NULL AND c.pool_expires_at <= ${now}::text))${metadataWhere(sql, q)}`;
 }
+
+/** Issue 38's `metadata[key]=value` filters: each pair an index lookup in contact_metadata_lookup. */
+const metadataWhere = (sql: SQL, q: Pick<ContactPageQuery, "organizationId" | "metadata">) =>
+  Object.entries(q.metadata ?? {}).reduce(
+    (clauses, [key, value]) =>
+      sql`${clauses} AND c.id IN (SELECT contact_id FROM contact_metadata WHERE organization_id = ${q.organizationId} AND key = ${key} AND value = ${value})`,
+    sql``,
+  );
 
 const isEmailClash = (error: unknown) =>
   error instanceof Error && (error as { errno?: unknown }).errno === "23505" && (error as { constraint?: unknown }).constraint === "contacts_org_email";
@@ -119,11 +129,19 @@ export function pgContactQueries(db: Db, inUnit: () => boolean): EngineQueries<"
     }
   }
 
+  /** The contact's metadata pairs as contact_metadata holds them (from its stored text): replaced whole. */
+  async function setPairs(organizationId: string, contactId: string, text: string, replace: boolean) {
+    const sql = db();
+    if (replace) await sql`DELETE FROM contact_metadata WHERE contact_id = ${contactId} AND organization_id = ${organizationId}`;
+    const rows = pairsOf(metadataOf(text)).map(([key, value]) => ({ contact_id: contactId, organization_id: organizationId, key, value }));
+    if (rows.length > 0) await sql`INSERT INTO contact_metadata ${sql(rows)}`;
+  }
+
   /** One batch of the export (C21): the list's filters and order, the rows after `after` (the
    * previous batch's last row; undefined for the first), at most `limit`, each with its
    * dossier_count. Each batch is its own short read, as on SQLite. */
   async function exportPage(
-    q: Pick<ContactPageQuery, "organizationId" | "mask" | "search" | "pool" | "updatedSince">,
+    q: Pick<ContactPageQuery, "organizationId" | "mask" | "search" | "pool" | "updatedSince" | "metadata">,
     after: { created_at: string; id: string } | undefined,
     limit: number,
   ) {
@@ -140,6 +158,18 @@ export function pgContactQueries(db: Db, inUnit: () => boolean): EngineQueries<"
         AND (${afterCreated}::text IS NULL OR (c.created_at, c.id) < (${afterCreated}::text, ${afterId}::text))
       ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit}::bigint`;
     return rows.map(present);
+  }
+
+  /** The metadata keys of the contacts an export with these filters holds, sorted (as on SQLite). */
+  async function metadataKeys(q: Pick<ContactPageQuery, "organizationId" | "mask" | "search" | "pool" | "updatedSince" | "metadata">) {
+    const sql = db();
+    const pattern = q.search === null ? null : likePattern(q.search);
+    const rows = await sql<{ key: string }[]>`SELECT DISTINCT key FROM contact_metadata
+      WHERE organization_id = ${q.organizationId} AND contact_id IN (SELECT c.id FROM contacts c
+        WHERE c.organization_id = ${q.organizationId} AND ${listFilter(sql, q)}
+          AND (${pattern}::text IS NULL OR EXISTS (SELECT 1 FROM contact_search s
+                WHERE s.contact_id = c.id AND s.organization_id = ${q.organizationId} AND s.search_text LIKE ${pattern}::text)))`;
+    return sortedKeys(rows.map((row) => row.key));
   }
 
   /** A page of GET /contacts and its exact total, in one statement. Filters not asked for are
@@ -170,7 +200,7 @@ export function pgContactQueries(db: Db, inUnit: () => boolean): EngineQueries<"
                    ORDER BY created_at DESC, contact_id DESC LIMIT ${q.limit}::bigint OFFSET ${q.offset}::bigint) m
             JOIN contacts c ON c.id = m.contact_id AND c.organization_id = ${q.organizationId}) p ON true
         ORDER BY p.sort_at DESC, p.id DESC`;
-    } else if (q.pool === undefined && q.updatedSince === null) {
+    } else if (q.pool === undefined && q.updatedSince === null && q.metadata === undefined) {
       // Kinds or none: the exact total from contact_kind_counts, kept by the triggers.
       rows = await sql<PageRow[]>`SELECT t.total, p.* FROM (
             SELECT coalesce(sum(n), 0)::integer AS total FROM contact_kind_counts
@@ -217,14 +247,17 @@ export function pgContactQueries(db: Db, inUnit: () => boolean): EngineQueries<"
     },
 
     /** Inserts the row; false (nothing written) when its folded email is another contact's of the organization. */
-    insert: (row: ContactRow) =>
-      unlessEmailTaken(
+    async insert(row: ContactRow) {
+      const inserted = await unlessEmailTaken(
         (sql) => sql`INSERT INTO contacts (id, organization_id, full_name, email, email_folded, phone, linkedin_url, company, role, city,
-            kind, kind_mask, notes, pool_added_at, pool_expires_at, created_at, updated_at)
+            kind, kind_mask, notes, pool_added_at, pool_expires_at, created_at, updated_at, metadata)
           VALUES (${row.id}, ${row.organizationId}, ${row.fullName}, ${row.email}, ${row.emailFolded}, ${row.phone}, ${row.linkedinUrl},
             ${row.company}, ${row.role}, ${row.city}, ${row.kind}, ${row.kindMask}, ${row.notes}, ${row.poolAddedAt}, ${row.poolExpiresAt},
-            ${row.createdAt}, ${row.updatedAt})`,
-      ),
+            ${row.createdAt}, ${row.updatedAt}, ${row.metadata})`,
+      );
+      if (inserted) await setPairs(row.organizationId, row.id, row.metadata, false);
+      return inserted;
+    },
 
     /** Sets the given columns; false (nothing written) when the new folded email is another contact's. */
     update(organizationId: string, contactId: string, changes: Partial<ContactRow>) {
@@ -237,7 +270,12 @@ export function pgContactQueries(db: Db, inUnit: () => boolean): EngineQueries<"
         set[column] = value;
       }
       if (Object.keys(set).length === 0) return Promise.resolve(true);
-      return unlessEmailTaken((sql) => sql`UPDATE contacts SET ${sql(set)} WHERE id = ${contactId} AND organization_id = ${organizationId}`);
+      return unlessEmailTaken((sql) => sql`UPDATE contacts SET ${sql(set)} WHERE id = ${contactId} AND organization_id = ${organizationId}`).then(
+        async (updated) => {
+          if (updated && changes.metadata !== undefined) await setPairs(organizationId, contactId, changes.metadata, true);
+          return updated;
+        },
+      );
     },
 
     /** Replaces the search row's folded texts (the triggers fold with lower() COLLATE "C", ASCII only). */
@@ -256,5 +294,7 @@ export function pgContactQueries(db: Db, inUnit: () => boolean): EngineQueries<"
     page,
 
     exportPage,
+
+    metadataKeys,
   };
 }

@@ -18,6 +18,7 @@ import type { SQL } from "bun";
 import type { DossierChanges, FlowRef, StageDeadline } from "../dossiers";
 import type { DossierFilters, ListDossiersQuery, ListPage } from "../dossier-page";
 import type { Dossier as DossierRecord } from "../../schemas/dossiers";
+import { metadataOf, pairsOf, sortedKeys } from "../metadata";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
 
@@ -26,12 +27,19 @@ type Dossier = Static<typeof DossierRecord>;
 // The columns an update may set: a PATCH's fields, the stage's times, cv_url and updated_at.
 const UPDATABLE = new Set<string>([
   "name", "email", "phone", "company", "role", "contact_person", "deal_size", "deal_currency", "status", "assigned_to",
-  "intake_notes", "current_stage_id", "stage_entered_at", "stage_due_at", "cv_url", "updated_at",
+  "intake_notes", "current_stage_id", "stage_entered_at", "stage_due_at", "cv_url", "updated_at", "metadata",
 ] satisfies (keyof DossierChanges)[]);
 
 /** A dossier row's columns, in the representation's order (the list's JSON text keeps it). */
 const columns = (sql: SQL) => sql`id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status, current_stage_id,
-  assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at`;
+  assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at, metadata`;
+
+/** A row as read (metadata as its stored text, src/db/metadata.ts) made the Dossier it stands for, in place. */
+type StoredDossier = Omit<Dossier, "metadata"> & { metadata: string };
+const dossierOf = (row: StoredDossier): Dossier => {
+  (row as unknown as Dossier).metadata = metadataOf(row.metadata);
+  return row as unknown as Dossier;
+};
 
 /** The list's filters as its statements bind them: NULL where not asked for, `q` lower-cased as
  * JavaScript does (and NULL when empty). */
@@ -64,8 +72,16 @@ function listWhere(sql: SQL, organizationId: string, filters: DossierFilters, no
     AND (${q}::text IS NULL OR strpos(lower(name COLLATE "und-x-icu"), ${q}::text) > 0
       OR strpos(lower(email COLLATE "und-x-icu"), ${q}::text) > 0 OR strpos(lower(company COLLATE "und-x-icu"), ${q}::text) > 0)
     AND (${since}::text IS NULL OR updated_at >= ${since}::text)
-    AND (${contact}::text IS NULL OR id IN (SELECT dossier_id FROM dossier_contacts WHERE organization_id = ${organizationId} AND contact_id = ${contact}::text))`;
+    AND (${contact}::text IS NULL OR id IN (SELECT dossier_id FROM dossier_contacts WHERE organization_id = ${organizationId} AND contact_id = ${contact}::text))${metadataWhere(sql, organizationId, filters)}`;
 }
+
+/** Issue 38's `metadata[key]=value` filters: each pair an index lookup in dossier_metadata_lookup. */
+const metadataWhere = (sql: SQL, organizationId: string, filters: DossierFilters) =>
+  Object.entries(filters.metadata ?? {}).reduce(
+    (clauses, [key, value]) =>
+      sql`${clauses} AND id IN (SELECT dossier_id FROM dossier_metadata WHERE organization_id = ${organizationId} AND key = ${key} AND value = ${value})`,
+    sql``,
+  );
 
 export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"dossiers"> {
   // Inside a unit the row is locked to its commit: SQLite's one writer runs a unit's checks and
@@ -74,12 +90,20 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
   const byId = async (organizationId: string, id: string): Promise<Dossier | null> => {
     const sql = db();
     const [row] = inUnit()
-      ? await sql<Dossier[]>`SELECT ${columns(sql)}
+      ? await sql<StoredDossier[]>`SELECT ${columns(sql)}
       FROM dossiers WHERE id = ${id} AND organization_id = ${organizationId} FOR NO KEY UPDATE`
-      : await sql<Dossier[]>`SELECT ${columns(sql)}
+      : await sql<StoredDossier[]>`SELECT ${columns(sql)}
       FROM dossiers WHERE id = ${id} AND organization_id = ${organizationId}`;
-    return row ?? null;
+    return row ? dossierOf(row) : null;
   };
+
+  /** The dossier's metadata pairs as dossier_metadata holds them: replaced whole. */
+  async function setPairs(organizationId: string, id: string, metadata: Dossier["metadata"], replace: boolean) {
+    const sql = db();
+    if (replace) await sql`DELETE FROM dossier_metadata WHERE dossier_id = ${id} AND organization_id = ${organizationId}`;
+    const rows = pairsOf(metadata).map(([key, value]) => ({ dossier_id: id, organization_id: organizationId, key, value }));
+    if (rows.length > 0) await sql`INSERT INTO dossier_metadata ${sql(rows)}`;
+  }
 
   /** The page's rows and the exact total, in one statement (one round trip, one snapshot): the
    * total, then the page joined to it, read only when it is not past the total (a row of NULLs, and
@@ -89,7 +113,7 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
     const sql = db();
     const { type, status, stage, flow, assigned, overdue, q, since, contact } = filterValues(query);
     const counted =
-      overdue !== null || assigned !== null || q !== null || since !== null || contact !== null
+      overdue !== null || assigned !== null || q !== null || since !== null || contact !== null || query.metadata !== undefined
         ? sql`SELECT count(*)::integer AS n FROM dossiers WHERE ${listWhere(sql, organizationId, query, now)}`
         : // The filters are among the counts' key (migration 0003's triggers keep them).
           sql`SELECT coalesce(sum(n), 0)::integer AS n FROM dossier_counts
@@ -102,14 +126,14 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
     const offset = query.after === undefined ? (query.page - 1) * query.perPage : 0;
     const limit = query.after === undefined ? query.perPage : query.perPage + 1;
     const seek = query.after === undefined ? sql`` : sql`AND (created_at, id) < (${query.after.created_at}::text, ${query.after.id}::text)`;
-    const found = await sql<(Dossier & { list_total: number })[]>`SELECT page.*, total.n AS list_total
+    const found = await sql<(StoredDossier & { list_total: number })[]>`SELECT page.*, total.n AS list_total
       FROM (${counted}) total LEFT JOIN LATERAL (
         SELECT ${columns(sql)} FROM dossiers WHERE total.n > ${offset}::bigint AND ${listWhere(sql, organizationId, query, now)}
           ${seek}
         ORDER BY created_at DESC, id DESC LIMIT ${limit}::bigint OFFSET ${offset}::bigint) page ON true`;
     const total = found[0].list_total;
     // The total is the last column: the rest keeps the representation's order (the list's JSON).
-    const read = found[0].id === null ? [] : found.map(({ list_total: _, ...row }) => row as Dossier);
+    const read = found[0].id === null ? [] : found.map(({ list_total: _, ...row }) => dossierOf(row));
     const rows = read.slice(0, query.perPage);
     const last = rows.at(-1);
     // The count and the rows are one statement: on an offset page rows follow when it ends before the total.
@@ -162,12 +186,14 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
       const sql = db();
       const [stored] = await sql<Dossier[]>`INSERT INTO dossiers (id, organization_id, flow_id, type, name, email, phone, company, role,
           contact_person, status, current_stage_id, assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at,
-          stage_due_at, created_at, updated_at)
+          stage_due_at, created_at, updated_at, metadata)
         VALUES (${row.id}, ${row.organization_id}, ${row.flow_id}, ${row.type}, ${row.name}, ${row.email}, ${row.phone}, ${row.company}, ${row.role},
           ${row.contact_person}, ${row.status}, ${row.current_stage_id}, ${row.assigned_to}, ${row.deal_size}, ${row.deal_currency},
-          ${row.intake_notes}, ${row.cv_url}, ${row.contact_id}, ${row.stage_entered_at}, ${row.stage_due_at}, ${row.created_at}, ${row.updated_at})
+          ${row.intake_notes}, ${row.cv_url}, ${row.contact_id}, ${row.stage_entered_at}, ${row.stage_due_at}, ${row.created_at}, ${row.updated_at},
+          ${JSON.stringify(row.metadata)})
         RETURNING ${columns(sql)}`;
-      return stored;
+      await setPairs(row.organization_id, row.id, row.metadata, false);
+      return dossierOf(stored as unknown as StoredDossier);
     },
 
     /** Sets the given columns of the dossier (at least one). */
@@ -176,7 +202,7 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
       const set: Record<string, unknown> = {};
       for (const column of Object.keys(changes) as (keyof DossierChanges)[]) {
         if (!UPDATABLE.has(column)) throw new Error(`dossiers: ${column} is not an updatable column`);
-        set[column] = changes[column] ?? null;
+        set[column] = column === "metadata" ? JSON.stringify(changes.metadata) : (changes[column] ?? null);
       }
       const sql = db();
       // A move to another stage begins a new stage visit, not handled yet by the overdue-tasks job
@@ -186,6 +212,7 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
           ? sql`, overdue_task_visit_id = CASE WHEN current_stage_id IS NOT DISTINCT FROM ${changes.current_stage_id ?? null}::text THEN overdue_task_visit_id END`
           : sql``;
       await sql`UPDATE dossiers SET ${sql(set)}${reset} WHERE id = ${id} AND organization_id = ${organizationId}`;
+      if (changes.metadata !== undefined) await setPairs(organizationId, id, changes.metadata, true);
     },
 
     /** A page of GET /dossiers and the exact total. Call it inside one read snapshot (store.read). */
@@ -202,11 +229,19 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
       const afterCreated = after?.created_at ?? null;
       const afterId = after?.id ?? null;
       return [
-        ...(await sql<Dossier[]>`SELECT ${columns(sql)}
+        ...(await sql<StoredDossier[]>`SELECT ${columns(sql)}
           FROM dossiers WHERE ${listWhere(sql, organizationId, filters, now)}
             AND (${afterCreated}::text IS NULL OR (created_at, id) < (${afterCreated}::text, ${afterId}::text))
           ORDER BY created_at DESC, id DESC LIMIT ${limit}::bigint`),
-      ];
+      ].map(dossierOf);
+    },
+
+    /** The metadata keys of the dossiers an export with these filters holds, sorted (as on SQLite). */
+    async metadataKeys(organizationId: string, filters: DossierFilters, now: string) {
+      const sql = db();
+      const rows = await sql<{ key: string }[]>`SELECT DISTINCT key FROM dossier_metadata
+        WHERE organization_id = ${organizationId} AND dossier_id IN (SELECT id FROM dossiers WHERE ${listWhere(sql, organizationId, filters, now)})`;
+      return sortedKeys(rows.map((row) => row.key));
     },
 
     /** The same page as `page`, with the array as JSON text (the same text as on SQLite). Call it

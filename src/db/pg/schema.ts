@@ -96,6 +96,7 @@ export const dossiers = pgTable(
     overdueTaskVisitId: bigint("overdue_task_visit_id", { mode: "number" }),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
+    metadata: text("metadata").notNull().default("{}"),
   },
   (t) => [
     index("dossiers_org_created").on(t.organizationId, t.createdAt, t.id),
@@ -150,6 +151,7 @@ export const contacts = pgTable(
     poolExpiresAt: text("pool_expires_at"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
+    metadata: text("metadata").notNull().default("{}"),
   },
   (t) => [
     index("contacts_org_created").on(t.organizationId, t.createdAt, t.id),
@@ -157,6 +159,28 @@ export const contacts = pgTable(
     index("contacts_org_created_kind").on(t.organizationId, t.createdAt.desc(), t.id.desc(), t.kindMask),
     index("contacts_org_updated").on(t.organizationId, t.updatedAt),
   ],
+);
+
+export const dossierMetadata = pgTable(
+  "dossier_metadata",
+  {
+    dossierId: text("dossier_id").notNull().references(() => dossiers.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id").notNull(),
+    key: text("key").notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.dossierId, t.key] }), index("dossier_metadata_lookup").on(t.organizationId, t.key, t.value, t.dossierId)],
+);
+
+export const contactMetadata = pgTable(
+  "contact_metadata",
+  {
+    contactId: text("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id").notNull(),
+    key: text("key").notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.contactId, t.key] }), index("contact_metadata_lookup").on(t.organizationId, t.key, t.value, t.contactId)],
 );
 
 export const contactKindCounts = pgTable(

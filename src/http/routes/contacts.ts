@@ -38,7 +38,7 @@ export const contactRoutes = [
     handler: ({ ctx, principal, query, request }) => {
       const paged = cursorPaging(query, request);
       const listed = listContacts(ctx, principal.organizationId, {
-        kinds: query.kind, pool: query.pool, search: query.search, updatedSince: query.updated_since, ...paged,
+        kinds: query.kind, pool: query.pool, search: query.search, updatedSince: query.updated_since, metadata: query.metadata, ...paged,
       });
       return chain(listed, (answer) => pagedAnswer(answer, paged));
     },

@@ -49,6 +49,15 @@ async function pdfOf(file: Blob): Promise<Uint8Array> {
 const FORM_FIELDS = new Set(Object.keys(CreateDossierForm.properties));
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
+/** The multipart form's `metadata` field: the JSON body's value as JSON text (issue 38). */
+function metadataField(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw invalidBody('metadata: must be JSON text, e.g. {"erp_id":"ACME-0042"}');
+  }
+}
+
 /** POST /dossiers's body, JSON or multipart: the dossier, and its CV when one came. */
 interface NewDossier {
   input: CreateDossierInput;
@@ -77,6 +86,8 @@ async function readCreateForm(request: Request): Promise<NewDossier> {
     if (name === "deal_size") {
       if (!DECIMAL.test(value.trim())) throw invalidBody("deal_size: must be a decimal number");
       fields[name] = Number(value.trim());
+    } else if (name === "metadata") {
+      fields[name] = metadataField(value);
     } else {
       fields[name] = value;
     }
@@ -156,6 +167,7 @@ export const dossierRoutes = [
         q: query.q,
         contactId: query.contact_id?.toLowerCase(),
         updatedSince: query.updated_since,
+        metadata: query.metadata,
         ...paged,
       });
       // The rows come as JSON text; the envelope is the one `pagedAnswer` makes, with the content type

@@ -8,7 +8,7 @@ import { csvStream, exportHeaders, resourceColumns, type CsvResource } from "../
 import { CsvFile } from "../../schemas/imports";
 import { ContactExportQuery } from "../../schemas/contacts";
 import { DossierExportQuery } from "../../schemas/dossiers";
-import { checkDossierFilters, exportContacts, exportDossiers } from "../../services/exports";
+import { checkDossierFilters, exportContacts, exportDossiers, type Export } from "../../services/exports";
 import { defineRoute } from "../route";
 
 const csvAnswer = (resource: CsvResource) => ({
@@ -33,8 +33,9 @@ const GUARD =
   "an import of the file takes the prefix off again.";
 
 /** The streamed answer: headers now, rows as the client reads them. */
-function download(resource: CsvResource, now: Date, batches: AsyncIterable<readonly Record<string, unknown>[]>): Response {
-  return new Response(csvStream(resourceColumns(resource), batches), { headers: exportHeaders(resource, now) });
+async function download(resource: CsvResource, now: Date, started: Promise<Export<Record<string, unknown>>>): Promise<Response> {
+  const { metadataKeys, batches } = await started;
+  return new Response(csvStream(resourceColumns(resource, metadataKeys), batches), { headers: exportHeaders(resource, now) });
 }
 
 export const exportRoutes = [
@@ -61,6 +62,7 @@ export const exportRoutes = [
         q: query.q,
         contactId: query.contact_id?.toLowerCase(),
         updatedSince: query.updated_since,
+        metadata: query.metadata,
       });
       return download("dossiers", ctx.now(), exportDossiers(ctx, principal.organizationId, filters));
     },
@@ -81,7 +83,9 @@ export const exportRoutes = [
       download(
         "contacts",
         ctx.now(),
-        exportContacts(ctx, principal.organizationId, { kinds: query.kind, pool: query.pool, search: query.search, updatedSince: query.updated_since }),
+        exportContacts(ctx, principal.organizationId, {
+          kinds: query.kind, pool: query.pool, search: query.search, updatedSince: query.updated_since, metadata: query.metadata,
+        }),
       ),
   }),
 ];
