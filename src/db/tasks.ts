@@ -21,13 +21,6 @@ export interface TaskPosition {
   id: string;
 }
 
-/** The tasks after `after` in ORDER: with a due date, those due later (or as late, made later) and
- * every task without one; without a due date, those without one made later. */
-const afterTask = (after: TaskPosition): { sql: string; args: string[] } =>
-  after.due_at === null
-    ? { sql: " AND due_at IS NULL AND (created_at, id) > (?, ?)", args: [after.created_at, after.id] }
-    : { sql: " AND (due_at IS NULL OR (due_at, created_at, id) > (?, ?, ?))", args: [after.due_at, after.created_at, after.id] };
-
 const record = ({ created_by_kind, created_by_id, ...row }: TaskRow): TaskRecord => ({ ...row, created_by: { kind: created_by_kind, id: created_by_id } });
 
 /** The filters of a list, read and checked by the service. */
@@ -141,6 +134,28 @@ export function taskQueries({ sqlite }: QueryDeps) {
     return { sql: parts.join(" AND "), args };
   };
 
+  /** A cursor page: the tasks after `after` in ORDER, read without a sort. After a dated task, the
+   * dated ones due later (or as late and made later) in the order of tasks_org_due (organization,
+   * due_at, created_at, id), then, while the page is not full, the undated ones (that index's NULL
+   * entries, by created_at and id: ORDER BY names due_at too, all NULL there, so that PostgreSQL
+   * sees the index's order); after an undated task, the undated ones made later. */
+  const pageAfter = (sql: string, args: (string | number)[], limit: number, after: TaskPosition): TaskRecord[] => {
+    const dated =
+      after.due_at === null
+        ? []
+        : sqlite
+            .query<TaskRow, (string | number)[]>(
+              `SELECT ${COLUMNS} FROM tasks WHERE ${sql} AND due_at IS NOT NULL AND (due_at, created_at, id) > (?, ?, ?) ORDER BY due_at, created_at, id LIMIT ?`,
+            )
+            .all(...args, after.due_at, after.created_at, after.id, limit);
+    if (dated.length >= limit) return dated.map(record);
+    const seek = after.due_at === null ? { sql: " AND (created_at, id) > (?, ?)", args: [after.created_at, after.id] } : { sql: "", args: [] };
+    const undated = sqlite
+      .query<TaskRow, (string | number)[]>(`SELECT ${COLUMNS} FROM tasks WHERE ${sql} AND due_at IS NULL${seek.sql} ORDER BY due_at, created_at, id LIMIT ?`)
+      .all(...args, ...seek.args, limit - dated.length);
+    return [...dated, ...undated].map(record);
+  };
+
   return {
     byId: (organizationId: string, id: string): TaskRecord | null => {
       const row = byId.get(organizationId, id);
@@ -152,14 +167,11 @@ export function taskQueries({ sqlite }: QueryDeps) {
     page(organizationId: string, filter: TaskFilter, limit: number, offset: number, after?: TaskPosition): { data: TaskRecord[]; total: number } {
       const { sql, args } = where(organizationId, filter);
       const total = sqlite.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM tasks WHERE ${sql}`).get(...args)!.n;
-      const seek = after === undefined ? { sql: "", args: [] } : afterTask(after);
+      if (after !== undefined) return { data: total === 0 ? [] : pageAfter(sql, args, limit, after), total };
       const data =
         offset >= total
           ? []
-          : sqlite
-              .query<TaskRow, (string | number)[]>(`SELECT ${COLUMNS} FROM tasks WHERE ${sql}${seek.sql} ${ORDER} LIMIT ? OFFSET ?`)
-              .all(...args, ...seek.args, limit, offset)
-              .map(record);
+          : sqlite.query<TaskRow, (string | number)[]>(`SELECT ${COLUMNS} FROM tasks WHERE ${sql} ${ORDER} LIMIT ? OFFSET ?`).all(...args, limit, offset).map(record);
       return { data, total };
     },
 

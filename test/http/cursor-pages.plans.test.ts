@@ -46,6 +46,17 @@ describe("SQLite: a cursor page seeks its list's index, no sort", () => {
     expect(plans[3]).toContain("imports_org_created (organization_id=? AND (created_at,id)<(?,?))");
     for (const plan of plans) expect(plan).not.toContain("TEMP B-TREE");
   });
+
+  test("tasks: the dated ones after the position, then the undated ones, each by tasks_org_due", () => {
+    const dated = planOf(
+      `SELECT id FROM tasks WHERE organization_id = ? AND status = ? AND due_at IS NOT NULL AND (due_at, created_at, id) > (?, ?, ?) ORDER BY due_at, created_at, id LIMIT ?`,
+      ORG, "open", AT, AT, ID, 26,
+    );
+    const undated = planOf(`SELECT id FROM tasks WHERE organization_id = ? AND status = ? AND due_at IS NULL AND (created_at, id) > (?, ?) ORDER BY due_at, created_at, id LIMIT ?`, ORG, "open", AT, ID, 26);
+    expect(dated).toContain("tasks_org_due (organization_id=? AND (due_at,created_at,id)>(?,?,?))");
+    expect(undated).toContain("tasks_org_due (organization_id=? AND due_at=? AND (created_at,id)>(?,?))");
+    for (const plan of [dated, undated]) expect(plan).not.toContain("TEMP B-TREE");
+  });
 });
 
 describe("PostgreSQL: a cursor page seeks its list's index, no sort", async () => {
@@ -56,7 +67,7 @@ describe("PostgreSQL: a cursor page seeks its list's index, no sort", async () =
   const planOf = async (sql: string, ...params: unknown[]) =>
     (await queryRows<{ "QUERY PLAN": string }>(app, `EXPLAIN ${sql}`, ...params)).map((row) => row["QUERY PLAN"]).join(" | ");
 
-  test("dossiers, contacts, notes, deliveries, imports", async () => {
+  test("dossiers, contacts, notes, deliveries, imports, tasks", async () => {
     const plans = {
       dossiers_org_created: await planOf(
         `SELECT id FROM dossiers WHERE organization_id = ? AND status <> 'archived' AND (created_at, id) < (?::text, ?::text) ORDER BY created_at DESC, id DESC LIMIT 26`, ORG, AT, ID),
@@ -65,14 +76,22 @@ describe("PostgreSQL: a cursor page seeks its list's index, no sort", async () =
       notes_dossier_created: await planOf(
         `SELECT id FROM notes WHERE dossier_id = ? AND organization_id = ? AND (created_at, id) > (?::text, ?::text) ORDER BY created_at, id LIMIT 26`, ID, ORG, AT, ID),
       events_org_seq: await planOf(`SELECT seq FROM events WHERE organization_id = ? AND events.seq < ?::bigint ORDER BY events.seq DESC LIMIT 26`, ORG, 9),
+      tasks_org_due: await planOf(
+        `SELECT id FROM tasks WHERE organization_id = ? AND due_at IS NOT NULL AND (due_at, created_at, id) > (?::text, ?::text, ?::text)
+           ORDER BY due_at, created_at, id LIMIT 26`, ORG, AT, AT, ID),
       imports_org_created: await planOf(
         `SELECT id FROM imports WHERE organization_id = ? AND resource IN (SELECT jsonb_array_elements_text(?::text::jsonb))
            AND (imports.created_at, imports.id) < (?::text, ?::text) ORDER BY imports.created_at DESC, imports.id DESC LIMIT 26`, ORG, '["contacts"]', AT, ID),
     };
     for (const [index, plan] of Object.entries(plans)) {
       expect(plan).toContain(`using ${index} on`);
-      expect(plan).toMatch(/Index Cond: .*(ROW\(created_at, id\) [<>] ROW|seq < )/);
+      expect(plan).toMatch(/Index Cond: .*(ROW\((due_at, )?created_at, id\) [<>] ROW|seq < )/);
       expect(plan).not.toContain("Sort");
     }
+    const undated = await planOf(
+      `SELECT id FROM tasks WHERE organization_id = ? AND due_at IS NULL AND (created_at, id) > (?::text, ?::text) ORDER BY due_at, created_at, id LIMIT 26`, ORG, AT, ID);
+    expect(undated).toContain("using tasks_org_due on");
+    expect(undated).toContain("(due_at IS NULL) AND (ROW(created_at, id) > ROW(");
+    expect(undated).not.toContain("Sort");
   });
 });

@@ -86,8 +86,8 @@ export function pgTaskQueries(db: Db, inUnit: () => boolean): EngineQueries<"tas
       const after = filter.dueAfter ?? null;
       const overdue = filter.overdue ?? null;
       const now = filter.now;
-      const [{ n: total }] = await db()<{ n: number }[]>`SELECT count(*)::integer AS n FROM tasks
-        WHERE organization_id = ${organizationId}
+      const sql = db();
+      const matching = sql`organization_id = ${organizationId}
           AND (${assigned}::text IS NULL OR assigned_to = ${assigned}::text)
           AND (${status}::text IS NULL OR status = ${status}::text)
           AND (${dossiers}::text[] IS NULL OR dossier_id = ANY(${dossiers}::text[]))
@@ -97,29 +97,28 @@ export function pgTaskQueries(db: Db, inUnit: () => boolean): EngineQueries<"tas
           AND (${overdue}::boolean IS NULL
             OR (${overdue}::boolean AND status = 'open' AND due_at < ${now}::text)
             OR (NOT ${overdue}::boolean AND NOT (status = 'open' AND due_at IS NOT NULL AND due_at < ${now}::text)))`;
+      const [{ n: total }] = await sql<{ n: number }[]>`SELECT count(*)::integer AS n FROM tasks WHERE ${matching}`;
       if (offset >= total) return { data: [], total };
-      const sql = db();
-      // A cursor page (issue 38): the tasks after `position` in the order, as on SQLite.
-      const seek =
-        position === undefined
-          ? sql``
-          : position.due_at === null
-            ? sql`AND due_at IS NULL AND (created_at, id) > (${position.created_at}::text, ${position.id}::text)`
-            : sql`AND (due_at IS NULL OR (due_at, created_at, id) > (${position.due_at}::text, ${position.created_at}::text, ${position.id}::text))`;
-      const rows = await sql<TaskRow[]>`SELECT id, organization_id, dossier_id, contact_id, title, notes, due_at, remind_at, assigned_to, status,
-          done_at, created_by_kind, created_by_id, created_at, updated_at
-        FROM tasks
-        WHERE organization_id = ${organizationId}
-          AND (${assigned}::text IS NULL OR assigned_to = ${assigned}::text)
-          AND (${status}::text IS NULL OR status = ${status}::text)
-          AND (${dossiers}::text[] IS NULL OR dossier_id = ANY(${dossiers}::text[]))
-          AND (${contact}::text IS NULL OR contact_id = ${contact}::text)
-          AND (${before}::text IS NULL OR due_at < ${before}::text)
-          AND (${after}::text IS NULL OR due_at >= ${after}::text)
-          AND (${overdue}::boolean IS NULL
-            OR (${overdue}::boolean AND status = 'open' AND due_at < ${now}::text)
-            OR (NOT ${overdue}::boolean AND NOT (status = 'open' AND due_at IS NOT NULL AND due_at < ${now}::text)))
-          ${seek}
+      const columns = sql`id, organization_id, dossier_id, contact_id, title, notes, due_at, remind_at, assigned_to, status,
+          done_at, created_by_kind, created_by_id, created_at, updated_at`;
+      if (position !== undefined) {
+        // A cursor page (issue 38), as on SQLite: the dated tasks after the position in the order of
+        // tasks_org_due, then, while the page is not full, the undated ones (that index's NULLs).
+        const dated =
+          position.due_at === null
+            ? []
+            : await sql<TaskRow[]>`SELECT ${columns} FROM tasks WHERE ${matching} AND due_at IS NOT NULL
+                AND (due_at, created_at, id) > (${position.due_at}::text, ${position.created_at}::text, ${position.id}::text)
+                ORDER BY due_at, created_at, id LIMIT ${limit}::bigint`;
+        const seek = position.due_at === null ? sql`AND (created_at, id) > (${position.created_at}::text, ${position.id}::text)` : sql``;
+        const undated =
+          dated.length >= limit
+            ? []
+            : await sql<TaskRow[]>`SELECT ${columns} FROM tasks WHERE ${matching} AND due_at IS NULL ${seek}
+                ORDER BY due_at, created_at, id LIMIT ${limit - dated.length}::bigint`;
+        return { data: [...dated, ...undated].map(record), total };
+      }
+      const rows = await sql<TaskRow[]>`SELECT ${columns} FROM tasks WHERE ${matching}
         ORDER BY due_at IS NULL, due_at, created_at, id LIMIT ${limit}::bigint OFFSET ${offset}::bigint`;
       return { data: rows.map(record), total };
     },
