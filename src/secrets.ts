@@ -21,6 +21,17 @@ export class MasterKeyMissingError extends Error {
   }
 }
 
+/** The key file holds another key than the one that sealed the database's webhook secrets: a
+ * node started with it would fail every delivery it makes (C19: every node needs the same key). */
+export class MasterKeyMismatchError extends Error {
+  constructor(path: string) {
+    super(
+      `${path} does not open the webhook secrets sealed in the database: it is another key than the one that sealed them. ` +
+        `Every node of one database needs the same key (DOSSIER_MASTER_KEY_FILE): put that key in ${path} and start again`,
+    );
+  }
+}
+
 /** The master key of the file at `path` (config.masterKeyFile), made mode 0600. When the file is
  * missing, a new key is made there only if `mayCreate()` allows it (the database holds no sealed
  * secret); else MasterKeyMissingError. With no path, a fresh key. */

@@ -1,11 +1,12 @@
 // Serving the app on a port, with the limits of C8 and the graceful stop of C2.
 import { openApp, type AppOptions, type DossierApp } from "./app";
 import type { Store } from "./db/store";
-import { contextConfig } from "./context";
+import { contextConfig, type Context } from "./context";
 import { lockDataFolder } from "./data-lock";
 import { tightenDataFolder, type Tightened } from "./data-modes";
 import { compressed } from "./http/compress";
 import { carriesBody } from "./http/request";
+import { MasterKeyMismatchError, unseal } from "./secrets";
 import { giveFlowsAddresses } from "./services/intake";
 import { startEventSweep } from "./services/events";
 
@@ -53,6 +54,29 @@ export class ListenError extends Error {
   }
 }
 
+/** C19, C20: the master key must open what the database holds sealed. A key other than the one
+ * that sealed the webhook secrets (another node's) would fail every delivery this node makes: the
+ * server refuses to start. An intake token it cannot open only gets its flow a new address when
+ * next read, yet nodes with different keys would keep giving each other's flows new ones: a warning. */
+async function checkMasterKey(ctx: Context) {
+  const sample = await ctx.store.sealedSecrets.sample();
+  const opens = (sealed: string | null) => {
+    if (sealed === null) return true;
+    try {
+      unseal(ctx.masterKey, sealed);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!opens(sample.webhook)) throw new MasterKeyMismatchError(ctx.config.masterKeyFile);
+  if (!opens(sample.intake)) {
+    ctx.logger.log("warn", "the master key does not open the intake addresses' tokens: their flows get new ones when next read; every node needs the same key", {
+      key_file: ctx.config.masterKeyFile,
+    });
+  }
+}
+
 export async function startServer(options: AppOptions & ServeOptions): Promise<RunningServer> {
   // C20: one server per data folder, locked before anything in it is touched (migrations, the
   // master key, the sweep): a second server stops here, having changed nothing.
@@ -75,6 +99,7 @@ export async function startServer(options: AppOptions & ServeOptions): Promise<R
   try {
     // C5: temporary files and CVs that no dossier points at are removed before the first request.
     // Only under the lock: another server's upload in progress looks exactly like such a file.
+    if (options.webhooks !== false) await checkMasterKey(app.dossier);
     // On S3 (C19) the job runner sweeps, at start and hourly, while requests are served.
     const { files } = app.dossier;
     const swept = files.sweepsWhileServing ? null : await files.sweep(app.dossier.now());

@@ -7,7 +7,7 @@ import { setProcessActor } from "../actor";
 import { databaseLabel, databasePath, type Config } from "../config";
 import { contextConfig, openConfiguredContext, type Context } from "../context";
 import { DataFolderInUseError } from "../data-lock";
-import { MasterKeyMissingError } from "../secrets";
+import { MasterKeyMismatchError, MasterKeyMissingError } from "../secrets";
 import { getOrg } from "../services/orgs";
 
 export class UsageError extends Error {}
@@ -113,10 +113,10 @@ export function checkDataExists(dataDir: string) {
 /** What to report when opening the data folder failed. None of it is a fault of the arguments,
  * so the command exits 1, not 2: a corrupt or unreadable database (named with its folder), a
  * database another process keeps locked past the busy timeout, a folder a server holds, a missing
- * master key (the last three say so themselves). */
+ * master key, another node's master key (the last four say so themselves). */
 export function openFailure(error: unknown, config: Pick<Config, "dataDir" | "databaseUrl">): unknown {
   const busy = String((error as { code?: unknown }).code).startsWith("SQLITE_BUSY");
-  if (busy || error instanceof DataFolderInUseError || error instanceof MasterKeyMissingError) return error;
+  if (busy || error instanceof DataFolderInUseError || error instanceof MasterKeyMissingError || error instanceof MasterKeyMismatchError) return error;
   if (config.databaseUrl !== null) return new Error(`cannot open the PostgreSQL database ${databaseLabel(config.databaseUrl)}: ${firstLine(error)}`);
   return new Error(`cannot open the data folder ${config.dataDir}: ${firstLine(error)}`);
 }

@@ -13,7 +13,8 @@ export const SERVE_HELP = `dossier serve [--host H] [--port P] [--smtp-port P] [
   At start it takes group and others' permissions off the database, master.key and the CV files
   (a restored or copied folder), and logs what it changed.
   It exits 1 too when DIR/master.key (or DOSSIER_MASTER_KEY_FILE) is missing while the database
-  holds webhook secrets sealed with it (restore FILE.key from the backup).
+  holds webhook secrets sealed with it (restore FILE.key from the backup), or holds another key
+  than the one that sealed them (every node of one database needs the same key).
   --host H        the address to listen on (default: env DOSSIER_HOST, else 127.0.0.1)
   --port P        the port to listen on, 0 for any free one (default: env DOSSIER_PORT, else 8080)
   --smtp-port P   also take in applications by email on this port, 0 for any free one (C15,

@@ -10,5 +10,13 @@ export function sealedSecretQueries({ sqlite }: QueryDeps) {
     any(): boolean {
       return sqlite.query<{ ok: number }, []>(`SELECT 1 AS ok FROM webhook_endpoints LIMIT 1`).get() !== null;
     },
+
+    /** One sealed value of each kind, or null where there is none: a server checks at start that
+     * its master key opens them (C19: every node needs the same key). */
+    sample(): { webhook: string | null; intake: string | null } {
+      const webhook = sqlite.query<{ secret: string }, []>(`SELECT secret FROM webhook_endpoints LIMIT 1`).get();
+      const intake = sqlite.query<{ token_sealed: string }, []>(`SELECT token_sealed FROM intake_addresses LIMIT 1`).get();
+      return { webhook: webhook?.secret ?? null, intake: intake?.token_sealed ?? null };
+    },
   };
 }

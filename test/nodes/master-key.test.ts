@@ -1,9 +1,10 @@
 // C19, C20: every node of one database reads one master key (DOSSIER_MASTER_KEY_FILE). A webhook
 // secret sealed by one node signs deliveries made by any node; a node started without the key,
 // while sealed secrets exist, refuses to start (exit 1, naming the file, never the key) and the
-// others go on serving.
+// others go on serving; so does a node given another key (one it made itself).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers";
 import { startCluster } from "../helpers/cluster";
@@ -41,6 +42,20 @@ describe("the master key across nodes", () => {
       expect(stderr).not.toContain('"msg":"listening"');
       const key = readFileSync(cluster.masterKeyFile, "utf8").trim();
       expect(stderr).not.toContain(key);
+
+      // Another key (a node that made its own): it would fail every delivery, so it refuses too.
+      const other = join(tempDir("dossier-otherkey-"), "master.key");
+      writeFileSync(other, randomBytes(32).toString("base64") + "\n", { mode: 0o600 });
+      const fifth = Bun.spawn([process.execPath, MAIN, "serve", "--port", "0", "--no-bootstrap", "--data", tempDir("dossier-node-")], {
+        env: { ...process.env, ...cluster.env, DOSSIER_MASTER_KEY_FILE: other, DOSSIER_LOG: "json" },
+        stdout: "ignore",
+        stderr: "pipe",
+        timeout: 60_000,
+      });
+      const refused = await new Response(fifth.stderr).text();
+      expect(await fifth.exited).toBe(1);
+      expect(refused).toContain(`${other} does not open the webhook secrets`);
+      expect(refused).not.toContain(readFileSync(other, "utf8").trim());
 
       // The three nodes go on: each makes a dossier, and each one's delivery is signed with the
       // secret node 0 sealed (whichever node delivers it).
