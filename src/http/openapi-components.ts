@@ -249,6 +249,22 @@ function enumOf(schema: Record<string, unknown>): Record<string, unknown> | unde
   return { type: members[0].type, enum: members.map((m) => m.const), ...rest };
 }
 
+/** A union of one object, the empty string and maybe null (metadata on a create or a PATCH: "" clears
+ * it) as one schema of several types: a reference page shows it as an object that may also be ""
+ * (and null), not as "Any of". `maxLength: 0` applies to the string alone, the object's members
+ * to the object alone: the same values as the union. */
+function objectOrEmpty(schema: Record<string, unknown>, convert: (value: unknown) => unknown): Record<string, unknown> | undefined {
+  const members = schema.anyOf;
+  if (!Array.isArray(members)) return undefined;
+  const objects = members.filter((m) => m?.type === "object");
+  const empty = members.filter((m) => m?.type === "string" && m.const === "" && Object.keys(m).length === 2);
+  const nulls = members.filter((m) => m?.type === "null" && Object.keys(m).length === 1);
+  if (objects.length !== 1 || empty.length !== 1 || objects.length + empty.length + nulls.length !== members.length) return undefined;
+  const { anyOf: _, ...rest } = schema;
+  const object = convert(objects[0]) as Record<string, unknown>;
+  return { ...object, ...rest, type: ["object", "string", ...(nulls.length > 0 ? ["null"] : [])], maxLength: 0 };
+}
+
 export const refTo = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** The document's JSON of a schema: TypeBox's markers dropped, named subschemas as `$ref`. The
@@ -259,7 +275,7 @@ export function documentSchema(schema: TSchema, inline = false): Record<string, 
     if (!value || typeof value !== "object") return value;
     const name = root && inline ? undefined : named(value);
     if (name) return refTo(name);
-    const choices = enumOf(value as Record<string, unknown>);
+    const choices = enumOf(value as Record<string, unknown>) ?? objectOrEmpty(value as Record<string, unknown>, (member) => convert(member, false));
     if (choices) return choices;
     const format = DOCUMENT_FORMATS.get(value);
     return Object.fromEntries([

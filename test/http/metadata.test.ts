@@ -120,7 +120,11 @@ describe.each(ENGINES)("metadata on %s", async (engine) => {
       expect(await names(`/${resource}?metadata[region]=us&metadata[erp]=X-2`)).toEqual([]);
       expect(await names(`/${resource}?metadata%5Bregion%5D=eu&per_page=1&page=2`)).toEqual(["F1"]);
       const list = await api.get(`/${resource}?metadata[region]=eu&per_page=1`);
-      expect(list.json.meta).toEqual({ total: 2, page: 1, per_page: 1 });
+      expect(list.json.meta).toEqual({ total: 2, page: 1, per_page: 1, next_after: expect.any(String) });
+      // A cursor page (issue 38) keeps the metadata filter.
+      const next = await api.get(`/${resource}?metadata[region]=eu&per_page=1&after=${list.json.meta.next_after}`);
+      expect(next.json.data.map((row: { name?: string; full_name?: string }) => row.name ?? row.full_name)).toEqual(["F1"]);
+      expect(next.json.meta).toEqual({ total: 2, page: 1, per_page: 1, next_after: null });
       const text = resource === "dossiers" ? "q" : "search";
       expect(await names(`/${resource}?metadata[region]=eu&${text}=F2`)).toEqual(["F2"]);
       expect(await names(`/${resource}?metadata[region]=us&${text}=other`)).toEqual(["F3 other"]);

@@ -1877,10 +1877,15 @@ export interface components {
             contact_person?: string | null;
             deal_size?: number | null;
             deal_currency?: string | null;
-            /** @description The pairs to keep; null or "" is the same as leaving it out */
+            /**
+             * @description The pairs to keep; null or "" is the same as leaving it out
+             * @example {
+             *       "erp_id": "ACME-0042"
+             *     }
+             */
             metadata?: {
                 [key: string]: string | null;
-            } | "" | null;
+            } | string | null;
         };
         /**
          * @example {
@@ -1953,10 +1958,15 @@ export interface components {
             assigned_to?: string | null;
             intake_notes?: string | null;
             current_stage_id?: string | null;
-            /** @description An object merges (a key set to null or "" is removed); "" removes every key. null is refused: metadata is never null */
+            /**
+             * @description An object merges (a key set to null or "" is removed); "" removes every key. null is refused: metadata is never null
+             * @example {
+             *       "erp_id": "ACME-0042"
+             *     }
+             */
             metadata?: {
                 [key: string]: string | null;
-            } | "";
+            } | string;
         };
         /**
          * @example {
@@ -1994,10 +2004,15 @@ export interface components {
             pool_added_at?: string | null;
             pool_expires_at?: string | null;
             kind?: components["schemas"]["ContactKind"][] | null;
-            /** @description The pairs to keep; null or "" is the same as leaving it out */
+            /**
+             * @description The pairs to keep; null or "" is the same as leaving it out
+             * @example {
+             *       "erp_id": "ACME-0042"
+             *     }
+             */
             metadata?: {
                 [key: string]: string | null;
-            } | "" | null;
+            } | string | null;
         };
         /**
          * @example {
@@ -2022,10 +2037,15 @@ export interface components {
             pool_expires_at?: string | null;
             /** @description Replaces the whole array; not null */
             kind?: components["schemas"]["ContactKind"][];
-            /** @description An object merges (a key set to null or "" is removed); "" removes every key. null is refused: metadata is never null */
+            /**
+             * @description An object merges (a key set to null or "" is removed); "" removes every key. null is refused: metadata is never null
+             * @example {
+             *       "erp_id": "ACME-0042"
+             *     }
+             */
             metadata?: {
                 [key: string]: string | null;
-            } | "";
+            } | string;
         };
         /**
          * @example {
