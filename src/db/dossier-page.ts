@@ -39,6 +39,8 @@ export interface DossierFilters {
   q?: string;
   /** Only dossiers linked to this contact (any link, primary or not). */
   contactId?: string;
+  /** C22: only dossiers with an open task assigned to this member. */
+  taskAssignedTo?: string;
   /** C17: only rows with updated_at at or after this ISO time (as stored: toISOString). */
   updatedSince?: string;
   /** Issue 38: only dossiers whose metadata holds each of these values under its key. */
@@ -73,7 +75,7 @@ function hasCoverIndex(sqlite: Database): boolean {
  * present; every value is a bound parameter. `now` is only read by `overdue`. */
 /** Whether a list's answer and page boundaries may be remembered under the dossiers' generation:
  * not when they depend on the clock (`overdue`) or on the links (`contactId`). */
-export const rememberable = (query: DossierFilters) => query.overdue === undefined && query.contactId === undefined;
+export const rememberable = (query: DossierFilters) => query.overdue === undefined && query.contactId === undefined && query.taskAssignedTo === undefined;
 
 export function dossierListWhere(query: DossierFilters, organizationId: string, now: string) {
   // With a metadata filter (issue 38), its lookups lead: `+` keeps the planner from walking the
@@ -101,6 +103,9 @@ export function dossierListWhere(query: DossierFilters, organizationId: string, 
   }
   if (query.updatedSince !== undefined) add("updated_at >= ?", query.updatedSince);
   if (query.contactId !== undefined) add("id IN (SELECT dossier_id FROM dossier_contacts WHERE organization_id = ? AND contact_id = ?)", organizationId, query.contactId);
+  if (query.taskAssignedTo !== undefined) {
+    add("id IN (SELECT dossier_id FROM tasks WHERE organization_id = ? AND assigned_to = ? AND status = 'open' AND dossier_id IS NOT NULL)", organizationId, query.taskAssignedTo);
+  }
   // Issue 38: each pair an index lookup in dossier_metadata_lookup.
   for (const [key, value] of Object.entries(query.metadata ?? {})) {
     add("id IN (SELECT dossier_id FROM dossier_metadata WHERE organization_id = ? AND key = ? AND value = ?)", organizationId, key, value);
@@ -188,12 +193,13 @@ function deepPage<T extends Boundary>(page: DeepPage, known: GenerationCache<Bou
 const isUnfiltered = (query: DossierFilters) =>
   query.type === undefined && query.status === undefined && query.stageId === undefined && query.flowId === undefined &&
   query.assignedTo === undefined && query.overdue === undefined && (query.q === undefined || query.q === "") &&
-  query.updatedSince === undefined && query.contactId === undefined && query.metadata === undefined;
+  query.updatedSince === undefined && query.contactId === undefined && query.metadata === undefined && query.taskAssignedTo === undefined;
 
 /** The exact total: from the counts the triggers of migration 0003 keep when the filters are
  * among the counts' key (type, status, flow, stage), else a COUNT over the same WHERE. */
 function countDossiers(sqlite: Database, organizationId: string, query: DossierFilters, where: string, params: (string | number)[]): number {
-  if (query.overdue !== undefined || query.assignedTo !== undefined || (query.q !== undefined && query.q !== "") || query.updatedSince !== undefined || query.contactId !== undefined || query.metadata !== undefined) {
+  if (query.overdue !== undefined || query.assignedTo !== undefined || (query.q !== undefined && query.q !== "") || query.updatedSince !== undefined || query.contactId !== undefined || query.metadata !== undefined ||
+    query.taskAssignedTo !== undefined) {
     return sqlite.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM dossiers WHERE ${where}`).get(...params)!.n;
   }
   const clauses = ["organization_id = ?", query.status === undefined ? "status <> 'archived'" : "status = ?"];

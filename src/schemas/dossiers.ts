@@ -177,6 +177,7 @@ export const DossierFilterQuery = {
   contact_id: t.Optional(t.String({ format: "uuid", description: "Only dossiers linked to this contact, as primary or not; a non-uuid is 400" })),
   updated_since: t.Optional(UpdatedSince),
   metadata: t.Optional(MetadataFilter),
+  task_assigned_to: t.Optional(t.String({ format: "uuid", description: "Only dossiers with an open task (C22) assigned to this member; a non-uuid is 400" })),
 };
 
 export const DossierQuery = t.Object({ ...DossierFilterQuery, ...CursorPagingQuery });

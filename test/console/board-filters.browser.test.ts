@@ -1,5 +1,5 @@
 // The board's filters and links in a real headless Chromium against a real server (C14 screen 2):
-// assignee (me, anyone, a member), overdue and text filters are GET /dossiers's own, the columns
+// assignee (me, anyone, a member), overdue, my open tasks (C22) and text filters are GET /dossiers's own, the columns
 // count what matches, and the address keeps them over a reload; a card's name opens the dossier's
 // page while a drag that starts on it stays a drag; "New dossier" carries the board's flow.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -163,6 +163,37 @@ describe("C14: the board's filters", () => {
     await page.goBack();
     expect(await shows(page, { First: "0 dossiers", Second: "1 dossier" })).toEqual({ First: [], Second: ["Mine"] });
     expect(query(page)).toEqual({ assignee: "me" });
+  });
+
+  test("C22 (issue 39): 'With my open tasks' shows the dossiers with an open task assigned to me; a done task drops its dossier; the address keeps it", async () => {
+    const { page, id: me } = await signedIn(at, "member");
+    const other = await newMember("Tess Tasks");
+    const flow = await newFlow([{ name: "New" }, { name: "Later" }]);
+    const mine = await newDossier(flow, { name: "Mine Open" });
+    const done = await newDossier(flow, { name: "Mine Done" }, "Later");
+    const theirs = await newDossier(flow, { name: "Theirs Open" }, "Later");
+    await newDossier(flow, { name: "No Task" });
+    const task = async (dossier: string, assignee: string) => {
+      const made = await at.api("POST", "/tasks", { title: "Follow up", dossier_id: dossier, assigned_to: assignee });
+      expect(made.status).toBe(201);
+      return made.json.data.id as string;
+    };
+    await task(mine, me);
+    const finished = await task(done, me);
+    await task(theirs, other);
+
+    await openBoard(page, at, flow);
+    await shows(page, { New: "2 dossiers", Later: "2 dossiers" });
+    await page.getByLabel("With my open tasks").check();
+    expect(await shows(page, { New: "1 dossier", Later: "1 dossier" })).toEqual({ New: ["Mine Open"], Later: ["Mine Done"] });
+    expect(query(page)).toEqual({ tasks: "mine" });
+    await saysMatching(page, "2 dossiers match the filters.");
+    expect(await seriousFindings(page)).toEqual([]);
+
+    expect((await at.api("PATCH", `/tasks/${finished}`, { status: "done" })).status).toBe(200);
+    await page.reload();
+    expect(await page.getByLabel("With my open tasks").isChecked()).toBe(true);
+    expect(await shows(page, { New: "1 dossier", Later: "0 dossiers" })).toEqual({ New: ["Mine Open"], Later: [] });
   });
 });
 

@@ -143,7 +143,7 @@ export async function contractSuite(engine: Engine, { documentTests }: { documen
       }
       for (const { path, method, op } of open) expect(op.responses["429"]?.headers?.["Retry-After"]?.required ?? true, `${method} ${path}`).toBe(true);
       const list = (p: string) => document.paths[p].get.parameters!.map((q) => q.name);
-      expect(list("/api/v1/dossiers")).toEqual(["type", "status", "stage_id", "overdue", "assigned_to", "flow_id", "q", "contact_id", "updated_since", "metadata", "page", "per_page", "after"]);
+      expect(list("/api/v1/dossiers")).toEqual(["type", "status", "stage_id", "overdue", "assigned_to", "flow_id", "q", "contact_id", "updated_since", "metadata", "task_assigned_to", "page", "per_page", "after"]);
       // Issue 38: `metadata[key]=value`, an object in OpenAPI's deepObject style.
       expect(document.paths["/api/v1/dossiers"].get.parameters!.find((q) => q.name === "metadata")).toMatchObject({ in: "query", style: "deepObject", explode: true });
       expect(list("/api/v1/dossiers/{id}/notes")).toEqual(["id", "page", "per_page", "after"]);

@@ -4577,6 +4577,8 @@ export interface operations {
                 metadata?: {
                     [key: string]: string;
                 };
+                /** @description Only dossiers with an open task (C22) assigned to this member; a non-uuid is 400 */
+                task_assigned_to?: string;
             };
             header?: never;
             path?: never;
@@ -4677,6 +4679,8 @@ export interface operations {
                 metadata?: {
                     [key: string]: string;
                 };
+                /** @description Only dossiers with an open task (C22) assigned to this member; a non-uuid is 400 */
+                task_assigned_to?: string;
                 /** @description 1-based page number; a page past the end answers data: [] with the right total */
                 page?: number;
                 /** @description Page size, 1 to 100 */

@@ -1,4 +1,5 @@
-// The board's filters (C14): whose dossiers (anyone, me, a member), overdue only, and a text that
+// The board's filters (C14): whose dossiers (anyone, me, a member), overdue only, those with my open
+// tasks (C22), and a text that
 // a dossier's name, email or company contains. Typing waits for a pause before the columns reload.
 import { useEffect, useEffectEvent, useState } from "react";
 import type { Member } from "../api/client";
@@ -51,6 +52,10 @@ export function FilterBar({ filter, onChange, member, names }: FilterBarProps) {
       <label className="overdue-only">
         <input type="checkbox" checked={filter.overdue} onChange={(event) => onChange({ ...filter, overdue: event.target.checked })} />
         Overdue only
+      </label>
+      <label className="overdue-only">
+        <input type="checkbox" checked={filter.myTasks} onChange={(event) => onChange({ ...filter, myTasks: event.target.checked })} />
+        With my open tasks
       </label>
       {isFiltered(filter) && (
         <button

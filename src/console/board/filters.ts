@@ -1,20 +1,23 @@
-// The board's filters (C14: assignee, overdue, text), kept in the address's query string so that a
-// reload or a shared link shows the same board: `?assignee=me|<member id>&overdue=1&q=text`. Each
-// becomes one of GET /dossiers's own filters, so a column's count is the API's total under it.
+// The board's filters (C14: assignee, overdue, text; C22: my open tasks), kept in the address's
+// query string so that a reload or a shared link shows the same board:
+// `?assignee=me|<member id>&overdue=1&tasks=mine&q=text`. Each becomes one of GET /dossiers's own
+// filters, so a column's count is the API's total under it.
 import { useSearchParams } from "wouter";
 import type { operations } from "../api/schema";
 
 /** The part of GET /dossiers's query that the filters set. */
-export type DossierFilter = Pick<NonNullable<operations["listDossiers"]["parameters"]["query"]>, "assigned_to" | "overdue" | "q">;
+export type DossierFilter = Pick<NonNullable<operations["listDossiers"]["parameters"]["query"]>, "assigned_to" | "overdue" | "q" | "task_assigned_to">;
 
 export interface BoardFilter {
   /** "me", a member's id, or null for anyone. */
   assignee: string | null;
   overdue: boolean;
+  /** Only dossiers with an open task assigned to the signed-in member (C22). */
+  myTasks: boolean;
   q: string;
 }
 
-export const NO_FILTER: BoardFilter = { assignee: null, overdue: false, q: "" };
+export const NO_FILTER: BoardFilter = { assignee: null, overdue: false, myTasks: false, q: "" };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -24,6 +27,7 @@ export function readFilter(params: URLSearchParams): BoardFilter {
   return {
     assignee: assignee === "me" || (assignee !== null && UUID.test(assignee)) ? assignee.toLowerCase() : null,
     overdue: params.get("overdue") === "1",
+    myTasks: params.get("tasks") === "mine",
     q: params.get("q")?.trim() ?? "",
   };
 }
@@ -34,17 +38,19 @@ export function writeFilter(params: URLSearchParams, filter: BoardFilter): URLSe
   const set = (name: string, value: string | null) => (value ? next.set(name, value) : next.delete(name));
   set("assignee", filter.assignee);
   set("overdue", filter.overdue ? "1" : null);
+  set("tasks", filter.myTasks ? "mine" : null);
   set("q", filter.q.trim() || null);
   return next;
 }
 
-export const isFiltered = (filter: BoardFilter) => filter.assignee !== null || filter.overdue || filter.q.trim() !== "";
+export const isFiltered = (filter: BoardFilter) => filter.assignee !== null || filter.overdue || filter.myTasks || filter.q.trim() !== "";
 
 /** GET /dossiers's query for the filter, "me" being the signed-in member. */
 export function apiFilter(filter: BoardFilter, memberId: string): DossierFilter {
   return {
     ...(filter.assignee ? { assigned_to: filter.assignee === "me" ? memberId : filter.assignee } : {}),
     ...(filter.overdue ? { overdue: true } : {}),
+    ...(filter.myTasks ? { task_assigned_to: memberId } : {}),
     ...(filter.q.trim() ? { q: filter.q.trim() } : {}),
   };
 }

@@ -53,12 +53,13 @@ const filterValues = (filters: DossierFilters) => ({
   q: filters.q === undefined || filters.q === "" ? null : filters.q.toLowerCase(),
   since: filters.updatedSince ?? null,
   contact: filters.contactId ?? null,
+  taskAssignee: filters.taskAssignedTo ?? null,
 });
 
 /** The list's WHERE (GET /dossiers, its total and the export): one fixed clause whose filters drop
  * out when NULL (see above), for a statement on `sql`. */
 function listWhere(sql: SQL, organizationId: string, filters: DossierFilters, now: string) {
-  const { type, status, stage, flow, assigned, overdue, q, since, contact } = filterValues(filters);
+  const { type, status, stage, flow, assigned, overdue, q, since, contact, taskAssignee } = filterValues(filters);
   return sql`organization_id = ${organizationId}
     AND (${type}::text IS NULL OR type = ${type}::text)
     AND (CASE WHEN ${status}::text IS NOT NULL THEN status = ${status}::text
@@ -72,7 +73,9 @@ function listWhere(sql: SQL, organizationId: string, filters: DossierFilters, no
     AND (${q}::text IS NULL OR strpos(lower(name COLLATE "und-x-icu"), ${q}::text) > 0
       OR strpos(lower(email COLLATE "und-x-icu"), ${q}::text) > 0 OR strpos(lower(company COLLATE "und-x-icu"), ${q}::text) > 0)
     AND (${since}::text IS NULL OR updated_at >= ${since}::text)
-    AND (${contact}::text IS NULL OR id IN (SELECT dossier_id FROM dossier_contacts WHERE organization_id = ${organizationId} AND contact_id = ${contact}::text))${metadataWhere(sql, organizationId, filters)}`;
+    AND (${contact}::text IS NULL OR id IN (SELECT dossier_id FROM dossier_contacts WHERE organization_id = ${organizationId} AND contact_id = ${contact}::text))
+    AND (${taskAssignee}::text IS NULL OR id IN (SELECT dossier_id FROM tasks WHERE organization_id = ${organizationId}
+      AND assigned_to = ${taskAssignee}::text AND status = 'open' AND dossier_id IS NOT NULL))${metadataWhere(sql, organizationId, filters)}`;
 }
 
 /** Issue 38's `metadata[key]=value` filters: each pair an index lookup in dossier_metadata_lookup. */
@@ -111,9 +114,9 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
    * on SQLite. */
   async function listRows(organizationId: string, query: ListDossiersQuery, now: string): Promise<ListPage<Dossier>> {
     const sql = db();
-    const { type, status, stage, flow, assigned, overdue, q, since, contact } = filterValues(query);
+    const { type, status, stage, flow, assigned, overdue, q, since, contact, taskAssignee } = filterValues(query);
     const counted =
-      overdue !== null || assigned !== null || q !== null || since !== null || contact !== null || query.metadata !== undefined
+      overdue !== null || assigned !== null || q !== null || since !== null || contact !== null || taskAssignee !== null || query.metadata !== undefined
         ? sql`SELECT count(*)::integer AS n FROM dossiers WHERE ${listWhere(sql, organizationId, query, now)}`
         : // The filters are among the counts' key (migration 0003's triggers keep them).
           sql`SELECT coalesce(sum(n), 0)::integer AS n FROM dossier_counts

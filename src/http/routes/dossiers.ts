@@ -166,6 +166,7 @@ export const dossierRoutes = [
         flowId: query.flow_id,
         q: query.q,
         contactId: query.contact_id?.toLowerCase(),
+        taskAssignedTo: query.task_assigned_to?.toLowerCase(),
         updatedSince: query.updated_since,
         metadata: query.metadata,
         ...paged,
