@@ -3,13 +3,15 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startServer } from "../../src/server";
 import { makeOrg, tempDir } from "../helpers";
+import { ENGINES, migratedDatabase } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const MB10 = 10_485_760;
 
-describe("CV uploads over HTTP", async () => {
-  const server = await startServer({ dataDir: tempDir(), port: 0, webhooks: false, config: { log: "off" } });
+describe.each(ENGINES)("CV uploads over HTTP on %s", async (engine) => {
+  const env = engine === "postgres" ? { DOSSIER_DATABASE_URL: await migratedDatabase() } : {};
+  const server = await startServer({ dataDir: tempDir(), port: 0, webhooks: false, env, config: { log: "off" } });
   afterAll(() => server.stop());
   const org = await makeOrg(server.app);
   const auth = { authorization: `Bearer ${org.key}` };

@@ -1,15 +1,17 @@
 // Issue 8 logs: one line per request (JSON, or readable with DOSSIER_LOG=pretty), one per webhook
 // attempt, one per unexpected error; never a key, a secret or a body. DOSSIER_LOG and
-// DOSSIER_LOG_LEVEL are read from the environment (createApp's `env`, or a real process's).
+// DOSSIER_LOG_LEVEL are read from the environment (openApp's `env`, or a real process's).
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Elysia } from "elysia";
-import { createApp, type AppOptions, type DossierApp } from "../../src/app";
+import { openApp, type AppOptions, type DossierApp } from "../../src/app";
+import type { Store } from "../../src/db/store";
 import { ApiError } from "../../src/errors";
 import { errors } from "../../src/http/errors";
 import { requestId } from "../../src/http/request-id";
 import { noteOrganization, requestLog } from "../../src/http/request-log";
 import { setEndpoint } from "../../src/services/webhooks";
-import { call, makeApp, makeKey, makeOrg, tempDir, until } from "../helpers";
+import { call, makeKey, makeOrg, tempDir, until } from "../helpers";
+import { ENGINES, appOn, migratedDatabase, queryRows, type Engine } from "../helpers/stores";
 import { MAIN } from "../helpers/process";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
@@ -41,13 +43,14 @@ async function captureStderr(work: () => Promise<void>): Promise<string[]> {
   return capture.lines();
 }
 
-// Apps whose settings come from an environment (createApp's `env`), not from test/helpers' config.
-const opened: DossierApp[] = [];
+// Apps whose settings come from an environment (openApp's `env`), not from test/helpers' config.
+const opened: DossierApp<Store>[] = [];
 afterAll(async () => {
   for (const app of opened.splice(0)) await app.close();
 });
-function appWithEnv(env: Record<string, string>, options: AppOptions = {}): DossierApp {
-  const app = createApp({ dataDir: tempDir(), webhooks: false, env, ...options });
+async function appWithEnv(engine: Engine, env: Record<string, string>, options: AppOptions = {}): Promise<DossierApp<Store>> {
+  const store = engine === "postgres" ? { DOSSIER_DATABASE_URL: await migratedDatabase(), DOSSIER_DATABASE_POOL: "3" } : {};
+  const app = await openApp({ dataDir: tempDir(), webhooks: false, env: { ...store, ...env }, ...options });
   opened.push(app);
   return app;
 }
@@ -72,9 +75,12 @@ function receiver(status: number) {
   return { url: `http://127.0.0.1:${server.port}/hook`, count: () => count };
 }
 
-describe("request log", () => {
+describe.each(ENGINES)("request log on %s", (engine) => {
+  /** The engine's words for a missing table, as its error says them. */
+  const noTable = (table: string) => (engine === "sqlite" ? `no such table: ${table}` : `relation "${table}" does not exist`);
+
   test("one JSON line per request with the route pattern, status, duration and organization", async () => {
-    const app = makeApp({ config: { log: "json" } });
+    const app = await appOn(engine, { config: { log: "json" } });
     const org = await makeOrg(app);
     const wrongKey = org.key.slice(0, -1) + (org.key.endsWith("Z") ? "Y" : "Z"); // one character off
     const lines = await captureStderr(async () => {
@@ -97,7 +103,7 @@ describe("request log", () => {
   });
 
   test("DOSSIER_LOG_LEVEL=warn silences request lines", async () => {
-    const app = makeApp({ config: { log: "json", logLevel: "warn" } });
+    const app = await appOn(engine, { config: { log: "json", logLevel: "warn" } });
     const lines = await captureStderr(async () => {
       await call(app, "GET", "/healthz");
     });
@@ -105,7 +111,7 @@ describe("request log", () => {
   });
 
   test("DOSSIER_LOG=pretty from the environment gives one readable line per request", async () => {
-    const app = appWithEnv({ DOSSIER_LOG: "pretty" });
+    const app = await appWithEnv(engine, { DOSSIER_LOG: "pretty" });
     const org = await makeOrg(app);
     const lines = await captureStderr(async () => {
       await call(app, "GET", "/healthz", { headers: { "x-request-id": "pretty-1" } });
@@ -120,19 +126,20 @@ describe("request log", () => {
   });
 
   test("DOSSIER_LOG=off from the environment writes nothing, not even a 500", async () => {
-    const app = appWithEnv({ DOSSIER_LOG: "off", DOSSIER_LOG_LEVEL: "debug" });
+    const app = await appWithEnv(engine, { DOSSIER_LOG: "off", DOSSIER_LOG_LEVEL: "debug" });
     const org = await makeOrg(app);
     const lines = await captureStderr(async () => {
       await call(app, "GET", "/healthz");
       await call(app, "GET", "/flows", { key: org.key });
       await call(app, "GET", "/flows");
-      app.dossier.store.sqlite.run("ALTER TABLE flows RENAME TO flows_gone");
+      await queryRows(app, "ALTER TABLE flows RENAME TO flows_gone");
       expect((await call(app, "GET", "/flows", { key: org.key })).status).toBe(500);
     });
     expect(lines).toEqual([]);
   });
 
-  test("a real `dossier serve` with DOSSIER_LOG=pretty logs readable lines, with DOSSIER_LOG=off nothing", async () => {
+  // Its listening line names SQLite's file; on PostgreSQL: test/cli/serve-postgres.test.ts.
+  test.if(engine === "sqlite")("a real `dossier serve` with DOSSIER_LOG=pretty logs readable lines, with DOSSIER_LOG=off nothing", async () => {
     for (const mode of ["pretty", "off"] as const) {
       const port = await freePort();
       const proc = Bun.spawn([process.execPath, MAIN, "serve", "--port", String(port), "--no-bootstrap", "--data", tempDir()], {
@@ -165,7 +172,7 @@ describe("request log", () => {
   });
 
   test("each webhook attempt is logged once recorded: succeeded and retry at info, failed at warn; no secret, no body", async () => {
-    const app = makeApp({ webhooks: true, config: { log: "json", webhookRetrySchedule: [30], webhookTimeoutMs: 1000 } });
+    const app = await appOn(engine, { webhooks: true, config: { log: "json", webhookRetrySchedule: [30], webhookTimeoutMs: 1000 } });
     const good = await makeOrg(app);
     const bad = await makeOrg(app);
     const goodHook = receiver(200);
@@ -211,10 +218,10 @@ describe("request log", () => {
   });
 
   test("an unexpected error answers 500 without detail and logs one error line with the request id", async () => {
-    const app = makeApp({ config: { log: "json" } });
+    const app = await appOn(engine, { config: { log: "json" } });
     const org = await makeOrg(app);
     const dossier = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Ada" } });
-    app.dossier.store.sqlite.run("ALTER TABLE notes RENAME TO notes_gone");
+    await queryRows(app, "ALTER TABLE notes RENAME TO notes_gone");
     let answer: Awaited<ReturnType<typeof call>>;
     const lines = await captureStderr(async () => {
       answer = await call(app, "POST", `/dossiers/${dossier.json.data.id}/notes`, {
@@ -232,28 +239,34 @@ describe("request log", () => {
     const failure = entries.filter((e) => e.msg === "unhandled error");
     expect(failure).toHaveLength(1);
     expect(failure[0]).toMatchObject({ level: "error", request_id: "boom-1", method: "POST", route: "/api/v1/dossiers/:id/notes" });
-    expect(failure[0].error).toContain("no such table: notes");
+    expect(failure[0].error).toContain(noTable("notes"));
     expect(entries.filter((e) => e.msg === "request").map((e) => [e.request_id, e.status, e.organization_id])).toEqual([["boom-1", 500, org.id]]);
     expect(lines.join("")).not.toContain("Marker-Note-Body");
   });
 
   test("with DOSSIER_LOG=pretty a 500's record stays one line: its error and stack are quoted", async () => {
-    const app = appWithEnv({ DOSSIER_LOG: "pretty" });
+    const app = await appWithEnv(engine, { DOSSIER_LOG: "pretty" });
     const org = await makeOrg(app);
-    app.dossier.store.sqlite.run("ALTER TABLE flows RENAME TO flows_gone");
+    await queryRows(app, "ALTER TABLE flows RENAME TO flows_gone");
     const lines = await captureStderr(async () => {
       expect((await call(app, "GET", "/flows", { key: org.key, headers: { "x-request-id": "boom-2" } })).status).toBe(500);
     });
     expect(lines).toHaveLength(2);
     const [failure, request] = lines;
-    expect(failure).toMatch(/^\S+Z ERROR unhandled error request_id=boom-2 method=GET route=\/api\/v1\/flows error="[^"]*no such table: flows[^"]*" stack=".*"$/);
-    expect(JSON.parse(/ stack=(".*")$/.exec(failure!)![1]!)).toContain("\n    at "); // the whole stack, in one JSON string
+    // The error and the stack are JSON strings (quotes inside them escaped).
+    expect(failure).toMatch(/^\S+Z ERROR unhandled error request_id=boom-2 method=GET route=\/api\/v1\/flows error="(?:[^"\\]|\\.)*" stack="(?:[^"\\]|\\.)*"$/);
+    expect(JSON.parse(/ error=(".*?") stack=/.exec(failure!)![1]!)).toContain(noTable("flows"));
+    // The whole stack, in one JSON string. Bun's PostgreSQL driver makes its error without the
+    // frames of the query's caller: its stack is its message alone.
+    const stack = JSON.parse(/ stack=(".*")$/.exec(failure!)![1]!);
+    if (engine === "sqlite") expect(stack).toContain("\n    at ");
+    else expect(stack).toBe(`PostgresError: ${noTable("flows")}`);
     expect(request).toMatch(/ INFO request request_id=boom-2 method=GET route=\/api\/v1\/flows status=500 /);
   });
 
   test("a body's content and the bearer key never appear in the log, JSON or pretty, at debug", async () => {
     for (const mode of ["json", "pretty"]) {
-      const app = appWithEnv({ DOSSIER_LOG: mode, DOSSIER_LOG_LEVEL: "debug" });
+      const app = await appWithEnv(engine, { DOSSIER_LOG: mode, DOSSIER_LOG_LEVEL: "debug" });
       const org = await makeOrg(app);
       const readOnly = await makeKey(app, org, ["flows:read"]);
       const marker = `Marker-${mode}-${crypto.randomUUID()}`;
@@ -283,7 +296,7 @@ describe("request log", () => {
   });
 
   test("request-log side: an organization noted by the auth check before it refuses is on the line (402, 403, 429)", async () => {
-    const app = makeApp({ config: { log: "json" } });
+    const app = await appOn(engine, { config: { log: "json" } });
     const codes = { "/plan": "plan_required", "/scope": "forbidden", "/rate": "rate_limited" } as const;
     // The same plugins as the app, with a stand-in for the auth check that notes then refuses.
     const probe = new Elysia()
@@ -305,7 +318,7 @@ describe("request log", () => {
   });
 
   test("402, 403 and 429 lines name the organization the key identified", async () => {
-    const app = makeApp({ config: { log: "json" } });
+    const app = await appOn(engine, { config: { log: "json" } });
     const pro = await makeOrg(app, { plan: "pro" });
     const growth = await makeOrg(app, { rateLimit: 1 });
     const noScope = await makeKey(app, growth, []);

@@ -4,7 +4,8 @@
 // real one: the table intake messages are recorded in is gone, so the write fails.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { intakeAddress } from "../../src/services/intake";
-import { call, makeApp, makeOrg } from "../helpers";
+import { call, makeOrg } from "../helpers";
+import { ENGINES, appOn, queryRows } from "../helpers/stores";
 import { compose } from "./compose";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
@@ -24,14 +25,14 @@ async function stderrOf(work: () => Promise<void>): Promise<string> {
   return chunks.join("");
 }
 
-describe("issue 32: the intake token is never written to the log", () => {
+describe.each(ENGINES)("issue 32: the intake token is never written to the log, on %s", (engine) => {
   for (const mode of ["json", "pretty"] as const) {
     test(`a 500 on POST /intake/{token} (DOSSIER_LOG=${mode}): its error and request lines name /api/v1/intake/:token, never the token`, async () => {
-      const app = makeApp({ config: { log: mode } });
+      const app = await appOn(engine, { config: { log: mode } });
       const org = await makeOrg(app);
-      const flow = app.dossier.store.sqlite.query<{ id: string }, [string]>("SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default = 1").get(org.id)!.id;
+      const [{ id: flow }] = await queryRows<{ id: string }>(app, "SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default", org.id);
       const token = (await intakeAddress(app.dossier, org.id, flow))!.address.split("@")[0];
-      app.dossier.store.sqlite.run("ALTER TABLE intake_messages RENAME TO intake_messages_gone");
+      await queryRows(app, "ALTER TABLE intake_messages RENAME TO intake_messages_gone");
       const message = await compose({ from: "a@example.com", subject: "Hello", text: "x", messageId: "<log-1@example.com>" });
       let status = 0;
       const text = await stderrOf(async () => {
@@ -55,9 +56,9 @@ describe("issue 32: the intake token is never written to the log", () => {
   }
 
   test("the other answers of POST /intake/{token} (201, 400, 404, 415) log the pattern too", async () => {
-    const app = makeApp({ config: { log: "json" } });
+    const app = await appOn(engine, { config: { log: "json" } });
     const org = await makeOrg(app);
-    const flow = app.dossier.store.sqlite.query<{ id: string }, [string]>("SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default = 1").get(org.id)!.id;
+    const [{ id: flow }] = await queryRows<{ id: string }>(app, "SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default", org.id);
     const token = (await intakeAddress(app.dossier, org.id, flow))!.address.split("@")[0];
     const unknown = "q".repeat(26);
     const good = await compose({ from: "a@example.com", subject: "Hello", text: "x" });

@@ -1,10 +1,11 @@
 // C15 from outside: `dossier flow intake`, `dossier serve --smtp-port`, and kill -9 while mail
 // comes in: every message answered 250 is there after a restart.
-import { expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { onCleanup, tempDir } from "../helpers";
 import { bootstrapKey, MAIN, startServerProcess, type ServerProcess } from "../helpers/process";
+import { ENGINES, migratedDatabase, type Engine } from "../helpers/stores";
 import { checkRestartedDatabase } from "../reliability/load";
 import { compose, pdf } from "./compose";
 
@@ -28,38 +29,48 @@ function client(port: number) {
   return transport;
 }
 
-test("dossier flow intake prints the flow's address, the same each time; --rotate a new one; an unknown flow exits 1", async () => {
-  const data = tempDir();
-  const server = await startServerProcess(data);
-  const flow = await candidateFlow(server);
-  server.proc.kill("SIGTERM");
-  await server.exited;
-  const domain = { DOSSIER_INTAKE_DOMAIN: "jobs.example.com" };
-  const first = cli(data, ["flow", "intake", "--flow", flow, "--json"], domain);
-  expect(first.code).toBe(0);
-  const { address } = JSON.parse(first.stdout);
-  expect(address).toMatch(/^[a-z0-9]{20,}@jobs\.example\.com$/);
-  expect(cli(data, ["flow", "intake", "--flow", flow], domain).stdout.trim()).toBe(address);
-  const rotated = cli(data, ["flow", "intake", "--flow", flow, "--rotate"], domain).stdout.trim();
-  expect(rotated).not.toBe(address);
-  expect(rotated).toEndWith("@jobs.example.com");
-  const unknown = cli(data, ["flow", "intake", "--flow", crypto.randomUUID()]);
-  expect(unknown.code).toBe(1);
+/** The environment of a server and its CLI on `engine`: none on SQLite (the data folder's file), a
+ * fresh database of the tests' PostgreSQL server otherwise. */
+const storeEnv = async (engine: Engine): Promise<Record<string, string>> =>
+  engine === "postgres" ? { DOSSIER_DATABASE_URL: await migratedDatabase() } : {};
+
+describe.each(ENGINES)("on %s", (engine) => {
+  test("dossier flow intake prints the flow's address, the same each time; --rotate a new one; an unknown flow exits 1", async () => {
+    const data = tempDir();
+    const env = await storeEnv(engine);
+    const server = await startServerProcess(data, [], env);
+    const flow = await candidateFlow(server);
+    server.proc.kill("SIGTERM");
+    await server.exited;
+    const domain = { ...env, DOSSIER_INTAKE_DOMAIN: "jobs.example.com" };
+    const first = cli(data, ["flow", "intake", "--flow", flow, "--json"], domain);
+    expect(first.code).toBe(0);
+    const { address } = JSON.parse(first.stdout);
+    expect(address).toMatch(/^[a-z0-9]{20,}@jobs\.example\.com$/);
+    expect(cli(data, ["flow", "intake", "--flow", flow], domain).stdout.trim()).toBe(address);
+    const rotated = cli(data, ["flow", "intake", "--flow", flow, "--rotate"], domain).stdout.trim();
+    expect(rotated).not.toBe(address);
+    expect(rotated).toEndWith("@jobs.example.com");
+    const unknown = cli(data, ["flow", "intake", "--flow", crypto.randomUUID()], env);
+    expect(unknown.code).toBe(1);
+  });
+
+  test("serve --smtp-port: mail to the flow's address becomes a dossier the API lists", async () => {
+    const data = tempDir();
+    const env = await storeEnv(engine);
+    const server = await startServerProcess(data, ["--smtp-port", "0"], env);
+    const flow = await candidateFlow(server);
+    const address = JSON.parse(cli(data, ["flow", "intake", "--flow", flow, "--json"], env).stdout).address;
+    const info = await client(smtpPortOf(server)).sendMail({ from: '"Alan Turing" <alan@example.com>', to: address, subject: "Hi", text: "CV attached", attachments: [{ filename: "cv.pdf", content: Buffer.from(pdf()) }] });
+    expect(info.response).toStartWith("250");
+    const list = (await (await fetch(`${server.url}/api/v1/dossiers`, { headers: { authorization: `Bearer ${bootstrapKey(server)}` } })).json()) as { data: Record<string, unknown>[] };
+    expect(list.data).toHaveLength(1);
+    expect(list.data[0]).toMatchObject({ name: "Alan Turing", email: "alan@example.com", intake_notes: "Hi\n\nCV attached", flow_id: flow });
+    expect(list.data[0].cv_url).not.toBeNull();
+  });
 });
 
-test("serve --smtp-port: mail to the flow's address becomes a dossier the API lists", async () => {
-  const data = tempDir();
-  const server = await startServerProcess(data, ["--smtp-port", "0"]);
-  const flow = await candidateFlow(server);
-  const address = JSON.parse(cli(data, ["flow", "intake", "--flow", flow, "--json"]).stdout).address;
-  const info = await client(smtpPortOf(server)).sendMail({ from: '"Alan Turing" <alan@example.com>', to: address, subject: "Hi", text: "CV attached", attachments: [{ filename: "cv.pdf", content: Buffer.from(pdf()) }] });
-  expect(info.response).toStartWith("250");
-  const list = (await (await fetch(`${server.url}/api/v1/dossiers`, { headers: { authorization: `Bearer ${bootstrapKey(server)}` } })).json()) as { data: Record<string, unknown>[] };
-  expect(list.data).toHaveLength(1);
-  expect(list.data[0]).toMatchObject({ name: "Alan Turing", email: "alan@example.com", intake_notes: "Hi\n\nCV attached", flow_id: flow });
-  expect(list.data[0].cv_url).not.toBeNull();
-});
-
+// The data folder's file after kill -9: SQLite's durability (PostgreSQL's is its commit).
 test("kill -9 while mail comes in: every message answered 250 is there after a restart, whole, with its CV", async () => {
   const data = tempDir();
   let server = await startServerProcess(data, ["--smtp-port", "0"], { DOSSIER_INTAKE_RATE_LIMIT: "1000000" });

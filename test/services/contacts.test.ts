@@ -5,19 +5,19 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { openStore } from "../../src/db/client";
 import { embeddedMigrations, migrate } from "../../src/db/migrate";
-import { dossiers } from "../../src/db/schema";
 import { ApiError } from "../../src/errors";
 import { newId } from "../../src/ids";
 import { findContactByEmail, insertContact, listContacts } from "../../src/services/contacts";
 import { linkContact, unlinkContact, writeLink, writeUnlink } from "../../src/services/links";
-import { makeApp, makeOrg, rowCounts, tempDir } from "../helpers";
+import { makeOrg, tempDir } from "../helpers";
+import { ENGINES, appOn, queryRows, rowCountsOf, sharedApp } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-describe("findContactByEmail / insertContact (C5, C6, C10)", () => {
-  /** Each test's own app: two organizations, and in the first one contact "Émile Zola" <Emile@Zola.FR>. */
+describe.each(ENGINES)("findContactByEmail / insertContact (C5, C6, C10) on %s", (engine) => {
+  /** Each test's own two organizations, and in the first one contact "Émile Zola" <Emile@Zola.FR>. */
   async function withZola() {
-    const app = makeApp();
+    const app = await sharedApp(engine);
     const ctx = app.dossier;
     const org = await makeOrg(app);
     const other = await makeOrg(app);
@@ -42,7 +42,7 @@ describe("findContactByEmail / insertContact (C5, C6, C10)", () => {
 
   test("C10: an email clash throws duplicate_contact (409), and the caller's whole transaction rolls back", async () => {
     const { app, ctx, org } = await withZola();
-    const before = rowCounts(app);
+    const before = await rowCountsOf(app);
     let thrown: unknown;
     try {
       await ctx.store.write(async () => {
@@ -55,7 +55,7 @@ describe("findContactByEmail / insertContact (C5, C6, C10)", () => {
     expect(thrown).toBeInstanceOf(ApiError);
     expect((thrown as ApiError).code).toBe("duplicate_contact");
     expect((thrown as ApiError).status).toBe(409);
-    expect(rowCounts(app)).toEqual(before);
+    expect(await rowCountsOf(app)).toEqual(before);
   });
 
   test("the search index follows insertContact, with non-ASCII text folded as toLowerCase()", async () => {
@@ -68,61 +68,67 @@ describe("findContactByEmail / insertContact (C5, C6, C10)", () => {
   });
 });
 
-describe("linkContact / unlinkContact (C6, C10)", async () => {
+describe.each(ENGINES)("linkContact / unlinkContact (C6, C10) on %s", async (engine) => {
   let now = Date.parse("2026-06-01T00:00:00.000Z");
-  const app = makeApp({ now: () => new Date(now) });
+  const app = await appOn(engine, { now: () => new Date(now) });
   const ctx = app.dossier;
   const org = await makeOrg(app);
   const other = await makeOrg(app);
-  const dossier = (organizationId = org.id) => {
+  const dossier = async (organizationId = org.id) => {
     const id = newId();
     const at = ctx.now().toISOString();
-    ctx.store.orm.insert(dossiers).values({ id, organizationId, type: "candidate", name: "D", status: "active", createdAt: at, updatedAt: at }).run();
+    await queryRows(app, "INSERT INTO dossiers (id, organization_id, type, name, status, created_at, updated_at) VALUES (?, ?, 'candidate', 'D', 'active', ?, ?)", id, organizationId, at, at);
     return id;
   };
-  const row = (id: string) => ctx.store.sqlite.query<{ contact_id: string | null; updated_at: string }, [string]>("SELECT contact_id, updated_at FROM dossiers WHERE id = ?").get(id)!;
-  const linkRow = (d: string, c: string) =>
-    ctx.store.sqlite.query<{ created_at: string; is_primary: number; role_on_dossier: string }, [string, string]>(
+  const row = async (id: string) => (await queryRows<{ contact_id: string | null; updated_at: string }>(app, "SELECT contact_id, updated_at FROM dossiers WHERE id = ?", id))[0];
+  // is_primary as 1 or 0 on both engines (PostgreSQL's column is a boolean); null when there is no link.
+  const linkRow = async (d: string, c: string) => {
+    const [link] = await queryRows<{ created_at: string; is_primary: number | boolean; role_on_dossier: string }>(
+      app,
       "SELECT created_at, is_primary, role_on_dossier FROM dossier_contacts WHERE dossier_id = ? AND contact_id = ?",
-    ).get(d, c);
+      d,
+      c,
+    );
+    return link ? { ...link, is_primary: Number(link.is_primary) } : null;
+  };
 
   test("C5 use: insert a dossier, a contact and a primary link in one transaction", async () => {
-    const before = rowCounts(app);
-    const d = dossier();
+    const before = await rowCountsOf(app);
+    const d = await dossier();
     const result = await ctx.store.write(async () => {
       const c = await insertContact(ctx, org.id, { full_name: "Primary person", kind: ["candidate"] });
       return writeLink(ctx, org.id, d, c.id, "primary", true);
     });
     expect(result.created).toBe(true);
     expect(result.link).toMatchObject({ dossier_id: d, role_on_dossier: "primary", is_primary: true });
-    expect(row(d).contact_id).toBe(result.link.contact_id);
-    expect(rowCounts(app).events).toBe(before.events);
+    expect((await row(d)).contact_id).toBe(result.link.contact_id);
+    expect((await rowCountsOf(app)).events).toBe(before.events);
   });
 
   test("C10: re-link keeps created_at and, without isPrimary, is_primary; never bumps dossiers.updated_at", async () => {
-    const d = dossier();
-    const { updated_at } = row(d);
+    const d = await dossier();
+    const { updated_at } = await row(d);
     const [a, b] = await ctx.store.write(async () => [await insertContact(ctx, org.id, { full_name: "A" }), await insertContact(ctx, org.id, { full_name: "B" })]);
     now += 1000;
     await ctx.store.write(() => writeLink(ctx, org.id, d, a.id, "other", true));
-    const created = linkRow(d, a.id)!.created_at;
+    const created = (await linkRow(d, a.id))!.created_at;
     now += 1000;
     const again = await ctx.store.write(() => writeLink(ctx, org.id, d, a.id, "champion"));
     expect(again).toEqual({ created: false, link: { dossier_id: d, contact_id: a.id, role_on_dossier: "champion", is_primary: true } });
-    expect(linkRow(d, a.id)).toEqual({ created_at: created, is_primary: 1, role_on_dossier: "champion" });
+    expect(await linkRow(d, a.id)).toEqual({ created_at: created, is_primary: 1, role_on_dossier: "champion" });
     await ctx.store.write(() => writeLink(ctx, org.id, d, b.id, "other", true));
-    expect(linkRow(d, a.id)!.is_primary).toBe(0);
-    expect(row(d)).toEqual({ contact_id: b.id, updated_at });
+    expect((await linkRow(d, a.id))!.is_primary).toBe(0);
+    expect(await row(d)).toEqual({ contact_id: b.id, updated_at });
     await ctx.store.write(() => writeLink(ctx, org.id, d, b.id, "other", false));
-    expect(row(d)).toEqual({ contact_id: null, updated_at });
+    expect(await row(d)).toEqual({ contact_id: null, updated_at });
     await ctx.store.write(() => writeLink(ctx, org.id, d, a.id, "other", true));
     await ctx.store.write(() => writeUnlink(ctx, org.id, d, a.id));
-    expect(row(d)).toEqual({ contact_id: null, updated_at });
+    expect(await row(d)).toEqual({ contact_id: null, updated_at });
   });
 
   test("tenancy: a dossier or contact of another organization → not_found, naming contact_id for the contact", async () => {
-    const mine = dossier();
-    const theirs = dossier(other.id);
+    const mine = await dossier();
+    const theirs = await dossier(other.id);
     const c = await ctx.store.write(() => insertContact(ctx, org.id, { full_name: "Tenant" }));
     const theirContact = await ctx.store.write(() => insertContact(ctx, other.id, { full_name: "Other tenant" }));
     await expect(ctx.store.write(() => writeLink(ctx, org.id, theirs, c.id, "other"))).rejects.toThrow(ApiError);
@@ -134,7 +140,7 @@ describe("linkContact / unlinkContact (C6, C10)", async () => {
     }
     expect(thrown?.code).toBe("not_found");
     expect(thrown?.message).toContain("contact_id");
-    expect(linkRow(mine, theirContact.id)).toBeNull();
+    expect(await linkRow(mine, theirContact.id)).toBeNull();
   });
 });
 

@@ -6,37 +6,37 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startServer } from "../../src/server";
 import { writeNewDossier } from "../../src/services/dossiers";
 import { SWEEP_BATCH, sweepEvents } from "../../src/services/events";
-import { call, makeApp, makeOrg, onSqlite, setUp, tempDir, until } from "../helpers";
+import type { DossierApp } from "../../src/app";
+import type { Store } from "../../src/db/store";
+import { call, makeOrg, setUp, tempDir, until } from "../helpers";
+import { ENGINES, appOn, queryRows } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const DAY = 86_400_000;
 
-function eventRows(app: ReturnType<typeof makeApp>, organizationId: string) {
-  return app.dossier.store.sqlite
-    .query<{ seq: number; id: string; status: string }, [string]>(`SELECT seq, id, status FROM events WHERE organization_id = ? ORDER BY seq`)
-    .all(organizationId);
+// PostgreSQL answers a bigint as a string: Number() it.
+async function eventRows(app: DossierApp<Store>, organizationId: string) {
+  return (await queryRows<{ seq: number; id: string; status: string }>(app, `SELECT seq, id, status FROM events WHERE organization_id = ? ORDER BY seq`, organizationId))
+    .map((row) => ({ ...row, seq: Number(row.seq) }));
 }
 
-describe("C17 retention: the sweep", () => {
+describe.each(ENGINES)("C17 retention: the sweep on %s", (engine) => {
   test("events older than the retention go with their delivery attempts, in batches, each its own commit; pending ones stay until they end", async () => {
     let clock = new Date("2026-03-01T00:00:00.000Z");
-    const app = makeApp({ now: () => clock });
+    const app = await appOn(engine, { now: () => clock });
     const org = await makeOrg(app, { rateLimit: 1_000_000 });
     const old = SWEEP_BATCH * 2 + 17;
     await setUp(app.dossier, async () => {
       for (let i = 0; i < old; i++) await writeNewDossier(app.dossier, org.id, { type: "candidate", name: `old ${i}` });
     });
-    const [first, pendingOne] = eventRows(app, org.id);
-    await setUp(app.dossier, () => {
-      const sql = app.dossier.store.sqlite;
-      sql.query(`INSERT INTO delivery_attempts (event_seq, at, status_code, error, duration_ms, response_snippet) VALUES (?, ?, 500, NULL, 3, 'no')`).run(first.seq, clock.toISOString());
-      sql.query(`UPDATE events SET status = 'pending', next_attempt_at = ? WHERE seq = ?`).run(clock.getTime() + DAY, pendingOne.seq);
-    });
+    const [first, pendingOne] = (await eventRows(app, org.id));
+    await queryRows(app, `INSERT INTO delivery_attempts (event_seq, at, status_code, error, duration_ms, response_snippet) VALUES (?, ?, 500, NULL, 3, 'no')`, first.seq, clock.toISOString());
+    await queryRows(app, `UPDATE events SET status = 'pending', next_attempt_at = ? WHERE seq = ?`, clock.getTime() + DAY, pendingOne.seq);
     clock = new Date(clock.getTime() + 29 * DAY);
     const d = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "recent" } });
     expect(d.status).toBe(201);
-    const recent = eventRows(app, org.id).at(-1)!;
+    const recent = (await eventRows(app, org.id)).at(-1)!;
 
     // Within the retention nothing goes, and the oldest event is a valid cursor.
     expect(await sweepEvents(app.dossier)).toBe(0);
@@ -54,23 +54,23 @@ describe("C17 retention: the sweep", () => {
     stop();
     expect(swept).toBe(old - 1);
     expect(commits).toBeGreaterThanOrEqual(Math.ceil((old - 1) / SWEEP_BATCH));
-    expect(eventRows(app, org.id).map((row) => row.id)).toEqual([pendingOne.id, recent.id]);
-    expect(app.dossier.store.sqlite.query(`SELECT count(*) AS n FROM delivery_attempts`).get()).toEqual({ n: 0 });
+    expect((await eventRows(app, org.id)).map((row) => row.id)).toEqual([pendingOne.id, recent.id]);
+    expect(await queryRows(app, `SELECT event_seq FROM delivery_attempts`)).toEqual([]);
     expect((await call(app, "GET", `/events?after=${first.id}`, { key: org.key })).status).toBe(410);
 
     // Once the pending delivery ends, the next sweep takes it.
-    await setUp(app.dossier, () => app.dossier.store.sqlite.query(`UPDATE events SET status = 'failed', next_attempt_at = NULL WHERE seq = ?`).run(pendingOne.seq));
+    await queryRows(app, `UPDATE events SET status = 'failed', next_attempt_at = NULL WHERE seq = ?`, pendingOne.seq);
     expect(await sweepEvents(app.dossier)).toBe(1);
-    expect(eventRows(app, org.id).map((row) => row.id)).toEqual([recent.id]);
+    expect((await eventRows(app, org.id)).map((row) => row.id)).toEqual([recent.id]);
   });
 
   test("C20 Durations in env: DOSSIER_EVENT_RETENTION=90d keeps a 40-day-old event readable", async () => {
     let clock = new Date("2026-03-01T00:00:00.000Z");
-    const app = makeApp({ now: () => clock, env: { DOSSIER_EVENT_RETENTION: "90d" } });
+    const app = await appOn(engine, { now: () => clock, env: { DOSSIER_EVENT_RETENTION: "90d" } });
     const org = await makeOrg(app, { rateLimit: 1_000_000 });
     const d = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "kept" } });
     expect(d.status).toBe(201);
-    const [event] = eventRows(app, org.id);
+    const [event] = (await eventRows(app, org.id));
     clock = new Date(clock.getTime() + 40 * DAY);
     expect(await sweepEvents(app.dossier)).toBe(0);
     expect((await call(app, "GET", `/events/${event.id}`, { key: org.key })).status).toBe(200);
@@ -79,32 +79,34 @@ describe("C17 retention: the sweep", () => {
 
   test("C20 Event ids: a pruned event's sequence is never given again", async () => {
     let clock = new Date("2026-03-01T00:00:00.000Z");
-    const app = makeApp({ now: () => clock });
+    const app = await appOn(engine, { now: () => clock });
     const org = await makeOrg(app, { rateLimit: 1_000_000 });
     await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "a" } });
-    const [gone] = eventRows(app, org.id);
+    const [gone] = (await eventRows(app, org.id));
     clock = new Date(clock.getTime() + 31 * DAY);
     expect(await sweepEvents(app.dossier)).toBe(1);
     await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "b" } });
-    const [next] = eventRows(app, org.id);
+    const [next] = (await eventRows(app, org.id));
     expect(next.seq).toBeGreaterThan(gone.seq);
     expect(next.id > gone.id).toBe(true);
     expect((await call(app, "GET", `/events?after=${gone.id}`, { key: org.key })).status).toBe(410);
   });
 });
 
-describe("C17 retention: the server sweeps by itself", () => {
+describe.each(ENGINES)("C17 retention: the server sweeps by itself on %s", (engine) => {
   test("a server started on a folder with events past the retention deletes them without a request", async () => {
     const dataDir = tempDir();
-    const before = makeApp({ dataDir, now: () => new Date(Date.now() - 31 * DAY) });
+    const before = await appOn(engine, { dataDir, now: () => new Date(Date.now() - 31 * DAY) });
     const org = await makeOrg(before, { rateLimit: 1_000_000 });
     await setUp(before.dossier, () => writeNewDossier(before.dossier, org.id, { type: "candidate", name: "long ago" }));
-    expect(eventRows(before, org.id)).toHaveLength(1);
+    expect(await eventRows(before, org.id)).toHaveLength(1);
+    // The same store: the data folder's file, or the app's PostgreSQL database.
+    const env = engine === "postgres" ? { DOSSIER_DATABASE_URL: before.dossier.config.databaseUrl! } : {};
     await before.close();
 
-    const server = await startServer({ dataDir, port: 0, webhooks: false, config: { log: "off" } });
+    const server = await startServer({ dataDir, port: 0, webhooks: false, env, config: { log: "off" } });
     try {
-      await until(() => eventRows(onSqlite(server.app), org.id).length === 0, 10_000, "the sweep");
+      await until(async () => (await eventRows(server.app, org.id)).length === 0, 10_000, "the sweep");
     } finally {
       await server.stop();
     }

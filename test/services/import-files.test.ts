@@ -5,11 +5,11 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createApp } from "../../src/app";
 import { parseImportForm } from "../../src/csv";
 import { newId } from "../../src/ids";
 import { startImport, UNNAMED_FILE_AGE_MS } from "../../src/services/imports";
-import { call, makeApp, makeOrg, tempDir, until } from "../helpers";
+import { call, makeOrg, tempDir, until } from "../helpers";
+import { ENGINES, appOn } from "../helpers/stores";
 
 setDefaultTimeout(60_000); // Bun keeps a timeout per test file (test/preload.ts)
 
@@ -23,15 +23,17 @@ const form = () =>
 /** Sets a file's modification time `ms` in the past. */
 const age = (path: string, ms: number) => utimesSync(path, new Date(Date.now() - ms), new Date(Date.now() - ms));
 
-describe("uploaded import files", () => {
+describe.each(ENGINES)("uploaded import files on %s", (engine) => {
   test("at start, files no import names and older than an hour are deleted; a queued import's file and a young upload stay", async () => {
     const data = tempDir();
-    const first = createApp({ dataDir: data, webhooks: false, imports: false, config: { log: "off" } });
+    const first = await appOn(engine, { dataDir: data, imports: false });
     const org = await makeOrg(first);
     const queued = await startImport(first.dossier, org.id, form(), null);
     const dir = join(first.dossier.filesDir, org.id, "imports");
     const queuedFile = join(dir, `${queued.id}.csv`);
     expect(existsSync(queuedFile)).toBe(true);
+    // The same store again: the data folder's file, or this app's PostgreSQL database.
+    const env = engine === "postgres" ? { DOSSIER_DATABASE_URL: first.dossier.config.databaseUrl! } : {};
     await first.close();
 
     // What a crash between the upload and its record leaves, an hour and more ago; one just now
@@ -43,7 +45,7 @@ describe("uploaded import files", () => {
     for (const path of [orphan, young, stray]) writeFileSync(path, "full_name\nNobody\n");
     for (const path of [orphan, stray, queuedFile]) age(path, UNNAMED_FILE_AGE_MS + 60_000);
 
-    const second = makeApp({ dataDir: data });
+    const second = await appOn(engine, { dataDir: data, env });
     const done = await until(
       async () => {
         const { json } = await call(second, "GET", `/imports/${queued.id}`, { key: org.key });
