@@ -226,6 +226,9 @@ class LaneDispatcher implements Dispatcher {
     const sentAt = performance.now();
     const claimed = await this.store.lanes.claim(this.me, this.leaseMs, now, only, room);
     for (const { organizationId, position } of claimed) {
+      // Ours before, its lease passed unrenewed: what that lane held goes, the new one reads again.
+      const before = this.lanes.get(organizationId);
+      if (before) this.drop(before);
       this.lanes.set(organizationId, {
         organizationId,
         leaseEnd: sentAt + this.leaseMs,
