@@ -27,7 +27,8 @@
 // still sure).
 import type { Context } from "../context";
 import type { PendingRow } from "../db/outbox";
-import { pgStoreOf, type PgStore } from "../db/pg/client";
+import type { PgStore } from "../db/pg/client";
+import { pgStoreOf } from "../db/pg/store-of";
 import type { LanePosition } from "../db/pg/outbox";
 import { newId } from "../ids";
 import { unseal } from "../secrets";

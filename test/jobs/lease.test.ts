@@ -4,7 +4,7 @@
 // old holder's renewal then finds it lost.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { loadConfig } from "../../src/config";
-import { pgStoreOf } from "../../src/db/pg/client";
+import { pgStoreOf } from "../../src/db/pg/store-of";
 import { underLease } from "../../src/jobs/lease";
 import { appOn } from "../helpers/stores";
 
