@@ -35,8 +35,8 @@ export interface Config {
   webhookScanMs: number;
   /** DOSSIER_LEASE (C19): how long a node's claim on shared work (a webhook organization's lane, a
    * job's run) lasts unless renewed, on PostgreSQL with several nodes: a node killed mid-work leaves
-   * it to the others after this. 60 s (the contract's bound) unless shortened, for tests and
-   * operators who want a faster takeover; never longer. */
+   * it to the others after this. 55 s unless set, so that a dead node's work is taken over within
+   * C19's 60 s (the others look every 5 s); from 1 s (tests, faster takeovers) to 60 s. */
   leaseMs: number;
   /** How long a request body may stall: from the headers, or from its last byte (C20). */
   bodyTimeoutMs: number;
@@ -103,8 +103,10 @@ export function parseRetrySchedule(text: string, name = "DOSSIER_WEBHOOK_RETRY_S
 }
 
 /** DOSSIER_WEBHOOK_TIMEOUT (C7): one duration above zero. */
-/** C19: a claim lasts at most 60 s unless renewed. */
+/** C19: a claim lasts at most 60 s unless renewed; by default 5 s less, the time other nodes take
+ * to look again (their scan), so that a dead node's work is taken on within 60 s. */
 export const LEASE_MAX_MS = 60_000;
+const LEASE_DEFAULT_MS = 55_000;
 
 /** DOSSIER_LEASE: a duration from 1 s to 60 s. */
 function parseLease(text: string): number {
@@ -287,7 +289,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webhookRetrySchedule: schedule,
     webhookTimeoutMs: parseTimeout(env.DOSSIER_WEBHOOK_TIMEOUT || "10s"),
     webhookScanMs: 5000,
-    leaseMs: env.DOSSIER_LEASE ? parseLease(env.DOSSIER_LEASE) : LEASE_MAX_MS,
+    leaseMs: env.DOSSIER_LEASE ? parseLease(env.DOSSIER_LEASE) : LEASE_DEFAULT_MS,
     bodyTimeoutMs: parseTimeout(env.DOSSIER_BODY_TIMEOUT || "30s", "DOSSIER_BODY_TIMEOUT"),
     bodyMemoryBytes: parseSize(env.DOSSIER_BODY_MEMORY || "256MB", "DOSSIER_BODY_MEMORY"),
     log,

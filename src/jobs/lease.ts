@@ -5,7 +5,7 @@
 // the lease has passed. A SQLite store serves one process (its data folder is locked): the work
 // runs at once, with no SQL added.
 import type { Context } from "../context";
-import { pgStoreOf } from "../db/pg/client";
+import { pgStoreOf } from "../db/pg/store-of";
 
 /** Whether the lease is still sure: work checks it between steps (before a batch, before mail is
  * sent) and stops when it is not, before another node may take the work on. */

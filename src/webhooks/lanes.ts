@@ -27,7 +27,8 @@
 // still sure).
 import type { Context } from "../context";
 import type { PendingRow } from "../db/outbox";
-import { pgStoreOf, type PgStore } from "../db/pg/client";
+import type { PgStore } from "../db/pg/client";
+import { pgStoreOf } from "../db/pg/store-of";
 import type { LanePosition } from "../db/pg/outbox";
 import { newId } from "../ids";
 import { unseal } from "../secrets";
@@ -226,6 +227,9 @@ class LaneDispatcher implements Dispatcher {
     const sentAt = performance.now();
     const claimed = await this.store.lanes.claim(this.me, this.leaseMs, now, only, room);
     for (const { organizationId, position } of claimed) {
+      // Ours before, its lease passed unrenewed: what that lane held goes, the new one reads again.
+      const before = this.lanes.get(organizationId);
+      if (before) this.drop(before);
       this.lanes.set(organizationId, {
         organizationId,
         leaseEnd: sentAt + this.leaseMs,

@@ -4,15 +4,15 @@
 // old holder's renewal then finds it lost.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { loadConfig } from "../../src/config";
-import { pgStoreOf } from "../../src/db/pg/client";
+import { pgStoreOf } from "../../src/db/pg/store-of";
 import { underLease } from "../../src/jobs/lease";
 import { appOn } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 describe("DOSSIER_LEASE", () => {
-  test("60 s unless set; from 1 s to 60 s, never longer", () => {
-    expect(loadConfig({}).leaseMs).toBe(60_000);
+  test("55 s unless set (taken over within 60 s with the others' 5 s scan); from 1 s to 60 s, never longer", () => {
+    expect(loadConfig({}).leaseMs).toBe(55_000);
     expect(loadConfig({ DOSSIER_LEASE: "5s" }).leaseMs).toBe(5_000);
     expect(loadConfig({ DOSSIER_LEASE: "1m" }).leaseMs).toBe(60_000);
     for (const bad of ["61s", "2m", "500ms", "5", "soon"]) expect(() => loadConfig({ DOSSIER_LEASE: bad })).toThrow("DOSSIER_LEASE");

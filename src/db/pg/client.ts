@@ -29,9 +29,6 @@ export interface PgStore extends Store {
   readonly lanes: PgLanes;
 }
 
-/** The store as a PostgreSQL one, or null on SQLite. */
-export const pgStoreOf = (store: Store): PgStore | null => (store.engine === "postgres" ? (store as PgStore) : null);
-
 export interface PgStoreOptions {
   logger?: Logger;
   /** Connections the store keeps at most (DOSSIER_DATABASE_POOL; default 10). */
