@@ -303,7 +303,8 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
       const { clause, params } = withSearch(q, scanWhere(q));
       const rows = sqlite
         .query<{ key: string }, [Params]>(
-          `SELECT DISTINCT key FROM contact_metadata WHERE organization_id = $org AND contact_id IN (SELECT c.id FROM contacts c WHERE ${clause})`,
+          `SELECT DISTINCT key FROM contact_metadata m
+            WHERE m.organization_id = $org AND EXISTS (SELECT 1 FROM contacts c WHERE c.id = m.contact_id AND ${clause})`,
         )
         .all(params);
       return sortedKeys(rows.map((row) => row.key));

@@ -178,12 +178,15 @@ export function dossierQueries({ sqlite, generations }: QueryDeps) {
     },
 
     /** The metadata keys of the dossiers an export with these filters holds (its metadata.<key>
-     * columns, C21 and issue 38), sorted. */
+     * columns, C21 and issue 38), sorted. The organization's pairs are walked, each dossier tested
+     * by its id: no list of the organization's dossiers is built (an export may hold a million). */
     metadataKeys(organizationId: string, filters: DossierFilters, now: string): string[] {
       const { where, params } = dossierListWhere(filters, organizationId, now);
+      // The WHERE's own parameters first (it may number them), the pairs' organization after.
       const rows = sqlite
         .query<{ key: string }, (string | number)[]>(
-          `SELECT DISTINCT key FROM dossier_metadata WHERE dossier_id IN (SELECT id FROM dossiers WHERE ${where}) AND organization_id = ?`,
+          `SELECT DISTINCT key FROM dossier_metadata m
+            WHERE EXISTS (SELECT 1 FROM dossiers WHERE dossiers.id = m.dossier_id AND ${where}) AND m.organization_id = ?`,
         )
         .all(...params, organizationId);
       return sortedKeys(rows.map((row) => row.key));

@@ -161,6 +161,8 @@ describe.each(ENGINES)("metadata on %s", async (engine) => {
       expect(csv.status).toBe(200);
       const [header, ...rows] = csv.text.replace(/^\uFEFF/, "").trimEnd().split("\r\n");
       const columns = header.split(",");
+      // Only the keys of the rows exported (the organization's other rows hold erp, region, ...), sorted, last.
+      expect(columns.filter((name) => name.startsWith("metadata."))).toEqual(["metadata.a", "metadata.b key", "metadata.c"]);
       expect(columns.slice(-3)).toEqual(["metadata.a", "metadata.b key", "metadata.c"]);
       expect(columns).not.toContain("metadata");
       expect(rows[0].endsWith(",uno,,three")).toBe(true);
@@ -233,6 +235,23 @@ describe.each(ENGINES)("metadata on %s", async (engine) => {
     expect((await as(other).get(`/contacts/${made.id}`)).json.data.metadata).toEqual({ "b key": "=b", erp: "E-8", region: "eu" });
     expect((await call(app, "POST", `/imports/${second.id}/revert`, { key: other.key })).status).toBe(200);
     expect((await as(other).get(`/contacts/${made.id}`)).json.data.metadata).toEqual({ "b key": "=b", erp: "E-7" });
+  });
+
+  test("the pairs' rows follow their record in its unit: none left by a refused create, none after a contact's deletion", async () => {
+    const pairs = async (table: "contact_metadata" | "dossier_metadata", owner: string) =>
+      Number((await queryRows<{ n: number }>(app, `SELECT count(*) AS n FROM ${table} WHERE ${table === "contact_metadata" ? "contact_id" : "dossier_id"} = ?`, owner))[0].n);
+    const before = Number((await queryRows<{ n: number }>(app, "SELECT count(*) AS n FROM contact_metadata"))[0].n);
+    const kept = await api.post("/contacts", { full_name: "Unique", email: "unique@example.org", metadata: { a: "1", b: "2" } });
+    expect(await pairs("contact_metadata", kept.json.data.id)).toBe(2);
+    const clash = await api.post("/contacts", { full_name: "Clash", email: "UNIQUE@example.org", metadata: { c: "3" } });
+    expect(clash.status).toBe(409);
+    expect(Number((await queryRows<{ n: number }>(app, "SELECT count(*) AS n FROM contact_metadata"))[0].n)).toBe(before + 2);
+    expect((await call(app, "DELETE", `/contacts/${kept.json.data.id}`, { key: org.key })).status).toBe(200);
+    expect(await pairs("contact_metadata", kept.json.data.id)).toBe(0);
+    const dossier = await api.post("/dossiers", { type: "candidate", name: "Pairs", metadata: { a: "1" } });
+    expect(await pairs("dossier_metadata", dossier.json.data.id)).toBe(1);
+    await api.patch(`/dossiers/${dossier.json.data.id}`, { metadata: { a: null, b: "2", c: "3" } });
+    expect(await pairs("dossier_metadata", dossier.json.data.id)).toBe(2);
   });
 
   test("C15: a dossier taken in by email, and its new contact, have no metadata", async () => {

@@ -619,11 +619,16 @@ export async function runScenario(fixtures: Fixtures): Promise<void> {
 
   const moved = (
     await ok(
-      api.PATCH("/api/v1/dossiers/{id}", { params: { path: { id: deal.id } }, body: { current_stage_id: sales.stages[1].id, assigned_to: NOBODY, phone: null } }),
+      api.PATCH("/api/v1/dossiers/{id}", {
+        params: { path: { id: deal.id } },
+        body: { current_stage_id: sales.stages[1].id, assigned_to: NOBODY, phone: null, metadata: { erp_id: "ACME-0043", extra: "x" } },
+      }),
       200,
     )
   ).data;
   check(moved.current_stage_id === sales.stages[1].id && moved.assigned_to === NOBODY && moved.stage_entered_at !== null, "moved dossier");
+  // Issue 38: the keys merge; dossier.updated's previous_attributes (read from the feed below) holds the old object.
+  check(JSON.stringify(moved.metadata) === '{"erp_id":"ACME-0043","extra":"x"}', "merged metadata");
   await fails(api.PATCH("/api/v1/dossiers/{id}", { params: { path: { id: deal.id } }, body: { current_stage_id: recruitment!.stages[0].id } }), 400, "invalid_body");
   await fails(api.PATCH("/api/v1/dossiers/{id}", { params: { path: { id: NOBODY } }, body: { name: "x" } }), 404, "not_found");
   await fails(api.PATCH("/api/v1/dossiers/{id}", { params: { path: { id: deal.id } }, body: { intake_notes: big(MB + 1) } }), 413, "payload_too_large");

@@ -31,7 +31,8 @@ export const contactRoutes = [
     tag: TAG,
     description:
       "Newest first (created_at, then id, descending). `kind` may repeat: contacts holding any of the kinds. " +
-      "`search`: case-insensitive substring of full_name, email, company or role.",
+      "`search`: case-insensitive substring of full_name, email, company or role. `metadata[key]=value`: only contacts whose metadata " +
+      "holds that value under that key (several AND together).",
     scopes: ["contacts:read"],
     query: ContactQuery,
     responses: { 200: { schema: Paged(Contact), description: "A page of the organization's contacts that match every filter given, with the total across all pages" } },

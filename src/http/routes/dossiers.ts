@@ -146,7 +146,8 @@ export const dossierRoutes = [
     description:
       "Newest first (created_at desc, then id desc). Without `status`, archived dossiers are left out. " +
       "`overdue=true`: active dossiers whose stage_due_at has passed; `overdue=false`: all others. " +
-      "`q`: case-insensitive substring over name, email and company.",
+      "`q`: case-insensitive substring over name, email and company. `metadata[key]=value`: only dossiers whose metadata holds that value " +
+      "under that key (several AND together).",
     scopes: ["dossiers:read"],
     query: DossierQuery,
     responses: {
@@ -194,7 +195,7 @@ export const dossierRoutes = [
     description:
       "Into the first stage of `flow_id` (default: the organization's default flow for the type; its type must match). " +
       "Linked as primary to `contact_id`, else to the contact with the same email, else to a new contact. " +
-      "As multipart/form-data: the same fields as form fields (numbers as decimal strings, empty = absent) plus an " +
+      "As multipart/form-data: the same fields as form fields (numbers as decimal strings, `metadata` as JSON text, empty = absent) plus an " +
       "optional PDF file `cv` (at most 10 MB; body at most 11 MB); the dossier and its CV are created atomically. " +
       "A flow_id or contact_id that is not the organization's: 404 naming the field. A JSON body over 1 MB: 413 " +
       "payload_too_large; a CV over 10 MB: 413 file_too_large. Emits dossier.created.",
