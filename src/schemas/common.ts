@@ -124,10 +124,9 @@ export const CursorPagingQuery = {
   after: t.Optional(
     t.String({
       description:
-        "For a sync: the `meta.next_after` of the previous page. Answers the page that follows that item in the list's order, every filter " +
-        "still applied; items inserted, archived or changed meanwhile move nothing, so none is skipped or repeated (page by `page` shifts " +
-        "under writes; of the sort keys only a task's due_at can change, and the task moves with it). Start with an ordinary first page, stop when next_after is null. Not together with `page` (400 naming `page`); a " +
-        "malformed cursor or one of another list is 400 naming `after`. To catch changes after a sync, use `updated_since` (dossiers, contacts) or GET /events",
+        "For a sync: the previous page's `meta.next_after`. The page after that item in the list's order, filters kept: nothing " +
+        "skipped or repeated while others write (a task moves with its due_at). Not with `page` (400); a bad cursor is 400. " +
+        "See the introduction, Pagination",
     }),
   ),
 };

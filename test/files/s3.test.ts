@@ -206,6 +206,7 @@ for (const engine of ENGINES) {
     const app = await appOn(engine, { env: down.env("cvs") });
     const org = await makeOrg(app);
     const d = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Before" } })).json.data;
+    const withCv = (await call(app, "POST", "/dossiers", { key: org.key, raw: form({ type: "candidate", name: "With CV", cv: pdfFile(pdf("kept")) }) })).json.data;
     await down.stop();
 
     test("POST /dossiers with a CV: 503, no row", async () => {
@@ -224,6 +225,12 @@ for (const engine of ENGINES) {
       expect((await call(app, "GET", `/dossiers/${d.id}`, { key: org.key })).json.data).toEqual(d);
       expect((await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Fine" } })).status).toBe(201);
       expect((await call(app, "GET", `/dossiers/${d.id}/cv`, { key: org.key })).status).toBe(404); // no cv_url: no S3 call
+    });
+
+    test("GET /dossiers/{id}/cv of a dossier whose CV is in the bucket: 503 storage_unavailable, as documented", async () => {
+      const answer = await call(app, "GET", `/dossiers/${withCv.id}/cv`, { key: org.key });
+      expect([answer.status, answer.json.error.code]).toEqual([503, "storage_unavailable"]);
+      expect(answer.json.error.message).toContain("file store");
     });
   });
 }

@@ -289,11 +289,14 @@ export async function contractSuite(engine: Engine, { documentTests }: { documen
       expect(failures).toEqual([]);
 
       // Every documented (operation, status) was answered at least once: the document promises
-      // nothing the service does not do. (507 needs a full disk: a tmpfs only root may mount.)
+      // nothing the service does not do. (507 needs a full disk: a tmpfs only root may mount. A CV's
+      // download answers 503 only when its S3 bucket cannot be reached: test/files/s3.test.ts, "S3 down",
+      // provokes it on both engines; this scenario's CVs are on disk.)
       if (!filesDiskFull) console.warn("507 insufficient_storage not provoked: mounting a tmpfs needs root");
       const documented = operations()
         .flatMap(({ path, method, op }) => Object.keys(op.responses).map((status) => `${method.toUpperCase()} ${path} ${status}`))
-        .filter((entry) => filesDiskFull || !entry.endsWith(" 507"));
+        .filter((entry) => filesDiskFull || !entry.endsWith(" 507"))
+        .filter((entry) => entry !== "GET /api/v1/dossiers/{id}/cv 503");
       const missing = documented.filter((entry) => !seen.has(entry));
       expect(missing).toEqual([]);
       console.log(`checked ${answers} answers: ${operations().length} operations, ${seen.size} (operation, status) pairs, all documented pairs seen`);
