@@ -20,6 +20,7 @@ import type { Context } from "../context";
 import { ApiError } from "../errors";
 import { cvUrl, type FileStore, type StagedCv, type SweepResult } from "./index";
 import { syncPath } from "./sync";
+import { diskImportFiles } from "./uploads";
 import { isUuid, randomAlphanumeric } from "../ids";
 
 const CV_NAME = "cv.pdf";
@@ -43,6 +44,7 @@ export function diskFiles(ctx: Context): FileStore {
       return (await file.exists()) ? await file.bytes() : null;
     },
     sweep: () => sweepFiles(ctx),
+    imports: diskImportFiles(ctx),
   };
 }
 

@@ -2,9 +2,11 @@
 // temporary names, fsync, rename, hard links) unless DOSSIER_FILES_URL names an S3-compatible bucket
 // (files/s3.ts: objects put under their final key, no rename there). Either way `cv_url` is
 // `<org_id>/dossiers/<dossier_id>/cv.pdf`: the path under files/, or the object's key under the prefix.
+// The uploads of CSV imports are kept in the same place (files/uploads.ts).
 import type { Context } from "../context";
 import { diskFiles } from "./cv";
 import { s3Files } from "./s3";
+import type { ImportFiles } from "./uploads";
 
 export const CV_LIMIT = 10_485_760; // 10 MB (C10)
 
@@ -53,6 +55,8 @@ export interface FileStore {
   open(url: string): Promise<Uint8Array | ReadableStream<Uint8Array> | null>;
   /** Removes what no committed dossier names (C5, C19); `now` decides what counts as old. */
   sweep(now: Date): Promise<SweepResult>;
+  /** The uploaded files of CSV imports (C21), beside the CVs: files/uploads.ts. */
+  readonly imports: ImportFiles;
 }
 
 /** The context's file store: S3 with DOSSIER_FILES_URL (C19), else the data folder's files/. */

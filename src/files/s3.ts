@@ -27,13 +27,14 @@ import type { Context } from "../context";
 import { ApiError } from "../errors";
 import { isUuid } from "../ids";
 import { cvUrl, type FileStore, type StagedCv, type SweepResult } from "./index";
+import { s3ImportFiles } from "./uploads";
 
 /** An object younger than this may belong to an upload whose unit of work has not ended. */
 export const SWEEP_AGE_MS = 3_600_000;
 const CV_KEY = /^([0-9a-f-]{36})\/dossiers\/([0-9a-f-]{36})\/cv\.pdf$/;
 
 /** S3 could not be reached or refused the request: C9's 503, nothing was saved. */
-const unavailable = (error: unknown) =>
+export const unavailable = (error: unknown) =>
   new ApiError("storage_unavailable", `the file store cannot be reached right now; nothing was saved (${(error as Error).message ?? error})`);
 
 /** Every setting given, none left to the client: it would read S3_* and AWS_* variables itself,
@@ -77,6 +78,7 @@ export function s3Files(ctx: Context, files: S3Files): FileStore {
   return {
     label: filesLabel(files),
     sweepsWhileServing: true,
+    imports: s3ImportFiles(ctx, { files, client, timed, keyOf: (path) => keyOf(files, path) }),
 
     async stageCv(organizationId, dossierId, bytes, fresh): Promise<StagedCv> {
       const url = cvUrl(organizationId, dossierId);

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { createApp } from "../../src/app";
 import { parseImportForm } from "../../src/csv";
 import { newId } from "../../src/ids";
-import { startImport, UNNAMED_FILE_AGE_MS } from "../../src/services/imports";
+import { UNNAMED_FILE_AGE_MS } from "../../src/files/uploads";
+import { startImport } from "../../src/services/imports";
 import { call, makeApp, makeOrg, tempDir, until } from "../helpers";
 
 setDefaultTimeout(60_000); // Bun keeps a timeout per test file (test/preload.ts)
