@@ -72,6 +72,16 @@ export function diskImportFiles(ctx: Context): ImportFiles {
   };
 }
 
+/** A stream from the bucket whose failure (the connection lost mid-file) is a 503: the import it
+ * feeds stays running, to go on from its last batch, rather than end `failed`. */
+async function* guarded(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+  try {
+    for await (const chunk of stream) yield chunk;
+  } catch (error) {
+    throw unavailable(error);
+  }
+}
+
 export interface S3Access {
   files: S3Files;
   client: S3Client;
@@ -113,7 +123,7 @@ export function s3ImportFiles(ctx: Context, s3: S3Access): ImportFiles {
     async source(path) {
       const file = client.file(s3.keyOf(path));
       if (!(await timed(file.exists()).catch((error) => Promise.reject(unavailable(error))))) return null;
-      return () => client.file(s3.keyOf(path)).stream();
+      return () => guarded(client.file(s3.keyOf(path)).stream());
     },
     async remove(path) {
       await timed(client.delete(s3.keyOf(path)));

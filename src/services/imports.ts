@@ -221,9 +221,9 @@ export async function runImport(ctx: Context, organizationId: string, id: string
     await finish("succeeded", null);
   } catch (error) {
     if (error instanceof Superseded) return await getImport(ctx, organizationId, id);
-    // A failure of the store (503, a full disk) leaves the import running, to go on after a
-    // restart; anything else ends it, with its reason.
-    if (ctx.store.failure !== null) throw error;
+    // A failure of the store (503, a full disk) or of the file store (S3 out of reach) leaves the
+    // import running, to go on after a restart; anything else ends it, with its reason.
+    if (ctx.store.failure !== null || (error instanceof ApiError && error.code === "storage_unavailable")) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     ctx.logger.log("error", "an import failed", { import_id: id, error: reason });
     await finish("failed", reason);
