@@ -24,8 +24,8 @@ export interface StagedCv {
    * `eventId` is the id of the outbox event the same transaction records: after a failure, whether
    * it is in the database tells whether the transaction committed after all. */
   place(eventId: string): void | Promise<void>;
-  /** After the commit (never throws). */
-  committed(): void;
+  /** After the commit, before the answer (never throws). */
+  committed(): void | Promise<void>;
   /** After a failed unit of work (its commit included): leaves what was there before, unless the
    * event shows that the transaction did commit after all. Never throws. */
   discard(): Promise<void>;
