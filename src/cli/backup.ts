@@ -3,11 +3,11 @@ import {
   statSync, writeFileSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { databasePath } from "../config";
+import { databasePath, filesLabel } from "../config";
 import { copyDatabase } from "../db/backup";
 import { syncPath } from "../files/sync";
 import { configOf, open, output, parse, STORE_ENV_HELP, UsageError, type Parsed } from "./args";
-import { backupParts, backupProblems, MANIFEST_FORMAT, sha256File, type BackupManifest } from "./backup-manifest";
+import { backupParts, backupProblems, MANIFEST_FORMAT, readManifest, sha256File, type BackupManifest } from "./backup-manifest";
 import { megabytes, progressLine, type Progress } from "./progress";
 
 export const BACKUP_HELP = `dossier backup FILE [--data DIR] [--json]
@@ -19,6 +19,8 @@ dossier backup --verify FILE [--json]
   short leaves only that folder (remove it). All are private whatever the umask: files 0600,
   folders 0700. Restore: stop the server, check the copy with --verify, put FILE at
   DIR/dossier.db, FILE.files at DIR/files and FILE.key at DIR/master.key.
+  With DOSSIER_FILES_URL the CVs are in the bucket, not in the backup (the bucket's versioning or
+  replication keeps them): the manifest names the bucket and --verify does not look for them.
   On a terminal it shows its progress on stderr (not with --json).
   --verify    check the backup at FILE against its manifest instead (the data folder is not
               read): exit 0 when it is whole, else exit 1 naming what is missing or differs
@@ -61,6 +63,7 @@ export async function backupCommand(argv: string[]) {
       database: { bytes: statSync(staged.database).size, sha256: sha256File(staged.database) },
       files,
       key: { bytes: statSync(staged.key).size, sha256: sha256File(staged.key) },
+      ...(ctx.config.files === null ? {} : { cvs: { bucket: filesLabel(ctx.config.files) } }),
     };
     writeFileSync(staged.manifest, JSON.stringify(manifest, null, 2) + "\n", { mode: PRIVATE_FILE });
     syncPath(staged.manifest);
@@ -78,8 +81,13 @@ export async function backupCommand(argv: string[]) {
     progress.end();
     await ctx.store.close();
   }
+  // C19: CVs in a bucket are not copied; said on stderr in both modes (stdout stays C2's shape).
+  if (ctx.config.files !== null) process.stderr.write(`${inBucket(filesLabel(ctx.config.files))}\n`);
   output(parsed, { database: target, files: `${target}.files` }, `database → ${parts.database}\nfiles → ${parts.files}\nkey → ${parts.key}\nmanifest → ${parts.manifest}`);
 }
+
+const inBucket = (bucket: string) =>
+  `the CVs are in ${bucket} (DOSSIER_FILES_URL), not in this backup: the bucket's versioning or replication keeps them (docs/operations.md)`;
 
 /** `backup --verify FILE`: the backup's parts against its manifest; exit 1 naming each problem. */
 function verifyCommand(parsed: Parsed, target: string | undefined) {
@@ -88,7 +96,9 @@ function verifyCommand(parsed: Parsed, target: string | undefined) {
   const problems = backupProblems(parts.database);
   if (problems.length > 0) throw new Error(`backup ${target} is not whole: ${problems.join("; ")}`);
   const shown = backupParts(target);
-  output(parsed, { ...shown, verified: true }, `backup ${target} is whole: its database, files and key match ${shown.manifest}`);
+  const { cvs } = readManifest(parts.database);
+  const text = `backup ${target} is whole: its database, files and key match ${shown.manifest}${cvs ? `; ${inBucket(cvs.bucket)}` : ""}`;
+  output(parsed, { ...shown, verified: true }, text);
 }
 
 /** FILE's folder must exist and take writes: found out now, the answer is one line (C2), not a

@@ -24,5 +24,8 @@ export function cvFileQueries({ sqlite }: QueryDeps) {
       pointed.get(dossierId, organizationId, url) !== null,
     /** Which of the dossiers `ids` name their CV (`cv_url` is `<org>/dossiers/<id>/cv.pdf`). */
     namingTheirCv: (organizationId: string, ids: string[]): string[] => named.all(organizationId, JSON.stringify(ids)).map((row) => row.id),
+    /** Inside a unit: holds, to its end, what a unit that records the organization's events holds
+     * (PostgreSQL: its numbering lock). On SQLite the unit holds the writer already: nothing to add. */
+    holdOrganization: (_organizationId: string): void => {},
   };
 }

@@ -20,6 +20,7 @@ import type { Context } from "../context";
 import { ApiError } from "../errors";
 import { cvUrl, type FileStore, type StagedCv, type SweepResult } from "./index";
 import { syncPath } from "./sync";
+import { diskImportFiles } from "./uploads";
 import { isUuid, randomAlphanumeric } from "../ids";
 
 const CV_NAME = "cv.pdf";
@@ -35,6 +36,7 @@ export function diskFiles(ctx: Context): FileStore {
   return {
     label: `disk ${ctx.filesDir}`,
     sweepsWhileServing: false,
+    shared: false,
     stageCv: (organizationId, dossierId, bytes) => stageCv(ctx, organizationId, dossierId, bytes),
     async open(url) {
       const file = Bun.file(cvFile(ctx, url));
@@ -43,6 +45,7 @@ export function diskFiles(ctx: Context): FileStore {
       return (await file.exists()) ? await file.bytes() : null;
     },
     sweep: () => sweepFiles(ctx),
+    imports: diskImportFiles(ctx),
   };
 }
 

@@ -12,14 +12,19 @@
 //   name, so it is put inside the unit (place), after the unit has recorded its event: on
 //   PostgreSQL that holds the organization's numbering lock to the commit (src/db/pg/events.ts), on
 //   SQLite the writer, so two uploads to one dossier never interleave. The bytes it replaces are
-//   read first and kept in memory; a failed unit puts them back (or deletes the object when there
-//   were none), unless another upload has replaced the object since or a committed row names it.
-//   A crash between the put and the commit leaves the new bytes under a key the row named already:
-//   the row still names an object that is there (docs/decisions.md, "CVs on S3").
+//   read first, kept in memory and put aside in the bucket under `.cv.pdf.<event id>.old` beside
+//   the CV (as the disk keeps them aside) before the new bytes are put; the commit done, the copy
+//   is deleted. A failed unit puts them back (or deletes the object when there were none), unless
+//   another upload has replaced the object since or a committed row names it. A crash between the
+//   put and the commit leaves the copy: its event is not in the database, so the sweep (or the
+//   dossier's next replacement) puts it back over `cv.pdf`.
 //
-// The sweep lists the prefix page by page and deletes each `cv.pdf` object that is at least an hour
-// old and that no committed dossier names, asked of the database a page at a time; other keys are
-// left alone. An hour: longer than any upload takes between its put and its commit, on any node.
+// The sweep lists the prefix page by page. Each copy kept aside is settled inside a unit that holds
+// the organization's numbering lock (PostgreSQL) or the writer (SQLite), so that no replacement of
+// that organization is in flight: deleted when its event is recorded, else put back. Then it
+// deletes each `cv.pdf` object that is at least an hour old and that no committed dossier names,
+// asked of the database a page at a time; other keys are left alone. An hour: longer than any
+// upload takes between its put and its commit, on any node.
 import { S3Client } from "bun";
 import type { S3Files } from "../config";
 import { filesLabel } from "../config";
@@ -27,13 +32,18 @@ import type { Context } from "../context";
 import { ApiError } from "../errors";
 import { isUuid } from "../ids";
 import { cvUrl, type FileStore, type StagedCv, type SweepResult } from "./index";
+import { s3ImportFiles } from "./uploads";
 
 /** An object younger than this may belong to an upload whose unit of work has not ended. */
 export const SWEEP_AGE_MS = 3_600_000;
 const CV_KEY = /^([0-9a-f-]{36})\/dossiers\/([0-9a-f-]{36})\/cv\.pdf$/;
+/** The committed CV kept aside while a replacement's unit runs (as on disk, files/cv.ts); the group
+ * is the id of the event that unit records. */
+const ASIDE_KEY = /^([0-9a-f-]{36})\/dossiers\/([0-9a-f-]{36})\/\.cv\.pdf\.(evt_[A-Za-z0-9]+)\.old$/;
+const asideUrl = (organizationId: string, dossierId: string, eventId: string) => `${organizationId}/dossiers/${dossierId}/.cv.pdf.${eventId}.old`;
 
 /** S3 could not be reached or refused the request: C9's 503, nothing was saved. */
-const unavailable = (error: unknown) =>
+export const unavailable = (error: unknown) =>
   new ApiError("storage_unavailable", `the file store cannot be reached right now; nothing was saved (${(error as Error).message ?? error})`);
 
 /** Every setting given, none left to the client: it would read S3_* and AWS_* variables itself,
@@ -74,9 +84,37 @@ export function s3Files(ctx: Context, files: S3Files): FileStore {
       ctx.logger.log("error", `could not ${what} on S3; the sweep will`, { error: (error as Error).message });
     }
   };
+  /** The copies kept aside for the dossier's CV (at most a few: one a crash left, one in flight). */
+  const asidesOf = async (organizationId: string, dossierId: string) => {
+    const listed = await timed(client.list({ prefix: keyOf(files, `${organizationId}/dossiers/${dossierId}/.cv.pdf.`) }));
+    const out: { key: string; eventId: string }[] = [];
+    for (const object of listed.contents ?? []) {
+      const match = ASIDE_KEY.exec(object.key.slice(listPrefix(files).length));
+      if (match && match[1] === organizationId && match[2] === dossierId) out.push({ key: object.key, eventId: match[3] });
+    }
+    return out;
+  };
+  /** Settles a copy kept aside, inside a unit that holds what a replacement's unit holds, so that
+   * none of the organization's is in flight: its event recorded, it is garbage; else its unit never
+   * committed, and its bytes are the committed CV's, put back over `cv.pdf`. */
+  const settleAside = (organizationId: string, dossierId: string, eventId: string, asideKey: string) =>
+    ctx.store.write(async (): Promise<"temporary" | "restored" | null> => {
+      await ctx.store.cvFiles.holdOrganization(organizationId);
+      const file = client.file(asideKey);
+      if (!(await timed(file.exists()))) return null; // settled meanwhile
+      if (await ctx.store.cvFiles.eventRecorded(organizationId, eventId)) {
+        await timed(client.delete(asideKey));
+        return "temporary";
+      }
+      await put(keyOf(files, cvUrl(organizationId, dossierId)), await timed(file.bytes()));
+      await timed(client.delete(asideKey));
+      return "restored";
+    });
   return {
     label: filesLabel(files),
     sweepsWhileServing: true,
+    shared: true,
+    imports: s3ImportFiles(ctx, { files, client, timed, keyOf: (path) => keyOf(files, path) }),
 
     async stageCv(organizationId, dossierId, bytes, fresh): Promise<StagedCv> {
       const url = cvUrl(organizationId, dossierId);
@@ -92,6 +130,8 @@ export function s3Files(ctx: Context, files: S3Files): FileStore {
       let placedWith: string | null = null;
       let written = fresh; // the object may hold our bytes
       let previous: Uint8Array | null = null;
+      let aside: string | null = null; // the key of the bytes kept aside, once put
+      const dropAside = () => aside && quietly("delete the CV kept aside", () => timed(client.delete(aside!)));
       return {
         url,
         async place(eventId) {
@@ -100,25 +140,43 @@ export function s3Files(ctx: Context, files: S3Files): FileStore {
           try {
             const file = client.file(key);
             previous = (await timed(file.exists())) ? await timed(file.bytes()) : null;
+            // A copy a crashed replacement kept aside holds the committed bytes: its unit ended
+            // (this one holds what it held) and its event is not recorded.
+            const stale = await asidesOf(organizationId, dossierId);
+            for (const old of stale) {
+              if (!(await ctx.store.cvFiles.eventRecorded(organizationId, old.eventId))) previous = await timed(client.file(old.key).bytes());
+            }
+            if (previous !== null) {
+              const keep = keyOf(files, asideUrl(organizationId, dossierId, eventId));
+              await put(keep, previous);
+              aside = keep;
+            }
+            for (const old of stale) await timed(client.delete(old.key));
             written = true; // a put that fails may still have landed
             await put(key, bytes);
           } catch (error) {
             throw unavailable(error);
           }
         },
-        committed() {},
+        async committed() {
+          await dropAside();
+        },
         async discard() {
-          if (!written) return;
+          if (!written) return void (await dropAside());
           // Committed after all, or not known (the database cannot answer): left as it is; an object
-          // no row names is the sweep's.
-          if (placedWith !== null && (await hasCommitted(ctx, organizationId, placedWith)) !== false) return;
+          // no row names, or a copy kept aside, is the sweep's.
+          const outcome = placedWith === null ? false : await hasCommitted(ctx, organizationId, placedWith);
+          if (outcome === true) return void (await dropAside());
+          if (outcome === null) return;
           if (fresh) return void (await quietly("delete a CV whose request failed", () => timed(client.delete(key))));
           await quietly("put back the CV a failed request replaced", async () => {
             const file = client.file(key);
             // Another upload to the dossier may have replaced ours since its unit ended.
-            if (!(await timed(file.exists())) || Buffer.compare(await timed(file.bytes()), bytes) !== 0) return;
-            if (previous !== null) await put(key, previous);
-            else if (!(await ctx.store.cvFiles.dossierHasCv(organizationId, dossierId, url))) await timed(client.delete(key));
+            if ((await timed(file.exists())) && Buffer.compare(await timed(file.bytes()), bytes) === 0) {
+              if (previous !== null) await put(key, previous);
+              else if (!(await ctx.store.cvFiles.dossierHasCv(organizationId, dossierId, url))) await timed(client.delete(key));
+            }
+            if (aside) await timed(client.delete(aside)); // only once the bytes are back
           });
         },
       };
@@ -144,6 +202,12 @@ export function s3Files(ctx: Context, files: S3Files): FileStore {
         const listed = await timed(client.list({ prefix, ...(token ? { continuationToken: token } : {}) }));
         const old = new Map<string, { dossierId: string; key: string; lastModified: string }[]>();
         for (const object of listed.contents ?? []) {
+          const kept = ASIDE_KEY.exec(object.key.slice(prefix.length));
+          if (kept && isUuid(kept[1]) && isUuid(kept[2])) {
+            const settled = await settleAside(kept[1], kept[2], kept[3], object.key);
+            if (settled) result[settled]++;
+            continue;
+          }
           const match = CV_KEY.exec(object.key.slice(prefix.length));
           if (!match || !isUuid(match[1]) || !isUuid(match[2])) continue;
           if (!object.lastModified || Date.parse(object.lastModified) > before) continue;

@@ -156,7 +156,7 @@ export async function createDossier(ctx: Context, organizationId: string, raw: C
     await staged?.discard();
     throw error;
   }
-  staged?.committed();
+  await staged?.committed();
   return created;
 }
 
@@ -311,7 +311,7 @@ export async function attachCv(ctx: Context, organizationId: string, id: string,
     await staged.discard();
     throw error;
   }
-  staged.committed();
+  await staged.committed();
   return updated;
 }
 

@@ -5,10 +5,11 @@
 // uploaded files that no import names (a crash between an upload and its record; sweepImportFiles).
 // Several nodes on one PostgreSQL database (C19): each import runs under its lease
 // (`import:<id>`, src/jobs/lease.ts), so one node at a time writes its batches, and stops between
-// batches once its lease is no longer sure; every node looks again each lease length. The uploaded
-// file waits in the files folder of the node that took the upload: only a node that has it runs the
-// import (another would find "the uploaded file is gone"), so an import left by a node killed
-// mid-run goes on when that node starts again, or on a node sharing its files folder.
+// batches once its lease is no longer sure; every node looks again each lease length. With the
+// uploads in the bucket (DOSSIER_FILES_URL) any node runs it; on disk the uploaded file waits in the
+// files folder of the node that took the upload: only a node that has it runs the import (another
+// would find "the uploaded file is gone"), so an import left by a node killed mid-run goes on when
+// that node starts again, or on a node sharing its files folder.
 import { join } from "node:path";
 import type { Context } from "../context";
 import { newId } from "../ids";
@@ -67,8 +68,10 @@ export class ImportRunner {
     }
   }
 
-  /** Whether the import's uploaded file is in this node's files folder (or it has none left). */
+  /** Whether this node can read the import's uploaded file: always with the uploads in the bucket
+   * (DOSSIER_FILES_URL), else when it is in this node's files folder (or none is left). */
   private async hasFile(organizationId: string, id: string): Promise<boolean> {
+    if (this.ctx.files.shared) return true;
     const row = await this.ctx.store.imports.byId(organizationId, id);
     return row?.file == null || (await Bun.file(join(this.ctx.filesDir, row.file)).exists());
   }

@@ -6,15 +6,14 @@
 // refused alone with its reason, inside a savepoint of its own, so nothing of it is half-written.
 // A revert undoes what the import did, row by row, except where a later change touched the record.
 //
-//   startImport   the checks that refuse the whole file (413, 400), the file kept under the files
-//                 folder, the import recorded `queued` (the route answers 202)
+//   startImport   the checks that refuse the whole file (413, 400), the file kept in the file store
+//                 (files/uploads.ts: the files folder, or the bucket where every node finds it), the
+//                 import recorded `queued` (the route answers 202)
 //   runImport     the job: batch after batch (the app's ImportRunner runs it in the background;
 //                 `dossier import` runs it in its own process)
 //   revertImport  POST /imports/{id}/revert
 import type { Awaitable } from "../awaitable";
 import type { Static } from "@sinclair/typebox";
-import { mkdir, readdir, rm, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
 import { asActor, type Actor } from "../actor";
 import type { Context } from "../context";
 import {
@@ -24,6 +23,7 @@ import type { ImportedRecordRow, ImportRow } from "../db/imports";
 import { ApiError, invalidBody, notFound } from "../errors";
 import { validate } from "../http/request";
 import { metadataUndo, type Metadata } from "./metadata";
+import { importPath } from "../files/uploads";
 import { isUuid, newId } from "../ids";
 import { CreateContact, PatchContact } from "../schemas/contacts";
 import { CreateDossier, PatchDossier } from "../schemas/dossiers";
@@ -66,9 +66,6 @@ export function importOf(row: ImportRow): Import {
   };
 }
 
-/** Where an import's file waits while it runs, relative to the files folder. */
-const filePath = (organizationId: string, id: string) => `${organizationId}/imports/${id}.csv`;
-
 // ---------------------------------------------------------------------------------------------
 // Starting
 
@@ -95,10 +92,8 @@ export async function startImport(ctx: Context, organizationId: string, form: Im
   const { sample: _, ...inspection } = found;
   const settings: Settings = { mapping, flowId: form.flowId?.toLowerCase() ?? null, type: form.type ?? null, inspection };
   const id = newId();
-  const file = filePath(organizationId, id);
-  const path = join(ctx.filesDir, file);
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  await Bun.write(path, form.file);
+  const file = importPath(organizationId, id);
+  await ctx.files.imports.save(file, form.file);
   const counts = startCounts(found.rows);
   const row: ImportRow = {
     id,
@@ -137,45 +132,21 @@ export async function startImport(ctx: Context, organizationId: string, form: Im
       return importOf(row);
     });
   } catch (error) {
-    await rm(path, { force: true });
+    await ctx.files.imports.remove(file).catch(() => {}); // else an old orphan: the sweep's
     throw error;
   }
   runners.get(ctx.config)?.wake();
   return answer;
 }
 
-/** How old an uploaded file no import names must be before the sweep takes it: a younger one may
- * be an upload whose import is not committed yet (a request in flight, `dossier import` in
- * another process beside the server). */
-export const UNNAMED_FILE_AGE_MS = 3_600_000;
-
 /**
- * Uploaded files that no import names (`<files>/<org>/imports/`), older than an hour, deleted: a
- * crash between saving the upload and committing its import leaves one (a failed commit deletes
- * its own). An import's file is otherwise deleted when the import ends (runImport's `finish`), so
- * a succeeded, failed or reverted import names none. Run by the import runner as it starts.
- * Answers how many files went.
+ * Uploads that no import names, older than an hour, deleted (files/uploads.ts): a crash between
+ * saving the upload and committing its import leaves one (a failed commit deletes its own). An
+ * import's file is otherwise deleted when the import ends (runImport's `finish`), so a succeeded,
+ * failed or reverted import names none. Run by the import runner as it starts (and, with the files
+ * in a bucket, hourly by the files' sweep job). Answers how many files went.
  */
-export async function sweepImportFiles(ctx: Context, now = Date.now()): Promise<number> {
-  let removed = 0;
-  for (const org of await names(ctx.filesDir)) {
-    if (!isUuid(org)) continue;
-    const dir = join(ctx.filesDir, org, "imports");
-    for (const name of await names(dir)) {
-      const path = join(dir, name);
-      const info = await stat(path).catch(() => null);
-      if (!info?.isFile() || now - info.mtimeMs < UNNAMED_FILE_AGE_MS) continue;
-      const id = name.endsWith(".csv") ? name.slice(0, -".csv".length) : "";
-      const row = isUuid(id) ? await ctx.store.imports.byId(org, id) : null;
-      if (row?.file === filePath(org, id)) continue;
-      await rm(path, { force: true });
-      removed++;
-    }
-  }
-  return removed;
-}
-
-const names = (dir: string) => readdir(dir).catch(() => [] as string[]);
+export const sweepImportFiles = (ctx: Context, now = Date.now()): Promise<number> => ctx.files.imports.sweep(new Date(now));
 
 // ---------------------------------------------------------------------------------------------
 // Reading
@@ -224,16 +195,20 @@ export async function runImport(ctx: Context, organizationId: string, id: string
   }
   const settings = JSON.parse(row.settings) as Settings;
   const actor: Actor = { type: "import", id, name: row.fileName };
-  const source = row.file === null ? null : Bun.file(join(ctx.filesDir, row.file));
+  // A file store that cannot be reached (S3) throws here: the import stays running, for later.
+  const source = row.file === null ? null : await ctx.files.imports.source(row.file);
   let counts: ImportCounts = { ...startCounts(row.rows, row.lastRow), ...pick(row), errors: JSON.parse(row.errors) as CsvRowError[] };
   const finish = async (status: "succeeded" | "failed", failure: string | null) => {
     await ctx.store.write(() =>
       ctx.store.imports.progress(organizationId, id, { ...progressOf(counts, status), failure, file: null, finishedAt: ctx.now().toISOString() }),
     );
-    if (row!.file !== null) await rm(join(ctx.filesDir, row!.file), { force: true });
+    // Named by no import from now on: what cannot be deleted now, the sweep deletes in an hour.
+    if (row!.file !== null) {
+      await ctx.files.imports.remove(row!.file).catch((error: Error) => ctx.logger.log("error", "could not delete an import's file", { import_id: id, error: error.message }));
+    }
   };
   try {
-    if (source === null || !(await source.exists())) {
+    if (source === null) {
       await finish("failed", "the uploaded file is gone");
       return await getImport(ctx, organizationId, id);
     }
@@ -250,9 +225,9 @@ export async function runImport(ctx: Context, organizationId: string, id: string
     await finish("succeeded", null);
   } catch (error) {
     if (error instanceof Superseded) return await getImport(ctx, organizationId, id);
-    // A failure of the store (503, a full disk) leaves the import running, to go on after a
-    // restart; anything else ends it, with its reason.
-    if (ctx.store.failure !== null) throw error;
+    // A failure of the store (503, a full disk) or of the file store (S3 out of reach) leaves the
+    // import running, to go on after a restart; anything else ends it, with its reason.
+    if (ctx.store.failure !== null || (error instanceof ApiError && error.code === "storage_unavailable")) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     ctx.logger.log("error", "an import failed", { import_id: id, error: reason });
     await finish("failed", reason);

@@ -117,7 +117,7 @@ export async function takeIn(ctx: Context, target: IntakeTarget, application: Ap
     await staged?.discard();
     throw error;
   }
-  if (result.created) staged?.committed();
+  if (result.created) await staged?.committed();
   else await staged?.discard();
   return result;
 }

@@ -197,6 +197,45 @@ for (const engine of ENGINES) {
       expect(await objects()).not.toContain(orphan(2));
       await runner.stop();
     });
+
+    /** What a crash between the put of a replacement and its commit leaves: the committed bytes kept
+     * aside under an event id the database does not have, the new ones under the key. */
+    const crashed = async (d: { id: string; cv_url: string }, committed: Uint8Array, eventId: string) => {
+      await bucket.write(`${prefix}/${org.id}/dossiers/${d.id}/.cv.pdf.${eventId}.old`, committed);
+      await bucket.write(`${prefix}/${d.cv_url}`, pdf("never committed"));
+    };
+    const uncommittedId = (n: number) => `evt_${String(n).padStart(26, "9")}`; // beyond any recorded id
+    const keysOf = async (id: string) => (await objects()).filter((key) => key.includes(id)).map((key) => key.slice(key.lastIndexOf("/") + 1));
+
+    test("a replacement keeps the committed bytes aside only until its commit; the sweep puts back a copy a crash left and deletes one whose event is recorded", async () => {
+      const d = (await create({ type: "candidate", name: "Crashed", cv: pdfFile(pdf("committed")) })).json.data;
+      const replaced = await call(app, "POST", `/dossiers/${d.id}/cv`, { key: org.key, raw: pdf("second"), contentType: "application/pdf" });
+      expect(replaced.status).toBe(200);
+      expect(await keysOf(d.id)).toEqual(["cv.pdf"]); // the copy kept aside is gone before the answer
+      await crashed(d, pdf("second"), uncommittedId(1));
+      // A copy whose replacement did commit (its delete failed): garbage.
+      const recorded = await ctx.store.write(() => recordEvent(ctx, org.id, "dossier.updated", { id: d.id }));
+      await bucket.write(`${prefix}/${org.id}/dossiers/${d.id}/.cv.pdf.${recorded}.old`, pdf("older"));
+      const swept = await ctx.files.sweep(new Date());
+      expect(swept).toMatchObject({ restored: 1, temporary: 1 });
+      expect(await keysOf(d.id)).toEqual(["cv.pdf"]);
+      expect((await download(app, org.key, d.id)).bytes).toEqual(pdf("second"));
+    });
+
+    test("a replacement that finds a copy a crash left takes it as the bytes it replaces: a failed unit puts those back", async () => {
+      const d = (await create({ type: "candidate", name: "Crashed twice", cv: pdfFile(pdf("committed")) })).json.data;
+      await crashed(d, pdf("committed"), uncommittedId(2));
+      const staged = await ctx.files.stageCv(org.id, d.id, pdf("third"), false);
+      await expect(
+        ctx.store.write(async () => {
+          await staged.place(await recordEvent(ctx, org.id, "dossier.updated", { id: d.id }));
+          throw new Error("commit failed");
+        }),
+      ).rejects.toThrow("commit failed");
+      await staged.discard();
+      expect((await download(app, org.key, d.id)).bytes).toEqual(pdf("committed"));
+      expect(await keysOf(d.id)).toEqual(["cv.pdf"]);
+    });
   });
 }
 

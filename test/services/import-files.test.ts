@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseImportForm } from "../../src/csv";
 import { newId } from "../../src/ids";
-import { startImport, UNNAMED_FILE_AGE_MS } from "../../src/services/imports";
+import { UNNAMED_FILE_AGE_MS } from "../../src/files/uploads";
+import { startImport } from "../../src/services/imports";
 import { call, makeOrg, tempDir, until } from "../helpers";
 import { ENGINES, appOn } from "../helpers/stores";
 

@@ -1,6 +1,7 @@
 // What the CV files ask of the database, on PostgreSQL: src/db/cv-files.ts's questions, the same
 // answers.
 import type { Db } from "./client";
+import { EVENT_NUMBERING_LOCK } from "./events";
 import type { EngineQueries } from "./queries";
 
 /** `inUnit`: whether the work in progress is a unit of work (a transaction that may write). */
@@ -27,6 +28,12 @@ export function pgCvFileQueries(db: Db, inUnit: () => boolean): EngineQueries<"c
       const rows = await db()<{ id: string }[]>`SELECT id FROM dossiers WHERE organization_id = ${organizationId}
         AND id = ANY(${ids}::text[]) AND cv_url = organization_id || '/dossiers/' || id || '/cv.pdf'`;
       return rows.map((row) => row.id);
+    },
+
+    /** Inside a unit: the organization's numbering lock (src/db/pg/events.ts) to its end, so that no
+     * unit of the organization that records events (a CV replacement among them) is in flight. */
+    async holdOrganization(organizationId: string) {
+      await db()`SELECT pg_advisory_xact_lock(${EVENT_NUMBERING_LOCK}::integer, hashtext(${organizationId}))`;
     },
   };
 }
