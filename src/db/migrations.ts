@@ -16,6 +16,7 @@ import m0011 from "../../drizzle/0011_stats_read_paths.sql" with { type: "text" 
 import m0012 from "../../drizzle/0012_tasks_mail.sql" with { type: "text" };
 import m0013 from "../../drizzle/0013_imports.sql" with { type: "text" };
 import m0014 from "../../drizzle/0014_overdue_marker.sql" with { type: "text" };
+import m0015 from "../../drizzle/0015_shared_counters.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -33,6 +34,7 @@ export const migrationSql: Record<string, string> = {
   "0012_tasks_mail": m0012,
   "0013_imports": m0013,
   "0014_overdue_marker": m0014,
+  "0015_shared_counters": m0015,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

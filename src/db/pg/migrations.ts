@@ -7,6 +7,8 @@ import m0001 from "../../../drizzle-pg/0001_triggers_search.sql" with { type: "t
 import m0002 from "../../../drizzle-pg/0002_tasks_mail.sql" with { type: "text" };
 import m0003 from "../../../drizzle-pg/0003_imports.sql" with { type: "text" };
 import m0004 from "../../../drizzle-pg/0004_overdue_marker.sql" with { type: "text" };
+import m0005 from "../../../drizzle-pg/0005_shared_counters.sql" with { type: "text" };
+import m0006 from "../../../drizzle-pg/0006_counters_unlogged.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -14,6 +16,8 @@ export const migrationSql: Record<string, string> = {
   "0002_tasks_mail": m0002,
   "0003_imports": m0003,
   "0004_overdue_marker": m0004,
+  "0005_shared_counters": m0005,
+  "0006_counters_unlogged": m0006,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;
