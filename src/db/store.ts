@@ -31,6 +31,8 @@ export interface RateDecision {
 export interface Admission<F> {
   found: F;
   rate: RateDecision;
+  /** The organization's generations, read in the same statement (src/db/pg/answer-cache.ts). */
+  generations?: CacheGenerations;
 }
 
 /** An organization's generations as one admission read them (src/db/pg/answer-cache.ts). */
@@ -47,8 +49,9 @@ export interface SharedCounters {
   /** The live key with this hash (not revoked, not expired at `now`) counted in its organization's
    * window; null (nothing counted) without one. */
   admitKey(keyHash: string, now: number): Promise<Admission<KeyHolder> | null>;
-  /** The same for a session, alive: its member not disabled, used after `idleSince`, made after `madeSince`. */
-  admitSession(tokenHash: string, now: number, ended: { idleSince: string; madeSince: string }): Promise<Admission<SessionLookup> | null>;
+  /** The same for a session, alive: its member not disabled, used less than `idleMs` and made less
+   * than `lifetimeMs` before `now`. */
+  admitSession(tokenHash: string, now: number, ends: { idleMs: number; lifetimeMs: number }): Promise<Admission<SessionLookup> | null>;
   /** Counts a request of `subject` against `limit` a minute; a full window refuses it, uncounted. */
   hit(subject: string, limit: number, now: number): Promise<RateDecision>;
   /** A sign-in attempt from `address`: the ms to wait while a key is at its limit of failures in the

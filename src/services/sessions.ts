@@ -189,9 +189,7 @@ export function sessionOf(ctx: Context, token: string | null | undefined): Await
  * cookie names no live session. */
 export async function admitSession(ctx: Context, counters: SharedCounters, token: string | null | undefined): Promise<{ principal: SessionPrincipal; rate: RateDecision } | null> {
   if (!token || !TOKEN_FORMAT.test(token)) return null;
-  const now = ctx.now().getTime();
-  const ended = { idleSince: new Date(now - IDLE_MS).toISOString(), madeSince: new Date(now - LIFETIME_MS).toISOString() };
-  const admitted = await counters.admitSession(hashToken(token), now, ended);
+  const admitted = await counters.admitSession(hashToken(token), ctx.now().getTime(), { idleMs: IDLE_MS, lifetimeMs: LIFETIME_MS });
   const principal = admitted && sessionPrincipal(ctx, admitted.found);
   return principal ? { principal, rate: admitted.rate } : null;
 }

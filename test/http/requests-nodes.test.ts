@@ -102,6 +102,19 @@ describe("C8, C19: rate limits count across nodes", async () => {
     expect(accepted).toBeLessThanOrEqual(10 + 3);
   });
 
+  test("the same once each node knows the key (requests that wait for their organization's statement go together in the next)", async () => {
+    const org = await makeOrg(three[0], { rateLimit: 13 });
+    for (const node of three) expect((await call(node, "GET", "/flows", { key: org.key })).status).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => call(three[i % 3], "GET", "/flows", { key: org.key })));
+    const accepted = answers.filter((answer) => answer.status === 200);
+    expect(answers.every((answer) => answer.status === 200 || answer.status === 429)).toBe(true);
+    expect(accepted.length).toBeGreaterThanOrEqual(10);
+    expect(accepted.length).toBeLessThanOrEqual(10 + 3);
+    // Each accepted answer says what was left after it: no two the same on one window.
+    const left = accepted.map((answer) => Number(answer.headers.get("x-ratelimit-remaining"))).sort((x, y) => x - y);
+    expect(new Set(left).size).toBe(left.length);
+  });
+
   test("C10: one window over the nodes, with the headers of one: remaining counts down, Reset names the oldest, the window slides", async () => {
     const org = await makeOrg(three[0], { rateLimit: 3 });
     const start = now;

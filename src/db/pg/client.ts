@@ -181,13 +181,22 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     () => current()?.seen,
   );
   // Each admission is its own statement and commit, on the pool: tried again on a lost connection
-  // (a count may then be taken twice, never missed).
-  const shared = pgCounters(sql, (generations) => {
-    const scope = current();
-    if (scope && !scope.writes) scope.seen = generations;
-  });
+  // (a count may then be taken twice, never missed). The generations it read go to the read of the
+  // request it admits (a GET's), for the answer caches.
+  const shared = pgCounters(sql);
   const counters = Object.fromEntries(
-    Object.entries(shared).map(([name, method]) => [name, (...args: unknown[]) => retried(pool + 1, () => (method as (...a: unknown[]) => Promise<unknown>)(...args)).catch(lost)]),
+    Object.entries(shared).map(([name, method]) => [
+      name,
+      (...args: unknown[]) =>
+        retried(pool + 1, () => (method as (...a: unknown[]) => Promise<unknown>)(...args))
+          .catch(lost)
+          .then((answer) => {
+            const scope = current();
+            const generations = (answer as { generations?: CacheGenerations } | null)?.generations;
+            if (generations && scope && !scope.writes) scope.seen = generations;
+            return answer;
+          }),
+    ]),
   ) as unknown as SharedCounters;
   const horizon = new CommitHorizon();
   return {

@@ -9,6 +9,7 @@ import m0003 from "../../../drizzle-pg/0003_imports.sql" with { type: "text" };
 import m0004 from "../../../drizzle-pg/0004_overdue_marker.sql" with { type: "text" };
 import m0005 from "../../../drizzle-pg/0005_shared_counters.sql" with { type: "text" };
 import m0006 from "../../../drizzle-pg/0006_counters_unlogged.sql" with { type: "text" };
+import m0007 from "../../../drizzle-pg/0007_counting_functions.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -18,6 +19,7 @@ export const migrationSql: Record<string, string> = {
   "0004_overdue_marker": m0004,
   "0005_shared_counters": m0005,
   "0006_counters_unlogged": m0006,
+  "0007_counting_functions": m0007,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;
