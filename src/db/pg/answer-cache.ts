@@ -10,6 +10,12 @@
 // a write committed between them makes the entry stale at once (too new a value under too old a
 // generation is re-read, never the other way round). LISTEN/NOTIFY would come after the 2xx: not used.
 //
+// A value that is not remembered is read by one statement outside the read's snapshot, on the pool:
+// a remembered one comes from another snapshot anyway (one no older than the request), and the
+// snapshot's BEGIN and COMMIT would double the round trips of a GET that reads nothing else. Each
+// of these reads is one statement (src/db/pg/dossiers.ts byId and listRows, src/db/pg/contacts.ts
+// byId): one that became two would need the read's snapshot again.
+//
 // Remembered: a dossier and a contact as a GET shows them, and GET /dossiers's answers (what
 // src/db/dossiers.ts remembers on SQLite; answers with `overdue` or a contact never are). Dossiers'
 // answers hold while the dossiers generation holds, contacts' while contact_generations' does
@@ -39,11 +45,15 @@ interface Entry<V> {
   weight: number;
 }
 
+/** Runs `load` outside the current read's snapshot. */
+type Alone = <T>(load: () => Promise<T>) => Promise<T>;
+
 class NodeCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private weight = 0;
 
   constructor(
+    private readonly alone: Alone,
     private readonly kind: Kind,
     private readonly maxEntries: number,
     private readonly maxWeight = Infinity,
@@ -64,7 +74,7 @@ class NodeCache<V> {
         return entry.value;
       }
     }
-    const value = await load();
+    const value = await this.alone(load);
     if (value === null) return null;
     const weight = this.weigh(value);
     if (weight > this.maxWeight) return value;
@@ -108,10 +118,10 @@ interface Cached {
 
 /** `queries` with the reads above remembered, checked against `seen()`: the generations the current
  * request's admission read (undefined outside a GET's read). */
-export function cachedReads<Q extends Cached>(queries: Q, seen: () => CacheGenerations | undefined): Q {
-  const dossiers = new NodeCache<Dossier>("dossiers", RECORDS_REMEMBERED);
-  const contacts = new NodeCache<Contact>("contacts", RECORDS_REMEMBERED);
-  const answers = new NodeCache<Answer>("dossiers", MAX_ANSWERS, ANSWERS_CHARS, (answer) => 2 * answer.json.length);
+export function cachedReads<Q extends Cached>(queries: Q, seen: () => CacheGenerations | undefined, alone: Alone): Q {
+  const dossiers = new NodeCache<Dossier>(alone, "dossiers", RECORDS_REMEMBERED);
+  const contacts = new NodeCache<Contact>(alone, "contacts", RECORDS_REMEMBERED);
+  const answers = new NodeCache<Answer>(alone, "dossiers", MAX_ANSWERS, ANSWERS_CHARS, (answer) => 2 * answer.json.length);
   return {
     ...queries,
     dossiers: {

@@ -179,6 +179,8 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
       },
     ),
     () => current()?.seen,
+    // Outside the read's snapshot, on the pool: see src/db/pg/answer-cache.ts.
+    (load) => scopes.run({ writes: false, open: false }, load),
   );
   // Each admission is its own statement and commit, on the pool: tried again on a lost connection
   // (a count may then be taken twice, never missed). The generations it read go to the read of the
