@@ -13,8 +13,11 @@ LANGUAGE plpgsql AS $$
 DECLARE
   counted_before bigint;
 BEGIN
-  INSERT INTO rate_counters (subject, cum, n) VALUES (subj, 0, 0) ON CONFLICT (subject) DO NOTHING;
   SELECT c.cum INTO counted_before FROM rate_counters c WHERE c.subject = subj FOR UPDATE;
+  IF NOT FOUND THEN
+    INSERT INTO rate_counters (subject, cum, n) VALUES (subj, 0, 0) ON CONFLICT (subject) DO NOTHING;
+    SELECT c.cum INTO counted_before FROM rate_counters c WHERE c.subject = subj FOR UPDATE;
+  END IF;
   SELECT h.cum - 1 INTO edge FROM rate_hits h WHERE h.subject = subj AND h.at > now_ms - 60000 ORDER BY h.at, h.cum LIMIT 1;
   edge := coalesce(edge, counted_before);
   n := CASE WHEN refusable THEN least(want, greatest(0, lim - (counted_before - edge))) ELSE want END;
