@@ -68,15 +68,15 @@ interface Waiting<F> {
 }
 
 /**
- * Admissions of one kind (keys or sessions) in lanes, one per organization: one statement in flight
- * per organization on this node, and the requests that arrive meanwhile go together in the next
- * (their number counted at once, in their order). Without lanes, the requests of one organization
+ * Admissions of one kind (keys or sessions) in lanes, one per organization: at most LANE_STATEMENTS
+ * statements in flight per organization on this node, and the requests that arrive meanwhile go
+ * together in the next (their number counted at once, in their order). Without lanes, the requests of one organization
  * would queue on its counter's row lock inside PostgreSQL, each waking the next: on this 2-core
  * machine that held an organization to about 250 requests a second (docs/performance.md). A hash whose organization the
  * node has not seen yet goes alone, and tells it (a key's or a session's organization never changes).
  */
 class Lanes<F> {
-  private readonly lanes = new Map<string, Waiting<F>[]>();
+  private readonly lanes = new Map<string, { waiting: Waiting<F>[]; running: number }>();
   private readonly organizationOf = new Map<string, string>();
 
   constructor(
@@ -96,22 +96,17 @@ class Lanes<F> {
     }
     return new Promise((settle, fail) => {
       let lane = this.lanes.get(organizationId);
-      const first = lane === undefined;
-      if (!lane) this.lanes.set(organizationId, (lane = []));
-      lane.push({ hash, now, settle, fail });
-      if (first) void this.next(organizationId);
+      if (!lane) this.lanes.set(organizationId, (lane = { waiting: [], running: 0 }));
+      lane.waiting.push({ hash, now, settle, fail });
+      if (lane.running < LANE_STATEMENTS) void this.drain(organizationId, lane);
     });
   }
 
-  /** Runs the organization's waiting requests, then those that came meanwhile, until none wait. */
-  private async next(organizationId: string) {
-    for (;;) {
-      const waiting = this.lanes.get(organizationId)!;
-      if (waiting.length === 0) {
-        this.lanes.delete(organizationId);
-        return;
-      }
-      const batch = waiting.splice(0, MAX_BATCH);
+  /** Runs the lane's waiting requests, then those that came meanwhile, until none wait. */
+  private async drain(organizationId: string, lane: { waiting: Waiting<F>[]; running: number }) {
+    lane.running++;
+    while (lane.waiting.length > 0) {
+      const batch = lane.waiting.splice(0, MAX_BATCH);
       try {
         const done = await this.run(organizationId, batch.map((w) => w.hash), Math.max(...batch.map((w) => w.now)));
         batch.forEach((w, i) => w.settle(done?.found.get(i) ?? null));
@@ -119,9 +114,14 @@ class Lanes<F> {
         for (const w of batch) w.fail(error);
       }
     }
+    if (--lane.running === 0) this.lanes.delete(organizationId);
   }
 }
 
+/** Statements in flight per organization on one node. One would leave a request that arrives just
+ * after a statement left to wait for all of it before its own begins; two halve that wait, and
+ * keep the queue on the counter's row lock to one statement. */
+const LANE_STATEMENTS = 2;
 /** Requests counted by one statement at most. */
 const MAX_BATCH = 256;
 /** Hashes whose organization a node remembers (then it starts again). */
