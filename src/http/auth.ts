@@ -59,19 +59,19 @@ function countedPrincipalOf(ctx: Context, counters: SharedCounters, request: Req
 function admit(ctx: Context, limiter: RateLimiter, site: Site, required: Scope[], request: Request, headers: Headers): Awaitable<Principal> {
   const counters = ctx.store.counters;
   if (counters) {
-    return countedPrincipalOf(ctx, counters, request).then((found) => allowed(site, required, request, headers, found?.principal ?? null, () => found!.rate));
+    return countedPrincipalOf(ctx, counters, request).then((found) => allowed(site, required, request, headers, found?.principal ?? null, found?.rate ?? null));
   }
   return chain(principalOf(ctx, request), (principal) =>
     // Only a Growth organization can get a 429: the others get 402 (C3 puts it first), counted (C10).
-    allowed(site, required, request, headers, principal, () => limiter.hit(principal!.organizationId, principal!.rateLimit, ctx.now().getTime(), principal!.plan === "growth")),
+    allowed(site, required, request, headers, principal, principal && limiter.hit(principal.organizationId, principal.rateLimit, ctx.now().getTime(), principal.plan === "growth")),
   );
 }
 
-function allowed(site: Site, required: Scope[], request: Request, headers: Headers, principal: Principal | null, counted: () => RateDecision): Principal {
-  if (!principal) throw new ApiError("unauthorized", "a valid API key is required: Authorization: Bearer svc_live_...");
+/** `rate`: the principal's count (null without a principal). */
+function allowed(site: Site, required: Scope[], request: Request, headers: Headers, principal: Principal | null, rate: RateDecision | null): Principal {
+  if (!principal || !rate) throw new ApiError("unauthorized", "a valid API key is required: Authorization: Bearer svc_live_...");
   // The request log names the organization on a 402, 403 or 429 too.
   noteOrganization(request, principal.organizationId);
-  const rate = counted();
   headers["x-ratelimit-limit"] = String(rate.limit);
   headers["x-ratelimit-remaining"] = String(rate.remaining);
   headers["x-ratelimit-reset"] = String(rate.reset);
