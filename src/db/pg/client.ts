@@ -119,7 +119,8 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
       try {
         await reserved`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`;
       } catch (error) {
-        reserved.release();
+        // A connection left inside a transaction that did not begin is closed, not pooled again.
+        await reserved.release();
         throw error;
       }
       scope.tx = reserved;
@@ -129,9 +130,10 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     scope.open = false;
     const reserved = await scope.opening?.catch(() => undefined);
     if (!reserved) return;
-    // What was read stands whether or not the end of a read-only transaction is heard.
+    // What was read stands whether or not the end of a read-only transaction is heard; Bun closes a
+    // connection released inside a transaction instead of pooling it again.
     await reserved`COMMIT`.catch(() => {});
-    reserved.release();
+    await reserved.release();
   };
   /** `read` in a snapshot of its own; its value at once when it sent no query. */
   const readOnce = <T>(read: () => Awaitable<T>): Awaitable<T> => {
