@@ -19,6 +19,7 @@ import m0014 from "../../drizzle/0014_overdue_marker.sql" with { type: "text" };
 import m0015 from "../../drizzle/0015_leases.sql" with { type: "text" };
 import m0016 from "../../drizzle/0016_lane_positions.sql" with { type: "text" };
 import m0017 from "../../drizzle/0017_metadata.sql" with { type: "text" };
+import m0018 from "../../drizzle/0018_shared_counters.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -39,6 +40,7 @@ export const migrationSql: Record<string, string> = {
   "0015_leases": m0015,
   "0016_lane_positions": m0016,
   "0017_metadata": m0017,
+  "0018_shared_counters": m0018,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

@@ -650,6 +650,42 @@ export const importRows = sqliteTable(
   (t) => [primaryKey({ columns: [t.importId, t.row] })],
 );
 
+// Counters every node of one PostgreSQL database shares (C8, C15, C19, C20: rate limits, intake
+// limits and sign-in throttles count across nodes; src/db/pg/counters.ts). SQLite's one process
+// counts in memory (src/http/rate-limiter.ts, src/services/throttle.ts) and leaves them empty: they
+// are declared here so that both engines keep one schema.
+// A subject (an organization's id, or "intake:" and an intake token's SHA-256) has one counter: `cum`
+// counts its counted requests since the first, `n` what the last check added (0: refused, 1: counted).
+export const rateCounters = sqliteTable("rate_counters", {
+  subject: text("subject").primaryKey(),
+  cum: integer("cum").notNull(),
+  n: integer("n").notNull(),
+});
+
+// Each counted request: its subject, its place in the subject's count and its time (epoch ms). The
+// rows of the last 60 s give the sliding window (C8) exactly; older ones are swept.
+export const rateHits = sqliteTable(
+  "rate_hits",
+  {
+    subject: text("subject").notNull(),
+    cum: integer("cum").notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.subject, t.cum] }), index("rate_hits_at").on(t.subject, t.at)],
+);
+
+// Failed sign-ins by throttle key ("a:<address>", "e:<address>:<email>", src/services/throttle.ts)
+// and time (epoch ms); rows older than the throttle's window are swept.
+export const signInFailures = sqliteTable(
+  "sign_in_failures",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    key: text("key").notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [index("sign_in_failures_key").on(t.key, t.at)],
+);
+
 export type Organization = typeof organizations.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type FlowRow = typeof flows.$inferSelect;

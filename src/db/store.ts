@@ -3,7 +3,9 @@
 // dispatcher and the job runner are written against this interface once.
 import type { Awaitable } from "../awaitable";
 import type { WriteOptions } from "./group-commit";
+import type { KeyHolder } from "./principals";
 import type { StoreQueries } from "./queries";
+import type { SessionLookup } from "./sessions";
 
 export type { Awaitable };
 
@@ -13,8 +15,54 @@ export type AsyncQueries<Q> = { readonly [R in keyof Q]: { readonly [M in keyof 
 
 export type Engine = "sqlite" | "postgres";
 
+/** What a request sees of its rate limit (C8, C10). */
+export interface RateDecision {
+  /** The window had room: a request that may be refused with 429 was not. */
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until a request is free again: until the oldest counted request leaves the window,
+   * or, with more counted than the limit (it was lowered, or 402s were counted past it), until
+   * enough of them have left (0 when none is counted). */
+  reset: number;
+}
+
+/** A request's principal as the database has it now, and its count (C8: counted unless refused). */
+export interface Admission<F> {
+  found: F;
+  rate: RateDecision;
+  /** The organization's generations, read in the same statement (src/db/pg/answer-cache.ts). */
+  generations?: CacheGenerations;
+}
+
+/** An organization's generations as one admission read them (src/db/pg/answer-cache.ts). */
+export interface CacheGenerations {
+  organizationId: string;
+  dossiers: number;
+  contacts: number;
+}
+
+/** Counts that every node of one database shares (C19: rate limits, sign-in throttles and intake
+ * limits count across nodes), PostgreSQL's (src/db/pg/counters.ts). SQLite's one process counts in
+ * memory instead (src/http/rate-limiter.ts, src/services/throttle.ts). Time comes from the caller. */
+export interface SharedCounters {
+  /** The live key with this hash (not revoked, not expired at `now`) counted in its organization's
+   * window; null (nothing counted) without one. */
+  admitKey(keyHash: string, now: number): Promise<Admission<KeyHolder> | null>;
+  /** The same for a session, alive: its member not disabled, used less than `idleMs` and made less
+   * than `lifetimeMs` before `now`. */
+  admitSession(tokenHash: string, now: number, ends: { idleMs: number; lifetimeMs: number }): Promise<Admission<SessionLookup> | null>;
+  /** Counts a request of `subject` against `limit` a minute; a full window refuses it, uncounted. */
+  hit(subject: string, limit: number, now: number): Promise<RateDecision>;
+  /** A sign-in attempt from `address`: the ms to wait while a key is at its limit of failures in the
+   * window (nothing counted), else counted as a failure of each key, with the way to take it back. */
+  failSignIn(address: string, keys: { key: string; limit: number }[], windowMs: number, now: number): Promise<{ wait: number; forgive?: () => Promise<void> }>;
+}
+
 export interface Store extends AsyncQueries<StoreQueries> {
   readonly engine: Engine;
+  /** The counters the nodes share, on an engine that several nodes use (PostgreSQL). */
+  readonly counters?: SharedCounters;
   /** Runs `read` (no writes) in one read snapshot: its queries see one state of the database.
    * Inside a unit or a snapshot already, as is. */
   read<T>(read: () => Awaitable<T>): Awaitable<T>;

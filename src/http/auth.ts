@@ -1,9 +1,10 @@
 import { chain, type Awaitable } from "../awaitable";
 import type { Context } from "../context";
+import type { SharedCounters } from "../db/store";
 import { ApiError } from "../errors";
-import { authenticate, type Principal as KeyHolder, type Scope } from "../services/keys";
-import { checkCsrf, sessionOf, type SessionPrincipal } from "../services/sessions";
-import { RateLimiter } from "./rate-limiter";
+import { admitKey, authenticate, type Principal as KeyHolder, type Scope } from "../services/keys";
+import { admitSession, checkCsrf, sessionOf, type SessionPrincipal } from "../services/sessions";
+import { RateLimiter, type RateDecision } from "./rate-limiter";
 import { noteOrganization } from "./request-log";
 import { Site } from "./site";
 
@@ -38,23 +39,39 @@ function principalOf(ctx: Context, request: Request): Awaitable<Principal | null
   return sessionOf(ctx, cookieOf(request, SESSION_COOKIE));
 }
 
+/** On a store whose nodes count together (PostgreSQL, C19): the principal and its count in one
+ * statement, which also reads the generations that the request's cached reads are checked against
+ * (src/db/pg/counters.ts). */
+function countedPrincipalOf(ctx: Context, counters: SharedCounters, request: Request): Promise<{ principal: Principal; rate: RateDecision } | null> {
+  const authorization = request.headers.get("authorization");
+  if (authorization !== null) return admitKey(ctx, counters, authorization).then((found) => found && { ...found, principal: { kind: "key", ...found.principal } });
+  return admitSession(ctx, counters, cookieOf(request, SESSION_COOKIE));
+}
+
 /**
  * Authentication, plan, rate limit, the cookie's CSRF and Origin checks, and scope, in C3's order
  * (401 → 402 → 429 → 403 csrf_failed → 403 forbidden, C20). Keys and sessions take the same path:
  * a session spends its organization's budget with its keys. Every request whose principal names
  * an organization is counted and gets the rate-limit headers, whatever its answer, except a 429
- * (C8, C10).
+ * (C8, C10): by this process's limiter on SQLite, by the database on PostgreSQL, where every node
+ * counts in one window.
  */
 function admit(ctx: Context, limiter: RateLimiter, site: Site, required: Scope[], request: Request, headers: Headers): Awaitable<Principal> {
-  return chain(principalOf(ctx, request), (principal) => allowed(ctx, limiter, site, required, request, headers, principal));
+  const counters = ctx.store.counters;
+  if (counters) {
+    return countedPrincipalOf(ctx, counters, request).then((found) => allowed(site, required, request, headers, found?.principal ?? null, found?.rate ?? null));
+  }
+  return chain(principalOf(ctx, request), (principal) =>
+    // Only a Growth organization can get a 429: the others get 402 (C3 puts it first), counted (C10).
+    allowed(site, required, request, headers, principal, principal && limiter.hit(principal.organizationId, principal.rateLimit, ctx.now().getTime(), principal.plan === "growth")),
+  );
 }
 
-function allowed(ctx: Context, limiter: RateLimiter, site: Site, required: Scope[], request: Request, headers: Headers, principal: Principal | null): Principal {
-  if (!principal) throw new ApiError("unauthorized", "a valid API key is required: Authorization: Bearer svc_live_...");
+/** `rate`: the principal's count (null without a principal). */
+function allowed(site: Site, required: Scope[], request: Request, headers: Headers, principal: Principal | null, rate: RateDecision | null): Principal {
+  if (!principal || !rate) throw new ApiError("unauthorized", "a valid API key is required: Authorization: Bearer svc_live_...");
   // The request log names the organization on a 402, 403 or 429 too.
   noteOrganization(request, principal.organizationId);
-  // Only a Growth organization can get a 429: the others get 402 (C3 puts it first), counted (C10).
-  const rate = limiter.hit(principal.organizationId, principal.rateLimit, ctx.now().getTime(), principal.plan === "growth");
   headers["x-ratelimit-limit"] = String(rate.limit);
   headers["x-ratelimit-remaining"] = String(rate.remaining);
   headers["x-ratelimit-reset"] = String(rate.reset);

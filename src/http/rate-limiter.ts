@@ -1,21 +1,16 @@
-// A sliding 60 s window per organization (C8): the exact log of counted request times.
+// A sliding 60 s window per organization (C8): the exact log of counted request times, in the
+// process (SQLite's one server). On PostgreSQL the nodes count together in the database instead
+// (src/db/pg/counters.ts), with the same decisions.
+import type { RateDecision } from "../db/store";
+
+export type { RateDecision };
+
 export const WINDOW_MS = 60_000;
 
 // C10: a rate limit is at most 1,000,000. What a request sees depends only on how many requests
 // the window holds up to the limit and on the limit-th newest of them, so the log never needs
 // more entries than that: requests counted past the limit (402s, C10) cannot grow it further.
 const MAX_COUNTED = 1_000_000;
-
-export interface RateDecision {
-  /** The window had room: a request that may be refused with 429 was not. */
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Seconds until a request is free again: until the oldest counted request leaves the window,
-   * or, with more counted than the limit (it was lowered, or 402s were counted past it), until
-   * enough of them have left (0 when none is counted). */
-  reset: number;
-}
 
 class TimeLog {
   private times: number[] = [];

@@ -6,7 +6,8 @@ import { ApiError, invalidBody, notFound } from "../errors";
 import type { ApiKey, CreatedKey as CreatedKeySchema, CreateKey } from "../schemas/keys";
 import type { KeyRow } from "../db/keys";
 import { newId, randomAlphanumeric } from "../ids";
-import type { Principal, Remembered } from "../db/principals";
+import { rememberedOf, type Principal, type Remembered } from "../db/principals";
+import type { RateDecision, SharedCounters } from "../db/store";
 
 export type { Principal };
 
@@ -132,11 +133,28 @@ const lastUsedWritten = new Map<string, number>();
  * lookup is by hash, so no comparison ever touches the stored secret. Known keys are served from
  * memory (src/db/principals.ts says how long, per C10); DOSSIER_CACHE=off reads every time. */
 export function authenticate(ctx: Context, authorization: string | null): Awaitable<Principal | null> {
+  const keyHash = keyHashOf(authorization);
+  if (keyHash === null) return null;
+  // Chained, not awaited: a GET that SQLite answers stays free of promises (src/awaitable.ts).
+  return chain(ctx.store.principals.byKeyHash(keyHash, ctx.config.cache), (entry) => keyPrincipal(ctx, entry));
+}
+
+/** The hash of the key an Authorization header carries, or null when it carries none (C8's 401). */
+function keyHashOf(authorization: string | null): string | null {
   if (!authorization?.startsWith("Bearer ")) return null;
   const key = authorization.slice(7);
-  if (!KEY_FORMAT.test(key)) return null;
-  // Chained, not awaited: a GET that SQLite answers stays free of promises (src/awaitable.ts).
-  return chain(ctx.store.principals.byKeyHash(hashKey(key), ctx.config.cache), (entry) => keyPrincipal(ctx, entry));
+  return KEY_FORMAT.test(key) ? hashKey(key) : null;
+}
+
+/** authenticate on a store whose nodes count together (C19): the key's principal and its
+ * organization's count in one statement (src/db/pg/counters.ts); null, counted nowhere, for any of
+ * C8's 401 causes. */
+export async function admitKey(ctx: Context, counters: SharedCounters, authorization: string | null): Promise<{ principal: Principal; rate: RateDecision } | null> {
+  const keyHash = keyHashOf(authorization);
+  if (keyHash === null) return null;
+  const admitted = await counters.admitKey(keyHash, ctx.now().getTime());
+  const principal = admitted && keyPrincipal(ctx, rememberedOf(admitted.found) ?? null);
+  return principal ? { principal, rate: admitted.rate } : null;
 }
 
 function keyPrincipal(ctx: Context, entry: Remembered | null): Principal | null {

@@ -6,11 +6,12 @@ import { chain, type Awaitable } from "../awaitable";
 import type { Context } from "../context";
 import type { MemberRow } from "../db/schema";
 import type { Store } from "../db/client";
+import type { RateDecision, SharedCounters } from "../db/store";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { checkEmail, checkName, foldEmail, memberView, ROLE_SCOPES, type Member, type Role } from "./members";
 import { checkPassword, hashPassword, hashToken, PASSWORD_MAX, randomToken, TOKEN_FORMAT, verifyPassword } from "./passwords";
-import { SignInThrottle } from "./throttle";
+import { SharedSignInThrottle, SignInThrottle, type Throttle } from "./throttle";
 
 const DAY_MS = 86_400_000;
 /** A session ends after 14 days without use or 30 days in all (C12). */
@@ -42,11 +43,12 @@ export interface SessionPrincipal {
   csrfToken: string;
 }
 
-const throttles = new WeakMap<Store, SignInThrottle>();
+const throttles = new WeakMap<Store, Throttle>();
 
-function throttleOf(ctx: Context): SignInThrottle {
+/** The store's sign-in throttle: in this process, or in the database its nodes share (C19). */
+function throttleOf(ctx: Context): Throttle {
   let throttle = throttles.get(ctx.store);
-  if (!throttle) throttles.set(ctx.store, (throttle = new SignInThrottle()));
+  if (!throttle) throttles.set(ctx.store, (throttle = ctx.store.counters ? new SharedSignInThrottle(ctx.store.counters) : new SignInThrottle()));
   return throttle;
 }
 
@@ -80,10 +82,9 @@ export async function signIn(ctx: Context, input: { email: unknown; password: un
   if (typeof input.email !== "string") throw new ApiError("invalid_body", "email: must be a string");
   if (typeof input.password !== "string") throw new ApiError("invalid_body", "password: must be a string");
   const email = foldEmail(input.email);
-  const throttle = throttleOf(ctx);
-  const wait = throttle.retryAfter(email, address, ctx.now().getTime());
-  if (wait > 0) throw new ApiError("rate_limited", "too many failed sign-ins; try again later", wait);
-  const forgive = throttle.fail(email, address, ctx.now().getTime());
+  const attempt = await throttleOf(ctx).attempt(email, address, ctx.now().getTime());
+  if (!("forgive" in attempt)) throw new ApiError("rate_limited", "too many failed sign-ins; try again later", attempt.wait);
+  const { forgive } = attempt;
   const row = await ctx.store.members.byFoldedEmail(email);
   const usable = row !== null && row.disabledAt === null && row.passwordHash !== null;
   // A password longer than any we accept cannot match; it is checked against the stand-in hash
@@ -93,11 +94,11 @@ export async function signIn(ctx: Context, input: { email: unknown; password: un
   try {
     matched = await verifyPassword(input.password, usable && !tooLong ? row.passwordHash : null);
   } catch (error) {
-    forgive(); // never checked (503 server_busy): not a failure
+    await forgive(); // never checked (503 server_busy): not a failure
     throw error;
   }
   if (!matched) throw invalidCredentials();
-  forgive();
+  await forgive();
   return ctx.store.write(async () => {
     // Disabled while the hash was checked: as if the password were wrong.
     const member = await ctx.store.members.byId(row!.organizationId, row!.id);
@@ -181,6 +182,16 @@ export function sessionOf(ctx: Context, token: string | null | undefined): Await
   if (!token || !TOKEN_FORMAT.test(token)) return null;
   // Chained, not awaited: a GET that SQLite answers stays free of promises (src/awaitable.ts).
   return chain(ctx.store.sessions.byTokenHash(hashToken(token)), (found) => sessionPrincipal(ctx, found));
+}
+
+/** sessionOf on a store whose nodes count together (C19): the session's principal and its
+ * organization's count in one statement (src/db/pg/counters.ts); null, counted nowhere, when the
+ * cookie names no live session. */
+export async function admitSession(ctx: Context, counters: SharedCounters, token: string | null | undefined): Promise<{ principal: SessionPrincipal; rate: RateDecision } | null> {
+  if (!token || !TOKEN_FORMAT.test(token)) return null;
+  const admitted = await counters.admitSession(hashToken(token), ctx.now().getTime(), { idleMs: IDLE_MS, lifetimeMs: LIFETIME_MS });
+  const principal = admitted && sessionPrincipal(ctx, admitted.found);
+  return principal ? { principal, rate: admitted.rate } : null;
 }
 
 function sessionPrincipal(ctx: Context, found: Awaited<ReturnType<Context["store"]["sessions"]["byTokenHash"]>>): SessionPrincipal | null {

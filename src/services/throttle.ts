@@ -5,6 +5,10 @@
 //  - while an address is over a limit every attempt from it is refused, the right password too,
 //    and is not counted; a success clears nothing (else an attacker who knows one password could
 //    reset its count between guesses of another).
+// One process counts in memory (SignInThrottle); the nodes of one PostgreSQL database count
+// together in it (SharedSignInThrottle, src/db/pg/counters.ts), with the same keys and limits (C19).
+import type { Awaitable } from "../awaitable";
+import type { SharedCounters } from "../db/store";
 
 export const WINDOW_MS = 15 * 60_000;
 export const EMAIL_LIMIT = 5;
@@ -52,15 +56,48 @@ function expandIpv6(text: string): string[] | null {
 
 const emailKey = (address: string, emailFolded: string) => `e:${address}:${emailFolded.slice(0, EMAIL_KEY_LENGTH)}`;
 
-export class SignInThrottle {
+/** What the throttle says of a sign-in attempt: seconds to wait (nothing counted), or go on, the
+ * attempt counted as a failure until `forgive` takes it back. */
+export type Attempt = { wait: number } | { wait: 0; forgive: () => Awaitable<void> };
+
+export interface Throttle {
+  /** An attempt for this email from this address at `now`. An attempt is counted before its
+   * password is checked, so that attempts sent at once cannot all pass the check before any has
+   * failed; the count is taken back when the password proves right or is never checked. */
+  attempt(emailFolded: string, address: string, now: number): Awaitable<Attempt>;
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/** The throttle of the nodes of one database: the same keys and limits, counted in it. */
+export class SharedSignInThrottle implements Throttle {
+  constructor(private readonly counters: SharedCounters) {}
+
+  async attempt(emailFolded: string, address: string, now: number): Promise<Attempt> {
+    const key = addressKey(address);
+    const keys = [
+      { key: `a:${key}`, limit: ADDRESS_LIMIT },
+      { key: emailKey(key, emailFolded), limit: EMAIL_LIMIT },
+    ];
+    const counted = await this.counters.failSignIn(key, keys, WINDOW_MS, now);
+    return counted.forgive ? { wait: 0, forgive: counted.forgive } : { wait: seconds(counted.wait) };
+  }
+}
+
+export class SignInThrottle implements Throttle {
   /** Failure times (epoch ms, ascending) by "a:<address>" and "e:<address>:<email>". */
   private readonly failures = new Map<string, number[]>();
+
+  attempt(emailFolded: string, address: string, now: number): Attempt {
+    const wait = this.retryAfter(emailFolded, address, now);
+    return wait > 0 ? { wait } : { wait: 0, forgive: this.fail(emailFolded, address, now) };
+  }
 
   /** Seconds until an attempt from this address for this email may be tried, or 0 when it may now. */
   retryAfter(emailFolded: string, address: string, now: number): number {
     const key = addressKey(address);
     const wait = Math.max(this.wait(`a:${key}`, ADDRESS_LIMIT, now), this.wait(emailKey(key, emailFolded), EMAIL_LIMIT, now));
-    return wait > 0 ? Math.max(1, Math.ceil(wait / 1000)) : 0;
+    return wait > 0 ? seconds(wait) : 0;
   }
 
   /** Counts a failure; returns the way to take it back. An attempt is counted before its password

@@ -4,15 +4,21 @@
 //
 // Where SQLite keeps one writer's connection and groups units into one transaction of its own
 // (C11), PostgreSQL groups commits itself: each unit is a transaction of its own on a pooled
-// connection, and a read snapshot a REPEATABLE READ, READ ONLY one. The work in progress finds
-// its transaction through AsyncLocalStorage, as on SQLite (src/db/scope.ts), so that a service
-// calls `ctx.store.orgs.byId(...)` the same way inside a unit, a snapshot or neither.
-import { SQL } from "bun";
+// connection, and a read snapshot a REPEATABLE READ, READ ONLY one, begun at the read's first
+// query: a read that its caches answer (src/db/pg/answer-cache.ts) sends nothing. The work in
+// progress finds its transaction through AsyncLocalStorage, as on SQLite (src/db/scope.ts), so that
+// a service calls `ctx.store.orgs.byId(...)` the same way inside a unit, a snapshot or neither.
+//
+// A request's bookkeeping (its principal, its rate limit's count, its organization's cache
+// generations) is one statement on the pool, outside any snapshot (src/db/pg/counters.ts).
+import { SQL, type ReservedSQL } from "bun";
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Awaitable } from "../../awaitable";
 import type { Logger } from "../../log";
 import { storageUnavailable } from "../group-commit";
-import type { Store } from "../store";
+import type { CacheGenerations, SharedCounters, Store } from "../store";
+import { cachedReads } from "./answer-cache";
+import { pgCounters } from "./counters";
 import { pgLeaseQueries, type PgLeases } from "./leases";
 import { migratePg } from "./migrate";
 import { pgLaneQueries, type PgLanes } from "./outbox";
@@ -27,6 +33,7 @@ export interface PgStore extends Store {
   readonly leases: PgLeases;
   /** The webhook lanes' claims, reads and announcements (src/webhooks/lanes.ts). */
   readonly lanes: PgLanes;
+  readonly counters: SharedCounters;
 }
 
 export interface PgStoreOptions {
@@ -36,7 +43,12 @@ export interface PgStoreOptions {
 }
 
 interface Scope {
-  tx: SQL;
+  /** The unit's transaction; a read's once its first query has begun it. */
+  tx?: SQL;
+  /** A read's transaction, being begun or begun. */
+  opening?: Promise<ReservedSQL>;
+  /** The generations the admission of the request this read serves read (a GET's, src/http/route.ts). */
+  seen?: CacheGenerations;
   writes: boolean;
   /** Drops when the unit or snapshot ends: a promise left floating after it is not taken for it. */
   open: boolean;
@@ -72,7 +84,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     const scope = scopes.getStore();
     return scope?.open ? scope : undefined;
   };
-  const inside = <T>(scope: Scope, work: () => Awaitable<T>): Promise<T> =>
+  const unitScope = <T>(scope: Scope, work: () => Awaitable<T>): Promise<T> =>
     scopes.run(scope, async () => {
       try {
         return await work();
@@ -105,16 +117,77 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     throw storageUnavailable();
   };
 
+  // A read's snapshot, begun at its first query on a connection of its own until it ends.
+  const begun = (scope: Scope) =>
+    (scope.opening ??= (async () => {
+      const reserved = await sql.reserve();
+      try {
+        await reserved`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`;
+      } catch (error) {
+        // A connection left inside a transaction that did not begin is closed, not pooled again.
+        await reserved.release();
+        throw error;
+      }
+      scope.tx = reserved;
+      return reserved;
+    })());
+  const ended = async (scope: Scope) => {
+    scope.open = false;
+    const reserved = await scope.opening?.catch(() => undefined);
+    if (!reserved) return;
+    // What was read stands whether or not the end of a read-only transaction is heard; Bun closes a
+    // connection released inside a transaction instead of pooling it again.
+    await reserved`COMMIT`.catch(() => {});
+    await reserved.release();
+  };
+  /** `read` in a snapshot of its own; its value at once when it sent no query. */
+  const readOnce = <T>(read: () => Awaitable<T>): Awaitable<T> => {
+    const scope: Scope = { writes: false, open: true };
+    let value: Awaitable<T>;
+    try {
+      value = scopes.run(scope, read);
+    } catch (error) {
+      if (!scope.opening) {
+        scope.open = false;
+        throw error;
+      }
+      return ended(scope).then(() => Promise.reject(error));
+    }
+    if (!(value instanceof Promise) && !scope.opening) {
+      scope.open = false;
+      return value;
+    }
+    return Promise.resolve(value).then(
+      async (done) => {
+        await ended(scope);
+        return done;
+      },
+      async (error: unknown) => {
+        await ended(scope);
+        throw error;
+      },
+    );
+  };
+
   const listeners = new Set<() => void>();
   const writing = new Set<Promise<unknown>>();
-  const queries = guarded(
-    pgQueries(
-      () => current()?.tx ?? sql,
-      () => current()?.writes === true,
+  const queries = cachedReads(
+    guarded(
+      pgQueries(
+        () => current()?.tx ?? sql,
+        () => current()?.writes === true,
+      ),
+      // Inside a unit or a snapshot, its transaction is lost with its connection: read() and
+      // write() decide. Outside, the query alone is tried again on another connection.
+      <T>(query: () => Promise<T>) => {
+        const scope = current();
+        if (!scope) return retried(pool + 1, query).catch(lost);
+        return scope.tx ? query() : begun(scope).then(query);
+      },
     ),
-    // Inside a unit or a snapshot, its transaction is lost with its connection: read() and
-    // write() decide. Outside, the query alone is tried again on another connection.
-    <T>(query: () => Promise<T>) => (current() ? query() : retried(pool + 1, query).catch(lost)),
+    () => current()?.seen,
+    // Outside the read's snapshot, on the pool: see src/db/pg/answer-cache.ts.
+    (load) => scopes.run({ writes: false, open: false }, load),
   );
   const leases = guarded({ leases: pgLeaseQueries(() => sql) }, (query) => retried(pool + 1, query).catch(lost)).leases;
   const lanes = guarded({ lanes: pgLaneQueries(() => sql) }, (query) => retried(pool + 1, query).catch(lost)).lanes;
@@ -133,6 +206,24 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     }
     for (const org of orgs) announcing.add(org);
   };
+  // Each admission is its own statement and commit, on the pool: tried again on a lost connection
+  // (a count may then be taken twice, never missed). The generations it read go to the read of the
+  // request it admits (a GET's), for the answer caches.
+  const shared = pgCounters(sql);
+  const counters = Object.fromEntries(
+    Object.entries(shared).map(([name, method]) => [
+      name,
+      (...args: unknown[]) =>
+        retried(pool + 1, () => (method as (...a: unknown[]) => Promise<unknown>)(...args))
+          .catch(lost)
+          .then((answer) => {
+            const scope = current();
+            const generations = (answer as { generations?: CacheGenerations } | null)?.generations;
+            if (generations && scope && !scope.writes) scope.seen = generations;
+            return answer;
+          }),
+    ]),
+  ) as unknown as SharedCounters;
   return {
     ...queries,
     events: {
@@ -148,11 +239,18 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     outboxReader: queries.outbox,
     leases,
     lanes,
+    counters,
     holdsSealedSecrets: () => holdsSealed,
     read<T>(read: () => Awaitable<T>): Awaitable<T> {
       if (current()) return read();
       // A read changes nothing: tried again whole on a connection lost under it.
-      return retried(pool + 1, () => sql.begin("isolation level repeatable read read only", (tx) => inside({ tx, writes: false, open: true }, read))).catch(lost);
+      const attempt = (tries: number): Awaitable<T> => {
+        const value = readOnce(read);
+        if (!(value instanceof Promise)) return value;
+        return value.catch((error: unknown) => (tries > 1 && isConnectionLoss(error) ? attempt(tries - 1) : Promise.reject(error)));
+      };
+      const value = attempt(pool + 1);
+      return value instanceof Promise ? value.catch(lost) : value;
     },
     write<T>(unit: () => T | Promise<T>): Promise<T> {
       // A write inside a unit would be a transaction beside it, not part of it.
@@ -165,7 +263,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
       let scope: Scope | undefined;
       const done = retried(
         pool + 1,
-        () => sql.begin((tx) => inside((scope = { tx, writes: true, open: true }), unit)),
+        () => sql.begin((tx) => unitScope((scope = { tx, writes: true, open: true }), unit)),
         () => scope === undefined,
       ).catch(lost);
       writing.add(done);

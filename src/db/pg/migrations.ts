@@ -10,6 +10,9 @@ import m0004 from "../../../drizzle-pg/0004_overdue_marker.sql" with { type: "te
 import m0005 from "../../../drizzle-pg/0005_leases.sql" with { type: "text" };
 import m0006 from "../../../drizzle-pg/0006_lane_positions.sql" with { type: "text" };
 import m0007 from "../../../drizzle-pg/0007_metadata.sql" with { type: "text" };
+import m0008 from "../../../drizzle-pg/0008_shared_counters.sql" with { type: "text" };
+import m0009 from "../../../drizzle-pg/0009_counters_unlogged.sql" with { type: "text" };
+import m0010 from "../../../drizzle-pg/0010_counting_functions.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -20,6 +23,9 @@ export const migrationSql: Record<string, string> = {
   "0005_leases": m0005,
   "0006_lane_positions": m0006,
   "0007_metadata": m0007,
+  "0008_shared_counters": m0008,
+  "0009_counters_unlogged": m0009,
+  "0010_counting_functions": m0010,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

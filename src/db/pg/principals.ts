@@ -1,7 +1,8 @@
-// The principals of API keys on PostgreSQL: src/db/principals.ts's question, the same answer. Not
-// remembered yet: on several nodes a remembered principal must hold while the generations of its
-// organization's rows hold as another node commits them (C19's second step), so each request reads
-// its key (one indexed lookup with two scalar subqueries).
+// The principals of API keys on PostgreSQL: src/db/principals.ts's question, the same answer, for
+// what reads a key outside a request (a request's key is read with its count and its organization's
+// generations in one statement, src/db/pg/counters.ts). Nothing is remembered: on several nodes a
+// principal is read in the statement that counts its request, which costs no more than a lookup in
+// memory checked against the database would.
 import { rememberedOf, type KeyHolder } from "../principals";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";

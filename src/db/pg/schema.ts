@@ -556,6 +556,34 @@ export const importRows = pgTable(
   (t) => [primaryKey({ columns: [t.importId, t.row] })],
 );
 
+// Shared counters (src/db/schema.ts says what each is for). UNLOGGED (drizzle-pg/0009): counts need
+// no WAL, and a crash of the database server empties them, as a restart empties SQLite's.
+export const rateCounters = pgTable("rate_counters", {
+  subject: text("subject").primaryKey(),
+  cum: bigint("cum", { mode: "number" }).notNull(),
+  n: integer("n").notNull(),
+});
+
+export const rateHits = pgTable(
+  "rate_hits",
+  {
+    subject: text("subject").notNull(),
+    cum: bigint("cum", { mode: "number" }).notNull(),
+    at: bigint("at", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.subject, t.cum] }), index("rate_hits_at").on(t.subject, t.at)],
+);
+
+export const signInFailures = pgTable(
+  "sign_in_failures",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    key: text("key").notNull(),
+    at: bigint("at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("sign_in_failures_key").on(t.key, t.at)],
+);
+
 export type Organization = typeof organizations.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type FlowRow = typeof flows.$inferSelect;

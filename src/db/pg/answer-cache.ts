@@ -1,0 +1,152 @@
+// What one node of a PostgreSQL store remembers of its answers (C11, C19: a client that got a 2xx
+// from any node sees the write in every later read from any node, caches included). An entry keeps
+// the generation of its organization's rows (src/db/generations.ts's rule, kept by drizzle-pg/0001's
+// triggers whoever commits) under which it was read, and is served only to a request whose own
+// admission read that same generation, in the statement that counted it (src/db/pg/counters.ts):
+// a write committed on any node before the request began has moved it. A read that no admission
+// preceded (a unit, the CLI, a job, a route without a key) reads the database.
+//
+// The generation an entry keeps is the admission's, read before the snapshot its value comes from:
+// a write committed between them makes the entry stale at once (too new a value under too old a
+// generation is re-read, never the other way round). LISTEN/NOTIFY would come after the 2xx: not used.
+//
+// A value that is not remembered is read by one statement outside the read's snapshot, on the pool:
+// a remembered one comes from another snapshot anyway (one no older than the request), and the
+// snapshot's BEGIN and COMMIT would double the round trips of a GET that reads nothing else. Each
+// of these reads is one statement (src/db/pg/dossiers.ts byId and listRows, src/db/pg/contacts.ts
+// byId): one that became two would need the read's snapshot again.
+//
+// Remembered: a dossier and a contact as a GET shows them, and GET /dossiers's answers (what
+// src/db/dossiers.ts remembers on SQLite; answers with `overdue` or a contact never are). Dossiers'
+// answers hold while the dossiers generation holds, contacts' while contact_generations' does
+// (which links move too, for dossier_count).
+import type { Static } from "@sinclair/typebox";
+import type { Contact as ContactRecord } from "../../schemas/contacts";
+import type { Dossier as DossierRecord } from "../../schemas/dossiers";
+import { rememberable, type Answer, type ListDossiersQuery } from "../dossier-page";
+import type { CacheGenerations } from "../store";
+import type { EngineQueries } from "./queries";
+
+type Dossier = Static<typeof DossierRecord>;
+type Contact = Static<typeof ContactRecord>;
+
+// As SQLite's caps (src/db/dossier-page.ts, src/db/dossiers.ts): records by count, answers by count
+// and by their JSON's size; a single answer longer than MAX_ANSWER_CHARS is not remembered.
+const RECORDS_REMEMBERED = 10_000;
+const MAX_ANSWERS = 128;
+const ANSWERS_CHARS = 4_000_000;
+const MAX_ANSWER_CHARS = 256_000;
+
+type Kind = "dossiers" | "contacts";
+
+interface Entry<V> {
+  generation: number;
+  value: V;
+  weight: number;
+}
+
+/** Runs `load` outside the current read's snapshot. */
+type Alone = <T>(load: () => Promise<T>) => Promise<T>;
+
+class NodeCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
+  private weight = 0;
+
+  constructor(
+    private readonly alone: Alone,
+    private readonly kind: Kind,
+    private readonly maxEntries: number,
+    private readonly maxWeight = Infinity,
+    private readonly weigh: (value: V) => number = () => 0,
+  ) {}
+
+  /** The value under `key` when `seen` (the request's admission) read the generation it was kept
+   * under; else what `load` reads, kept under `seen`'s generation (a null is not kept). */
+  async get(seen: CacheGenerations | undefined, organizationId: string, key: string, load: () => Promise<V | null>, keep: (value: V) => V = (v) => v): Promise<V | null> {
+    if (seen?.organizationId !== organizationId) return load();
+    const generation = seen[this.kind];
+    key = `${organizationId}\n${key}`;
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.drop(key, entry);
+      if (entry.generation === generation) {
+        this.put(key, entry);
+        return entry.value;
+      }
+    }
+    const value = await this.alone(load);
+    if (value === null) return null;
+    const weight = this.weigh(value);
+    if (weight > this.maxWeight) return value;
+    const kept = keep(value);
+    this.put(key, { generation, value: kept, weight });
+    return kept;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private put(key: string, entry: Entry<V>) {
+    for (const [oldest, old] of this.entries) {
+      if (this.entries.size < this.maxEntries && this.weight + entry.weight <= this.maxWeight) break;
+      this.drop(oldest, old);
+    }
+    this.entries.set(key, entry);
+    this.weight += entry.weight;
+  }
+
+  private drop(key: string, entry: Entry<V>) {
+    this.entries.delete(key);
+    this.weight -= entry.weight;
+  }
+}
+
+/** One remembered record is shared by every request that gets it: none may change it for the others. */
+function frozen<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) frozen(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+interface Cached {
+  dossiers: EngineQueries<"dossiers">;
+  contacts: EngineQueries<"contacts">;
+}
+
+/** `queries` with the reads above remembered, checked against `seen()`: the generations the current
+ * request's admission read (undefined outside a GET's read). */
+export function cachedReads<Q extends Cached>(queries: Q, seen: () => CacheGenerations | undefined, alone: Alone): Q {
+  const dossiers = new NodeCache<Dossier>(alone, "dossiers", RECORDS_REMEMBERED);
+  const contacts = new NodeCache<Contact>(alone, "contacts", RECORDS_REMEMBERED);
+  const answers = new NodeCache<Answer>(alone, "dossiers", MAX_ANSWERS, ANSWERS_CHARS, (answer) => 2 * answer.json.length);
+  return {
+    ...queries,
+    dossiers: {
+      ...queries.dossiers,
+      shown: (organizationId: string, id: string, options: { remember: boolean }) =>
+        options.remember
+          ? dossiers.get(seen(), organizationId, id, async () => queries.dossiers.shown(organizationId, id, options), frozen)
+          : queries.dossiers.shown(organizationId, id, options),
+      // The answer is not frozen: the route keeps its envelope on it (src/http/routes/dossiers.ts).
+      pageJson: async (organizationId: string, query: ListDossiersQuery, now: string, options: { remember: boolean }) => {
+        if (!options.remember || !rememberable(query)) return queries.dossiers.pageJson(organizationId, query, now, options);
+        let fresh: Answer | undefined;
+        const load = async () => {
+          fresh = await queries.dossiers.pageJson(organizationId, query, now, options);
+          return fresh.json.length <= MAX_ANSWER_CHARS ? fresh : null;
+        };
+        return (await answers.get(seen(), organizationId, JSON.stringify(query), load)) ?? fresh!;
+      },
+    },
+    contacts: {
+      ...queries.contacts,
+      shown: (organizationId: string, id: string, options: { remember: boolean }) =>
+        options.remember
+          ? contacts.get(seen(), organizationId, id, async () => queries.contacts.shown(organizationId, id, options), frozen)
+          : queries.contacts.shown(organizationId, id, options),
+    },
+  };
+}
