@@ -28,7 +28,8 @@ const SIGN_IN_LOCK = 1_918;
 
 /** A request as its statement counted it: the place before the window (`edge`), the limit, the
  * window's size for this request (after it when counted), whether it was counted, and the time of
- * the hit that must leave first for a request to be free. */
+ * the hit that must leave first for a request to be free (the function sees this statement's own
+ * hits: never NULL while the window holds one). */
 interface Counted {
   edge: number;
   lim: number;
@@ -146,6 +147,7 @@ export function pgCounters(sql: SQL): SharedCounters {
       for (const s of subjects) await sql`DELETE FROM rate_hits WHERE subject = ${s} AND at < ${now - HITS_KEPT_MS}::bigint`;
     })().catch(() => {});
   };
+
   const keys = new Lanes<KeyHolder>(async (organizationId, hashes, now) => {
     const rows = await sql<(KeyHolder & Counted & Generations & { i: number })[]>`SELECT * FROM dossier_admit_keys(${organizationId}::text,
       ${sql.array(hashes, "TEXT")}, ${new Date(now).toISOString()}::text, ${now}::bigint)`;
@@ -165,21 +167,21 @@ export function pgCounters(sql: SQL): SharedCounters {
   // requests'), with the lifetimes the service gives (the same on every call).
   let lifetimes = { idleMs: 0, lifetimeMs: 0 };
   const sessions = new Lanes<SessionLookup>(async (organizationId, hashes, now) => {
-      const idleSince = new Date(now - lifetimes.idleMs).toISOString();
-      const madeSince = new Date(now - lifetimes.lifetimeMs).toISOString();
-      const rows = await sql<(SessionLookup & Counted & Generations & { i: number })[]>`SELECT * FROM dossier_admit_sessions(${organizationId}::text,
-        ${sql.array(hashes, "TEXT")}, ${idleSince}::text, ${madeSince}::text, ${now}::bigint)`;
-      if (rows.length === 0) return null;
-      const organizationOf = rows[0].organizationId;
-      sweep(organizationOf, now);
-      const generations = cacheGenerations(organizationOf, rows[0]);
-      const found = new Map<number, Admission<SessionLookup>>();
-      for (const row of rows) {
-        const { id, organizationId, memberId, csrfToken, createdAt, lastUsedAt, role, disabledAt, plan, rateLimit } = row;
-        found.set(row.i, { found: { id, organizationId, memberId, csrfToken, createdAt, lastUsedAt, role, disabledAt, plan, rateLimit }, rate: decided(row, now), generations });
-      }
-      return { organizationId: organizationOf, found };
-    });
+    const idleSince = new Date(now - lifetimes.idleMs).toISOString();
+    const madeSince = new Date(now - lifetimes.lifetimeMs).toISOString();
+    const rows = await sql<(SessionLookup & Counted & Generations & { i: number })[]>`SELECT * FROM dossier_admit_sessions(${organizationId}::text,
+      ${sql.array(hashes, "TEXT")}, ${idleSince}::text, ${madeSince}::text, ${now}::bigint)`;
+    if (rows.length === 0) return null;
+    const organizationOf = rows[0].organizationId;
+    sweep(organizationOf, now);
+    const generations = cacheGenerations(organizationOf, rows[0]);
+    const found = new Map<number, Admission<SessionLookup>>();
+    for (const row of rows) {
+      const { id, organizationId, memberId, csrfToken, createdAt, lastUsedAt, role, disabledAt, plan, rateLimit } = row;
+      found.set(row.i, { found: { id, organizationId, memberId, csrfToken, createdAt, lastUsedAt, role, disabledAt, plan, rateLimit }, rate: decided(row, now), generations });
+    }
+    return { organizationId: organizationOf, found };
+  });
 
   return {
     admitKey: (keyHash: string, now: number) => keys.admit(keyHash, now),
@@ -194,6 +196,7 @@ export function pgCounters(sql: SQL): SharedCounters {
       sweep(subject, now);
       return decided({ ...row, lim: row.lim_out }, now);
     },
+
     async failSignIn(address: string, keys: { key: string; limit: number }[], windowMs: number, now: number) {
       // Under a lock on the address (both keys name it), so that attempts sent to several nodes at
       // once are counted one after the other, as in one process.
