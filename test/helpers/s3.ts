@@ -96,12 +96,25 @@ export async function startS3(buckets: string[] = ["dossier"]): Promise<S3Server
   };
 }
 
+/** One page of the listing. s3rver lists by reading its folder and then each file: an object deleted
+ * in between (the server under test sweeping) makes it answer InternalError, which S3 itself does
+ * not do here; such a listing is asked again (at most 5 times). */
+async function listed_(client: S3Client, prefix: string, token: string | undefined) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await client.list({ prefix, ...(token ? { continuationToken: token } : {}) });
+    } catch (error) {
+      if (attempt >= 5 || (error as { code?: string }).code !== "InternalError") throw error;
+    }
+  }
+}
+
 /** Every key in the bucket under `prefix`, sorted (at most 10,000 of them). */
 export async function keysUnder(client: S3Client, prefix = ""): Promise<string[]> {
   const keys: string[] = [];
   let token: string | undefined;
   for (let page = 0; page < 10; page++) {
-    const listed = await client.list({ prefix, ...(token ? { continuationToken: token } : {}) });
+    const listed = await listed_(client, prefix, token);
     keys.push(...(listed.contents ?? []).map((object) => object.key));
     if (!listed.isTruncated) break;
     token = listed.nextContinuationToken;

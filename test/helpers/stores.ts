@@ -184,8 +184,9 @@ export async function twoOrgs(engine: Engine): Promise<EngineStore> {
 }
 
 type Row = Record<string, unknown>;
-/** The shared counters (src/db/pg/counters.ts). */
-const COUNTERS = new Set(["rate_counters", "rate_hits", "sign_in_failures"]);
+/** The shared counters (src/db/pg/counters.ts) and the job runner's leases (src/jobs/lease.ts):
+ * bookkeeping of the server's own, not data a request changes. */
+const COUNTERS = new Set(["rate_counters", "rate_hits", "sign_in_failures", "leases"]);
 /** One connection per PostgreSQL test database, for what the tests read outside the app. */
 const pgReaders = new Map<string, SQL>();
 

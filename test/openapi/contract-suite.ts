@@ -80,7 +80,8 @@ export async function contractSuite(engine: Engine, { documentTests }: { documen
   const operations = () =>
     Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
 
-  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  // allowUnionTypes: OpenAPI 3.1 (JSON Schema 2020-12) allows a list of types (metadata on a create: an object or "").
+  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
   addFormats(ajv);
   ajv.addFormat("binary", true);
   ajv.addKeyword({ keyword: "example" }); // OpenAPI's, allowed beside JSON Schema's `examples`
