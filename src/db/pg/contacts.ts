@@ -1,8 +1,9 @@
 // The contacts' queries on PostgreSQL, with the list's search: src/db/contacts.ts's and
 // src/db/contact-search.ts's statements, the same answers. SQLite's modules keep caches (the
-// contacts shown, whole pages, search matches per generation); this one reads every time for now:
-// on several nodes a kept page would need the contacts generation read from the shared database in
-// the same round trip (C19's second step).
+// contacts shown, whole pages, search matches per generation); this one reads the database each
+// time it is called: the contacts shown are remembered by src/db/pg/answer-cache.ts, in front of it,
+// against the generations the request's own bookkeeping statement read (C19); pages and searches
+// are read every time.
 //
 // The search: contact_search.search_text (the four folded fields joined by U+001F, a generated
 // column, drizzle-pg/0001) `LIKE '%' || term || '%'`, served by the trigram GIN index

@@ -1,9 +1,10 @@
 // The dossiers' queries on PostgreSQL, with the list of GET /dossiers: src/db/dossiers.ts's and
 // src/db/dossier-page.ts's statements, the same answers. SQLite's modules keep caches (the
 // dossiers shown, whole list answers, page boundaries under the dossiers' generation); this one
-// reads every time for now: on several nodes a kept answer would need the generation read from the
-// shared database in the same round trip (C19's second step). Every page is read by OFFSET, a
-// cursor page (`after`, issue 38) by its key.
+// reads the database each time it is called: the records and list answers a node remembers are
+// kept by src/db/pg/answer-cache.ts, in front of it, against the generations the request's own
+// bookkeeping statement read (C19). Every page is read by OFFSET, a cursor page (`after`,
+// issue 38) by its key.
 //
 // The list's JSON text is JSON.stringify of the rows, keyed in the representation's order: SQLite
 // builds it with json_object (deal_size, the one double, printed by JSON.stringify), which escapes
