@@ -164,7 +164,7 @@ describe.each(ENGINES)("request log on %s", (engine) => {
         continue;
       }
       const lines = text.split("\n").filter(Boolean);
-      expect(lines[0]).toMatch(new RegExp(`^\\S+Z INFO listening url=http://127\\.0\\.0\\.1:${port} data=(\\S+) store="sqlite \\1/dossier\\.db"$`));
+      expect(lines[0]).toMatch(new RegExp(`^\\S+Z INFO listening url=http://127\\.0\\.0\\.1:${port} data=(\\S+) store="sqlite \\1/dossier\\.db" files="disk \\1/files"$`));
       expect(lines).toContainEqual(expect.stringMatching(/ INFO request request_id=proc-1 method=GET route=\/healthz status=200 duration_ms=[\d.]+ organization_id=null$/));
       expect(lines).toContainEqual(expect.stringMatching(/ INFO stopping signal=SIGTERM$/));
       for (const line of lines) expect(() => JSON.parse(line)).toThrow(); // not JSON
