@@ -54,13 +54,26 @@ function countedPrincipalOf(ctx: Context, counters: SharedCounters, request: Req
  * a session spends its organization's budget with its keys. Every request whose principal names
  * an organization is counted and gets the rate-limit headers, whatever its answer, except a 429
  * (C8, C10): by this process's limiter on SQLite, by the database on PostgreSQL, where every node
- * counts in one window.
+ * counts in one window (by each node's own limiter while the database refuses writes).
  */
 function admit(ctx: Context, limiter: RateLimiter, site: Site, required: Scope[], request: Request, headers: Headers): Awaitable<Principal> {
   const counters = ctx.store.counters;
-  if (counters) {
-    return countedPrincipalOf(ctx, counters, request).then((found) => allowed(site, required, request, headers, found?.principal ?? null, found?.rate ?? null));
-  }
+  if (!counters) return admitHere(ctx, limiter, site, required, request, headers);
+  // Absent on PostgreSQL too while the database refuses writes (src/db/pg/client.ts): the principal
+  // is then read as on SQLite and counted by this node alone. The statement that finds the refusal
+  // first fails the store: that request is admitted the same way, so that its 503 names its
+  // organization's count as every other 503 does (C10).
+  return countedPrincipalOf(ctx, counters, request).then(
+    (found) => allowed(site, required, request, headers, found?.principal ?? null, found?.rate ?? null),
+    (error) => {
+      if (ctx.store.counters) throw error;
+      return admitHere(ctx, limiter, site, required, request, headers);
+    },
+  );
+}
+
+/** admit with the principal read on its own and counted by this process's limiter. */
+function admitHere(ctx: Context, limiter: RateLimiter, site: Site, required: Scope[], request: Request, headers: Headers): Awaitable<Principal> {
   return chain(principalOf(ctx, request), (principal) =>
     // Only a Growth organization can get a 429: the others get 402 (C3 puts it first), counted (C10).
     allowed(site, required, request, headers, principal, principal && limiter.hit(principal.organizationId, principal.rateLimit, ctx.now().getTime(), principal.plan === "growth")),

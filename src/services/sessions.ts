@@ -43,13 +43,16 @@ export interface SessionPrincipal {
   csrfToken: string;
 }
 
-const throttles = new WeakMap<Store, Throttle>();
+const throttles = new WeakMap<Store, { local: SignInThrottle; shared?: SharedSignInThrottle }>();
 
-/** The store's sign-in throttle: in this process, or in the database its nodes share (C19). */
+/** The store's sign-in throttle: in the database its nodes share (C19), or in this process (SQLite,
+ * or PostgreSQL while it refuses writes: src/db/pg/client.ts's counters). */
 function throttleOf(ctx: Context): Throttle {
-  let throttle = throttles.get(ctx.store);
-  if (!throttle) throttles.set(ctx.store, (throttle = ctx.store.counters ? new SharedSignInThrottle(ctx.store.counters) : new SignInThrottle()));
-  return throttle;
+  let known = throttles.get(ctx.store);
+  if (!known) throttles.set(ctx.store, (known = { local: new SignInThrottle() }));
+  const counters = ctx.store.counters;
+  if (!counters) return known.local;
+  return (known.shared ??= new SharedSignInThrottle(counters));
 }
 
 const invalidCredentials = () => new ApiError("invalid_credentials", "wrong email or password");

@@ -20,7 +20,7 @@ import {
 } from "../../src/services/sessions";
 import { addressKey, SignInThrottle, WINDOW_MS } from "../../src/services/throttle";
 import { makeOrg } from "../helpers";
-import { ENGINES, appOn, migratedDatabase, queryRows, rowCountsOf, type Engine } from "../helpers/stores";
+import { ENGINES, appOn, queryRows, rowCountsOf, type Engine } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
@@ -32,16 +32,13 @@ let serial = 0;
 
 const tokenOf = (url: string) => url.slice(url.indexOf("#token=") + 7);
 
-/** The test file's PostgreSQL database, shared by its apps (C19). */
-let database: Promise<string> | undefined;
-
 /** Its own app on `engine` on a clock the test moves (and its own sign-in throttle: each test is an
- * attack; on PostgreSQL, on the test file's database), an organization, and a member of `role`
- * whose password is PASSWORD (set through its setup link). */
+ * attack; on PostgreSQL the throttle counts in the database, so each test has a database of its
+ * own), an organization, and a member of `role` whose password is PASSWORD (set through its setup
+ * link). */
 async function world(engine: Engine, role: Role = "member") {
   const clock = { now: Date.parse("2026-11-27T09:00:00.000Z") };
-  const env = engine === "postgres" ? { DOSSIER_DATABASE_URL: await (database ??= migratedDatabase()) } : {};
-  const app = await appOn(engine, { now: () => new Date(clock.now), env });
+  const app = await appOn(engine, { now: () => new Date(clock.now) });
   const ctx = app.dossier;
   const org = await makeOrg(app);
   const made = await createMember(ctx, operator(org.id), { email: `Person-${++serial}@Sessions.Example`, name: "Person", role }, BASE);

@@ -33,7 +33,7 @@ export interface PgStore extends Store {
   readonly leases: PgLeases;
   /** The webhook lanes' claims, reads and announcements (src/webhooks/lanes.ts). */
   readonly lanes: PgLanes;
-  readonly counters: SharedCounters;
+  readonly counters: SharedCounters | undefined;
 }
 
 export interface PgStoreOptions {
@@ -239,7 +239,12 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     outboxReader: queries.outbox,
     leases,
     lanes,
-    counters,
+    // While the database refuses writes (C11, C19: reads still work) the shared counts, writes
+    // themselves, cannot be taken: callers then count in this process alone (src/http/auth.ts,
+    // src/intake/desk.ts, src/services/sessions.ts) until the probe finds the database writable.
+    get counters() {
+      return failure === null ? counters : undefined;
+    },
     holdsSealedSecrets: () => holdsSealed,
     read<T>(read: () => Awaitable<T>): Awaitable<T> {
       if (current()) return read();
