@@ -1,10 +1,12 @@
 // C19's nodes: several real `dossier serve` processes on one PostgreSQL database, as an operator
 // runs them behind a load balancer. Each node has a data folder of its own (a folder is locked by
 // the server that uses it) and reads one master key, DOSSIER_MASTER_KEY_FILE, made by the first
-// node: sealed secrets written by one node must open on every other.
+// node: sealed secrets written by one node must open on every other. Their CVs are in one bucket of
+// a real S3 server (test/helpers/s3.ts), as C19 runs them.
 import { join } from "node:path";
 import { tempDir } from ".";
 import { bootstrapKey, startServerProcess, type ServerProcess } from "./process";
+import { startS3, type S3Server } from "./s3";
 import { migratedDatabase } from "./stores";
 
 export interface ClusterOptions {
@@ -16,10 +18,14 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** Arguments of every node's `serve`, e.g. `["--smtp-port", "0"]`. */
   args?: string[];
+  /** Where the nodes keep CVs: one S3 server the cluster starts (default), or each node's disk. */
+  files?: "s3" | "disk";
 }
 
 export interface Cluster {
   databaseUrl: string;
+  /** The S3 server the nodes share (DOSSIER_FILES_URL), unless the test gave its own or "disk". */
+  s3?: S3Server;
   /** The master key's file, shared by every node (DOSSIER_MASTER_KEY_FILE). */
   masterKeyFile: string;
   /** The environment each node gets (the database and the key file included). */
@@ -43,7 +49,15 @@ export interface Cluster {
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const count = options.nodes ?? 3;
   const databaseUrl = options.databaseUrl ?? (await migratedDatabase());
-  const env: Record<string, string> = { DOSSIER_DATABASE_URL: databaseUrl, DOSSIER_MASTER_KEY_FILE: join(tempDir("dossier-key-"), "master.key"), ...options.env };
+  // C19's nodes keep their CVs in one bucket: a real S3 server of the test's own, unless the test
+  // gives its file store (or asks for each node's disk).
+  const s3 = options.files === "disk" || options.env?.DOSSIER_FILES_URL ? undefined : await startS3();
+  const env: Record<string, string> = {
+    DOSSIER_DATABASE_URL: databaseUrl,
+    DOSSIER_MASTER_KEY_FILE: join(tempDir("dossier-key-"), "master.key"),
+    ...s3?.env("cvs"),
+    ...options.env,
+  };
   const masterKeyFile = env.DOSSIER_MASTER_KEY_FILE;
   const args = options.args ?? [];
   const dataDirs = Array.from({ length: count }, () => tempDir("dossier-node-"));
@@ -55,6 +69,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const next = () => nodes[turn++ % nodes.length].url;
   return {
     databaseUrl,
+    s3,
     masterKeyFile,
     env,
     key,

@@ -1,5 +1,6 @@
-// C19: three `dossier serve` nodes on one PostgreSQL database, requests spread round-robin: a
-// write acknowledged by one node is read by every node.
+// C19: three `dossier serve` nodes on one PostgreSQL database and one S3 bucket, requests spread
+// round-robin: a write acknowledged by one node is read by every node, a CV uploaded through one
+// node downloaded through every other.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startCluster } from "../helpers/cluster";
 
@@ -26,6 +27,28 @@ describe("three nodes on one database", () => {
         }),
       );
       expect(lists).toEqual([6, 6, 6]);
+    } finally {
+      await cluster.stop();
+    }
+  });
+
+  test("a CV uploaded through one node is downloaded through every node, the same bytes, and is in the bucket", async () => {
+    const cluster = await startCluster();
+    try {
+      const bytes = new TextEncoder().encode("%PDF-1.7\nGrace's CV\n%%EOF\n");
+      const form = new FormData();
+      form.append("type", "candidate");
+      form.append("name", "Grace");
+      form.append("cv", new File([bytes], "cv.pdf", { type: "application/pdf" }));
+      const made = await fetch(`${cluster.nodes[0].url}/api/v1/dossiers`, { method: "POST", headers: { authorization: `Bearer ${cluster.key}` }, body: form });
+      expect(made.status).toBe(201);
+      const { data } = (await made.json()) as { data: { id: string; cv_url: string } };
+      for (const node of cluster.nodes) {
+        const cv = await fetch(`${node.url}/api/v1/dossiers/${data.id}/cv`, { headers: { authorization: `Bearer ${cluster.key}` } });
+        expect(cv.status).toBe(200);
+        expect(new Uint8Array(await cv.arrayBuffer())).toEqual(bytes);
+      }
+      expect(await cluster.s3!.client().file(`cvs/${data.cv_url}`).exists()).toBe(true);
     } finally {
       await cluster.stop();
     }
