@@ -126,8 +126,12 @@ export function mailQueries({ sqlite }: QueryDeps) {
       sqlite.query(`UPDATE outgoing_mail SET status = 'queued', next_attempt_at = ?, last_error = ? WHERE organization_id = ? AND id = ?`).run(atMs, error, organizationId, id);
     },
 
-    /** Attempts begun and never recorded (a crash, a stop mid-send), oldest first; across organizations. */
-    interrupted: (): MailRow[] => sqlite.query<MailRow, []>(`SELECT ${COLUMNS} FROM outgoing_mail WHERE status = 'sending' ORDER BY created_at, id`).all(),
+    /** Attempts begun (before `begunBefore`, when given) and never recorded (a crash, a stop
+     * mid-send), oldest first; across organizations. */
+    interrupted: (begunBefore: string | null = null): MailRow[] =>
+      sqlite
+        .query<MailRow, [string | null, string | null]>(`SELECT ${COLUMNS} FROM outgoing_mail WHERE status = 'sending' AND (? IS NULL OR last_attempt_at < ?) ORDER BY created_at, id`)
+        .all(begunBefore, begunBefore),
 
     /** Members who take a digest, by organization then id, across organizations (the digest scan):
      * not disabled, digest on. */
@@ -140,9 +144,14 @@ export function mailQueries({ sqlite }: QueryDeps) {
         .map((row) => ({ ...row, digest: row.digest === 1 }));
     },
 
-    /** Records that the member's digest for local day `date` was made (sent or found empty). */
-    digestMade(organizationId: string, memberId: string, date: string) {
-      sqlite.query(`UPDATE members SET last_digest_date = ? WHERE organization_id = ? AND id = ?`).run(date, organizationId, memberId);
+    /** Claims the member's digest for local day `date` (to be made in this unit, sent or found
+     * empty): false when a digest for that day or a later one is already made. */
+    digestMade(organizationId: string, memberId: string, date: string): boolean {
+      return (
+        sqlite
+          .query(`UPDATE members SET last_digest_date = ? WHERE organization_id = ? AND id = ? AND (last_digest_date IS NULL OR last_digest_date < ?)`)
+          .run(date, organizationId, memberId, date).changes > 0
+      );
     },
 
     /** The member's open tasks with a due date before `before`, with names, by due time. */
@@ -157,9 +166,10 @@ export function mailQueries({ sqlite }: QueryDeps) {
     /** One task with names. */
     task: (organizationId: string, id: string): MailTaskRow | null => sqlite.query<MailTaskRow, [string, string]>(`${TASK} WHERE t.organization_id = ? AND t.id = ?`).get(organizationId, id),
 
-    /** The reminder of a task is handled (queued, or nothing to send). */
-    reminded(organizationId: string, taskId: string, at: string) {
-      sqlite.query(`UPDATE tasks SET reminded_at = ? WHERE organization_id = ? AND id = ?`).run(at, organizationId, taskId);
+    /** Claims the task's reminder (to be queued in this unit, or nothing to send): false when it is
+     * handled already. */
+    reminded(organizationId: string, taskId: string, at: string): boolean {
+      return sqlite.query(`UPDATE tasks SET reminded_at = ? WHERE organization_id = ? AND id = ? AND reminded_at IS NULL`).run(at, organizationId, taskId).changes > 0;
     },
   };
 }

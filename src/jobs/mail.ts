@@ -13,10 +13,12 @@
 //     the one duplicate C22 allows (its Message-ID is the same).
 // Several nodes on one PostgreSQL database (C19): each job's run holds the job's lease (runner.ts),
 // so one node at a time makes reminders, digests or sends; a run stops between batches once its
-// lease is no longer sure. A message `sending` when a run takes the sender's lease was begun by a
-// node that died (or a run that could not record): due again, as after a crash; so the sender
-// looks for them at the start of each run there, not only at its first (SQLite: one process, whose
-// own runs never leave one behind).
+// lease is no longer sure. Reminders and digests are claimed in their unit before they are queued,
+// so a run whose lease ran out mid-unit cannot make one twice with the run that took over. A message
+// `sending` a lease ago or more when a run takes the sender's lease was begun by a node that died
+// (or a run that could not record): due again, as after a crash; so the sender looks for them at
+// the start of each run there, not only at its first (SQLite: one process, whose own runs never
+// leave one behind).
 import { createHmac } from "node:crypto";
 import type { Context } from "../context";
 import type { DigestCandidate, MailTaskRow } from "../db/mail";
@@ -87,6 +89,8 @@ export function reminderJob(ctx: Context, links: MailLinksSource): Job {
         const handled = await ctx.store.write(async () => {
           const due = await ctx.store.tasks.dueReminders(at, REMINDER_BATCH);
           for (const reminder of due) {
+            // Claimed first: a run on another node (its lease ran out) cannot queue it too.
+            if (!(await ctx.store.mail.reminded(reminder.organization_id, reminder.id, at))) continue;
             const task = await ctx.store.mail.task(reminder.organization_id, reminder.id);
             const member = task?.assigned_to ? await ctx.store.members.byId(reminder.organization_id, task.assigned_to) : null;
             if (task && member && member.disabledAt === null) {
@@ -99,7 +103,6 @@ export function reminderJob(ctx: Context, links: MailLinksSource): Job {
               });
               await queue(ctx, reminder.organization_id, mail, member.id, task.id, now);
             }
-            await ctx.store.mail.reminded(reminder.organization_id, reminder.id, at);
           }
           return due.length;
         });
@@ -126,6 +129,7 @@ export function digestJob(ctx: Context, links: MailLinksSource): Job {
         await ctx.store.write(async () => {
           for (const digest of batch) {
             const member = byId.get(digest.memberId)!;
+            if (!(await ctx.store.mail.digestMade(member.organization_id, member.id, digest.date))) continue; // made by another run
             const { end } = localDayRange(digest.date, digest.zone);
             const tasks = await ctx.store.mail.openTasksOf(member.organization_id, member.id, end.toISOString());
             const mail = composeDigest({
@@ -137,7 +141,6 @@ export function digestJob(ctx: Context, links: MailLinksSource): Job {
               links: { tasks: `${base}/console/tasks`, unsubscribe: unsubscribeUrl(base, member.id, key) },
             });
             if (mail) await queue(ctx, member.organization_id, mail, member.id, null, now);
-            await ctx.store.mail.digestMade(member.organization_id, member.id, digest.date);
           }
         });
       }
@@ -161,13 +164,16 @@ export function senderJob(ctx: Context, settings: MailSettings): MailSenderJob {
       sender?.close();
     },
     async run(now, held: Held = () => true) {
-      if (ctx.store.engine === "postgres") recovered = false;
-      if (!recovered && (await ctx.store.read(() => ctx.store.mail.interrupted())).length === 0) recovered = true;
+      // On PostgreSQL, an attempt begun a lease ago or more was a dead node's: a live node's run
+      // stops sending once its lease is no longer sure.
+      const begunBefore = ctx.store.engine === "postgres" ? new Date(now.getTime() - ctx.config.leaseMs).toISOString() : null;
+      if (begunBefore !== null) recovered = false;
+      if (!recovered && (await ctx.store.read(() => ctx.store.mail.interrupted(begunBefore))).length === 0) recovered = true;
       if (!recovered) {
         // Attempts begun and never recorded (a crash, a stop mid-send): due again now, the one
         // duplicate C22 allows; out of attempts: failed.
         await ctx.store.write(async () => {
-          for (const row of await ctx.store.mail.interrupted()) {
+          for (const row of await ctx.store.mail.interrupted(begunBefore)) {
             if (row.attempts >= MAIL_MAX_ATTEMPTS) await ctx.store.mail.failed(row.organization_id, row.id, "interrupted: the server stopped during the last attempt");
             else await ctx.store.mail.retry(row.organization_id, row.id, now.getTime(), row.last_error ?? "interrupted: the server stopped during the attempt");
           }

@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { MailRow, MailTaskRow, NewMail } from "../../src/db/mail";
 import type { TaskRecord } from "../../src/db/tasks";
-import { ENGINES, insertRows, twoOrgs, type Engine, type EngineStore } from "../helpers/stores";
+import { openPgStore } from "../../src/db/pg/client";
+import { columnOf, ENGINES, insertRows, memberRow, migratedDatabase, twoOrgs, type Engine, type EngineStore } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts); PostgreSQL starts once
 
@@ -227,10 +228,71 @@ describe.each(ENGINES)("mail on %s", (engine) => {
       await s.tasks.insert(task("t9", { organization_id: "o2", remind_at: T0 }));
     });
     await s.write(async () => {
-      await s.mail.reminded("o1", "t1", T1);
-      await s.mail.reminded("o1", "t9", T1);
+      expect(await s.mail.reminded("o1", "t1", T1)).toBe(true);
+      expect(await s.mail.reminded("o1", "t9", T1)).toBe(false);
     });
     expect(await s.read(() => s.tasks.dueReminders(T2, 50))).toEqual([{ organization_id: "o2", id: "t9", remind_at: T0 }]);
+    // Claimed once: a second run finds it handled, and its time stays the first's.
+    expect(await s.write(() => s.mail.reminded("o1", "t1", T2))).toBe(false);
+    expect(await columnOf(s, "tasks", "reminded_at", "t1")).toBe(T1);
+  });
+
+  test("digestMade claims a member's day once: not the same day again, nor an earlier one; a later day, yes", async () => {
+    const s = await withOrgs(engine);
+    const claim = (memberId: string, date: string) => s.write(() => s.mail.digestMade("o1", memberId, date));
+    expect(await claim("m1", "2026-01-01")).toBe(true);
+    expect(await claim("m1", "2026-01-01")).toBe(false);
+    expect(await claim("m4", "2025-12-31")).toBe(false); // m4's digest of that day is made
+    expect(await claim("m4", "2025-12-30")).toBe(false);
+    expect(await claim("m4", "2026-01-01")).toBe(true);
+    expect((await s.mail.digestCandidates()).map((m) => [m.id, m.last_digest_date])).toEqual([
+      ["m1", "2026-01-01"],
+      ["m4", "2026-01-01"],
+      ["m9", null],
+    ]);
+  });
+
+  test("interrupted(begunBefore): only the attempts begun before that time", async () => {
+    const s = await withLog(engine);
+    await s.write(async () => {
+      await s.mail.begin("o1", "a", T1);
+      await s.mail.begin("o1", "b", T2);
+    });
+    expect((await s.read(() => s.mail.interrupted(T2))).map((row) => row.id)).toEqual(["a"]);
+    expect((await s.read(() => s.mail.interrupted("2026-01-03T00:00:00.001Z"))).map((row) => row.id)).toEqual(["a", "b"]);
+    expect(await s.read(() => s.mail.interrupted(T1))).toEqual([]);
+  });
+});
+
+describe("mail on postgres: two nodes' runs at once", () => {
+  test("a reminder or a digest claimed by one unit is not claimed by another running beside it (it waits, then finds it handled)", async () => {
+    const url = await migratedDatabase();
+    const [one, two] = [await openPgStore(url), await openPgStore(url)];
+    try {
+      await one.write(async () => {
+        await one.orgs.insert({ id: "o1", name: "One", plan: "growth", rate_limit: 120, created_at: T0 });
+        await one.members.insert(memberRow("m1", "o1"));
+        await one.tasks.insert(task("t1", { remind_at: T0 }));
+      });
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let claimedFirst!: () => void;
+      const firstClaimed = new Promise<void>((resolve) => (claimedFirst = resolve));
+      const first = one.write(async () => {
+        const claims = [await one.mail.reminded("o1", "t1", T1), await one.mail.digestMade("o1", "m1", "2026-01-01")];
+        claimedFirst();
+        await held;
+        return claims;
+      });
+      await firstClaimed;
+      const second = two.write(async () => [await two.mail.reminded("o1", "t1", T2), await two.mail.digestMade("o1", "m1", "2026-01-01")]);
+      release();
+      expect(await first).toEqual([true, true]);
+      expect(await second).toEqual([false, false]);
+    } finally {
+      await one.close();
+      await two.close();
+    }
   });
 });
 

@@ -10,7 +10,7 @@ setDefaultTimeout(120_000);
 const LIMIT = 20;
 
 describe("rate limits and caches across three nodes", () => {
-  test(`a limit of ${LIMIT} a minute: 60 requests spread over the nodes, at most ${LIMIT} + 3 accepted, the rest 429`, async () => {
+  test(`a limit of ${LIMIT} a minute: 60 requests spread over the nodes, ${LIMIT} accepted (C19 allows ${LIMIT} + 3), the rest 429`, async () => {
     const cluster = await startCluster();
     try {
       const orgs = dossierRun(["org", "list", "--json", "--data", cluster.dataDirs[0]], cluster.env);
@@ -22,8 +22,8 @@ describe("rate limits and caches across three nodes", () => {
       const statuses = answers.map((answer) => answer.status);
       const accepted = statuses.filter((status) => status === 200).length;
       expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
-      expect(accepted).toBeGreaterThanOrEqual(LIMIT);
-      expect(accepted).toBeLessThanOrEqual(LIMIT + 3);
+      // C19 allows N + nodes; the shared window is exact (src/db/pg/counters.ts): N.
+      expect(accepted).toBe(LIMIT);
       const refused = answers.find((answer) => answer.status === 429)!;
       expect(refused.headers.get("retry-after")).not.toBeNull();
     } finally {

@@ -63,13 +63,13 @@ export function pgMailQueries(db: Db): EngineQueries<"mail"> {
         WHERE organization_id = ${organizationId} AND id = ${id}`;
     },
 
-    /** Attempts begun and never recorded (a crash, a stop mid-send), oldest first (ties by id);
-     * across organizations (the sender's recovery at start). */
-    async interrupted() {
+    /** Attempts begun (before `begunBefore`, when given) and never recorded (a crash, a stop
+     * mid-send), oldest first (ties by id); across organizations (the sender's recovery). */
+    async interrupted(begunBefore: string | null = null) {
       return [
         ...(await db()<MailRow[]>`SELECT id, organization_id, member_id, task_id, kind, to_address, subject, message, status, attempts,
             next_attempt_at::float8 AS next_attempt_at, last_attempt_at, last_error, reply, sent_at, created_at
-          FROM outgoing_mail WHERE status = 'sending' ORDER BY outgoing_mail.created_at, outgoing_mail.id`),
+          FROM outgoing_mail WHERE status = 'sending' AND (${begunBefore}::text IS NULL OR last_attempt_at < ${begunBefore}) ORDER BY outgoing_mail.created_at, outgoing_mail.id`),
       ];
     },
 
@@ -82,9 +82,13 @@ export function pgMailQueries(db: Db): EngineQueries<"mail"> {
       ];
     },
 
-    /** Records that the member's digest for local day `date` was made (sent or found empty). */
+    /** Claims the member's digest for local day `date` (to be made in this unit, sent or found
+     * empty): false when a digest for that day or a later one is already made. A node whose
+     * lease ran out mid-run waits here on the row the other holds, then finds it claimed. */
     async digestMade(organizationId: string, memberId: string, date: string) {
-      await db()`UPDATE members SET last_digest_date = ${date} WHERE organization_id = ${organizationId} AND id = ${memberId}`;
+      const done = await db()`UPDATE members SET last_digest_date = ${date} WHERE organization_id = ${organizationId} AND id = ${memberId}
+        AND (last_digest_date IS NULL OR last_digest_date < ${date})`;
+      return done.count > 0;
     },
 
     /** The member's open tasks with a due date before `before`, with names, by due time then id. */
@@ -112,9 +116,11 @@ export function pgMailQueries(db: Db): EngineQueries<"mail"> {
       return row ?? null;
     },
 
-    /** The reminder of a task is handled (queued, or nothing to send). */
+    /** Claims the task's reminder (to be queued in this unit, or nothing to send): false when it is
+     * handled already (by a node whose lease ran out mid-run: this waits on its row, then sees it). */
     async reminded(organizationId: string, taskId: string, at: string) {
-      await db()`UPDATE tasks SET reminded_at = ${at} WHERE organization_id = ${organizationId} AND id = ${taskId}`;
+      const done = await db()`UPDATE tasks SET reminded_at = ${at} WHERE organization_id = ${organizationId} AND id = ${taskId} AND reminded_at IS NULL`;
+      return done.count > 0;
     },
   };
 }
