@@ -28,6 +28,7 @@ import { startLaneDispatcher } from "./lanes";
 import { recordOutcomes, type Outcome } from "./record";
 import { sendSigned } from "./send";
 import { signingSecrets } from "./signature";
+import { WakeUp } from "./wake-up";
 
 export interface Dispatcher {
   /** Stops taking new work and waits for the attempts in flight to be recorded. */
@@ -37,7 +38,6 @@ export interface Dispatcher {
 const BATCH = 1000; // rows read per query
 const NEW_ROUNDS = 5; // batches of new events read per turn of the event loop (then it goes on later)
 const LOW_WATER = 1000; // a due read cut short (retries memory full) goes on below this many held
-const MAX_TIMER_MS = 2 ** 31 - 1;
 const ERROR_BACKOFF_MS = 1000;
 // Results are committed in batches: at most this long after the first of a batch, or at once when
 // this many are waiting. Fewer fsyncs block the event loop; a crash in between only means those
@@ -80,8 +80,14 @@ class WebhookDispatcher implements Dispatcher {
   private pumpQueued = false;
   private continueQueued = false;
 
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private timerAt = Infinity;
+  /** Wakes the pump at the earliest due time. */
+  private readonly wakeUp = new WakeUp(
+    () => this.ctx.now().getTime(),
+    () => {
+      this.wantDue = true;
+      this.pump();
+    },
+  );
   private readonly scanTimer: ReturnType<typeof setInterval>;
 
   private outcomes: Outcome[] = [];
@@ -112,8 +118,7 @@ class WebhookDispatcher implements Dispatcher {
       this.stopped = true;
       this.stopListening();
       clearInterval(this.scanTimer);
-      if (this.timer) clearTimeout(this.timer);
-      this.timer = null;
+      this.wakeUp.stop();
       if (this.flushTimer) {
         clearTimeout(this.flushTimer);
         this.flushTimer = setTimeout(() => this.runFlush(), 0);
@@ -165,7 +170,7 @@ class WebhookDispatcher implements Dispatcher {
       this.ctx.logger.log("error", "webhook dispatcher: cannot read the outbox", { error: String(error) });
       this.wantDue = true;
       this.dueFromStart = true;
-      this.armAt(this.ctx.now().getTime() + ERROR_BACKOFF_MS);
+      this.wakeUp.armAt(this.ctx.now().getTime() + ERROR_BACKOFF_MS);
     }
   }
 
@@ -225,13 +230,13 @@ class WebhookDispatcher implements Dispatcher {
       this.continueLater();
     }
     const next = await this.outbox.nextDueAfter(now);
-    if (next !== null) this.armAt(next);
+    if (next !== null) this.wakeUp.armAt(next);
   }
 
   /** A row not yet due (by the clock) waits for its time; a due one goes to the queue. */
   private take(row: PendingRow, now: number): Take {
     if (row.next_attempt_at !== null && row.next_attempt_at > now) {
-      this.armAt(row.next_attempt_at);
+      this.wakeUp.armAt(row.next_attempt_at);
       return "skipped";
     }
     return this.queue.take(row);
@@ -288,7 +293,7 @@ class WebhookDispatcher implements Dispatcher {
     const current: AttemptCheck | null = await this.outbox.check(row.seq);
     if (!current || current.status !== "pending") return;
     if (current.next_attempt_at !== null && current.next_attempt_at > ctx.now().getTime()) {
-      this.armAt(current.next_attempt_at);
+      this.wakeUp.armAt(current.next_attempt_at);
       return;
     }
     if (!current.url || !current.secret || current.disabled_at) {
@@ -347,12 +352,12 @@ class WebhookDispatcher implements Dispatcher {
       // The deliveries stay pending with their due time: they are attempted again (at least once).
       ctx.logger.log("error", "webhook dispatcher: cannot record attempts", { error: String(error), count: batch.length });
       this.dueFromStart = true;
-      if (!this.stopped) this.armAt(ctx.now().getTime() + ERROR_BACKOFF_MS);
+      if (!this.stopped) this.wakeUp.armAt(ctx.now().getTime() + ERROR_BACKOFF_MS);
     }
     for (const next of nextTimes) {
       // A retry due at or before where the due reads stand (a wait of ~0 ms) is read from the start.
       if (next <= this.dueCursor[0]) this.dueFromStart = true;
-      this.armAt(next);
+      this.wakeUp.armAt(next);
     }
     for (const org of goneOrgs) this.queue.clearGone(org);
     if (goneOrgs.length > 0) {
@@ -360,20 +365,5 @@ class WebhookDispatcher implements Dispatcher {
       this.wantDue = true;
       this.schedulePump();
     }
-  }
-
-  /** Arms the one timer for `at` (epoch ms) unless it is already armed earlier. */
-  private armAt(at: number) {
-    if (this.stopped || at >= this.timerAt) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timerAt = at;
-    const delay = Math.min(Math.max(0, at - this.ctx.now().getTime()), MAX_TIMER_MS);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.timerAt = Infinity;
-      this.wantDue = true;
-      this.pump();
-    }, delay);
-    this.timer.unref?.();
   }
 }

@@ -36,6 +36,7 @@ import type { Dispatcher } from "./dispatcher";
 import { recordOutcomes, type Outcome } from "./record";
 import { sendSigned } from "./send";
 import { signingSecrets } from "./signature";
+import { WakeUp } from "./wake-up";
 
 /** Lanes one node holds at most, and claims at once. */
 const LANES_MAX = 1000;
@@ -51,7 +52,6 @@ const RETRY_SENDING_MAX = 512;
 const DUE_BATCH = 1000;
 /** A lane with nothing to do for this many renewal periods is given back. */
 const IDLE_RENEWALS = 2;
-const MAX_TIMER_MS = 2 ** 31 - 1;
 const ERROR_BACKOFF_MS = 1000;
 const FLUSH_DELAY_MS = 20;
 const FLUSH_MAX = 500;
@@ -111,8 +111,15 @@ class LaneDispatcher implements Dispatcher {
   private wantDue = true;
 
   private unlisten: Promise<(() => Promise<void>) | null>;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private timerAt = Infinity;
+  /** Wakes the pump at the earliest due time: then every free lane with work due is claimed and the lanes held read their due deliveries. */
+  private readonly wakeUp = new WakeUp(
+    () => this.ctx.now().getTime(),
+    () => {
+      this.claimAll = true;
+      this.wantDue = true;
+      this.pump();
+    },
+  );
   private readonly scanTimer: ReturnType<typeof setInterval>;
   private readonly renewTimer: ReturnType<typeof setInterval>;
   private renewing: Promise<void> | null = null;
@@ -151,8 +158,7 @@ class LaneDispatcher implements Dispatcher {
       this.stopped = true;
       clearInterval(this.scanTimer);
       clearInterval(this.renewTimer);
-      if (this.timer) clearTimeout(this.timer);
-      this.timer = null;
+      this.wakeUp.stop();
       const unlisten = await this.unlisten;
       await unlisten?.().catch(() => {});
     }
@@ -213,7 +219,7 @@ class LaneDispatcher implements Dispatcher {
       this.ctx.logger.log("error", "webhook dispatcher: cannot read the outbox", { error: String(error) });
       this.claimAll = true;
       this.wantDue = true;
-      this.armAt(this.ctx.now().getTime() + ERROR_BACKOFF_MS);
+      this.wakeUp.armAt(this.ctx.now().getTime() + ERROR_BACKOFF_MS);
     }
   }
 
@@ -269,7 +275,7 @@ class LaneDispatcher implements Dispatcher {
     }
     if (rows.length === DUE_BATCH) this.wantDue = true;
     const next = await this.ctx.store.outboxReader.nextDueAfter(now);
-    if (next !== null) this.armAt(next);
+    if (next !== null) this.wakeUp.armAt(next);
   }
 
   /** The lane's next first attempts after its cursor, in event order (not yet due ones too: the
@@ -302,7 +308,7 @@ class LaneDispatcher implements Dispatcher {
       // First attempts: one at a time per organization, in event order (C7).
       const head = lane.held[0];
       if (head && !lane.sending && this.firstSending < FIRST_SENDING_MAX) {
-        if (head.next_attempt_at !== null && head.next_attempt_at > now) this.armAt(head.next_attempt_at);
+        if (head.next_attempt_at !== null && head.next_attempt_at > now) this.wakeUp.armAt(head.next_attempt_at);
         else {
           lane.held.shift();
           lane.sending = true;
@@ -369,7 +375,7 @@ class LaneDispatcher implements Dispatcher {
       // No longer surely ours: left pending, for whoever holds the lane next.
       if (!this.sure(lane) || lane.gone || this.stopped) return;
       if (current.next_attempt_at !== null && current.next_attempt_at > ctx.now().getTime()) {
-        this.armAt(current.next_attempt_at);
+        this.wakeUp.armAt(current.next_attempt_at);
         return;
       }
       if (!current.url || !current.secret || current.disabled_at) {
@@ -441,13 +447,13 @@ class LaneDispatcher implements Dispatcher {
       .then(
         (nextTimes) => {
           committed = true;
-          for (const next of nextTimes) this.armAt(next);
+          for (const next of nextTimes) this.wakeUp.armAt(next);
         },
         (error) => {
           // The deliveries stay pending with their due time: attempted again (at least once).
           this.ctx.logger.log("error", "webhook dispatcher: cannot record attempts", { error: String(error), count: batch.length });
           this.wantDue = true;
-          this.armAt(this.ctx.now().getTime() + ERROR_BACKOFF_MS);
+          this.wakeUp.armAt(this.ctx.now().getTime() + ERROR_BACKOFF_MS);
         },
       )
       .finally(() => {
@@ -514,22 +520,5 @@ class LaneDispatcher implements Dispatcher {
     for (const row of [...lane.held, ...lane.retries]) this.known.delete(row.seq);
     lane.held = [];
     lane.retries = [];
-  }
-
-  /** Arms the one timer for `at` (epoch ms) unless it is already armed earlier: then every free
-   * lane with work due is claimed and the lanes held read their due deliveries. */
-  private armAt(at: number) {
-    if (this.stopped || at >= this.timerAt) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timerAt = at;
-    const delay = Math.min(Math.max(0, at - this.ctx.now().getTime()), MAX_TIMER_MS);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.timerAt = Infinity;
-      this.claimAll = true;
-      this.wantDue = true;
-      this.pump();
-    }, delay);
-    this.timer.unref?.();
   }
 }
