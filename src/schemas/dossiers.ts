@@ -164,8 +164,8 @@ export const CvForm = t.Object(
 );
 export const CvRaw = t.String({ format: "binary", description: "The PDF bytes, at most 10 MB", examples: [PDF_EXAMPLE] });
 
-/** The filters of GET /dossiers (api-v1 "Dossiers", C3, C10), in the order they are checked. */
-/** GET /dossiers' filters, which its export takes too (C21). */
+/** The filters of GET /dossiers (api-v1 "Dossiers", C3, C10), in the order they are checked; its
+ * export takes them too (C21). */
 export const DossierFilterQuery = {
   type: t.Optional(t.Union(DossierType.anyOf, { description: "Only dossiers of this type" })),
   status: t.Optional(t.Union(DossierStatus.anyOf, { description: "Only dossiers in this status; without it, archived dossiers are left out" })),

@@ -6,12 +6,13 @@
 //   DELETE /dossiers/:id          archive
 //   POST   /dossiers/:id/cv       attach a CV: multipart `cv`, or the raw application/pdf body
 //   GET    /dossiers/:id/cv       download the CV
+import type { Static } from "@sinclair/typebox";
 import { chain, type Awaitable } from "../../awaitable";
 import { ApiError, invalidBody, notFound } from "../../errors";
 import { CV_LIMIT, isPdf } from "../../files";
 import { One, Paged } from "../../schemas/common";
 import {
-  ArchivedDossier, CreateDossier, CreateDossierForm, CvForm, CvRaw, Dossier, DossierQuery, PatchDossier,
+  ArchivedDossier, CreateDossier, CreateDossierForm, CvForm, CvRaw, Dossier, DossierExportQuery, DossierQuery, PatchDossier,
 } from "../../schemas/dossiers";
 import {
   archiveDossier, attachCv, createDossier, cvOf, listDossiersJson, showDossier, updateDossier, type CreateDossierInput,
@@ -116,6 +117,21 @@ async function readCv(request: Request): Promise<Uint8Array> {
   throw new ApiError("unsupported_media_type", "send the CV as multipart/form-data (field cv) or as application/pdf");
 }
 
+/** GET /dossiers' filters as the services take them (its export's too, C21). */
+export const dossierFiltersOf = (query: Static<typeof DossierExportQuery>) => ({
+  type: query.type,
+  status: query.status,
+  stageId: query.stage_id,
+  overdue: query.overdue,
+  assignedTo: query.assigned_to,
+  flowId: query.flow_id,
+  q: query.q,
+  contactId: query.contact_id?.toLowerCase(),
+  taskAssignedTo: query.task_assigned_to?.toLowerCase(),
+  updatedSince: query.updated_since,
+  metadata: query.metadata,
+});
+
 /** The path's dossier, archived or not. */
 function dossier({ ctx, principal, params }: Asked<"id">) {
   return chain(showDossier(ctx, principal.organizationId, params.id), (found) => {
@@ -158,20 +174,7 @@ export const dossierRoutes = [
     },
     handler: ({ ctx, principal, query, request, set }) => {
       const paged = cursorPaging(query, request);
-      const listed = listDossiersJson(ctx, principal.organizationId, {
-        type: query.type,
-        status: query.status,
-        stageId: query.stage_id,
-        overdue: query.overdue,
-        assignedTo: query.assigned_to,
-        flowId: query.flow_id,
-        q: query.q,
-        contactId: query.contact_id?.toLowerCase(),
-        taskAssignedTo: query.task_assigned_to?.toLowerCase(),
-        updatedSince: query.updated_since,
-        metadata: query.metadata,
-        ...paged,
-      });
+      const listed = listDossiersJson(ctx, principal.organizationId, { ...dossierFiltersOf(query), ...paged });
       // The rows come as JSON text; the envelope is the one `pagedAnswer` makes, with the content type
       // Elysia gives an object. It is made once per remembered answer (its query, paging and cursor included,
       // is the answer's key), so that a remembered answer is sent as one flat string.

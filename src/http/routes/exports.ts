@@ -10,6 +10,7 @@ import { ContactExportQuery } from "../../schemas/contacts";
 import { DossierExportQuery } from "../../schemas/dossiers";
 import { checkDossierFilters, exportContacts, exportDossiers, type Export } from "../../services/exports";
 import { defineRoute } from "../route";
+import { dossierFiltersOf } from "./dossiers";
 
 const csvAnswer = (resource: CsvResource) => ({
   200: {
@@ -52,19 +53,7 @@ export const exportRoutes = [
     query: DossierExportQuery,
     responses: csvAnswer("dossiers"),
     handler: ({ ctx, principal, query }) => {
-      const filters = checkDossierFilters({
-        type: query.type,
-        status: query.status,
-        stageId: query.stage_id,
-        overdue: query.overdue,
-        assignedTo: query.assigned_to,
-        flowId: query.flow_id,
-        q: query.q,
-        contactId: query.contact_id?.toLowerCase(),
-        taskAssignedTo: query.task_assigned_to?.toLowerCase(),
-        updatedSince: query.updated_since,
-        metadata: query.metadata,
-      });
+      const filters = checkDossierFilters(dossierFiltersOf(query));
       return download("dossiers", ctx.now(), exportDossiers(ctx, principal.organizationId, filters));
     },
   }),
