@@ -157,6 +157,21 @@ export interface MemberInput {
   role: unknown;
 }
 
+/** A new member's row: never signed in, the digest on (C22), no time zone of their own. */
+export const newMemberRow = (ctx: Context, organizationId: string, member: Pick<MemberRow, "email" | "name" | "role" | "passwordHash">): MemberRow => ({
+  id: newId(),
+  organizationId,
+  ...member,
+  emailFolded: foldEmail(member.email),
+  createdAt: ctx.now().toISOString(),
+  lastSignInAt: null,
+  disabledAt: null,
+  timeZone: null,
+  digest: true,
+  lastDigestDate: null,
+  calendarTokenHash: null,
+});
+
 /** POST /members (C12): 201 with the member and its setup_url. */
 export async function createMember(ctx: Context, actor: Actor, input: MemberInput, base: string): Promise<Member & { setup_url: string }> {
   requireScope(actor, "members:manage");
@@ -167,22 +182,7 @@ export async function createMember(ctx: Context, actor: Actor, input: MemberInpu
   return await ctx.store.write(async () => {
     const members = ctx.store.members;
     if ((await members.byFoldedEmail(foldEmail(email)))) throw duplicate();
-    const row: MemberRow = {
-      id: newId(),
-      organizationId: actor.organizationId,
-      email,
-      emailFolded: foldEmail(email),
-      name,
-      role,
-      passwordHash: null,
-      createdAt: ctx.now().toISOString(),
-      lastSignInAt: null,
-      disabledAt: null,
-      timeZone: null,
-      digest: true,
-      lastDigestDate: null,
-      calendarTokenHash: null,
-    };
+    const row = newMemberRow(ctx, actor.organizationId, { email, name, role, passwordHash: null });
     await members.insert(row);
     return { ...memberView(row), setup_url: (await writeSetupLink(ctx, row.organizationId, row.id, null, base)) };
   });

@@ -9,7 +9,7 @@ import type { Store } from "../db/client";
 import type { RateDecision, SharedCounters } from "../db/store";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
-import { checkEmail, checkName, foldEmail, memberView, ROLE_SCOPES, type Member, type Role } from "./members";
+import { checkEmail, checkName, foldEmail, memberView, newMemberRow, ROLE_SCOPES, type Member, type Role } from "./members";
 import { checkPassword, hashPassword, hashToken, PASSWORD_MAX, randomToken, TOKEN_FORMAT, verifyPassword } from "./passwords";
 import { SharedSignInThrottle, SignInThrottle, type Throttle } from "./throttle";
 
@@ -154,22 +154,7 @@ export async function redeemSetupLink(ctx: Context, input: SetupInput): Promise<
       await ctx.store.sessions.deleteOfMember(row.organizationId, row.id);
     } else {
       if ((await ctx.store.members.byFoldedEmail(foldEmail(owner!.email)))) throw new ApiError("duplicate_member", "a member with this email already exists", undefined, "email");
-      row = {
-        id: newId(),
-        organizationId: link.organizationId,
-        email: owner!.email,
-        emailFolded: foldEmail(owner!.email),
-        name: owner!.name,
-        role: link.role ?? "owner",
-        passwordHash,
-        createdAt: ctx.now().toISOString(),
-        lastSignInAt: null,
-        disabledAt: null,
-        timeZone: null,
-        digest: true,
-        lastDigestDate: null,
-        calendarTokenHash: null,
-      };
+      row = newMemberRow(ctx, link.organizationId, { email: owner!.email, name: owner!.name, role: link.role ?? "owner", passwordHash });
       await ctx.store.members.insert(row);
     }
     return writeSession(ctx, row);
