@@ -126,11 +126,11 @@ export function mailQueries({ sqlite }: QueryDeps) {
       sqlite.query(`UPDATE outgoing_mail SET status = 'queued', next_attempt_at = ?, last_error = ? WHERE organization_id = ? AND id = ?`).run(atMs, error, organizationId, id);
     },
 
-    /** Attempts begun (before `begunBefore`, when given) and never recorded (a crash, a stop
+    /** Attempts begun (at or before `begunBefore`, when given) and never recorded (a crash, a stop
      * mid-send), oldest first; across organizations. */
     interrupted: (begunBefore: string | null = null): MailRow[] =>
       sqlite
-        .query<MailRow, [string | null, string | null]>(`SELECT ${COLUMNS} FROM outgoing_mail WHERE status = 'sending' AND (? IS NULL OR last_attempt_at < ?) ORDER BY created_at, id`)
+        .query<MailRow, [string | null, string | null]>(`SELECT ${COLUMNS} FROM outgoing_mail WHERE status = 'sending' AND (? IS NULL OR last_attempt_at <= ?) ORDER BY created_at, id`)
         .all(begunBefore, begunBefore),
 
     /** Members who take a digest, by organization then id, across organizations (the digest scan):

@@ -206,7 +206,11 @@ export function senderJob(ctx: Context, settings: MailSettings): MailSenderJob {
         });
         if (claimed.length < SEND_BATCH) break;
       }
-      return await ctx.store.mail.nextDue();
+      const next = await ctx.store.mail.nextDue();
+      if (begunBefore === null) return next;
+      // An attempt younger than a lease is looked at again when it is a lease old.
+      const begun = (await ctx.store.read(() => ctx.store.mail.interrupted())).map((row) => Date.parse(row.last_attempt_at!) + ctx.config.leaseMs);
+      return begun.length === 0 ? next : Math.min(next ?? Infinity, ...begun);
     },
   };
 }

@@ -63,13 +63,13 @@ export function pgMailQueries(db: Db): EngineQueries<"mail"> {
         WHERE organization_id = ${organizationId} AND id = ${id}`;
     },
 
-    /** Attempts begun (before `begunBefore`, when given) and never recorded (a crash, a stop
+    /** Attempts begun (at or before `begunBefore`, when given) and never recorded (a crash, a stop
      * mid-send), oldest first (ties by id); across organizations (the sender's recovery). */
     async interrupted(begunBefore: string | null = null) {
       return [
         ...(await db()<MailRow[]>`SELECT id, organization_id, member_id, task_id, kind, to_address, subject, message, status, attempts,
             next_attempt_at::float8 AS next_attempt_at, last_attempt_at, last_error, reply, sent_at, created_at
-          FROM outgoing_mail WHERE status = 'sending' AND (${begunBefore}::text IS NULL OR last_attempt_at < ${begunBefore}) ORDER BY outgoing_mail.created_at, outgoing_mail.id`),
+          FROM outgoing_mail WHERE status = 'sending' AND (${begunBefore}::text IS NULL OR last_attempt_at <= ${begunBefore}) ORDER BY outgoing_mail.created_at, outgoing_mail.id`),
       ];
     },
 
