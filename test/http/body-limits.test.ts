@@ -149,8 +149,9 @@ describe("C8 bodies over the limits, over real HTTP: 413 with the error envelope
     expect(JSON.parse(answer.body).error.code).toBe(code);
     expect(answer.headers["x-request-id"]).toMatch(/^[A-Za-z0-9._:-]{1,100}$/);
     // The server answered after reading about the limit (11 MB at most, plus what the socket
-    // buffers hold), not after the whole body: of 50 MB, most was never sent.
-    expect(answer.sent).toBeLessThan(20 * MB);
+    // buffers hold and what the sender wrote before it saw the answer: 21 MB once on a loaded
+    // machine), not after the whole body: of 50 MB, 20 were never sent.
+    expect(answer.sent).toBeLessThan(30 * MB);
   });
 
   test("C8: nothing was stored, and the server still answers", async () => {
