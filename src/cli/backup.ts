@@ -33,14 +33,15 @@ export async function backupCommand(argv: string[]) {
   const parsed = parse(argv, { verify: { type: "boolean" } }, 1);
   const target = parsed.positionals[0];
   if (parsed.values.verify) return verifyCommand(parsed, target);
-  // C19: a PostgreSQL store is backed up by PostgreSQL's own tools, consistently with its WAL.
-  if (configOf(parsed).databaseUrl !== null) {
-    throw new Error("the data is in PostgreSQL (DOSSIER_DATABASE_URL): back it up with pg_dump (docs/operations.md), and the data folder's files and master.key with it");
-  }
   if (!target) throw new UsageError("backup needs a FILE");
   const parts = backupParts(resolve(target));
   for (const path of Object.values(parts)) if (existsSync(path)) throw new UsageError(`${path} already exists`);
   checkFolder(dirname(parts.database), target);
+  // C19: a PostgreSQL store is backed up by PostgreSQL's own tools, consistently with its WAL. After
+  // the arguments' checks: a bad argument exits 2 whatever the engine (C10).
+  if (configOf(parsed).databaseUrl !== null) {
+    throw new Error("the data is in PostgreSQL (DOSSIER_DATABASE_URL): back it up with pg_dump (docs/operations.md), and the data folder's files and master.key with it");
+  }
   const ctx = await open(parsed); // applies pending migrations first: the copy has the current schema
   const progress = progressLine(!parsed.values.json && process.stderr.isTTY === true);
   // Everything is written under a name that says it is not a backup yet, and moved into place

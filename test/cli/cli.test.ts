@@ -1,11 +1,14 @@
 // C2: the operator surface. --json prints exactly one JSON object; bad arguments exit 2 with a
-// one-line message; unknown ids exit 1; bad arguments win over unknown ids (C10).
+// one-line message; unknown ids exit 1; bad arguments win over unknown ids (C10). On both engines
+// (C19): SQLite in the data folder, and PostgreSQL through DOSSIER_DATABASE_URL, each test on a
+// fresh database (cliOn); the same commands print the same things.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { tempDir } from "../helpers";
-import { dossier, dossierRun } from "./helpers";
+import { ENGINES } from "../helpers/stores";
+import { cliOn, dossier, dossierRun } from "./helpers";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
@@ -16,86 +19,89 @@ function expectOneJsonObject(stdout: string) {
   expect(typeof JSON.parse(stdout)).toBe("object");
 }
 
-describe("dossier org|key|flow|webhook|backup --json", () => {
-  /** Each test's own data folder, holding organization "Acme" made by `org create`. */
-  function withAcme() {
-    const data = tempDir();
-    const created = dossier(data, "org", "create", "--name", "Acme", "--json");
-    return { data, created, orgId: created.json?.id as string };
+describe.each(ENGINES)("dossier org|key|flow|webhook --json on %s", (engine) => {
+  /** Each test's own data folder and database, holding organization "Acme" made by `org create`. */
+  async function withAcme() {
+    const cli = await cliOn(engine);
+    const created = cli.run("org", "create", "--name", "Acme", "--json");
+    return { ...cli, created, orgId: created.json?.id as string };
   }
 
-  test("org create: growth by default, default rate limit, default flows (C4)", () => {
-    const { data, created: result, orgId } = withAcme();
+  test("org create: growth by default, default rate limit, default flows (C4)", async () => {
+    const { rows, created: result, orgId } = await withAcme();
     expect(result.code).toBe(0);
     expectOneJsonObject(result.stdout);
     expect(Object.keys(result.json).sort()).toEqual(["id", "name", "plan", "rate_limit"]);
     expect(result.json).toMatchObject({ name: "Acme", plan: "growth", rate_limit: 600 });
-    const db = new Database(join(data, "dossier.db"), { readonly: true });
-    expect(db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM flows WHERE organization_id = ? AND is_default = 1").get(orgId)!.n).toBe(2);
-    db.close();
+    // `AND is_default`: a flag both engines read as a condition (SQLite 1/0, PostgreSQL a boolean).
+    const [{ n }] = await rows<{ n: number }>("SELECT count(*) AS n FROM flows WHERE organization_id = ? AND is_default", orgId);
+    expect(Number(n)).toBe(2);
   });
 
-  test("org create with plan and rate limit; org update; org list", () => {
-    const { data } = withAcme();
-    const pro = dossier(data, "org", "create", "--name", "Pro Co", "--plan", "pro", "--rate-limit", "50", "--json");
+  test("org create with plan and rate limit; org update; org list", async () => {
+    const { run } = await withAcme();
+    const pro = run("org", "create", "--name", "Pro Co", "--plan", "pro", "--rate-limit", "50", "--json");
     expect(pro.json).toMatchObject({ plan: "pro", rate_limit: 50 });
-    const updated = dossier(data, "org", "update", pro.json.id, "--plan", "growth", "--rate-limit", "70", "--name", "Grown", "--json");
+    const updated = run("org", "update", pro.json.id, "--plan", "growth", "--rate-limit", "70", "--name", "Grown", "--json");
     expect(updated.code).toBe(0);
     expect(updated.json).toEqual({ id: pro.json.id, name: "Grown", plan: "growth", rate_limit: 70 });
-    const list = dossier(data, "org", "list", "--json");
+    const list = run("org", "list", "--json");
     expectOneJsonObject(list.stdout);
     expect(list.json.data.map((o: { name: string }) => o.name)).toEqual(["Acme", "Grown"]);
   });
 
-  test("key create shows the key once; key list never shows it; key revoke", () => {
-    const { data, orgId } = withAcme();
-    const created = dossier(data, "key", "create", "--org", orgId, "--scopes", "flows:read,dossiers:read", "--name", "ci", "--expires-at", "2030-01-01T00:00:00Z", "--json");
+  test("key create shows the key once; key list never shows it; key revoke", async () => {
+    const { run, orgId } = await withAcme();
+    const created = run("key", "create", "--org", orgId, "--scopes", "flows:read,dossiers:read", "--name", "ci", "--expires-at", "2030-01-01T00:00:00Z", "--json");
     expect(created.code).toBe(0);
     expectOneJsonObject(created.stdout);
     expect(created.json).toMatchObject({ scopes: ["flows:read", "dossiers:read"], expires_at: "2030-01-01T00:00:00.000Z", name: "ci" });
     expect(created.json.key).toMatch(/^svc_live_[A-Za-z0-9]{32}$/);
     const keyId = created.json.id;
-    const all = dossier(data, "key", "create", "--org", orgId, "--scopes", "all", "--json");
+    const all = run("key", "create", "--org", orgId, "--scopes", "all", "--json");
     expect(all.json.scopes).toHaveLength(15); // C22 adds tasks:read, tasks:write, mail:read
-    const list = dossier(data, "key", "list", "--org", orgId, "--json");
+    const list = run("key", "list", "--org", orgId, "--json");
     expect(list.stdout).not.toContain(created.json.key);
     expect(list.json.data[0]).toEqual({ id: keyId, prefix: created.json.key.slice(0, 12), scopes: ["flows:read", "dossiers:read"], expires_at: "2030-01-01T00:00:00.000Z", revoked_at: null, last_used_at: null, name: "ci" });
-    const revoked = dossier(data, "key", "revoke", keyId, "--json");
+    const revoked = run("key", "revoke", keyId, "--json");
     expect(revoked.code).toBe(0);
     expect(Object.keys(revoked.json).sort()).toEqual(["id", "revoked_at"]);
-    expect(dossier(data, "key", "list", "--org", orgId, "--json").json.data[0].revoked_at).toBe(revoked.json.revoked_at);
+    expect(run("key", "list", "--org", orgId, "--json").json.data[0].revoked_at).toBe(revoked.json.revoked_at);
   });
 
-  test("flow create with defaults for stage fields, and --default moves the flag (C4, C10)", () => {
-    const { data, orgId } = withAcme();
-    const result = dossier(data, "flow", "create", "--org", orgId, "--type", "candidate", "--name", "Engineering", "--stages", '[{"name":"Sourced"},{"name":"Tech","deadline_days":5,"win_probability":40,"color":"#abc"}]', "--default", "--json");
+  test("flow create with defaults for stage fields, and --default moves the flag (C4, C10)", async () => {
+    const { run, rows, orgId } = await withAcme();
+    const result = run("flow", "create", "--org", orgId, "--type", "candidate", "--name", "Engineering", "--stages", '[{"name":"Sourced"},{"name":"Tech","deadline_days":5,"win_probability":40,"color":"#abc"}]', "--default", "--json");
     expect(result.code).toBe(0);
     expect(result.json).toMatchObject({ name: "Engineering", type: "candidate", is_default: true, organization_id: orgId });
     expect(result.json.stages.map((s: Record<string, unknown>) => [s.name, s.position, s.deadline_days, s.win_probability, s.color])).toEqual([
       ["Sourced", 1, null, 0, "#9E9E9E"],
       ["Tech", 2, 5, 40, "#abc"],
     ]);
-    const db = new Database(join(data, "dossier.db"), { readonly: true });
-    expect(db.query<{ name: string }, [string]>("SELECT name FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default = 1").all(orgId)).toEqual([{ name: "Engineering" }]);
-    db.close();
+    expect(await rows("SELECT name FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default", orgId)).toEqual([{ name: "Engineering" }]);
   });
 
-  test("webhook set, rotate-secret, unset", () => {
-    const { data, orgId } = withAcme();
-    const set = dossier(data, "webhook", "set", "--org", orgId, "--url", "http://127.0.0.1:9/hook", "--json");
+  test("webhook set, rotate-secret, unset", async () => {
+    const { run, orgId } = await withAcme();
+    const set = run("webhook", "set", "--org", orgId, "--url", "http://127.0.0.1:9/hook", "--json");
     expect(set.code).toBe(0);
     expect(set.json.url).toBe("http://127.0.0.1:9/hook");
     expect(set.json.secret).toMatch(/^whsec_/);
-    const rotated = dossier(data, "webhook", "rotate-secret", "--org", orgId, "--json");
+    const rotated = run("webhook", "rotate-secret", "--org", orgId, "--json");
     expect(rotated.json.secret).toMatch(/^whsec_/);
     expect(rotated.json.secret).not.toBe(set.json.secret);
-    expect(dossier(data, "webhook", "unset", "--org", orgId, "--json").json).toEqual({ url: null });
-    const again = dossier(data, "webhook", "rotate-secret", "--org", orgId, "--json");
+    expect(run("webhook", "unset", "--org", orgId, "--json").json).toEqual({ url: null });
+    const again = run("webhook", "rotate-secret", "--org", orgId, "--json");
     expect(again.code).toBe(1);
   });
+});
 
+// SQLite alone: the backup copies the data folder's database file; on PostgreSQL it says to use
+// pg_dump and exits 1 (test/cli/serve-postgres.test.ts).
+describe("dossier backup --json", () => {
   test("backup writes FILE and FILE.files (C10)", () => {
-    const { data } = withAcme();
+    const data = tempDir();
+    expect(dossier(data, "org", "create", "--name", "Acme", "--json").code).toBe(0);
     expect(dossier(data, "org", "create", "--name", "Pro Co", "--json").code).toBe(0);
     const target = join(tempDir(), "copy.db");
     const result = dossier(data, "backup", target, "--json");
@@ -110,9 +116,9 @@ describe("dossier org|key|flow|webhook|backup --json", () => {
   });
 });
 
-describe("bad arguments exit 2 with one line; unknown ids exit 1", () => {
-  const data = tempDir();
-  const org = dossier(data, "org", "create", "--name", "X", "--json").json.id as string;
+describe.each(ENGINES)("bad arguments exit 2 with one line; unknown ids exit 1, on %s", async (engine) => {
+  const cli = await cliOn(engine);
+  const org = cli.run("org", "create", "--name", "X", "--json").json.id as string;
   test.each([
     ["unknown command", ["frobnicate"]],
     ["org without a subcommand", ["org"]],
@@ -147,7 +153,7 @@ describe("bad arguments exit 2 with one line; unknown ids exit 1", () => {
     ["serve --port abc", ["serve", "--port", "abc"]],
     ["backup into a folder that does not exist", ["backup", "/nonexistent/dir/x.db"]],
   ])("%s", (_name, args) => {
-    const result = dossier(data, ...args, "--json");
+    const result = cli.run(...args, "--json");
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
@@ -161,18 +167,18 @@ describe("bad arguments exit 2 with one line; unknown ids exit 1", () => {
     ["flow create", ["flow", "create", "--org", UNKNOWN, "--type", "sales", "--name", "F", "--stages", '[{"name":"A"}]']],
     ["webhook set", ["webhook", "set", "--org", UNKNOWN, "--url", "http://127.0.0.1:9/"]],
   ])("unknown id: %s → exit 1", (_name, args) => {
-    const result = dossier(data, ...args, "--json");
+    const result = cli.run(...args, "--json");
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
   });
 });
 
-describe("key create: the problem named in its one line (C2)", () => {
-  const data = tempDir();
-  const org = dossier(data, "org", "create", "--name", "Scopes", "--json").json.id as string;
+describe.each(ENGINES)("key create: the problem named in its one line (C2), on %s", async (engine) => {
+  const { run } = await cliOn(engine);
+  const org = run("org", "create", "--name", "Scopes", "--json").json.id as string;
   const refusal = (...args: string[]) => {
-    const result = dossier(data, "key", "create", "--org", org, ...args, "--json");
+    const result = run("key", "create", "--org", org, ...args, "--json");
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     return result.stderr;
@@ -184,22 +190,23 @@ describe("key create: the problem named in its one line (C2)", () => {
   });
 
   test("all inside a list stands for every scope", () => {
-    expect(dossier(data, "key", "create", "--org", org, "--scopes", "flows:read,all", "--json").json.scopes).toHaveLength(15); // C22 adds tasks:read, tasks:write, mail:read
+    expect(run("key", "create", "--org", org, "--scopes", "flows:read,all", "--json").json.scopes).toHaveLength(15); // C22 adds tasks:read, tasks:write, mail:read
   });
 
   test("--expires-at in the past is refused, naming the problem; nothing is created", () => {
-    const before = dossier(data, "key", "list", "--org", org, "--json").json.data.length;
+    const before = run("key", "list", "--org", org, "--json").json.data.length;
     expect(refusal("--scopes", "all", "--expires-at", "2026-01-01T00:00:00Z")).toBe(
       "dossier: --expires-at 2026-01-01T00:00:00Z is in the past: a key must expire later than now\n",
     );
     expect(refusal("--scopes", "all", "--expires-at", new Date(Date.now() - 1000).toISOString())).toContain("is in the past");
-    expect(dossier(data, "key", "list", "--org", org, "--json").json.data).toHaveLength(before);
+    expect(run("key", "list", "--org", org, "--json").json.data).toHaveLength(before);
     const later = new Date(Date.now() + 60_000).toISOString();
-    expect(dossier(data, "key", "create", "--org", org, "--scopes", "all", "--expires-at", later, "--json").json.expires_at).toBe(later);
+    expect(run("key", "create", "--org", org, "--scopes", "all", "--expires-at", later, "--json").json.expires_at).toBe(later);
   });
 });
 
-describe("C2: bad settings, data folders and ports are bad arguments: one line, exit 2, no stack trace", () => {
+describe.each(ENGINES)("C2: bad settings, data folders and ports are bad arguments: one line, exit 2, no stack trace, on %s", async (engine) => {
+  const cli = await cliOn(engine);
   const expectUsage = (result: { code: number; stdout: string; stderr: string }, names: string) => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
@@ -210,8 +217,8 @@ describe("C2: bad settings, data folders and ports are bad arguments: one line, 
   test("--data naming a regular file, for a command and for serve", () => {
     const file = join(tempDir(), "not-a-folder");
     writeFileSync(file, "x");
-    expectUsage(dossierRun(["org", "list", "--json", "--data", file]), file);
-    expectUsage(dossierRun(["serve", "--port", "0", "--data", file], {}, 20_000), file);
+    expectUsage(dossierRun(["org", "list", "--json", "--data", file], cli.env), file);
+    expectUsage(dossierRun(["serve", "--port", "0", "--data", file], cli.env, 20_000), file);
   });
 
   test.each([
@@ -220,13 +227,13 @@ describe("C2: bad settings, data folders and ports are bad arguments: one line, 
     ["DOSSIER_WEBHOOK_TIMEOUT=soon", { DOSSIER_WEBHOOK_TIMEOUT: "soon" }, ["key", "list", "--org", UNKNOWN], "soon"],
     ["DOSSIER_SYNC=sometimes on serve", { DOSSIER_SYNC: "sometimes" }, ["serve", "--port", "0"], "DOSSIER_SYNC"],
   ])("env %s", (_name, env, args, names) => {
-    expectUsage(dossierRun([...args, "--data", tempDir()], env as Record<string, string>, 20_000), names);
+    expectUsage(dossierRun([...args, "--data", tempDir()], { ...cli.env, ...(env as Record<string, string>) }, 20_000), names);
   });
 
   test("serve on a port already in use (D7)", () => {
     const taken = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken") });
     try {
-      const result = dossierRun(["serve", "--port", String(taken.port), "--no-bootstrap", "--data", tempDir()], {}, 20_000);
+      const result = dossierRun(["serve", "--port", String(taken.port), "--no-bootstrap", "--data", tempDir()], cli.env, 20_000);
       expectUsage(result, `127.0.0.1:${taken.port}`);
       expect(result.stderr).toContain("in use");
     } finally {
@@ -235,9 +242,8 @@ describe("C2: bad settings, data folders and ports are bad arguments: one line, 
   });
 
   test("a real leap day is a date: key create --expires-at 2028-02-29", () => {
-    const data = tempDir();
-    const org = dossier(data, "org", "create", "--name", "Leap", "--json").json.id;
-    const key = dossier(data, "key", "create", "--org", org, "--scopes", "all", "--expires-at", "2028-02-29T23:59:59Z", "--json");
+    const org = cli.run("org", "create", "--name", "Leap", "--json").json.id;
+    const key = cli.run("key", "create", "--org", org, "--scopes", "all", "--expires-at", "2028-02-29T23:59:59Z", "--json");
     expect(key.code).toBe(0);
     expect(key.json.expires_at).toBe("2028-02-29T23:59:59.000Z");
   });

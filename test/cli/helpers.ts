@@ -1,6 +1,9 @@
+import { SQL } from "bun";
+import { Database } from "bun:sqlite";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../helpers";
+import { onCleanup, tempDir } from "../helpers";
+import { migratedDatabase, type Engine } from "../helpers/stores";
 
 export const MAIN = join(import.meta.dir, "../../src/main.ts");
 
@@ -43,3 +46,33 @@ export function dossierRun(args: string[], env: Record<string, string> = {}, tim
   }
   return { code: result.exitCode ?? -1, stdout, stderr: result.stderr.toString(), json };
 }
+
+/** A data folder for the CLI on `engine` (C19): SQLite in the folder, or a fresh migrated database of
+ * the tests' PostgreSQL (the folder then holds the master key and CV files). `run(...args)` runs
+ * `dossier ...args --data <folder>` on it, `runWith` with more environment; `env` is the database's
+ * setting, for a process the test starts itself; `rows(text, ...values)` reads the database beneath
+ * (`?` placeholders, SQL both engines read alike, written by the test: never input). */
+export async function cliOn(engine: Engine, data = tempDir()) {
+  const env: Record<string, string> = engine === "postgres" ? { DOSSIER_DATABASE_URL: await migratedDatabase() } : {};
+  const runWith = (more: Record<string, string>, ...args: string[]) => dossierRun([...args, "--data", data], { ...env, ...more });
+  let pg: SQL | undefined;
+  async function rows<T = Record<string, unknown>>(text: string, ...values: unknown[]): Promise<T[]> {
+    if (engine === "sqlite") {
+      const db = new Database(join(data, "dossier.db"), { readonly: true });
+      try {
+        return db.query<T, any[]>(text).all(...(values as any[]));
+      } finally {
+        db.close();
+      }
+    }
+    if (!pg) {
+      const opened = (pg = new SQL(env.DOSSIER_DATABASE_URL, { max: 1 }));
+      onCleanup(() => opened.close());
+    }
+    let n = 0;
+    return (await pg.unsafe(text.replace(/\?/g, () => `$${++n}`), values)) as T[];
+  }
+  return { engine, data, env, run: (...args: string[]) => runWith({}, ...args), runWith, rows };
+}
+
+export type Cli = Awaited<ReturnType<typeof cliOn>>;

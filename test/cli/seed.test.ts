@@ -3,17 +3,21 @@
 // same data folder) and checked against the API's own schemas: counts, both flows, a spread over
 // stages, some overdue (C5), notes, secondary links (C6), deal sizes on sales dossiers only (C3),
 // and events recorded but never delivered (docs/decisions.md), even with a webhook endpoint set.
+// On both engines (C19): SQLite in the data folder, PostgreSQL through DOSSIER_DATABASE_URL.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { openContext } from "../../src/context";
+import { openApp, type DossierApp } from "../../src/app";
+import { openConfiguredContext } from "../../src/context";
+import type { Store } from "../../src/db/store";
 import { Contact, LinkItem } from "../../src/schemas/contacts";
 import { Dossier } from "../../src/schemas/dossiers";
 import { Note } from "../../src/schemas/notes";
 import { writeNewDossier } from "../../src/services/dossiers";
-import { call, makeApp, tempDir } from "../helpers";
-import { dossier, MAIN } from "./helpers";
+import { call, onCleanup, tempDir } from "../helpers";
+import { ENGINES, type Engine } from "../helpers/stores";
+import { cliOn, MAIN } from "./helpers";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
@@ -24,16 +28,17 @@ const valid = (kind: keyof typeof schemas, value: unknown) => {
   return check(value) ? [] : [kind, check.errors];
 };
 
-/** A data folder with an organization, a key of every scope and an enabled webhook endpoint. */
-function setUp() {
-  const data = join(tempDir(), "data");
-  const org = dossier(data, "org", "create", "--name", "Demo Co", "--json").json.id as string;
-  const key = dossier(data, "key", "create", "--org", org, "--scopes", "all", "--json").json.key as string;
-  expect(dossier(data, "webhook", "set", "--org", org, "--url", "http://127.0.0.1:9/hook", "--json").code).toBe(0);
-  return { data, org, key };
+/** A new data folder (and database on `engine`) with an organization, a key of every scope and an
+ * enabled webhook endpoint. */
+async function setUp(engine: Engine) {
+  const cli = await cliOn(engine, join(tempDir(), "data"));
+  const org = cli.run("org", "create", "--name", "Demo Co", "--json").json.id as string;
+  const key = cli.run("key", "create", "--org", org, "--scopes", "all", "--json").json.key as string;
+  expect(cli.run("webhook", "set", "--org", org, "--url", "http://127.0.0.1:9/hook", "--json").code).toBe(0);
+  return { cli, org, key };
 }
 
-async function all(app: ReturnType<typeof makeApp>, key: string, path: string): Promise<any[]> {
+async function all(app: DossierApp<Store>, key: string, path: string): Promise<any[]> {
   const items: any[] = [];
   for (let page = 1; page <= 100; page++) {
     const answer = await call(app, "GET", `${path}${path.includes("?") ? "&" : "?"}per_page=100&page=${page}`, { key });
@@ -44,16 +49,18 @@ async function all(app: ReturnType<typeof makeApp>, key: string, path: string): 
   throw new Error(`more than 100 pages at ${path}`);
 }
 
-describe("dossier seed: realistic demo data, valid through the API", async () => {
-  const { data, org, key } = setUp();
+describe.each(ENGINES)("dossier seed on %s: realistic demo data, valid through the API", async (engine) => {
+  const { cli, org, key } = await setUp(engine);
+  const dossier = cli.run;
   // An event from before the seed, waiting for its delivery: the seed must leave it pending.
-  const before = openContext({ dataDir: data, env: { DOSSIER_LOG: "off" } });
+  const before = await openConfiguredContext({ dataDir: cli.data, env: { ...cli.env, DOSSIER_LOG: "off" } });
   const earlier = await before.store.write(() => writeNewDossier(before, org, { type: "candidate", name: "Before the seed" }));
   await before.store.close();
 
-  const seeded = dossier(data, "seed", "--org", org, "--dossiers", "60", "--contacts", "40", "--seed", "42", "--json");
-  // The API on the seeded folder, for every test here: they only read through it.
-  const app = makeApp({ dataDir: data });
+  const seeded = dossier("seed", "--org", org, "--dossiers", "60", "--contacts", "40", "--seed", "42", "--json");
+  // The API on the seeded folder and database, for every test here: they only read through it.
+  const app = await openApp({ dataDir: cli.data, webhooks: false, env: cli.env, config: { log: "off" } });
+  onCleanup(() => app.close());
 
   test("--json prints one object with the counts", () => {
     expect(seeded.code).toBe(0);
@@ -137,45 +144,39 @@ describe("dossier seed: realistic demo data, valid through the API", async () =>
   });
 
   test("the seed's events are recorded but skipped, with an endpoint set; the earlier pending one stays pending", () => {
-    const pending = dossier(data, "webhook", "deliveries", "--org", org, "--status", "pending", "--json").json.data;
+    const pending = dossier("webhook", "deliveries", "--org", org, "--status", "pending", "--json").json.data;
     expect(pending).toHaveLength(1);
-    const log = dossier(data, "webhook", "deliveries", "--org", org, "--json").json.data as { status: string; type: string }[];
+    const log = dossier("webhook", "deliveries", "--org", org, "--json").json.data as { status: string; type: string }[];
     expect(log.length).toBeGreaterThan(60 + seeded.json.counts.notes); // created, stage moves, notes...
     expect(log.filter((e) => e.status !== "skipped")).toHaveLength(1);
     expect(new Set(log.map((e) => e.type))).toEqual(new Set(["dossier.created", "dossier.stage_changed", "dossier.updated", "dossier.deleted", "note.created"]));
   });
 });
 
-describe("dossier seed: arguments, determinism, progress", () => {
+describe.each(ENGINES)("dossier seed on %s: arguments, determinism, progress", async (engine) => {
   test("the same --seed gives the same data again, in another organization", async () => {
     const shape = async () => {
-      const { data, org } = setUp();
-      expect(dossier(data, "seed", "--org", org, "--dossiers", "12", "--contacts", "10", "--seed", "7", "--json").code).toBe(0);
-      const ctx = openContext({ dataDir: data, env: { DOSSIER_LOG: "off" } });
-      try {
-        return ctx.store.sqlite
-          .query(
-            `SELECT d.name, d.type, d.status, d.deal_size, s.position FROM dossiers d LEFT JOIN stages s ON s.id = d.current_stage_id
-             WHERE d.organization_id = ? ORDER BY d.name, d.type, d.status, d.deal_size, s.position`,
-          )
-          .all(org);
-      } finally {
-        await ctx.store.close();
-      }
+      const { cli, org } = await setUp(engine);
+      expect(cli.run("seed", "--org", org, "--dossiers", "12", "--contacts", "10", "--seed", "7", "--json").code).toBe(0);
+      return cli.rows(
+        `SELECT d.name, d.type, d.status, d.deal_size, s.position FROM dossiers d LEFT JOIN stages s ON s.id = d.current_stage_id
+         WHERE d.organization_id = ? ORDER BY d.name, d.type, d.status, d.deal_size, s.position`,
+        org,
+      );
     };
     const first = await shape();
     expect(first).toHaveLength(12);
     expect((await shape())).toEqual(first);
   });
 
-  test("seeding twice into one organization adds to it (no clash on contact emails)", () => {
-    const { data, org } = setUp();
-    for (let run = 0; run < 2; run++) expect(dossier(data, "seed", "--org", org, "--dossiers", "5", "--contacts", "5", "--seed", "1", "--json").code).toBe(0);
-    expect(dossier(data, "seed", "--org", org, "--dossiers", "0", "--contacts", "1", "--json").json.counts).toMatchObject({ contacts: 1, dossiers: 0 });
+  test("seeding twice into one organization adds to it (no clash on contact emails)", async () => {
+    const { cli, org } = await setUp(engine);
+    for (let run = 0; run < 2; run++) expect(cli.run("seed", "--org", org, "--dossiers", "5", "--contacts", "5", "--seed", "1", "--json").code).toBe(0);
+    expect(cli.run("seed", "--org", org, "--dossiers", "0", "--contacts", "1", "--json").json.counts).toMatchObject({ contacts: 1, dossiers: 0 });
   });
 
-  const data = join(tempDir(), "data");
-  const org = dossier(data, "org", "create", "--name", "Args", "--json").json.id as string;
+  const { run: dossier, data, env } = await cliOn(engine, join(tempDir(), "data"));
+  const org = dossier("org", "create", "--name", "Args", "--json").json.id as string;
   test.each([
     ["without --org", []],
     ["--dossiers -1", ["--org", org, "--dossiers", "-1"]],
@@ -186,20 +187,20 @@ describe("dossier seed: arguments, determinism, progress", () => {
     ["--seed 2^32", ["--org", org, "--seed", "4294967296"]],
     ["a stray argument", ["--org", org, "extra"]],
   ])("C2: %s is a bad argument: exit 2, one line", (_name, args) => {
-    const result = dossier(data, "seed", ...args, "--json");
+    const result = dossier("seed", ...args, "--json");
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
   });
 
   test("C2: an unknown organization exits 1", () => {
-    const result = dossier(data, "seed", "--org", "00000000-0000-4000-8000-000000000000", "--json");
+    const result = dossier("seed", "--org", "00000000-0000-4000-8000-000000000000", "--json");
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("no organization");
   });
 
   test("in a pipe: a plain summary, no progress drawing", () => {
-    const result = dossier(data, "seed", "--org", org, "--dossiers", "3", "--contacts", "3", "--seed", "5");
+    const result = dossier("seed", "--org", org, "--dossiers", "3", "--contacts", "3", "--seed", "5");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("3 contacts, 3 dossiers");
     expect(result.stdout).toContain("--seed 5");
@@ -211,7 +212,7 @@ describe("dossier seed: arguments, determinism, progress", () => {
   const onTerminal = (...extra: string[]) => {
     const args = [process.execPath, MAIN, "seed", "--org", org, "--dossiers", "30", "--contacts", "20", "--data", data, ...extra];
     const run = Bun.spawnSync([script!, "-qec", args.map(quote).join(" "), "/dev/null"], {
-      stdin: "ignore", stdout: "pipe", stderr: "pipe", timeout: 60_000, env: { ...process.env, DOSSIER_LOG: "off" },
+      stdin: "ignore", stdout: "pipe", stderr: "pipe", timeout: 60_000, env: { ...process.env, ...env, DOSSIER_LOG: "off" },
     });
     expect(run.exitCode).toBe(0);
     return run.stdout.toString();

@@ -4,22 +4,24 @@
 // does for POST /dossiers: the real `dossier serve` holding its answers (test/helpers/held-answers.ts);
 // the test sees the commit in the database, kills the server with SIGKILL,
 // starts it again and retries. The message has no Message-ID, so only the key can hold the retry.
-import { Database } from "bun:sqlite";
+// On both engines (C19): SQLite in the data folder, PostgreSQL through DOSSIER_DATABASE_URL.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { tempDir } from "../helpers";
 import { committedAnswer, holdingWorks, serverHoldingAnswers, whyNotHolding } from "../helpers/held-answers";
 import { bootstrapKey, startServerProcess } from "../helpers/process";
+import { ENGINES } from "../helpers/stores";
+import { cliOn } from "../cli/helpers";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-if (!holdingWorks) console.warn(`intake-idempotency.server: strace cannot trace here (${whyNotHolding}); skipped`);
+if (!holdingWorks) console.warn(`intake-idempotency.server: strace cannot trace here (${whyNotHolding}); skipped on SQLite`);
 
 const MESSAGE = "From: Crash Proof <crash@example.com>\r\nSubject: Application\r\n\r\nOnce only.\r\n";
 
 /** The token of the default candidate flow's intake address, asked of a server started for it. */
-async function intakeToken(data: string): Promise<string> {
-  const server = await startServerProcess(data);
+async function intakeToken(data: string, env: Record<string, string>): Promise<string> {
+  const server = await startServerProcess(data, [], env);
   const auth = { authorization: `Bearer ${bootstrapKey(server)}` };
   const flows = (await (await fetch(`${server.url}/api/v1/flows?type=candidate`, { headers: auth })).json()) as { data: { id: string; is_default: boolean }[] };
   const flow = flows.data.find((f) => f.is_default)!;
@@ -29,13 +31,13 @@ async function intakeToken(data: string): Promise<string> {
   return intake.data.address.slice(0, intake.data.address.indexOf("@"));
 }
 
-describe("C16: a crash between the commit and the answer, on POST /intake/{token}", () => {
-  test.skipIf(!holdingWorks)("kill -9 after the dossier's commit and before the answer; the retry with the same key replays the answer, one dossier, one event", async () => {
+describe.each(ENGINES)("C16: a crash between the commit and the answer, on POST /intake/{token}, on %s", (engine) => {
+  test.skipIf(engine === "sqlite" && !holdingWorks)("kill -9 after the dossier's commit and before the answer; the retry with the same key replays the answer, one dossier, one event", async () => {
     const folder = tempDir();
-    const data = join(folder, "data");
-    const token = await intakeToken(data);
+    const { data, env, rows } = await cliOn(engine, join(folder, "data"));
+    const token = await intakeToken(data, env);
     const log = join(folder, "server.log");
-    const held = await serverHoldingAnswers(data, log);
+    const held = await serverHoldingAnswers(data, log, env);
     const { url } = held;
     const send = (base: string) =>
       fetch(`${base}/api/v1/intake/${token}`, { method: "POST", headers: { "content-type": "message/rfc822", "idempotency-key": "queue-1" }, body: MESSAGE });
@@ -44,21 +46,19 @@ describe("C16: a crash between the commit and the answer, on POST /intake/{token
       () => "no answer",
     );
 
-    const stored = await committedAnswer(data, "queue-1");
+    const stored = await committedAnswer(rows, "queue-1");
     await held.kill();
     expect(await lost).toBe("no answer");
     expect(stored.status).toBe(201);
 
-    const second = await startServerProcess(data);
+    const second = await startServerProcess(data, [], env);
     const retry = await send(second.url);
     expect([retry.status, retry.headers.get("idempotent-replayed")]).toEqual([201, "true"]);
     expect(await retry.text()).toBe(stored.body);
     second.proc.kill("SIGTERM");
     expect(await second.exited).toBe(0);
-    const check = new Database(join(data, "dossier.db"), { readonly: true });
-    const dossiers = check.query<{ id: string }, []>(`SELECT id FROM dossiers`).all();
-    const events = check.query<{ type: string }, []>(`SELECT type FROM events WHERE type LIKE 'dossier.%'`).all();
-    check.close();
+    const dossiers = await rows(`SELECT id FROM dossiers`);
+    const events = await rows(`SELECT type FROM events WHERE type LIKE 'dossier.%'`);
     expect(dossiers.map((d) => d.id)).toEqual([JSON.parse(stored.body).data.id]);
     expect(events.map((e) => e.type)).toEqual(["dossier.created"]);
   });

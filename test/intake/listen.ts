@@ -5,8 +5,11 @@ import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import type { Config } from "../../src/config";
 import { IntakeDesk } from "../../src/intake/desk";
 import { startSmtp, type SmtpOptions } from "../../src/intake/smtp";
+import type { DossierApp } from "../../src/app";
+import type { Store } from "../../src/db/store";
 import { intakeAddress } from "../../src/services/intake";
 import { makeApp, makeOrg, onCleanup } from "../helpers";
+import { appOn, queryRows, type Engine } from "../helpers/stores";
 
 export interface ListenerOptions {
   config?: Partial<Config>;
@@ -16,14 +19,21 @@ export interface ListenerOptions {
   smtp?: SmtpOptions;
 }
 
-/** An app with a Growth organization, its candidate flow's intake address, and an SMTP listener on
- * 127.0.0.1 with a nodemailer client for it. */
-export async function listener(options: ListenerOptions = {}) {
-  const app = makeApp({ config: options.config });
+/** An app on SQLite with a Growth organization, its candidate flow's intake address, and an SMTP
+ * listener on 127.0.0.1 with a nodemailer client for it. */
+export function listener(options: ListenerOptions = {}) {
+  return listenerFor(makeApp({ config: options.config }), options);
+}
+
+/** As listener, the app on `engine` (C19): SQLite, or a fresh database of the tests' PostgreSQL. */
+export async function listenerOn(engine: Engine, options: ListenerOptions = {}) {
+  return listenerFor(await appOn(engine, { config: options.config }), options);
+}
+
+async function listenerFor<A extends DossierApp<Store>>(app: A, options: ListenerOptions) {
   const org = await makeOrg(app, { plan: options.plan ?? "growth" });
-  const flow = app.dossier.store.sqlite
-    .query<{ id: string }, [string]>("SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default = 1")
-    .get(org.id)!.id;
+  // `AND is_default`: a flag both engines read as a condition (SQLite 1/0, PostgreSQL a boolean).
+  const [{ id: flow }] = await queryRows<{ id: string }>(app, "SELECT id FROM flows WHERE organization_id = ? AND type = 'candidate' AND is_default", org.id);
   const address = (await intakeAddress(app.dossier, org.id, flow))!.address;
   const desk = new IntakeDesk(app.dossier);
   const smtp = await startSmtp(app.dossier, desk, { host: "127.0.0.1", port: 0, tls: options.tls ?? null }, options.smtp);

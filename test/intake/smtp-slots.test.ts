@@ -2,10 +2,12 @@
 // (127.0.0.2 ... 127.0.0.11 all reach loopback on Linux), each sending a NOOP well within the 60 s
 // idle limit, took all 50 slots, and every new sender got 421. Each test is the attack, spoken over
 // real sockets to the real listener; time moves by the listener's injected timers, never by waiting.
+// On both engines (C19): the listener looks tokens up and stores messages in the app's store.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Timers } from "../../src/intake/smtp";
 import { SMTP_LIMITS } from "../../src/intake/smtp";
-import { listener, SmtpSession } from "./listen";
+import { ENGINES } from "../helpers/stores";
+import { listenerOn, SmtpSession, type ListenerOptions } from "./listen";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
@@ -42,7 +44,9 @@ async function deliver(session: SmtpSession, to: string, subject: string): Promi
   return session.send(`From: "Sender" <sender@example.com>\r\nSubject: ${subject}\r\n\r\nHello\r\n.`);
 }
 
-describe("issue 32: SMTP slots cannot be held for ever", () => {
+describe.each(ENGINES)("issue 32: SMTP slots cannot be held for ever, on %s", (engine) => {
+  const listener = (options: ListenerOptions = {}) => listenerOn(engine, options);
+
   test("5 connections from each of 10 addresses, all holding: a sender from a new address still gets in and delivers", async () => {
     const { address, port } = await listener();
     const held: SmtpSession[] = [];
