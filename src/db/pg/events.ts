@@ -12,6 +12,7 @@
 // is never given again, and `dossier migrate --to` sets it past the copied rows. A rolled-back
 // transaction leaves its number unused (a sequence never goes back): a gap, where SQLite gives the
 // number again; never a number that commits out of order.
+import type { SQL } from "bun";
 import type { EventCursor, FeedFilter, FeedRow, NewEvent } from "../events";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
@@ -22,12 +23,23 @@ import type { EngineQueries } from "./queries";
  * wait for each other, nothing worse. */
 export const EVENT_NUMBERING_LOCK = 1_917;
 
+/** Takes the organization's numbering lock, to the end of the transaction (nothing outside one).
+ * Also the organization's write order: a unit takes it before its first write of a contact, a
+ * dossier or a link, whose triggers take rows the organization's writers share (contact_kind_counts,
+ * contact_generations, dossier_counts, generations) and whose keys (a contact's folded email) make
+ * a concurrent unit wait. A unit holding this lock (it recorded an event: a CSV import's unit holds
+ * it across its rows) then never waits for such a row held by a unit that waits for this lock: the
+ * deadlock SQLite's one writer cannot have (docs/decisions.md, "One writer order per organization"). */
+export async function holdOrganization(sql: SQL, organizationId: string) {
+  await sql`SELECT pg_advisory_xact_lock(${EVENT_NUMBERING_LOCK}::integer, hashtext(${organizationId}))`;
+}
+
 export function pgEventQueries(db: Db): EngineQueries<"events"> {
   return {
     /** The sequence the organization's next event gets; call inside the unit that records it, which
      * then holds the organization's numbering lock until it commits or rolls back. */
     async nextSeq(organizationId: string) {
-      await db()`SELECT pg_advisory_xact_lock(${EVENT_NUMBERING_LOCK}::integer, hashtext(${organizationId}))`;
+      await holdOrganization(db(), organizationId);
       const [row] = await db()<{ seq: number }[]>`SELECT nextval(pg_get_serial_sequence('events', 'seq'))::float8 AS seq`;
       return row.seq;
     },
