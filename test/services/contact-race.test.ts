@@ -134,4 +134,26 @@ describe.each(ENGINES)("on %s", async (engine) => {
       expect(contacts).toEqual([{ city: "Lyon" }]);
     }
   });
+
+  test("a dossiers import beside other writes of the organization (a dossier of an existing contact, a PATCH, a link): no deadlock", async () => {
+    const org = await makeOrg(first);
+    const contact = await call(first, "POST", "/contacts", { key: org.key, body: { full_name: "Known", email: "known@example.com" } });
+    const dossiers = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => call(first, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: `Old ${i}` } })),
+    );
+    const csv = `name,email\r\n${Array.from({ length: 40 }, (_, i) => `Imported ${i},row${i}@example.com`).join("\r\n")}\r\n`;
+    const writes = Array.from({ length: 12 }, (_, i) => {
+      const dossier = dossiers[i % dossiers.length].json.data;
+      if (i % 3 === 0) return call(node(i), "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: `Linked ${i}`, contact_id: contact.json.data.id } });
+      if (i % 3 === 1) return call(node(i), "PATCH", `/dossiers/${dossier.id}`, { key: org.key, body: { name: `Renamed ${i}` } });
+      return call(node(i), "POST", `/dossiers/${dossier.id}/contacts`, { key: org.key, body: { contact_id: contact.json.data.id, role_on_dossier: "other" } });
+    });
+    const [result, ...answers] = await Promise.all([
+      imported(org, csv, { resource: "dossiers", type: "candidate", mapping: JSON.stringify({ name: "name", email: "email" }) }),
+      ...writes,
+    ]);
+    for (const answer of answers) expect([200, 201], answer.text).toContain(answer.status);
+    expect(result.status, JSON.stringify(result.errors)).toBe("succeeded");
+    expect([result.created, result.failed]).toEqual([40, 0]);
+  });
 });
