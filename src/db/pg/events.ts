@@ -23,6 +23,10 @@ import type { EngineQueries } from "./queries";
  * wait for each other, nothing worse. */
 export const EVENT_NUMBERING_LOCK = 1_917;
 
+/** The organizations whose numbering lock each open transaction holds, by its SQL (a new object
+ * per transaction): a unit sends the lock's statement once, not before each of its writes. */
+const held = new WeakMap<SQL, Set<string>>();
+
 /** Takes the organization's numbering lock, to the end of the transaction (nothing outside one).
  * Also the organization's write order: a unit takes it before its first write of a contact, a
  * dossier or a link, whose triggers take rows the organization's writers share (contact_kind_counts,
@@ -31,8 +35,16 @@ export const EVENT_NUMBERING_LOCK = 1_917;
  * it across its rows) then never waits for such a row held by a unit that waits for this lock: the
  * deadlock SQLite's one writer cannot have (docs/decisions.md, "One writer order per organization"). */
 export async function holdOrganization(sql: SQL, organizationId: string) {
+  let orgs = held.get(sql);
+  if (orgs?.has(organizationId)) return;
   await sql`SELECT pg_advisory_xact_lock(${EVENT_NUMBERING_LOCK}::integer, hashtext(${organizationId}))`;
+  if (!orgs) held.set(sql, (orgs = new Set()));
+  orgs.add(organizationId);
 }
+
+/** After a rollback to a savepoint of the transaction `sql`: a lock taken since the savepoint is
+ * released with it (PostgreSQL), so the next write takes it again. */
+export const forgetHeldLocks = (sql: SQL) => void held.delete(sql);
 
 export function pgEventQueries(db: Db): EngineQueries<"events"> {
   return {
