@@ -11,10 +11,14 @@ import type { EngineQueries } from "./queries";
 type LinkItem = Static<typeof LinkItemSchema>;
 type LinkRole = Static<typeof LinkRoleSchema>;
 
-export function pgLinkQueries(db: Db): EngineQueries<"links"> {
+export function pgLinkQueries(db: Db, inUnit: () => boolean): EngineQueries<"links"> {
   return {
-    /** True when the dossier (archived included) is the organization's. */
+    /** True when the dossier (archived included) is the organization's. Inside a unit (a link's or
+     * an unlink's first step), the organization's write order first: the link's state read next
+     * (linked already? primary?) is then not another unit's to change before this one writes, as
+     * under SQLite's one writer (two links of one contact at once: 201 then 200, not a 500). */
     async dossierExists(organizationId: string, dossierId: string) {
+      if (inUnit()) await holdOrganization(db(), organizationId);
       return (await db()`SELECT 1 AS ok FROM dossiers WHERE id = ${dossierId} AND organization_id = ${organizationId}`).length > 0;
     },
 
