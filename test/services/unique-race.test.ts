@@ -71,4 +71,26 @@ describe.each(ENGINES)("on %s", async (engine) => {
     expect(answers.map((a) => a.status).sort(), answers.map((a) => a.text).join("\n")).toEqual([201, ...Array<number>(RACERS - 1).fill(409)]);
     for (const answer of answers.filter((a) => a.status === 409)) expect(answer.json.error.code).toBe("duplicate_member");
   });
+
+  test(`${RACERS} contacts PATCHed to one email at once: one 200, the others 409 duplicate_contact`, async () => {
+    const org = await makeOrg(first);
+    const contacts = await Promise.all(Array.from({ length: RACERS }, (_, i) => call(first, "POST", "/contacts", { key: org.key, body: { full_name: `Renamed ${i}` } })));
+    const answers = await racing((i) => call(node(i), "PATCH", `/contacts/${contacts[i].json.data.id}`, { key: org.key, body: { email: "Same@example.com" } }));
+    expect(answers.map((a) => a.status).sort(), answers.map((a) => a.text).join("\n")).toEqual([200, ...Array<number>(RACERS - 1).fill(409)]);
+    const holders = await queryRows(first, "SELECT id FROM contacts WHERE organization_id = ? AND email_folded = 'same@example.com'", org.id);
+    expect(holders.length).toBe(1);
+  });
+
+  test(`${RACERS} contacts linked as the primary of one dossier at once: all 201, one primary, the dossier's contact_id its contact`, async () => {
+    const org = await makeOrg(first);
+    const dossier = (await call(first, "POST", "/dossiers", { key: org.key, body: { type: "sales", name: "Contested" } })).json.data;
+    const contacts = await Promise.all(Array.from({ length: RACERS }, (_, i) => call(first, "POST", "/contacts", { key: org.key, body: { full_name: `Primary ${i}` } })));
+    const answers = await racing((i) =>
+      call(node(i), "POST", `/dossiers/${dossier.id}/contacts`, { key: org.key, body: { contact_id: contacts[i].json.data.id, role_on_dossier: "champion", is_primary: true } }),
+    );
+    for (const answer of answers) expect(answer.status, answer.text).toBe(201);
+    const primaries = await queryRows<{ contact_id: string }>(first, "SELECT contact_id FROM dossier_contacts WHERE dossier_id = ? AND is_primary", dossier.id);
+    expect(primaries.length).toBe(1);
+    expect((await call(node(1), "GET", `/dossiers/${dossier.id}`, { key: org.key })).json.data.contact_id).toBe(primaries[0].contact_id);
+  });
 });
