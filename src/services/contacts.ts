@@ -204,9 +204,10 @@ const FIND_OR_INSERT_TRIES = 3;
 /**
  * The organization's contact with `input.email` (case-insensitive), else one inserted from `input`
  * (C5's find-or-create); call inside a unit. Units racing on a new email all get the one contact:
- * on PostgreSQL the insert of a unit that lost the race waits for the winner's commit and finds the
- * email taken; the lookup made after it is a new statement (READ COMMITTED) and sees the winner's
- * row, where SQLite's one writer runs the units one after another and the first lookup finds it.
+ * on PostgreSQL a unit that lost the race looked before the winner committed, its insert waits for
+ * that commit (the organization's lock, src/db/pg/contacts.ts) and finds the email taken, and the
+ * lookup made after it is a new statement (READ COMMITTED) that sees the winner's row; SQLite's one
+ * writer runs the units one after another, and the first lookup finds it.
  */
 export async function findOrInsertContact(ctx: Context, organizationId: string, input: ContactInput & { email: string }): Promise<ContactRow> {
   for (let tries = 1; ; tries++) {

@@ -29,9 +29,9 @@ const held = new WeakMap<SQL, Set<string>>();
 
 /** Takes the organization's numbering lock, to the end of the transaction (nothing outside one).
  * Also the organization's write order: a unit takes it before its first write of a contact, a
- * dossier or a link, whose triggers take rows the organization's writers share (contact_kind_counts,
- * contact_generations, dossier_counts, generations) and whose keys (a contact's folded email) make
- * a concurrent unit wait. A unit holding this lock (it recorded an event: a CSV import's unit holds
+ * dossier, a link, a flow or a stage (and before the checks such a write depends on), whose triggers
+ * take rows the organization's writers share (contact_kind_counts, contact_generations,
+ * dossier_counts, generations) and whose keys (a contact's folded email) make a concurrent unit wait. A unit holding this lock (it recorded an event: a CSV import's unit holds
  * it across its rows) then never waits for such a row held by a unit that waits for this lock: the
  * deadlock SQLite's one writer cannot have (docs/decisions.md, "One writer order per organization"). */
 export async function holdOrganization(sql: SQL, organizationId: string) {
