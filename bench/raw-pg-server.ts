@@ -84,6 +84,8 @@ const create = (input: CreateBody) =>
       intake_notes: null, cv_url: null, contact_id: contactId, stage_entered_at: stage ? now : null, stage_due_at: due,
       created_at: now, updated_at: now,
     };
+    // The organization's write order before its first write, as src/db/pg/events.ts's holdOrganization.
+    await tx`SELECT pg_advisory_xact_lock(${EVENT_NUMBERING_LOCK}::integer, hashtext(${orgId}))`;
     if (!existing) {
       const kind = input.type === "candidate" ? "candidate" : "prospect";
       await tx`INSERT INTO contacts (id, organization_id, full_name, email, email_folded, phone, linkedin_url, company, role, city, kind,
@@ -100,7 +102,6 @@ const create = (input: CreateBody) =>
     await tx`INSERT INTO dossier_contacts (dossier_id, contact_id, organization_id, role_on_dossier, is_primary, created_at)
       VALUES (${id}, ${contactId}, ${orgId}, 'primary', true, ${now})`;
     const pending = (await tx`SELECT 1 AS ok FROM webhook_endpoints WHERE organization_id = ${orgId} AND disabled_at IS NULL`).length > 0;
-    await tx`SELECT pg_advisory_xact_lock(${EVENT_NUMBERING_LOCK}::integer, hashtext(${orgId}))`;
     const [{ seq }] = await tx<{ seq: number }[]>`SELECT nextval(pg_get_serial_sequence('events', 'seq'))::float8 AS seq`;
     const eventId = "evt_" + timeOrderedId();
     const body = JSON.stringify({ id: eventId, type: "dossier.created", created_at: now, organization_id: orgId, data: stored });

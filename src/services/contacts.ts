@@ -198,6 +198,30 @@ export async function insertContact(ctx: Context, organizationId: string, input:
   return row;
 }
 
+/** A contact's inserts tried by findOrInsertContact (each lost race reads a committed contact). */
+const FIND_OR_INSERT_TRIES = 3;
+
+/**
+ * The organization's contact with `input.email` (case-insensitive), else one inserted from `input`
+ * (C5's find-or-create); call inside a unit. Units racing on a new email all get the one contact:
+ * on PostgreSQL a unit that lost the race looked before the winner committed, its insert waits for
+ * that commit (the organization's lock, src/db/pg/contacts.ts) and finds the email taken, and the
+ * lookup made after it is a new statement (READ COMMITTED) that sees the winner's row; SQLite's one
+ * writer runs the units one after another, and the first lookup finds it.
+ */
+export async function findOrInsertContact(ctx: Context, organizationId: string, input: ContactInput & { email: string }): Promise<ContactRow> {
+  for (let tries = 1; ; tries++) {
+    const found = await findContactByEmail(ctx, organizationId, input.email);
+    if (found) return found;
+    try {
+      return await insertContact(ctx, organizationId, input);
+    } catch (error) {
+      // Taken, then deleted before this lookup: tried again, a few times.
+      if (!(error instanceof ApiError && error.code === "duplicate_contact") || tries >= FIND_OR_INSERT_TRIES) throw error;
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The operations behind the endpoints. Each change is one unit of the store's group commit
 // (C11); the write* functions are its bodies, for callers that combine several in one unit.

@@ -13,7 +13,7 @@ import {
   CreateDossier, type Dossier as DossierRecord, type DossierStatus as DossierStatusSchema, type DossierType as DossierTypeSchema, PatchDossier,
 } from "../schemas/dossiers";
 import { newId } from "../ids";
-import { findContactByEmail, insertContact } from "./contacts";
+import { findOrInsertContact, insertContact } from "./contacts";
 import { cursorOf, positionOf, type PagedAnswer } from "./cursor";
 import { changesOf, recordHistory } from "./history";
 import { applyMetadata, metadataFilters, metadataText } from "./metadata";
@@ -190,16 +190,17 @@ export async function writeNewDossier(
   const now = ctx.now().toISOString();
   const name = input.name.trim();
   // The contact first, so that the dossier's INSERT carries its contact_id (C5: the primary's).
-  if (!contactId && input.email) contactId = (await findContactByEmail(ctx, organizationId, input.email))?.id ?? null;
   if (!contactId) {
-    contactId = (await insertContact(ctx, organizationId, {
+    const made = {
       full_name: name,
-      email: input.email ?? null,
       phone: input.phone ?? null,
       company: input.company ?? null,
       role: input.role ?? null,
       kind: [input.type === "candidate" ? "candidate" : "prospect"],
-    })).id;
+    };
+    contactId = (input.email
+      ? await findOrInsertContact(ctx, organizationId, { ...made, email: input.email })
+      : await insertContact(ctx, organizationId, { ...made, email: null })).id;
   }
   // The row as stored is the event's and the answer's Dossier, without reading it again.
   const given = Object.fromEntries(STORED_AS_GIVEN.map((field) => [field, input[field] ?? null])) as Pick<Dossier, (typeof STORED_AS_GIVEN)[number] & keyof Dossier>;

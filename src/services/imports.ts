@@ -369,8 +369,21 @@ async function applyContact(job: Job, body: Record<string, unknown>): Promise<Ap
       if (job.mode === "upsert") return create();
       throw invalidBody(`email: empty, and mode ${job.mode} matches rows on email`, "email");
     }
-    const row = await findContactByEmail(ctx, organizationId, fields.email);
-    existing = row ? await getContact(ctx, organizationId, row.id) : null;
+    const byEmail = async (email: string) => {
+      const row = await findContactByEmail(ctx, organizationId, email);
+      return row ? await getContact(ctx, organizationId, row.id) : null;
+    };
+    existing = await byEmail(fields.email);
+    if (!existing && job.mode === "upsert") {
+      try {
+        return await create();
+      } catch (error) {
+        // Made since the lookup by a unit that committed first (PostgreSQL's concurrent units;
+        // SQLite's one writer never gets here): updated instead, as it would have been found.
+        if (!(error instanceof ApiError && error.code === "duplicate_contact")) throw error;
+      }
+      existing = await byEmail(fields.email);
+    }
   } else if (body.id === undefined) {
     if (job.mode === "upsert") return create();
     throw invalidBody(`id: empty, and mode ${job.mode} matches rows on id`, "id");

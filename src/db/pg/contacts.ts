@@ -11,6 +11,14 @@
 // with instr (shorter terms). The term comes folded (C10) and has LIKE's `\`, `%` and `_` escaped
 // here, so it matches as a plain substring, as on SQLite.
 //
+// Writes (C19): inside a unit, a contact's insert, update or delete first takes the organization's
+// numbering lock (holdOrganization, src/db/pg/events.ts), so that no deadlock arises where SQLite's
+// one writer has none: a contact's INSERT waits for another unit's uncommitted contact of the same
+// folded email, and its triggers take rows every writer of the organization shares, while a unit
+// that recorded an event (a CSV import's, across its rows) holds that lock to its commit. With the
+// lock taken first, units racing on one new email (C5's find-or-create) run one after the other;
+// the later one finds the email taken and links the contact that won (src/services/contacts.ts).
+//
 // A page and its total are one statement (the total's row LEFT JOINed to the page's rows): one
 // state of the database without a read snapshot, as SQLite's page reads in a snapshot of its own.
 import type { SQL, TransactionSQL } from "bun";
@@ -18,6 +26,7 @@ import { contactOf, type ContactPageQuery } from "../contacts";
 import type { ContactRow } from "../schema";
 import { metadataOf, pairsOf, sortedKeys } from "../metadata";
 import type { Db } from "./client";
+import { holdOrganization } from "./events";
 import type { EngineQueries } from "./queries";
 
 type CountedRow = ContactRow & { dossierCount: number };
@@ -93,6 +102,8 @@ export function pgContactQueries(db: Db, inUnit: () => boolean): EngineQueries<"
   // If-Match checked again in the unit holds until its change commits (C16).
   const byId = async (organizationId: string, contactId: string) => {
     const sql = db();
+    // The organization's write order before the row's lock (see above).
+    if (inUnit()) await holdOrganization(sql, organizationId);
     const [row] = inUnit()
       ? await sql<CountedRow[]>`SELECT ${countedColumns(sql)}
       FROM contacts c WHERE c.id = ${contactId} AND c.organization_id = ${organizationId} FOR NO KEY UPDATE OF c`
@@ -128,6 +139,11 @@ export function pgContactQueries(db: Db, inUnit: () => boolean): EngineQueries<"
       if (isEmailClash(error)) return false;
       throw error;
     }
+  }
+
+  /** Inside a unit, the organization's write order before a contact's row is written (see above). */
+  async function inOrder(organizationId: string) {
+    if (inUnit()) await holdOrganization(db(), organizationId);
   }
 
   /** The contact's metadata pairs as contact_metadata holds them (from its stored text): replaced whole. */
@@ -249,6 +265,7 @@ export function pgContactQueries(db: Db, inUnit: () => boolean): EngineQueries<"
 
     /** Inserts the row; false (nothing written) when its folded email is another contact's of the organization. */
     async insert(row: ContactRow) {
+      await inOrder(row.organizationId);
       const inserted = await unlessEmailTaken(
         (sql) => sql`INSERT INTO contacts (id, organization_id, full_name, email, email_folded, phone, linkedin_url, company, role, city,
             kind, kind_mask, notes, pool_added_at, pool_expires_at, created_at, updated_at, metadata)
@@ -271,12 +288,12 @@ export function pgContactQueries(db: Db, inUnit: () => boolean): EngineQueries<"
         set[column] = value;
       }
       if (Object.keys(set).length === 0) return Promise.resolve(true);
-      return unlessEmailTaken((sql) => sql`UPDATE contacts SET ${sql(set)} WHERE id = ${contactId} AND organization_id = ${organizationId}`).then(
+      return inOrder(organizationId).then(() => unlessEmailTaken((sql) => sql`UPDATE contacts SET ${sql(set)} WHERE id = ${contactId} AND organization_id = ${organizationId}`).then(
         async (updated) => {
           if (updated && changes.metadata !== undefined) await setPairs(organizationId, contactId, changes.metadata, true);
           return updated;
         },
-      );
+      ));
     },
 
     /** Replaces the search row's folded texts (the triggers fold with lower() COLLATE "C", ASCII only). */
@@ -287,6 +304,7 @@ export function pgContactQueries(db: Db, inUnit: () => boolean): EngineQueries<"
 
     /** Deletes the contact row (its search row goes with it, by a trigger). */
     async delete(organizationId: string, contactId: string) {
+      await inOrder(organizationId);
       await db()`DELETE FROM contacts WHERE id = ${contactId} AND organization_id = ${organizationId}`;
     },
 

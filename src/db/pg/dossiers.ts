@@ -21,6 +21,7 @@ import type { DossierFilters, ListDossiersQuery, ListPage } from "../dossier-pag
 import type { Dossier as DossierRecord } from "../../schemas/dossiers";
 import { metadataOf, pairsOf, sortedKeys } from "../metadata";
 import type { Db } from "./client";
+import { holdOrganization } from "./events";
 import type { EngineQueries } from "./queries";
 
 type Dossier = Static<typeof DossierRecord>;
@@ -93,6 +94,8 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
   // so does this lock for units on one dossier. NO KEY: a note or a link may still reference it.
   const byId = async (organizationId: string, id: string): Promise<Dossier | null> => {
     const sql = db();
+    // The organization's write order before the row's lock (src/db/pg/events.ts, holdOrganization).
+    if (inUnit()) await holdOrganization(sql, organizationId);
     const [row] = inUnit()
       ? await sql<StoredDossier[]>`SELECT ${columns(sql)}
       FROM dossiers WHERE id = ${id} AND organization_id = ${organizationId} FOR NO KEY UPDATE`
@@ -188,6 +191,7 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
     /** Inserts the row and returns it as stored. */
     async insert(row: Dossier) {
       const sql = db();
+      await holdOrganization(sql, row.organization_id);
       const [stored] = await sql<Dossier[]>`INSERT INTO dossiers (id, organization_id, flow_id, type, name, email, phone, company, role,
           contact_person, status, current_stage_id, assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at,
           stage_due_at, created_at, updated_at, metadata)
@@ -209,6 +213,7 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
         set[column] = column === "metadata" ? JSON.stringify(changes.metadata) : (changes[column] ?? null);
       }
       const sql = db();
+      await holdOrganization(sql, organizationId);
       // A move to another stage begins a new stage visit, not handled yet by the overdue-tasks job
       // (C22): its marker goes in the same statement (a move to the same stage keeps it).
       const reset =

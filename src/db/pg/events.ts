@@ -12,6 +12,7 @@
 // is never given again, and `dossier migrate --to` sets it past the copied rows. A rolled-back
 // transaction leaves its number unused (a sequence never goes back): a gap, where SQLite gives the
 // number again; never a number that commits out of order.
+import type { SQL } from "bun";
 import type { EventCursor, FeedFilter, FeedRow, NewEvent } from "../events";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
@@ -22,12 +23,35 @@ import type { EngineQueries } from "./queries";
  * wait for each other, nothing worse. */
 export const EVENT_NUMBERING_LOCK = 1_917;
 
+/** The organizations whose numbering lock each open transaction holds, by its SQL (a new object
+ * per transaction): a unit sends the lock's statement once, not before each of its writes. */
+const held = new WeakMap<SQL, Set<string>>();
+
+/** Takes the organization's numbering lock, to the end of the transaction (nothing outside one).
+ * Also the organization's write order: a unit takes it before its first write of a contact, a
+ * dossier, a link, a flow or a stage (and before the checks such a write depends on), whose triggers
+ * take rows the organization's writers share (contact_kind_counts, contact_generations,
+ * dossier_counts, generations) and whose keys (a contact's folded email) make a concurrent unit wait. A unit holding this lock (it recorded an event: a CSV import's unit holds
+ * it across its rows) then never waits for such a row held by a unit that waits for this lock: the
+ * deadlock SQLite's one writer cannot have (docs/decisions.md, "One writer order per organization"). */
+export async function holdOrganization(sql: SQL, organizationId: string) {
+  let orgs = held.get(sql);
+  if (orgs?.has(organizationId)) return;
+  await sql`SELECT pg_advisory_xact_lock(${EVENT_NUMBERING_LOCK}::integer, hashtext(${organizationId}))`;
+  if (!orgs) held.set(sql, (orgs = new Set()));
+  orgs.add(organizationId);
+}
+
+/** After a rollback to a savepoint of the transaction `sql`: a lock taken since the savepoint is
+ * released with it (PostgreSQL), so the next write takes it again. */
+export const forgetHeldLocks = (sql: SQL) => void held.delete(sql);
+
 export function pgEventQueries(db: Db): EngineQueries<"events"> {
   return {
     /** The sequence the organization's next event gets; call inside the unit that records it, which
      * then holds the organization's numbering lock until it commits or rolls back. */
     async nextSeq(organizationId: string) {
-      await db()`SELECT pg_advisory_xact_lock(${EVENT_NUMBERING_LOCK}::integer, hashtext(${organizationId}))`;
+      await holdOrganization(db(), organizationId);
       const [row] = await db()<{ seq: number }[]>`SELECT nextval(pg_get_serial_sequence('events', 'seq'))::float8 AS seq`;
       return row.seq;
     },

@@ -2,10 +2,17 @@
 // read with its stages in one statement (a LEFT JOIN, grouped here), where SQLite reads the stages
 // of each flow after it: one round trip per page instead of one per flow, and one state of the
 // database even outside a read snapshot.
+//
+// Inside a unit, every method but the lists' first takes the organization's write order
+// (holdOrganization, src/db/pg/events.ts): a unit's checks (a flow's stage count, which position a
+// new stage takes, the type's current default) and its writes then see no other unit of the
+// organization between them, as under SQLite's one writer. Without it, stages added at once took
+// one position twice, and flows made default at once two defaults: a unique index refused one (500).
 import type { Static } from "@sinclair/typebox";
 import type { NewFlow } from "../flows";
 import type { Flow, FlowType, Stage } from "../../schemas/flows";
 import type { Db } from "./client";
+import { holdOrganization } from "./events";
 import type { EngineQueries } from "./queries";
 
 type FlowRecord = Static<typeof Flow>;
@@ -51,7 +58,27 @@ function flowsOf(rows: FlowStageRow[]): FlowRecord[] {
   return flows;
 }
 
-export function pgFlowQueries(db: Db): EngineQueries<"flows"> {
+/** The methods that read for a list, outside any unit's decisions: no lock. */
+const LIST_READS = new Set(["stagesOf", "count", "page"]);
+
+export function pgFlowQueries(db: Db, inUnit: () => boolean): EngineQueries<"flows"> {
+  const queries = flowQueries(db);
+  const ordered: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(queries)) {
+    const call = method as (...args: unknown[]) => Promise<unknown>;
+    ordered[name] = LIST_READS.has(name)
+      ? call
+      : async (...args: unknown[]) => {
+          // Each takes the organization's id first, but insert (a flow, which names it).
+          const organizationId = typeof args[0] === "string" ? args[0] : (args[0] as NewFlow).organization_id;
+          if (inUnit()) await holdOrganization(db(), organizationId);
+          return call(...args);
+        };
+  }
+  return ordered as unknown as EngineQueries<"flows">;
+}
+
+function flowQueries(db: Db): EngineQueries<"flows"> {
   return {
     /** The flow's stages by position. */
     async stagesOf(organizationId: string, flowId: string) {

@@ -6,6 +6,7 @@
 // ROLLBACK TO, which is what a refused row does.
 import type { ImportedRecordRow, ImportProgress, ImportRow, Savepoint } from "../imports";
 import type { Db } from "./client";
+import { forgetHeldLocks } from "./events";
 import type { EngineQueries } from "./queries";
 
 /** Rows of import_rows per INSERT (7 parameters each, well under PostgreSQL's 65,535). */
@@ -130,8 +131,10 @@ export function pgImportQueries(db: Db): EngineQueries<"imports"> {
       else await db()`RELEASE SAVEPOINT import_row`;
     },
 
-    /** Undoes what was written since the savepoint, and ends it. */
+    /** Undoes what was written since the savepoint, and ends it (with the organization's lock when
+     * it was taken since: src/db/pg/events.ts). */
     async rollbackTo(name: Savepoint) {
+      forgetHeldLocks(db());
       if (checked(name) === "import_batch") {
         await db()`ROLLBACK TO SAVEPOINT import_batch`;
         await db()`RELEASE SAVEPOINT import_batch`;

@@ -11,7 +11,10 @@ const columns = (sql: SQL) => sql`id, organization_id AS "organizationId", email
   password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt",
   time_zone AS "timeZone", digest::integer AS digest, last_digest_date AS "lastDigestDate", calendar_token_hash AS "calendarTokenHash"`;
 
-export function pgMemberQueries(db: Db): EngineQueries<"members"> {
+/** The class of the member emails' locks (two-key advisory locks, as the events' numbering lock). */
+const MEMBER_EMAIL_LOCK = 1_919;
+
+export function pgMemberQueries(db: Db, inUnit: () => boolean): EngineQueries<"members"> {
   return {
     async byId(organizationId: string, id: string) {
       const sql = db();
@@ -46,9 +49,14 @@ export function pgMemberQueries(db: Db): EngineQueries<"members"> {
       await db()`UPDATE members SET calendar_token_hash = ${hash} WHERE organization_id = ${organizationId} AND id = ${id}`;
     },
 
-    /** By the folded email, in the whole installation (emails are unique there, C20). */
+    /** By the folded email, in the whole installation (emails are unique there, C20). Inside a unit
+     * (one that adds a member when the email is free), the email's lock first, to the commit: two
+     * units adding one email at once then look one after the other, and the second finds the
+     * first's member (409 duplicate_member, as under SQLite's one writer, not a 500 from
+     * members_email). Only such units take it, each before any other lock: no deadlock. */
     async byFoldedEmail(emailFolded: string) {
       const sql = db();
+      if (inUnit()) await sql`SELECT pg_advisory_xact_lock(${MEMBER_EMAIL_LOCK}::integer, hashtext(${emailFolded}))`;
       const [row] = await sql<MemberRow[]>`SELECT ${columns(sql)}
         FROM members WHERE email_folded = ${emailFolded}`;
       return row ?? null;
