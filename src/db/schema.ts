@@ -1,7 +1,9 @@
-// The whole storage model as code. drizzle-kit generates the migrations in drizzle/ from this file.
+// The whole storage model as code, for both engines: drizzle-kit generates the migrations in drizzle/
+// from this file, and src/db/pg/schema-gen.ts the PostgreSQL tables (src/db/pg/schema.ts, then
+// drizzle-pg/) by the rules it states (npm run db:generate:pg).
 // Timestamps are ISO 8601 strings with milliseconds (C3), so text order is time order.
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, type SQLiteColumn, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const organizations = sqliteTable("organizations", {
   id: text("id").primaryKey(),
@@ -685,6 +687,26 @@ export const signInFailures = sqliteTable(
   },
   (t) => [index("sign_in_failures_key").on(t.key, t.at)],
 );
+
+// PostgreSQL's kind of each integer above is integer, but bigint (read as a JavaScript number, exact
+// to 2^53) for an AUTOINCREMENT key, a column whose foreign key names a bigint, and these: counters
+// that only grow, the stage visits' ids kept without a foreign key, and epoch milliseconds.
+// src/db/pg/schema-gen.ts writes src/db/pg/schema.ts from this file by that rule.
+export const PG_BIGINT: SQLiteColumn[] = [
+  contactGenerations.generation,
+  contactGenerations.searchEdits,
+  generations.generation,
+  rateCounters.cum,
+  rateHits.cum,
+  dossiers.overdueTaskVisitId,
+  tasks.stageVisitId,
+  events.nextAttemptAt,
+  outgoingMail.nextAttemptAt,
+  leases.expiresAt,
+  leases.position,
+  rateHits.at,
+  signInFailures.at,
+];
 
 export type Organization = typeof organizations.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;

@@ -1,9 +1,11 @@
-// One schema, two engines (C19, issue 34): src/db/pg/schema.ts and drizzle-pg/ must describe the
-// same store as src/db/schema.ts and drizzle/. Fails when they drift apart: tables, columns (names,
-// nullability, kinds mapped), primary keys, indexes (names, columns, unique, partial), foreign keys,
-// triggers (names, tables, events), and what the triggers keep (counts, generations, search rows,
-// stage visits, outcomes) after the same writes. The differences that are meant are listed below,
-// each with its reason (docs/decisions.md, "PostgreSQL schema").
+// One schema, two engines (C19, issue 34): src/db/schema.ts is the one declaration;
+// src/db/pg/schema.ts is generated from it (src/db/pg/schema-gen.ts) and drizzle-pg/ from that. Fails
+// when someone edited one side only: the committed pg-core file is not the generator's output; or
+// when they drift apart all the same: tables, columns (names, nullability, kinds mapped), primary
+// keys, indexes (names, columns, unique, partial), foreign keys, triggers (names, tables, events),
+// and what the triggers keep (counts, generations, search rows, stage visits, outcomes) after the
+// same writes. The differences that are meant are listed below, each with its reason
+// (docs/decisions.md, "PostgreSQL schema").
 import { Database } from "bun:sqlite";
 import { SQL } from "bun";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -14,6 +16,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { migrate } from "../../src/db/migrate";
 import { embeddedPgMigrations, migratePg } from "../../src/db/pg/migrate";
+import { pgSchemaSource } from "../../src/db/pg/schema-gen";
 import * as pgSchema from "../../src/db/pg/schema";
 import * as sqliteSchema from "../../src/db/schema";
 import { freshDatabase } from "../helpers/postgres";
@@ -200,6 +203,10 @@ async function pgTriggers(sql: SQL): Promise<Triggers> {
 // --- the tests ---------------------------------------------------------------------------------
 
 describe("schema drift between SQLite and PostgreSQL", () => {
+  test("src/db/pg/schema.ts is what src/db/pg/schema-gen.ts writes from src/db/schema.ts (else: npm run db:generate:pg)", () => {
+    expect(readFileSync(join(root, "src/db/pg/schema.ts"), "utf8")).toBe(pgSchemaSource());
+  });
+
   test("the drizzle schemas declare the same tables, columns, keys and indexes", () => {
     expect(pgSchemaShapes()).toEqual(sqliteSchemaShapes());
     // Kinds, precisely: text is text, a boolean is a boolean, real is double precision, an integer is
