@@ -13,6 +13,7 @@ import m0007 from "../../../drizzle-pg/0007_metadata.sql" with { type: "text" };
 import m0008 from "../../../drizzle-pg/0008_shared_counters.sql" with { type: "text" };
 import m0009 from "../../../drizzle-pg/0009_counters_unlogged.sql" with { type: "text" };
 import m0010 from "../../../drizzle-pg/0010_counting_functions.sql" with { type: "text" };
+import m0011 from "../../../drizzle-pg/0011_admission_reads.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -26,6 +27,7 @@ export const migrationSql: Record<string, string> = {
   "0008_shared_counters": m0008,
   "0009_counters_unlogged": m0009,
   "0010_counting_functions": m0010,
+  "0011_admission_reads": m0011,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;
