@@ -10,7 +10,7 @@
 //        one statement as src/db/pg/dossiers.ts's: the total from dossier_counts (as the app reads it
 //        for these filters) and, when the page is not past it, the page newest first; JSON.stringify
 //        of the rows.
-//   GET  /get/ID -> { data: Dossier }
+//   GET  /get/ID -> { data: Dossier }   (every list and record with its metadata as an object, as the API shows it)
 //   POST /create (JSON: type, name, email, phone, company, role) -> 201 { data: Dossier }
 //        one transaction: the default flow and its first stage, the contact with the same email (if
 //        any), INSERT contact (whose triggers fill contact_search and the kind counts), INSERT
@@ -38,7 +38,12 @@ const pool = Number(flag("pool", "10"));
 const sql = new SQL({ url, max: pool, idleTimeout: 60 });
 
 const COLUMNS = sql`id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status, current_stage_id,
-  assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at`;
+  assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at, metadata`;
+/** The row's metadata (its stored JSON text) as the object the API shows (src/db/metadata.ts). */
+const withMetadata = (row: Record<string, unknown>) => {
+  row.metadata = row.metadata === "{}" ? {} : JSON.parse(row.metadata as string);
+  return row;
+};
 
 const DAY_MS = 86_400_000;
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -53,7 +58,7 @@ async function list(page: number, perPage: number, type: string | null, status: 
       SELECT ${COLUMNS} FROM dossiers WHERE total.n > ${offset}::bigint AND ${where}
       ORDER BY created_at DESC, id DESC LIMIT ${perPage}::bigint OFFSET ${offset}::bigint) page ON true`;
   const total = found[0].list_total;
-  const rows = found[0].id === null ? [] : found.map(({ list_total: _, ...row }: Record<string, unknown>) => row);
+  const rows = found[0].id === null ? [] : found.map(({ list_total: _, ...row }: Record<string, unknown>) => withMetadata(row));
   return `{"data":${JSON.stringify(rows)},"meta":${JSON.stringify({ total, page, per_page: perPage })}}`;
 }
 
@@ -104,6 +109,7 @@ const create = (input: CreateBody) =>
     const pending = (await tx`SELECT 1 AS ok FROM webhook_endpoints WHERE organization_id = ${orgId} AND disabled_at IS NULL`).length > 0;
     const [{ seq }] = await tx<{ seq: number }[]>`SELECT nextval(pg_get_serial_sequence('events', 'seq'))::float8 AS seq`;
     const eventId = "evt_" + timeOrderedId();
+    withMetadata(stored);
     const body = JSON.stringify({ id: eventId, type: "dossier.created", created_at: now, organization_id: orgId, data: stored });
     await tx`INSERT INTO events (seq, id, organization_id, type, created_at, body, status, attempts, next_attempt_at)
       VALUES (${seq}::bigint, ${eventId}, ${orgId}, 'dossier.created', ${now}, ${body}, ${pending ? "pending" : "skipped"}, 0, ${pending ? Date.now() : null}::bigint)`;
@@ -122,7 +128,7 @@ const server = Bun.serve({
     }
     if (url.pathname.startsWith("/get/") && request.method === "GET") {
       const [row] = await sql`SELECT ${COLUMNS} FROM dossiers WHERE id = ${url.pathname.slice(5)} AND organization_id = ${orgId}`;
-      return row ? json({ data: row }) : json({ error: { code: "not_found", message: "not found" } }, 404);
+      return row ? json({ data: withMetadata(row) }) : json({ error: { code: "not_found", message: "not found" } }, 404);
     }
     if (url.pathname === "/create" && request.method === "POST") {
       const input = (await request.json()) as CreateBody;

@@ -1,7 +1,9 @@
 // The store as the rest of the product sees it, whatever the engine (C19): SQLite's
 // (src/db/client.ts, the default) or PostgreSQL's (src/db/pg/client.ts). Services, routes, the
 // dispatcher and the job runner are written against this interface once.
+import type { Static } from "@sinclair/typebox";
 import type { Awaitable } from "../awaitable";
+import type { Dossier } from "../schemas/dossiers";
 import type { WriteOptions } from "./group-commit";
 import type { KeyHolder } from "./principals";
 import type { StoreQueries } from "./queries";
@@ -33,6 +35,22 @@ export interface Admission<F> {
   rate: RateDecision;
   /** The organization's generations, read in the same statement (src/db/pg/answer-cache.ts). */
   generations?: CacheGenerations;
+  /** What the statement read ahead for the request (`ReadAhead`), when it was counted and its
+   * organization is on Growth: refused, it reads nothing (C3). */
+  read?: ReadAheadDone;
+}
+
+/** A record a request will show by id, told to its admission (GET /dossiers/{id}): PostgreSQL's
+ * reads it in the same statement (src/db/pg/answer-cache.ts), which saves the request a round trip. */
+export interface ReadAhead {
+  dossierId: string;
+}
+
+/** A ReadAhead as read, under the admitted organization: null when it has no such dossier. */
+export interface ReadAheadDone {
+  organizationId: string;
+  dossierId: string;
+  dossier: Static<typeof Dossier> | null;
 }
 
 /** An organization's generations as one admission read them (src/db/pg/answer-cache.ts). */
@@ -48,10 +66,10 @@ export interface CacheGenerations {
 export interface SharedCounters {
   /** The live key with this hash (not revoked, not expired at `now`) counted in its organization's
    * window; null (nothing counted) without one. */
-  admitKey(keyHash: string, now: number): Promise<Admission<KeyHolder> | null>;
+  admitKey(keyHash: string, now: number, ahead?: ReadAhead): Promise<Admission<KeyHolder> | null>;
   /** The same for a session, alive: its member not disabled, used less than `idleMs` and made less
    * than `lifetimeMs` before `now`. */
-  admitSession(tokenHash: string, now: number, ends: { idleMs: number; lifetimeMs: number }): Promise<Admission<SessionLookup> | null>;
+  admitSession(tokenHash: string, now: number, ends: { idleMs: number; lifetimeMs: number }, ahead?: ReadAhead): Promise<Admission<SessionLookup> | null>;
   /** Counts a request of `subject` against `limit` a minute; a full window refuses it, uncounted. */
   hit(subject: string, limit: number, now: number): Promise<RateDecision>;
   /** A sign-in attempt from `address`: the ms to wait while a key is at its limit of failures in the

@@ -1,6 +1,6 @@
 import { chain, type Awaitable } from "../awaitable";
 import type { Context } from "../context";
-import type { SharedCounters } from "../db/store";
+import type { ReadAhead, SharedCounters } from "../db/store";
 import { ApiError } from "../errors";
 import { admitKey, authenticate, type Principal as KeyHolder, type Scope } from "../services/keys";
 import { admitSession, checkCsrf, sessionOf, type SessionPrincipal } from "../services/sessions";
@@ -40,12 +40,12 @@ function principalOf(ctx: Context, request: Request): Awaitable<Principal | null
 }
 
 /** On a store whose nodes count together (PostgreSQL, C19): the principal and its count in one
- * statement, which also reads the generations that the request's cached reads are checked against
- * (src/db/pg/counters.ts). */
-function countedPrincipalOf(ctx: Context, counters: SharedCounters, request: Request): Promise<{ principal: Principal; rate: RateDecision } | null> {
+ * statement, which also reads the generations that the request's cached reads are checked against,
+ * and what the request reads ahead (src/db/pg/counters.ts). */
+function countedPrincipalOf(ctx: Context, counters: SharedCounters, request: Request, ahead: ReadAhead | undefined): Promise<{ principal: Principal; rate: RateDecision } | null> {
   const authorization = request.headers.get("authorization");
-  if (authorization !== null) return admitKey(ctx, counters, authorization).then((found) => found && { ...found, principal: { kind: "key", ...found.principal } });
-  return admitSession(ctx, counters, cookieOf(request, SESSION_COOKIE));
+  if (authorization !== null) return admitKey(ctx, counters, authorization, ahead).then((found) => found && { ...found, principal: { kind: "key", ...found.principal } });
+  return admitSession(ctx, counters, cookieOf(request, SESSION_COOKIE), ahead);
 }
 
 /**
@@ -56,14 +56,14 @@ function countedPrincipalOf(ctx: Context, counters: SharedCounters, request: Req
  * (C8, C10): by this process's limiter on SQLite, by the database on PostgreSQL, where every node
  * counts in one window (by each node's own limiter while the database refuses writes).
  */
-function admit(ctx: Context, limiter: RateLimiter, site: Site, required: Scope[], request: Request, headers: Headers): Awaitable<Principal> {
+function admit(ctx: Context, limiter: RateLimiter, site: Site, required: Scope[], request: Request, headers: Headers, ahead: ReadAhead | undefined): Awaitable<Principal> {
   const counters = ctx.store.counters;
   if (!counters) return admitHere(ctx, limiter, site, required, request, headers);
   // Absent on PostgreSQL too while the database refuses writes (src/db/pg/client.ts): the principal
   // is then read as on SQLite and counted by this node alone. The statement that finds the refusal
   // first fails the store: that request is admitted the same way, so that its 503 names its
   // organization's count as every other 503 does (C10).
-  return countedPrincipalOf(ctx, counters, request).then(
+  return countedPrincipalOf(ctx, counters, request, ahead).then(
     (found) => allowed(site, required, request, headers, found?.principal ?? null, found?.rate ?? null),
     (error) => {
       if (ctx.store.counters) throw error;
@@ -109,11 +109,12 @@ function allowed(site: Site, required: Scope[], request: Request, headers: Heade
   return principal;
 }
 
-/** Checks a request's principal for `required` scopes, setting the rate-limit headers on `headers`. */
-export type Guard = (required: Scope[], request: Request, headers: Headers) => Awaitable<Principal>;
+/** Checks a request's principal for `required` scopes, setting the rate-limit headers on `headers`;
+ * `ahead`: what the request will show if it passes, which a store may read with its admission. */
+export type Guard = (required: Scope[], request: Request, headers: Headers, ahead?: ReadAhead) => Awaitable<Principal>;
 
 /** The guard of one app: its organizations share one rate limiter. */
 export const guard =
   (ctx: Context, limiter = new RateLimiter(), site = new Site(ctx.config)): Guard =>
-  (required, request, headers) =>
-    admit(ctx, limiter, site, required, request, headers);
+  (required, request, headers, ahead) =>
+    admit(ctx, limiter, site, required, request, headers, ahead);

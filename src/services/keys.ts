@@ -7,7 +7,7 @@ import type { ApiKey, CreatedKey as CreatedKeySchema, CreateKey } from "../schem
 import type { KeyRow } from "../db/keys";
 import { newId, randomAlphanumeric } from "../ids";
 import { rememberedOf, type Principal, type Remembered } from "../db/principals";
-import type { RateDecision, SharedCounters } from "../db/store";
+import type { RateDecision, ReadAhead, SharedCounters } from "../db/store";
 
 export type { Principal };
 
@@ -147,12 +147,12 @@ function keyHashOf(authorization: string | null): string | null {
 }
 
 /** authenticate on a store whose nodes count together (C19): the key's principal and its
- * organization's count in one statement (src/db/pg/counters.ts); null, counted nowhere, for any of
- * C8's 401 causes. */
-export async function admitKey(ctx: Context, counters: SharedCounters, authorization: string | null): Promise<{ principal: Principal; rate: RateDecision } | null> {
+ * organization's count in one statement (src/db/pg/counters.ts), which also reads `ahead` for the
+ * request; null, counted nowhere, for any of C8's 401 causes. */
+export async function admitKey(ctx: Context, counters: SharedCounters, authorization: string | null, ahead?: ReadAhead): Promise<{ principal: Principal; rate: RateDecision } | null> {
   const keyHash = keyHashOf(authorization);
   if (keyHash === null) return null;
-  const admitted = await counters.admitKey(keyHash, ctx.now().getTime());
+  const admitted = await counters.admitKey(keyHash, ctx.now().getTime(), ahead);
   const principal = admitted && keyPrincipal(ctx, rememberedOf(admitted.found) ?? null);
   return principal ? { principal, rate: admitted.rate } : null;
 }

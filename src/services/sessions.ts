@@ -6,7 +6,7 @@ import { chain, type Awaitable } from "../awaitable";
 import type { Context } from "../context";
 import type { MemberRow } from "../db/schema";
 import type { Store } from "../db/client";
-import type { RateDecision, SharedCounters } from "../db/store";
+import type { RateDecision, ReadAhead, SharedCounters } from "../db/store";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { checkEmail, checkName, foldEmail, memberView, newMemberRow, ROLE_SCOPES, type Member, type Role } from "./members";
@@ -173,11 +173,16 @@ export function sessionOf(ctx: Context, token: string | null | undefined): Await
 }
 
 /** sessionOf on a store whose nodes count together (C19): the session's principal and its
- * organization's count in one statement (src/db/pg/counters.ts); null, counted nowhere, when the
- * cookie names no live session. */
-export async function admitSession(ctx: Context, counters: SharedCounters, token: string | null | undefined): Promise<{ principal: SessionPrincipal; rate: RateDecision } | null> {
+ * organization's count in one statement (src/db/pg/counters.ts), which also reads `ahead` for the
+ * request; null, counted nowhere, when the cookie names no live session. */
+export async function admitSession(
+  ctx: Context,
+  counters: SharedCounters,
+  token: string | null | undefined,
+  ahead?: ReadAhead,
+): Promise<{ principal: SessionPrincipal; rate: RateDecision } | null> {
   if (!token || !TOKEN_FORMAT.test(token)) return null;
-  const admitted = await counters.admitSession(hashToken(token), ctx.now().getTime(), { idleMs: IDLE_MS, lifetimeMs: LIFETIME_MS });
+  const admitted = await counters.admitSession(hashToken(token), ctx.now().getTime(), { idleMs: IDLE_MS, lifetimeMs: LIFETIME_MS }, ahead);
   const principal = admitted && sessionPrincipal(ctx, admitted.found);
   return principal ? { principal, rate: admitted.rate } : null;
 }

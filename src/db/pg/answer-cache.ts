@@ -16,6 +16,9 @@
 // of these reads is one statement (src/db/pg/dossiers.ts byId and listRows, src/db/pg/contacts.ts
 // byId): one that became two would need the read's snapshot again.
 //
+// A dossier that the request's admission read ahead (GET /dossiers/{id}, src/db/pg/counters.ts) is
+// answered as read: that statement read it with the generations, after the request began.
+//
 // Remembered: a dossier and a contact as a GET shows them, and GET /dossiers's answers (what
 // src/db/dossiers.ts remembers on SQLite; answers with `overdue` or a contact never are). Dossiers'
 // answers hold while the dossiers generation holds, contacts' while contact_generations' does
@@ -24,7 +27,7 @@ import type { Static } from "@sinclair/typebox";
 import type { Contact as ContactRecord } from "../../schemas/contacts";
 import type { Dossier as DossierRecord } from "../../schemas/dossiers";
 import { rememberable, type Answer, type ListDossiersQuery } from "../dossier-page";
-import type { CacheGenerations } from "../store";
+import type { CacheGenerations, ReadAheadDone } from "../store";
 import type { EngineQueries } from "./queries";
 
 type Dossier = Static<typeof DossierRecord>;
@@ -117,8 +120,8 @@ interface Cached {
 }
 
 /** `queries` with the reads above remembered, checked against `seen()`: the generations the current
- * request's admission read (undefined outside a GET's read). */
-export function cachedReads<Q extends Cached>(queries: Q, seen: () => CacheGenerations | undefined, alone: Alone): Q {
+ * request's admission read (undefined outside a GET's read); and `read()`, what it read ahead. */
+export function cachedReads<Q extends Cached>(queries: Q, seen: () => CacheGenerations | undefined, read: () => ReadAheadDone | undefined, alone: Alone): Q {
   const dossiers = new NodeCache<Dossier>(alone, "dossiers", RECORDS_REMEMBERED);
   const contacts = new NodeCache<Contact>(alone, "contacts", RECORDS_REMEMBERED);
   const answers = new NodeCache<Answer>(alone, "dossiers", MAX_ANSWERS, ANSWERS_CHARS, (answer) => 2 * answer.json.length);
@@ -126,10 +129,13 @@ export function cachedReads<Q extends Cached>(queries: Q, seen: () => CacheGener
     ...queries,
     dossiers: {
       ...queries.dossiers,
-      shown: (organizationId: string, id: string, options: { remember: boolean }) =>
-        options.remember
+      shown: (organizationId: string, id: string, options: { remember: boolean }) => {
+        const ahead = read();
+        if (ahead?.organizationId === organizationId && ahead.dossierId === id) return ahead.dossier;
+        return options.remember
           ? dossiers.get(seen(), organizationId, id, async () => queries.dossiers.shown(organizationId, id, options), frozen)
-          : queries.dossiers.shown(organizationId, id, options),
+          : queries.dossiers.shown(organizationId, id, options);
+      },
       // The answer is not frozen: the route keeps its envelope on it (src/http/routes/dossiers.ts).
       pageJson: async (organizationId: string, query: ListDossiersQuery, now: string, options: { remember: boolean }) => {
         if (!options.remember || !rememberable(query)) return queries.dossiers.pageJson(organizationId, query, now, options);

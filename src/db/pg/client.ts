@@ -16,7 +16,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Awaitable } from "../../awaitable";
 import type { Logger } from "../../log";
 import { storageUnavailable } from "../group-commit";
-import type { CacheGenerations, SharedCounters, Store } from "../store";
+import type { Admission, CacheGenerations, ReadAheadDone, SharedCounters, Store } from "../store";
 import { cachedReads } from "./answer-cache";
 import { pgCounters } from "./counters";
 import { pgLeaseQueries, type PgLeases } from "./leases";
@@ -49,6 +49,8 @@ interface Scope {
   opening?: Promise<ReservedSQL>;
   /** The generations the admission of the request this read serves read (a GET's, src/http/route.ts). */
   seen?: CacheGenerations;
+  /** What that admission read ahead for it (src/db/pg/counters.ts). */
+  read?: ReadAheadDone;
   writes: boolean;
   /** Drops when the unit or snapshot ends: a promise left floating after it is not taken for it. */
   open: boolean;
@@ -186,6 +188,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
       },
     ),
     () => current()?.seen,
+    () => current()?.read,
     // Outside the read's snapshot, on the pool: see src/db/pg/answer-cache.ts.
     (load) => scopes.run({ writes: false, open: false }, load),
   );
@@ -207,8 +210,8 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     for (const org of orgs) announcing.add(org);
   };
   // Each admission is its own statement and commit, on the pool: tried again on a lost connection
-  // (a count may then be taken twice, never missed). The generations it read go to the read of the
-  // request it admits (a GET's), for the answer caches.
+  // (a count may then be taken twice, never missed). The generations it read, and what it read
+  // ahead, go to the read of the request it admits (a GET's), for the answer caches.
   const shared = pgCounters(sql);
   const counters = Object.fromEntries(
     Object.entries(shared).map(([name, method]) => [
@@ -218,8 +221,11 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
           .catch(lost)
           .then((answer) => {
             const scope = current();
-            const generations = (answer as { generations?: CacheGenerations } | null)?.generations;
-            if (generations && scope && !scope.writes) scope.seen = generations;
+            const admitted = answer as Partial<Admission<unknown>> | null;
+            if (admitted?.generations && scope && !scope.writes) {
+              scope.seen = admitted.generations;
+              scope.read = admitted.read;
+            }
             return answer;
           }),
     ]),

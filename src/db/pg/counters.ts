@@ -3,7 +3,9 @@
 // in the sliding 60 s window, and the organization's cache generations (src/db/pg/answer-cache.ts).
 // One round trip, whatever else the request reads; no principal is remembered on a node, so a key
 // revoked, a member's role changed or a plan changed on another node holds on the next request.
-// The statements call functions (drizzle-pg/0010), which PL/pgSQL plans once per connection.
+// A request that will show one dossier by id (GET /dossiers/{id}) has it read by the same statement
+// (its ReadAhead, drizzle-pg/0011): its only round trip, as a bare SELECT of the row would be.
+// The statements call functions (drizzle-pg/0010, 0011), which PL/pgSQL plans once per connection.
 //
 // The window is exact (C10's headers mean what they say on one node or many): each subject (an
 // organization's id, "intake:" and an intake token's hash) has a counter row whose `cum` counts its
@@ -18,7 +20,8 @@
 import type { SQL } from "bun";
 import type { KeyHolder } from "../principals";
 import type { SessionLookup } from "../sessions";
-import type { Admission, CacheGenerations, RateDecision, SharedCounters } from "../store";
+import type { Admission, CacheGenerations, RateDecision, ReadAhead, ReadAheadDone, SharedCounters } from "../store";
+import { dossierOfJson } from "./dossiers";
 
 const WINDOW_MS = 60_000;
 /** Hits and failures older than this are swept (more than the windows, for clocks that differ by a
@@ -65,6 +68,7 @@ const cacheGenerations = (organizationId: string, row: Generations): CacheGenera
 /** Requests waiting for their organization's next statement on this node. */
 interface Waiting<F> {
   hash: string;
+  ahead: ReadAhead | undefined;
   now: number;
   settle: (admission: Admission<F> | null) => void;
   fail: (error: unknown) => void;
@@ -83,14 +87,14 @@ class Lanes<F> {
   private readonly organizationOf = new Map<string, string>();
 
   constructor(
-    /** The admissions of `hashes` (their organization's, or found by the first hash when null), by index. */
-    private readonly run: (organizationId: string | null, hashes: string[], now: number) => Promise<{ organizationId: string; found: Map<number, Admission<F>> } | null>,
+    /** The admissions of `asked` (their organization's, or found by the first hash when null), by index. */
+    private readonly run: (organizationId: string | null, asked: Asked[], now: number) => Promise<{ organizationId: string; found: Map<number, Admission<F>> } | null>,
   ) {}
 
-  admit(hash: string, now: number): Promise<Admission<F> | null> {
+  admit(hash: string, now: number, ahead: ReadAhead | undefined): Promise<Admission<F> | null> {
     const organizationId = this.organizationOf.get(hash);
     if (organizationId === undefined) {
-      return this.run(null, [hash], now).then((done) => {
+      return this.run(null, [{ hash, ahead }], now).then((done) => {
         if (!done) return null;
         if (this.organizationOf.size >= MAX_HASHES_KNOWN) this.organizationOf.clear();
         this.organizationOf.set(hash, done.organizationId);
@@ -100,7 +104,7 @@ class Lanes<F> {
     return new Promise((settle, fail) => {
       let lane = this.lanes.get(organizationId);
       if (!lane) this.lanes.set(organizationId, (lane = { waiting: [], running: 0 }));
-      lane.waiting.push({ hash, now, settle, fail });
+      lane.waiting.push({ hash, ahead, now, settle, fail });
       if (lane.running < LANE_STATEMENTS) void this.drain(organizationId, lane);
     });
   }
@@ -111,7 +115,7 @@ class Lanes<F> {
     while (lane.waiting.length > 0) {
       const batch = lane.waiting.splice(0, MAX_BATCH);
       try {
-        const done = await this.run(organizationId, batch.map((w) => w.hash), Math.max(...batch.map((w) => w.now)));
+        const done = await this.run(organizationId, batch, Math.max(...batch.map((w) => w.now)));
         batch.forEach((w, i) => w.settle(done?.found.get(i) ?? null));
       } catch (error) {
         for (const w of batch) w.fail(error);
@@ -119,6 +123,22 @@ class Lanes<F> {
     }
     if (--lane.running === 0) this.lanes.delete(organizationId);
   }
+}
+
+/** A request as its lane sends it: its key's or session's hash, and what it reads ahead. */
+interface Asked {
+  hash: string;
+  ahead: ReadAhead | undefined;
+}
+
+/** The dossier ids `asked` read ahead, by index, for the statement (NULL when none does). */
+const dossierIds = (asked: Asked[]) => (asked.some((a) => a.ahead) ? asked.map((a) => a.ahead?.dossierId ?? null) : null);
+
+/** What a statement's row read ahead for its request: only a counted request of a Growth
+ * organization's (drizzle-pg/0011), else nothing. */
+function readAhead(organizationId: string, asked: Asked, row: Counted & { plan: string; dossier: Record<string, unknown> | null }): ReadAheadDone | undefined {
+  if (!asked.ahead || !row.counted || row.plan !== "growth") return undefined;
+  return { organizationId, dossierId: asked.ahead.dossierId, dossier: row.dossier && dossierOfJson(row.dossier) };
 }
 
 /** Statements in flight per organization on one node. One would leave a request that arrives just
@@ -150,9 +170,11 @@ export function pgCounters(sql: SQL): SharedCounters {
     })().catch(() => {});
   };
 
-  const keys = new Lanes<KeyHolder>(async (organizationId, hashes, now) => {
-    const rows = await sql<(KeyHolder & Counted & Generations & { i: number })[]>`SELECT * FROM dossier_admit_keys(${organizationId}::text,
-      ${sql.array(hashes, "TEXT")}, ${new Date(now).toISOString()}::text, ${now}::bigint)`;
+  type Read = { plan: string; dossier: Record<string, unknown> | null };
+  const keys = new Lanes<KeyHolder>(async (organizationId, asked, now) => {
+    const ids = dossierIds(asked);
+    const rows = await sql<(KeyHolder & Counted & Generations & Read & { i: number })[]>`SELECT * FROM dossier_admit_keys_reading(${organizationId}::text,
+      ${sql.array(asked.map((a) => a.hash), "TEXT")}, ${ids && sql.array(ids, "TEXT")}::text[], ${new Date(now).toISOString()}::text, ${now}::bigint)`;
     if (rows.length === 0) return null;
     const organizationOf = rows[0].organization_id;
     sweep(organizationOf, now);
@@ -160,7 +182,12 @@ export function pgCounters(sql: SQL): SharedCounters {
     const found = new Map<number, Admission<KeyHolder>>();
     for (const row of rows) {
       const { id, organization_id, scopes, expires_at, revoked_at, plan, rate_limit } = row;
-      found.set(row.i, { found: { id, organization_id, scopes, expires_at, revoked_at, plan, rate_limit }, rate: decided(row, now), generations });
+      found.set(row.i, {
+        found: { id, organization_id, scopes, expires_at, revoked_at, plan, rate_limit },
+        rate: decided(row, now),
+        generations,
+        read: readAhead(organizationOf, asked[row.i], row),
+      });
     }
     return { organizationId: organizationOf, found };
   });
@@ -168,11 +195,12 @@ export function pgCounters(sql: SQL): SharedCounters {
   // Sessions end by time: the cut-offs are those of the statement's `now` (the latest of its
   // requests'), with the lifetimes the service gives (the same on every call).
   let lifetimes = { idleMs: 0, lifetimeMs: 0 };
-  const sessions = new Lanes<SessionLookup>(async (organizationId, hashes, now) => {
+  const sessions = new Lanes<SessionLookup>(async (organizationId, asked, now) => {
     const idleSince = new Date(now - lifetimes.idleMs).toISOString();
     const madeSince = new Date(now - lifetimes.lifetimeMs).toISOString();
-    const rows = await sql<(SessionLookup & Counted & Generations & { i: number })[]>`SELECT * FROM dossier_admit_sessions(${organizationId}::text,
-      ${sql.array(hashes, "TEXT")}, ${idleSince}::text, ${madeSince}::text, ${now}::bigint)`;
+    const ids = dossierIds(asked);
+    const rows = await sql<(SessionLookup & Counted & Generations & Read & { i: number })[]>`SELECT * FROM dossier_admit_sessions_reading(${organizationId}::text,
+      ${sql.array(asked.map((a) => a.hash), "TEXT")}, ${ids && sql.array(ids, "TEXT")}::text[], ${idleSince}::text, ${madeSince}::text, ${now}::bigint)`;
     if (rows.length === 0) return null;
     const organizationOf = rows[0].organizationId;
     sweep(organizationOf, now);
@@ -180,17 +208,22 @@ export function pgCounters(sql: SQL): SharedCounters {
     const found = new Map<number, Admission<SessionLookup>>();
     for (const row of rows) {
       const { id, organizationId, memberId, csrfToken, createdAt, lastUsedAt, role, disabledAt, plan, rateLimit } = row;
-      found.set(row.i, { found: { id, organizationId, memberId, csrfToken, createdAt, lastUsedAt, role, disabledAt, plan, rateLimit }, rate: decided(row, now), generations });
+      found.set(row.i, {
+        found: { id, organizationId, memberId, csrfToken, createdAt, lastUsedAt, role, disabledAt, plan, rateLimit },
+        rate: decided(row, now),
+        generations,
+        read: readAhead(organizationOf, asked[row.i], row),
+      });
     }
     return { organizationId: organizationOf, found };
   });
 
   return {
-    admitKey: (keyHash: string, now: number) => keys.admit(keyHash, now),
+    admitKey: (keyHash: string, now: number, ahead?: ReadAhead) => keys.admit(keyHash, now, ahead),
 
-    admitSession(tokenHash: string, now: number, ends: { idleMs: number; lifetimeMs: number }) {
+    admitSession(tokenHash: string, now: number, ends: { idleMs: number; lifetimeMs: number }, ahead?: ReadAhead) {
       lifetimes = ends;
-      return sessions.admit(tokenHash, now);
+      return sessions.admit(tokenHash, now, ahead);
     },
 
     async hit(subject: string, limit: number, now: number): Promise<RateDecision> {

@@ -36,6 +36,20 @@ const UPDATABLE = new Set<string>([
 const columns = (sql: SQL) => sql`id, organization_id, flow_id, type, name, email, phone, company, role, contact_person, status, current_stage_id,
   assigned_to, deal_size, deal_currency, intake_notes, cv_url, contact_id, stage_entered_at, stage_due_at, created_at, updated_at, metadata`;
 
+/** The same columns by name: a row read whole as JSON (src/db/pg/counters.ts's read ahead) is
+ * picked in this order, so that its answer is byId's, byte for byte. */
+const COLUMN_NAMES = [
+  "id", "organization_id", "flow_id", "type", "name", "email", "phone", "company", "role", "contact_person", "status", "current_stage_id",
+  "assigned_to", "deal_size", "deal_currency", "intake_notes", "cv_url", "contact_id", "stage_entered_at", "stage_due_at", "created_at", "updated_at", "metadata",
+] as const;
+
+/** A dossiers row as to_json gives it (every column) made the Dossier it stands for. */
+export function dossierOfJson(row: Record<string, unknown>): Dossier {
+  const picked: Record<string, unknown> = {};
+  for (const name of COLUMN_NAMES) picked[name] = row[name];
+  return dossierOf(picked as unknown as StoredDossier);
+}
+
 /** A row as read (metadata as its stored text, src/db/metadata.ts) made the Dossier it stands for, in place. */
 type StoredDossier = Omit<Dossier, "metadata"> & { metadata: string };
 const dossierOf = (row: StoredDossier): Dossier => {

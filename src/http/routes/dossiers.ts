@@ -226,6 +226,7 @@ export const dossierRoutes = [
     scopes: ["dossiers:read"],
     params: ofDossier,
     load: dossier,
+    readsAhead: "dossier",
     responses: { 200: { schema: One(Dossier), description: "The dossier, archived or not" } },
     handler: ({ resource }) => one(resource),
   }),
