@@ -252,8 +252,13 @@ class LaneDispatcher implements Dispatcher {
       });
     }
     if (claimed.length > 0) this.wantDue = true;
-    if (only === null && claimed.length === room && this.lanes.size < LANES_MAX) this.claimAll = true;
-    if (this.claimAll) this.schedulePump();
+    // A full batch: there may be more, claimed on the next round (announced ones too: a commit of
+    // more organizations than a batch announces them all at once).
+    if (claimed.length === room && this.lanes.size < LANES_MAX) {
+      if (only === null) this.claimAll = true;
+      else for (const org of only) if (!this.lanes.has(org)) this.claimOrgs.add(org);
+    }
+    if (this.claimAll || this.claimOrgs.size > 0) this.schedulePump();
   }
 
   /** Due deliveries of the lanes held other than first attempts after their cursor: retries, and

@@ -1,122 +1,123 @@
 // Issue 7 item 5 (API keys), C8: a known API key never appears in the server's log (DOSSIER_LOG=json,
 // after requests with valid, invalid and revoked keys and error answers), in any answer (error
-// messages never echo it), or in the database files (dossier.db and its -wal) in clear: only its
-// SHA-256 hash. And bodies over the limits are refused before they are buffered whole: a chunked
-// JSON body over 1 MB gets 413 payload_too_large while the client is still sending, and a
-// Content-Length over a limit is refused at once, before any byte of the body is sent.
+// messages never echo it), or in the database in clear (dossier.db and its -wal, or every row of a
+// PostgreSQL database): only its SHA-256 hash. And bodies over the limits are refused before they
+// are buffered whole: a chunked JSON body over 1 MB gets 413 payload_too_large while the client is
+// still sending, and a Content-Length over a limit is refused at once, before any byte of the body
+// is sent (the HTTP layer's limits, before any store: on SQLite only).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connect } from "node:net";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { openContext } from "../../src/context";
+import { openConfiguredContext } from "../../src/context";
 import { createKey, SCOPES } from "../../src/services/keys";
-import { dossier } from "../cli/helpers";
+import { dossierRun } from "../cli/helpers";
 import { tempDir, until } from "../helpers";
 import { startServerProcess, type ServerProcess } from "../helpers/process";
+import { ENGINES, migratedDatabase } from "../helpers/stores";
 import { checkEnvelope } from "./fixtures";
+import { databaseText, filesText } from "./stored-text";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
-const data = tempDir();
-let server: ServerProcess;
-let key: string; // valid, every scope
-let revoked: string;
-let expired: string;
-let port: number;
+let port: number; // the body limits' server
 
-beforeAll(async () => {
-  const org = dossier(data, "org", "create", "--name", "Secrets", "--rate-limit", "1000000", "--json").json;
-  key = dossier(data, "key", "create", "--org", org.id, "--scopes", "all", "--json").json.key;
-  const other = dossier(data, "key", "create", "--org", org.id, "--scopes", "dossiers:read", "--json").json;
-  revoked = other.key;
-  expect(dossier(data, "key", "revoke", other.id, "--json").code).toBe(0);
-  // The CLI refuses an expiry in the past (exit 2), so the expired key is made through the service.
-  const ctx = openContext({ dataDir: data, env: { DOSSIER_LOG: "off" } });
-  expired = (await createKey(ctx, { organizationId: org.id, scopes: [...SCOPES], expiresAt: "2001-01-01T00:00:00.000Z" })).key;
-  await ctx.store.close();
-  server = await startServerProcess(data, ["--no-bootstrap"], { DOSSIER_LOG: "json", DOSSIER_LOG_LEVEL: "debug" });
-  port = Number(new URL(server.url).port);
-});
-afterAll(() => {
-  if (server?.proc.exitCode === null) server.proc.kill(9);
-});
+describe.each(ENGINES)("on %s", async (engine) => {
+  const data = tempDir();
+  const url = engine === "postgres" ? await migratedDatabase() : null;
+  const database: Record<string, string> = url ? { DOSSIER_DATABASE_URL: url } : {};
+  const dossier = (...args: string[]) => dossierRun([...args, "--data", data], database);
+  let server: ServerProcess;
+  let key: string; // valid, every scope
+  let revoked: string;
+  let expired: string;
 
-const secrets = () => [key, revoked, expired].filter(Boolean) as string[];
-/** The part of a key that is secret (the displayed prefix is `svc_live_` and 3 characters). */
-const secretPart = (k: string) => k.slice(12);
+  beforeAll(async () => {
+    const org = dossier("org", "create", "--name", "Secrets", "--rate-limit", "1000000", "--json").json;
+    key = dossier("key", "create", "--org", org.id, "--scopes", "all", "--json").json.key;
+    const other = dossier("key", "create", "--org", org.id, "--scopes", "dossiers:read", "--json").json;
+    revoked = other.key;
+    expect(dossier("key", "revoke", other.id, "--json").code).toBe(0);
+    // The CLI refuses an expiry in the past (exit 2), so the expired key is made through the service.
+    const ctx = await openConfiguredContext({ dataDir: data, env: { ...database, DOSSIER_LOG: "off" } });
+    expired = (await createKey(ctx, { organizationId: org.id, scopes: [...SCOPES], expiresAt: "2001-01-01T00:00:00.000Z" })).key;
+    await ctx.store.close();
+    server = await startServerProcess(data, ["--no-bootstrap"], { ...database, DOSSIER_LOG: "json", DOSSIER_LOG_LEVEL: "debug" });
+  });
+  afterAll(() => {
+    if (server?.proc.exitCode === null) server.proc.kill(9);
+  });
 
-function expectNoKey(where: string, text: string) {
-  for (const k of secrets()) {
-    expect(text.includes(secretPart(k)), `${where} contains an API key`).toBe(false);
-  }
-}
+  const secrets = () => [key, revoked, expired].filter(Boolean) as string[];
+  /** The part of a key that is secret (the displayed prefix is `svc_live_` and 3 characters). */
+  const secretPart = (k: string) => k.slice(12);
 
-describe("secrets: API keys (C8)", () => {
-  test("no answer, log line or database byte holds a key in clear; the database holds its hash", async () => {
-    const base = `${server.url}/api/v1`;
-    const answers: string[] = [];
-    const send = async (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => {
-      const response = await fetch(base + path, init);
-      const text = await response.text();
-      answers.push(`${response.status} ${[...response.headers].map(([k, v]) => `${k}: ${v}`).join("\n")}\n${text}`);
-      if (response.status >= 300) checkEnvelope(response.status, text);
-      return response.status;
-    };
-    const auth = (k: string) => ({ authorization: `Bearer ${k}` });
-    const json = (k: string) => ({ ...auth(k), "content-type": "application/json" });
-
-    expect(await send("/flows", { headers: auth(key) })).toBe(200);
-    expect(await send("/dossiers", { method: "POST", headers: json(key), body: JSON.stringify({ type: "candidate", name: "Ada" }) })).toBe(201);
-    expect(await send("/flows", { headers: auth(revoked) })).toBe(401);
-    expect(await send("/flows", { headers: auth(expired) })).toBe(401);
-    // Invalid keys built from the real one: one character off, too long, other schemes and cases.
-    const flipped = key.slice(0, -1) + (key.endsWith("a") ? "b" : "a");
-    for (const header of [`Bearer ${flipped}`, `Bearer ${key}x`, `Basic ${key}`, `bearer ${key}`, `Bearer  ${key}`, key, `Bearer ${key.toLowerCase()}`]) {
-      expect(await send("/flows", { headers: { authorization: header } })).toBe(401);
+  function expectNoKey(where: string, text: string) {
+    for (const k of secrets()) {
+      expect(text.includes(secretPart(k)), `${where} contains an API key`).toBe(false);
     }
-    // Error answers with a valid key, the key also in the URL and in the body.
-    expect(await send(`/dossiers/${key}`, { headers: auth(key) })).toBe(404);
-    expect(await send(`/nope/${key}`, { headers: auth(key) })).toBe(404);
-    expect(await send(`/dossiers?stage_id=${key}&q=${key}`, { headers: auth(key) })).toBe(400);
-    expect(await send("/dossiers", { method: "POST", headers: json(key), body: JSON.stringify({ type: key, name: "x" }) })).toBe(400);
-    expect(await send("/dossiers", { method: "POST", headers: json(key), body: JSON.stringify({ type: "sales", name: "x", deal_currency: key }) })).toBe(400);
-    expect(await send("/dossiers", { method: "POST", headers: json(key), body: JSON.stringify({ type: "candidate", name: "x", email: key, flow_id: key }) })).toBe(400);
-    expect(await send("/dossiers", { method: "POST", headers: json(key), body: JSON.stringify({ type: "candidate", name: "x", [key]: 1 }) })).toBe(400);
-    expect(await send("/contacts", { method: "POST", headers: json(key), body: `{"full_name": "${key}` })).toBe(400);
-    expect(await send("/contacts", { method: "POST", headers: json(key), body: JSON.stringify({ full_name: "x", linkedin_url: key, kind: [key] }) })).toBe(400);
-    expect(await send("/dossiers", { method: "POST", headers: { ...auth(key), "content-type": key }, body: key })).toBe(400);
-    expect(await send(`/dossiers/${key}/cv`, { method: "POST", headers: { ...auth(key), "content-type": "text/plain" }, body: key })).toBe(404);
+  }
 
-    for (const answer of answers) expectNoKey(`the answer ${answer.slice(0, 400)}`, answer);
+  describe("secrets: API keys (C8)", () => {
+    test("no answer, log line or database byte holds a key in clear; the database holds its hash", async () => {
+      const base = `${server.url}/api/v1`;
+      const answers: string[] = [];
+      const send = async (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => {
+        const response = await fetch(base + path, init);
+        const text = await response.text();
+        answers.push(`${response.status} ${[...response.headers].map(([k, v]) => `${k}: ${v}`).join("\n")}\n${text}`);
+        if (response.status >= 300) checkEnvelope(response.status, text);
+        return response.status;
+      };
+      const auth = (k: string) => ({ authorization: `Bearer ${k}` });
+      const json = (k: string) => ({ ...auth(k), "content-type": "application/json" });
 
-    // The log: one line per request at least, none with a key (the body of a request is never logged).
-    const requestLines = () => server.stderr().split("\n").filter((line) => line.includes('"msg":"request"')).length;
-    await until(() => requestLines() >= answers.length, 30_000, "a log line for every request"); // written after each answer
-    const log = server.stderr();
-    expectNoKey("the server log", log);
-    expect(log.includes(key), "the server log contains the key").toBe(false);
-
-    // The database files, while the server runs (the WAL holds the recent writes) and after it stops.
-    const files = () => ["dossier.db", "dossier.db-wal"].map((name) => {
-      try {
-        return readFileSync(join(data, name));
-      } catch {
-        return Buffer.alloc(0);
+      expect(await send("/flows", { headers: auth(key) })).toBe(200);
+      expect(await send("/dossiers", { method: "POST", headers: json(key), body: JSON.stringify({ type: "candidate", name: "Ada" }) })).toBe(201);
+      expect(await send("/flows", { headers: auth(revoked) })).toBe(401);
+      expect(await send("/flows", { headers: auth(expired) })).toBe(401);
+      // Invalid keys built from the real one: one character off, too long, other schemes and cases.
+      const flipped = key.slice(0, -1) + (key.endsWith("a") ? "b" : "a");
+      for (const header of [`Bearer ${flipped}`, `Bearer ${key}x`, `Basic ${key}`, `bearer ${key}`, `Bearer  ${key}`, key, `Bearer ${key.toLowerCase()}`]) {
+        expect(await send("/flows", { headers: { authorization: header } })).toBe(401);
       }
-    });
-    const haystack = () => Buffer.concat(files()).toString("latin1");
-    const hash = new Bun.CryptoHasher("sha256").update(key).digest("hex");
-    expectNoKey("the database files", haystack());
-    expect(haystack().includes(hash), "the key's hash is stored").toBe(true);
-    server.proc.kill("SIGTERM");
-    expect(await server.exited).toBe(0);
-    expectNoKey("the database files after stop", haystack());
-    expect(haystack().includes(hash)).toBe(true);
+      // Error answers with a valid key, the key also in the URL and in the body.
+      expect(await send(`/dossiers/${key}`, { headers: auth(key) })).toBe(404);
+      expect(await send(`/nope/${key}`, { headers: auth(key) })).toBe(404);
+      expect(await send(`/dossiers?stage_id=${key}&q=${key}`, { headers: auth(key) })).toBe(400);
+      expect(await send("/dossiers", { method: "POST", headers: json(key), body: JSON.stringify({ type: key, name: "x" }) })).toBe(400);
+      expect(await send("/dossiers", { method: "POST", headers: json(key), body: JSON.stringify({ type: "sales", name: "x", deal_currency: key }) })).toBe(400);
+      expect(await send("/dossiers", { method: "POST", headers: json(key), body: JSON.stringify({ type: "candidate", name: "x", email: key, flow_id: key }) })).toBe(400);
+      expect(await send("/dossiers", { method: "POST", headers: json(key), body: JSON.stringify({ type: "candidate", name: "x", [key]: 1 }) })).toBe(400);
+      expect(await send("/contacts", { method: "POST", headers: json(key), body: `{"full_name": "${key}` })).toBe(400);
+      expect(await send("/contacts", { method: "POST", headers: json(key), body: JSON.stringify({ full_name: "x", linkedin_url: key, kind: [key] }) })).toBe(400);
+      expect(await send("/dossiers", { method: "POST", headers: { ...auth(key), "content-type": key }, body: key })).toBe(400);
+      expect(await send(`/dossiers/${key}/cv`, { method: "POST", headers: { ...auth(key), "content-type": "text/plain" }, body: key })).toBe(404);
 
-    // The CLI never shows a key again (key list: the prefix only).
-    const list = dossier(data, "key", "list", "--org", dossier(data, "org", "list", "--json").json.data[0].id, "--json");
-    expect(list.code).toBe(0);
-    expectNoKey("key list", list.stdout + list.stderr);
+      for (const answer of answers) expectNoKey(`the answer ${answer.slice(0, 400)}`, answer);
+
+      // The log: one line per request at least, none with a key (the body of a request is never logged).
+      const requestLines = () => server.stderr().split("\n").filter((line) => line.includes('"msg":"request"')).length;
+      await until(() => requestLines() >= answers.length, 30_000, "a log line for every request"); // written after each answer
+      const log = server.stderr();
+      expectNoKey("the server log", log);
+      expect(log.includes(key), "the server log contains the key").toBe(false);
+
+      // The database, while the server runs (SQLite's WAL holds the recent writes) and after it
+      // stops: its files, or every row of PostgreSQL's.
+      const haystack = () => (url ? databaseText(url) : filesText(join(data, "dossier.db"), join(data, "dossier.db-wal")));
+      const hash = new Bun.CryptoHasher("sha256").update(key).digest("hex");
+      expectNoKey("the database", await haystack());
+      expect((await haystack()).includes(hash), "the key's hash is stored").toBe(true);
+      server.proc.kill("SIGTERM");
+      expect(await server.exited).toBe(0);
+      expectNoKey("the database after stop", await haystack());
+      expect((await haystack()).includes(hash)).toBe(true);
+
+      // The CLI never shows a key again (key list: the prefix only).
+      const list = dossier("key", "list", "--org", dossier("org", "list", "--json").json.data[0].id, "--json");
+      expect(list.code).toBe(0);
+      expectNoKey("key list", list.stdout + list.stderr);
+    });
   });
 });
 
@@ -190,8 +191,9 @@ describe("body limits: refused before buffered whole (C8, C10)", () => {
   let dossierId: string;
   beforeAll(async () => {
     const dir = tempDir();
-    const org = dossier(dir, "org", "create", "--name", "Limits", "--rate-limit", "1000000", "--json").json;
-    limitKey = dossier(dir, "key", "create", "--org", org.id, "--scopes", "all", "--json").json.key;
+    const dossier = (...args: string[]) => dossierRun([...args, "--data", dir]);
+    const org = dossier("org", "create", "--name", "Limits", "--rate-limit", "1000000", "--json").json;
+    limitKey = dossier("key", "create", "--org", org.id, "--scopes", "all", "--json").json.key;
     limitServer = await startServerProcess(dir, ["--no-bootstrap"]);
     port = Number(new URL(limitServer.url).port);
     const created = await fetch(`${limitServer.url}/api/v1/dossiers`, {

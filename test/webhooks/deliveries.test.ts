@@ -8,7 +8,8 @@ import { setEndpoint } from "../../src/services/webhooks";
 import { attemptOutcome, retryDelay, jittered } from "../../src/webhooks/schedule";
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from "../../src/webhooks/send";
 import { signatureHeader, signingSecrets } from "../../src/webhooks/signature";
-import { makeApp, makeOrg } from "../helpers";
+import { makeOrg, setUp } from "../helpers";
+import { ENGINES, queryRows, sharedApp } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
@@ -91,9 +92,10 @@ describe("C7 signature format", () => {
   });
 });
 
-describe("C2 `webhook deliveries`: listDeliveries", () => {
+describe.each(ENGINES)("C2 `webhook deliveries`: listDeliveries on %s", (engine) => {
   async function seeded() {
-    const app = makeApp();
+    // One app per engine for the file: each test's organizations are its own.
+    const app = await sharedApp(engine);
     const ctx = app.dossier;
     const org = await makeOrg(app);
     const other = await makeOrg(app, { name: "other" });
@@ -103,11 +105,14 @@ describe("C2 `webhook deliveries`: listDeliveries", () => {
     const failed = await ctx.store.write(() => recordEvent(ctx, org.id, "dossier.created", { id: 2 }));
     const pending = await ctx.store.write(() => recordEvent(ctx, org.id, "dossier.updated", { id: 3 }));
     const foreign = await ctx.store.write(() => recordEvent(ctx, other.id, "dossier.created", { id: 4 }));
-    const seq = ctx.store.sqlite.query<{ seq: number }, [string]>(`SELECT seq FROM events WHERE id = ?`).get(failed)!.seq;
-    ctx.store.sqlite.query(`UPDATE events SET status = 'failed', attempts = 2, next_attempt_at = NULL, last_status_code = 500, last_error = 'HTTP 500' WHERE seq = ?`).run(seq);
-    const attempt = ctx.store.sqlite.query(`INSERT INTO delivery_attempts (event_seq, at, status_code, error, duration_ms, response_snippet) VALUES (?, ?, ?, ?, ?, ?)`);
-    attempt.run(seq, "2026-11-22T10:00:00.000Z", null, "ConnectionRefused: refused", 3, null);
-    attempt.run(seq, "2026-11-22T10:00:05.000Z", 500, "HTTP 500", 12, "boom");
+    // What the dispatcher would have recorded: two failed attempts.
+    await setUp(ctx, async () => {
+      const [{ seq }] = await queryRows<{ seq: number }>(app, `SELECT seq FROM events WHERE id = ?`, failed);
+      await queryRows(app, `UPDATE events SET status = 'failed', attempts = 2, next_attempt_at = NULL, last_status_code = 500, last_error = 'HTTP 500' WHERE seq = ?`, seq);
+      const attempt = `INSERT INTO delivery_attempts (event_seq, at, status_code, error, duration_ms, response_snippet) VALUES (?, ?, ?, ?, ?, ?)`;
+      await queryRows(app, attempt, seq, "2026-11-22T10:00:00.000Z", null, "ConnectionRefused: refused", 3, null);
+      await queryRows(app, attempt, seq, "2026-11-22T10:00:05.000Z", 500, "HTTP 500", 12, "boom");
+    });
     return { app, ctx, org, other, skipped, failed, pending, foreign };
   }
 

@@ -3,7 +3,8 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { listDeliveries } from "../../src/services/deliveries";
 import { setEndpoint } from "../../src/services/webhooks";
-import { call, makeApp, makeOrg } from "../helpers";
+import { call, makeOrg } from "../helpers";
+import { ENGINES, appOn, type Engine } from "../helpers/stores";
 import { verifySignature as verify, webhookReceiver as receiver } from "../helpers/webhooks";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
@@ -27,8 +28,8 @@ const STAGE_CHANGED_KEYS = ["current_stage_id", "id", "previous_stage_id", "stat
 
 const keys = (value: object) => Object.keys(value).sort();
 
-async function setup() {
-  const app = makeApp({ webhooks: true, config: { webhookRetrySchedule: [50, 100], webhookTimeoutMs: 1000 } });
+async function setup(engine: Engine) {
+  const app = await appOn(engine, { webhooks: true, config: { webhookRetrySchedule: [50, 100], webhookTimeoutMs: 1000 } });
   const org = await makeOrg(app);
   const hook = receiver();
   const { secret } = await setEndpoint(app.dossier, org.id, hook.url);
@@ -43,9 +44,9 @@ async function setup() {
   return { app, org, hook, secret, events };
 }
 
-describe("api-v1 Events, C7: the five events arrive signed, with the documented bodies", () => {
+describe.each(ENGINES)("api-v1 Events, C7 on %s: the five events arrive signed, with the documented bodies", (engine) => {
   test("dossier.created, stage_changed then updated, updated with previous_attributes, note.created, deleted: each body exactly as C7 says", async () => {
-    const { app, org, hook, events } = await setup();
+    const { app, org, hook, events } = await setup(engine);
     const envelope = (type: string) => ({ id: expect.stringMatching(/^evt_[A-Za-z0-9]{26,}$/), type, created_at: expect.any(String), organization_id: org.id });
     const created = await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Grace Hopper", email: "grace@example.com" } });
     expect(created.status).toBe(201);
@@ -106,7 +107,7 @@ describe("api-v1 Events, C7: the five events arrive signed, with the documented 
   });
 
   test("a rejected request emits nothing; a PATCH that changes nothing emits nothing", async () => {
-    const { app, org, hook, events } = await setup();
+    const { app, org, hook, events } = await setup(engine);
     const bad = await call(app, "POST", "/dossiers", {
       key: org.key,
       body: { type: "candidate", name: "Nobody", contact_id: "00000000-0000-4000-8000-000000000000" },

@@ -8,8 +8,11 @@ import { getDelivery } from "../../src/services/deliveries";
 import { recordEvent } from "../../src/services/outbox";
 import { setEndpoint } from "../../src/services/webhooks";
 import { sendAttempt, type Resolve } from "../../src/webhooks/send";
-import { call, makeApp, makeOrg, until, type Org } from "../helpers";
+import type { DossierApp } from "../../src/app";
+import type { Store } from "../../src/db/store";
+import { call, makeOrg, until, type Org } from "../helpers";
 import { refused, scenarios } from "../helpers/scenario";
+import { ENGINES, appOn } from "../helpers/stores";
 import { webhookReceiver } from "../helpers/webhooks";
 
 setDefaultTimeout(120_000);
@@ -66,43 +69,46 @@ scenarios(
   ],
 );
 
-describe("C20: with DOSSIER_WEBHOOK_ALLOW_PRIVATE=0 they are refused as metadata, not only as private", async () => {
-  const app = makeApp({ env: { DOSSIER_WEBHOOK_ALLOW_PRIVATE: "0" } });
-  const org = await makeOrg(app);
-  for (const url of ["http://100.100.100.200/", "http://[fd00:ec2::254]/"]) {
-    test(`PUT ${url} is 400 naming the metadata address`, async () => {
-      const answer = await call(app, "PUT", "/webhook-endpoint", { key: org.key, body: { url } });
-      expect(answer.status).toBe(400);
-      expect(answer.json.error).toMatchObject({ code: "invalid_body", message: expect.stringContaining("cloud metadata address") });
-    });
-  }
-});
-
-describe("C20: set by the operator (no check at set), each spelling fails when connecting, as a network error", () => {
-  // One organization per spelling in one app with its dispatcher; no retries, so each delivery
-  // is `failed` after its first attempt.
-  const app = makeApp({ webhooks: true, config: { webhookRetrySchedule: [], webhookTimeoutMs: 2000 } });
-  const rows: ((typeof SPELLINGS)[number] & { org: Org; eventId: string })[] = [];
-  beforeAll(async () => {
-    for (const spelling of SPELLINGS) rows.push({ ...spelling, org: await makeOrg(app), eventId: "" });
+describe.each(ENGINES)("on %s", (engine) => {
+  describe("C20: with DOSSIER_WEBHOOK_ALLOW_PRIVATE=0 they are refused as metadata, not only as private", async () => {
+    const app = await appOn(engine, { env: { DOSSIER_WEBHOOK_ALLOW_PRIVATE: "0" } });
+    const org = await makeOrg(app);
+    for (const url of ["http://100.100.100.200/", "http://[fd00:ec2::254]/"]) {
+      test(`PUT ${url} is 400 naming the metadata address`, async () => {
+        const answer = await call(app, "PUT", "/webhook-endpoint", { key: org.key, body: { url } });
+        expect(answer.status).toBe(400);
+        expect(answer.json.error).toMatchObject({ code: "invalid_body", message: expect.stringContaining("cloud metadata address") });
+      });
+    }
   });
 
-  test("every delivery is attempted, and every attempt fails with no status and no answer, naming the metadata address", async () => {
-    for (const row of rows) {
-      await setEndpoint(app.dossier, row.org.id, row.url);
-      row.eventId = await app.dossier.store.write(() => recordEvent(app.dossier, row.org.id, "dossier.created", { id: crypto.randomUUID() }));
-    }
-    await until(async () => {
-      for (const row of rows) if ((await getDelivery(app.dossier, row.org.id, row.eventId)).status !== "failed") return false;
-      return true;
-    }, 20_000, "every delivery to fail");
-    const attempts = await Promise.all(rows.map(async (row) => ({ url: row.url, attempts: (await getDelivery(app.dossier, row.org.id, row.eventId)).attempt_log })));
-    expect(attempts).toEqual(
-      rows.map((row) => ({
-        url: row.url,
-        attempts: [expect.objectContaining({ status_code: null, error: expect.stringContaining("cloud metadata address"), response_snippet: null })],
-      })),
-    );
+  describe("C20: set by the operator (no check at set), each spelling fails when connecting, as a network error", () => {
+    // One organization per spelling in one app with its dispatcher; no retries, so each delivery
+    // is `failed` after its first attempt.
+    let app: DossierApp<Store>;
+    const rows: ((typeof SPELLINGS)[number] & { org: Org; eventId: string })[] = [];
+    beforeAll(async () => {
+      app = await appOn(engine, { webhooks: true, config: { webhookRetrySchedule: [], webhookTimeoutMs: 2000 } });
+      for (const spelling of SPELLINGS) rows.push({ ...spelling, org: await makeOrg(app), eventId: "" });
+    });
+
+    test("every delivery is attempted, and every attempt fails with no status and no answer, naming the metadata address", async () => {
+      for (const row of rows) {
+        await setEndpoint(app.dossier, row.org.id, row.url);
+        row.eventId = await app.dossier.store.write(() => recordEvent(app.dossier, row.org.id, "dossier.created", { id: crypto.randomUUID() }));
+      }
+      await until(async () => {
+        for (const row of rows) if ((await getDelivery(app.dossier, row.org.id, row.eventId)).status !== "failed") return false;
+        return true;
+      }, 20_000, "every delivery to fail");
+      const attempts = await Promise.all(rows.map(async (row) => ({ url: row.url, attempts: (await getDelivery(app.dossier, row.org.id, row.eventId)).attempt_log })));
+      expect(attempts).toEqual(
+        rows.map((row) => ({
+          url: row.url,
+          attempts: [expect.objectContaining({ status_code: null, error: expect.stringContaining("cloud metadata address"), response_snippet: null })],
+        })),
+      );
+    });
   });
 });
 

@@ -6,7 +6,8 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { recordEvent } from "../../src/services/outbox";
 import { setEndpoint } from "../../src/services/webhooks";
-import { makeApp, makeOrg, until } from "../helpers";
+import { makeOrg, until } from "../helpers";
+import { ENGINES, appOn, type Engine } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
@@ -68,8 +69,8 @@ function healthyReceiver() {
   return { url: `http://127.0.0.1:${server.port}/ok`, arrivals };
 }
 
-async function scenario(hangingOrgs: number, eventsEach: number, retrySchedule: number[], timeoutMs = TIMEOUT_MS) {
-  const app = makeApp({ webhooks: true, config: { webhookTimeoutMs: timeoutMs, webhookRetrySchedule: retrySchedule } });
+async function scenario(engine: Engine, hangingOrgs: number, eventsEach: number, retrySchedule: number[], timeoutMs = TIMEOUT_MS) {
+  const app = await appOn(engine, { webhooks: true, config: { webhookTimeoutMs: timeoutMs, webhookRetrySchedule: retrySchedule } });
   const ctx = app.dossier;
   const hang = hangingReceiver();
   const ok = healthyReceiver();
@@ -106,9 +107,9 @@ async function scenario(hangingOrgs: number, eventsEach: number, retrySchedule: 
   };
 }
 
-describe("C7 isolation under load: hanging endpoints of other organizations", () => {
+describe.each(ENGINES)("C7 isolation under load on %s: hanging endpoints of other organizations", (engine) => {
   test("300 organizations whose endpoints never answer: a healthy organization's new event arrives without waiting for any of them", async () => {
-    const s = await scenario(300, 1, [60_000]);
+    const s = await scenario(engine, 300, 1, [60_000]);
     await s.healthyLatency(); // the healthy endpoint's connection is open
     await s.flood();
     // Wait (bounded) until the hanging requests are in flight: more than 256 of them (the old
@@ -124,7 +125,7 @@ describe("C7 isolation under load: hanging endpoints of other organizations", ()
   test("40 organizations × 12 events, hanging, with their retries due: a healthy organization's new event still arrives without waiting for them", async () => {
     // 1 s time-out and retries 50 ms after each: every second each hanging organization's lane
     // moves on to its next event and one more retry joins those in flight (the audit's repro).
-    const s = await scenario(40, 12, Array(9).fill(50), 1000);
+    const s = await scenario(engine, 40, 12, Array(9).fill(50), 1000);
     await s.flood();
     // Let them pile up (bounded): 250 held open at once (the old shared budget of 256 requests was
     // full then), or, where fewer may be in flight, 1,300 received (about 7 s).
@@ -133,7 +134,7 @@ describe("C7 isolation under load: hanging endpoints of other organizations", ()
   });
 
   test("200 organizations whose endpoints never answer, 40 events each (a backlog larger than the dispatcher holds in memory): a healthy organization's new event arrives without waiting for any of them", async () => {
-    const s = await scenario(200, 40, [60_000]);
+    const s = await scenario(engine, 200, 40, [60_000]);
     await s.flood();
     await until(() => s.hang.open() >= 200, 20_000, "the hanging requests to be in flight");
     await Bun.sleep(50);
