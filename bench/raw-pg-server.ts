@@ -73,6 +73,8 @@ interface CreateBody {
 
 const create = (input: CreateBody) =>
   sql.begin(async (tx) => {
+    // The organization's write order before the create's first check, as src/db/pg/dossiers.ts's flow lookup.
+    await tx`SELECT pg_advisory_xact_lock(${EVENT_NUMBERING_LOCK}::integer, hashtext(${orgId}))`;
     const [flow] = await tx<{ id: string }[]>`SELECT id, type FROM flows WHERE organization_id = ${orgId} AND type = ${input.type} AND is_default`;
     const [stage] = await tx<{ id: string; deadline_days: number | null }[]>`SELECT id, deadline_days FROM stages
       WHERE flow_id = ${flow.id} AND organization_id = ${orgId} ORDER BY position LIMIT 1`;
@@ -89,8 +91,6 @@ const create = (input: CreateBody) =>
       intake_notes: null, cv_url: null, contact_id: contactId, stage_entered_at: stage ? now : null, stage_due_at: due,
       created_at: now, updated_at: now,
     };
-    // The organization's write order before its first write, as src/db/pg/events.ts's holdOrganization.
-    await tx`SELECT pg_advisory_xact_lock(${EVENT_NUMBERING_LOCK}::integer, hashtext(${orgId}))`;
     if (!existing) {
       const kind = input.type === "candidate" ? "candidate" : "prospect";
       await tx`INSERT INTO contacts (id, organization_id, full_name, email, email_folded, phone, linkedin_url, company, role, city, kind,

@@ -156,4 +156,24 @@ describe.each(ENGINES)("on %s", async (engine) => {
     expect(result.status, JSON.stringify(result.errors)).toBe("succeeded");
     expect([result.created, result.failed]).toEqual([40, 0]);
   });
+
+  test("a contact deleted while dossiers link it (by email and by contact_id): each create 201 or 404, never a 500, no link to a deleted contact", async () => {
+    const org = await makeOrg(first);
+    const email = "leaving@example.com";
+    const contact = (await call(first, "POST", "/contacts", { key: org.key, body: { full_name: "Leaving", email } })).json.data;
+    const [deleted, ...answers] = await Promise.all([
+      call(node(1), "DELETE", `/contacts/${contact.id}`, { key: org.key }),
+      ...Array.from({ length: 12 }, (_, i) =>
+        call(node(i), "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: `Linker ${i}`, ...(i % 2 ? { email } : { contact_id: contact.id }) } }),
+      ),
+    ]);
+    expect(deleted.status, deleted.text).toBe(200);
+    for (const [i, answer] of answers.entries()) expect(i % 2 ? [201] : [201, 404], answer.text).toContain(answer.status);
+    const dangling = await queryRows(
+      first,
+      "SELECT d.id FROM dossiers d WHERE d.organization_id = ? AND d.contact_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM contacts c WHERE c.id = d.contact_id)",
+      org.id,
+    );
+    expect(dangling).toEqual([]);
+  });
 });

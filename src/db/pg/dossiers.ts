@@ -174,12 +174,20 @@ export function pgDossierQueries(db: Db, inUnit: () => boolean): EngineQueries<"
       return row?.cv_url ?? null;
     },
 
+    /** The flow a new dossier goes in (a create's first check). Inside a unit, the organization's
+     * write order first (src/db/pg/events.ts, holdOrganization): the create's checks (its flow, its
+     * stage, its contact by id or by email) then hold until it commits, as under SQLite's one writer.
+     * Before, a contact or a stage deleted between the check and the insert failed the insert on a
+     * foreign key (a 500 where SQLite answers 201, or 404 for a contact_id that is gone). */
     async flow(organizationId: string, flowId: string) {
+      if (inUnit()) await holdOrganization(db(), organizationId);
       const [row] = await db()<FlowRef[]>`SELECT id, type FROM flows WHERE id = ${flowId} AND organization_id = ${organizationId}`;
       return row ?? null;
     },
 
+    /** The type's default flow; inside a unit, after the organization's write order (see flow). */
     async defaultFlow(organizationId: string, type: FlowRef["type"]) {
+      if (inUnit()) await holdOrganization(db(), organizationId);
       const [row] = await db()<FlowRef[]>`SELECT id, type FROM flows WHERE organization_id = ${organizationId} AND type = ${type} AND is_default`;
       return row ?? null;
     },
