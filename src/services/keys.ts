@@ -153,11 +153,11 @@ export async function admitKey(ctx: Context, counters: SharedCounters, authoriza
   const keyHash = keyHashOf(authorization);
   if (keyHash === null) return null;
   const admitted = await counters.admitKey(keyHash, ctx.now().getTime(), ahead);
-  const principal = admitted && keyPrincipal(ctx, rememberedOf(admitted.found) ?? null);
+  const principal = admitted && (await keyPrincipal(ctx, rememberedOf(admitted.found) ?? null));
   return principal ? { principal, rate: admitted.rate } : null;
 }
 
-function keyPrincipal(ctx: Context, entry: Remembered | null): Principal | null {
+function keyPrincipal(ctx: Context, entry: Remembered | null): Awaitable<Principal | null> {
   if (!entry) return null;
   const now = ctx.now().getTime();
   if (entry.expiresAt <= now) return null;
@@ -165,10 +165,13 @@ function keyPrincipal(ctx: Context, entry: Remembered | null): Principal | null 
   // Once writes have failed, reads go on without it (C11).
   if (ctx.store.failure === null && now - (lastUsedWritten.get(keyId) ?? 0) >= LAST_USED_GRANULARITY_MS) {
     lastUsedWritten.set(keyId, now);
-    // The request does not wait for it, and a failure is the store's (C11). At once when the store
-    // is idle, so that the next request (GET /keys) sees it; else it joins the next group.
+    // A failure is the store's (C11). On SQLite the request does not wait for it: at once when the
+    // store is idle, so that the next request (GET /keys) sees it; else it joins the next group.
     const at = new Date(now).toISOString();
-    ctx.store.write(() => ctx.store.keys.setLastUsed(keyId, at), { atOnce: true }).catch(() => {});
+    const written = ctx.store.write(() => ctx.store.keys.setLastUsed(keyId, at), { atOnce: true }).catch(() => {});
+    // On PostgreSQL the write is a round trip away and the next request may reach another node:
+    // this answer waits for it (once a minute a key and node).
+    if (ctx.store.engine === "postgres") return written.then(() => entry.principal);
   }
   return entry.principal;
 }
