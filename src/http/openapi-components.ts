@@ -267,6 +267,65 @@ function objectOrEmpty(schema: Record<string, unknown>, convert: (value: unknown
 
 export const refTo = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+type Json = Record<string, unknown>;
+
+/** The JSON type(s) a TypeBox schema's values have, when it says: `type`, or a union's members'. */
+function typesOf(schema: TSchema): string[] | undefined {
+  if (typeof schema.type === "string") return [schema.type];
+  const members = schema.anyOf;
+  if (!Array.isArray(members) || members.length === 0) return undefined;
+  const types = new Set<string>();
+  for (const member of members as TSchema[]) {
+    const own = typesOf(member);
+    if (own === undefined) return undefined;
+    for (const type of own) types.add(type);
+  }
+  return [...types];
+}
+
+/** A union that may be null (TypeBox's `anyOf: [X, {type: "null"}]`) as one schema of two types,
+ * `{...X, type: [X's type, "null"]}` (an `enum` takes `null` too): the same values, which Scalar's
+ * reader of the document (/docs) accepts as a schema, where a schema with no `type` fails its
+ * check, and costs it every other form of schema tried on every member (issue 38: the page spent
+ * most of its time there). Outer members (the property's description) are kept beside X's. A named
+ * X stays a `$ref` in the union, which then says its types. */
+function nullable(schema: Json, convert: (value: unknown) => unknown): Json | undefined {
+  const members = schema.anyOf;
+  if (!Array.isArray(members) || members.length !== 2) return undefined;
+  const isNull = (m: TSchema) => m?.type === "null" && Object.keys(m).length === 1;
+  const nulls = members.filter(isNull);
+  if (nulls.length !== 1) return undefined;
+  const other = members.find((m) => !isNull(m)) as TSchema;
+  const converted = convert(other) as Json;
+  const { anyOf: _, ...rest } = schema;
+  const types = typesOf(other);
+  if (typeof converted.$ref === "string") return types === undefined ? undefined : { ...rest, type: [...types, "null"], anyOf: [converted, { type: "null" }] };
+  if (typeof converted.type !== "string" || "const" in converted || ["anyOf", "oneOf", "allOf"].some((key) => key in converted)) return undefined;
+  const description = [converted.description, rest.description].filter((text): text is string => typeof text === "string");
+  return {
+    ...converted,
+    ...rest,
+    type: [converted.type, "null"],
+    ...(Array.isArray(converted.enum) ? { enum: [...converted.enum, null] } : {}),
+    ...(description.length === 2 && description[0] !== description[1] ? { description: `${description[1].replace(/\.$/, "")}. ${description[0]}` } : {}),
+  };
+}
+
+/** Any JSON value, as a schema that says its types: an array's `items: {}` (TypeBox's Unknown) is a
+ * schema Scalar's reader refuses (see `nullable`). Spectral wants `items` beside a type that holds
+ * "array", and a generator reads the whole as any value (an object of anything among them). */
+const ANY_VALUE = { type: ["null", "boolean", "number", "string", "array", "object"], items: {}, additionalProperties: true };
+
+const isEmpty = (value: unknown) => !!value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0;
+
+/** A union of named schemas that all say their type (the events' union, `Event`) says it too, so
+ * that Scalar's reader takes it as a schema (see `nullable`); it allows the same values. */
+function typedUnion(schema: Json, converted: Json): Json {
+  if (!Array.isArray(schema.anyOf) || "type" in schema) return converted;
+  const types = typesOf(schema as TSchema);
+  return types === undefined ? converted : { type: types.length === 1 ? types[0] : types, ...converted };
+}
+
 /** The document's JSON of a schema: TypeBox's markers dropped, named subschemas as `$ref`. The
  * schema itself is referenced too when it is named, unless `inline` (a component's own body). */
 export function documentSchema(schema: TSchema, inline = false): Record<string, unknown> {
@@ -275,13 +334,15 @@ export function documentSchema(schema: TSchema, inline = false): Record<string, 
     if (!value || typeof value !== "object") return value;
     const name = root && inline ? undefined : named(value);
     if (name) return refTo(name);
-    const choices = enumOf(value as Record<string, unknown>) ?? objectOrEmpty(value as Record<string, unknown>, (member) => convert(member, false));
+    const member = (sub: unknown) => convert(sub, false);
+    const choices = enumOf(value as Json) ?? objectOrEmpty(value as Json, member) ?? nullable(value as Json, member);
     if (choices) return choices;
     const format = DOCUMENT_FORMATS.get(value);
-    return Object.fromEntries([
-      ...Object.entries(value).map(([key, member]) => [key, DATA_MEMBERS.has(key) ? member : convert(member, false)]),
+    const converted = Object.fromEntries([
+      ...Object.entries(value).map(([key, sub]) => [key, DATA_MEMBERS.has(key) ? sub : key === "items" && isEmpty(sub) ? ANY_VALUE : member(sub)]),
       ...(format ? [["format", format]] : []),
     ]);
+    return typedUnion(value as Json, converted);
   };
   return convert(schema, true) as Record<string, unknown>;
 }

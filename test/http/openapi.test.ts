@@ -115,6 +115,32 @@ describe("GET /docs", () => {
     expect((await script.text()).length).toBeGreaterThan(1_000_000);
   });
 
+  test("the document and the scripts go gzip-compressed to a browser that accepts it, tagged, and 304 while it holds them; the page preloads the document", async () => {
+    for (const path of ["/openapi.json", "/docs/assets/scalar.js", "/docs/assets/docs.js"]) {
+      const plain = await app.handle(new Request(`http://localhost${path}`));
+      const identity = new Uint8Array(await plain.arrayBuffer());
+      const etag = plain.headers.get("etag")!;
+      expect(etag, path).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
+      expect(plain.headers.get("content-encoding"), path).toBeNull();
+      const compressed = await app.handle(new Request(`http://localhost${path}`, { headers: { "accept-encoding": "gzip, br" } }));
+      expect(compressed.headers.get("content-encoding"), path).toBe("gzip");
+      expect(compressed.headers.get("vary"), path).toBe("Accept-Encoding");
+      expect(compressed.headers.get("etag"), path).toBe(etag);
+      const gzipped = new Uint8Array(await compressed.arrayBuffer());
+      expect(gzipped.byteLength, path).toBeLessThan(identity.byteLength / 2);
+      expect(Bun.gunzipSync(gzipped), path).toEqual(identity);
+      const held = await app.handle(new Request(`http://localhost${path}`, { headers: { "if-none-match": etag, "accept-encoding": "gzip" } }));
+      expect(held.status, path).toBe(304);
+      expect(await held.text(), path).toBe("");
+      const other = await app.handle(new Request(`http://localhost${path}`, { headers: { "if-none-match": 'W/"another"' } }));
+      expect(other.status, path).toBe(200);
+    }
+    // Asked for again each time (the document changes with the server's version), for a 304.
+    expect((await app.handle(new Request("http://localhost/openapi.json"))).headers.get("cache-control")).toBe("no-cache");
+    const page = await call(app, "GET", "/docs");
+    expect(page.text).toContain('<link rel="preload" href="/openapi.json" as="fetch" crossorigin />');
+  });
+
   test("the page takes no document address from its query string (C20)", async () => {
     const plain = await call(app, "GET", "/docs");
     for (const query of ["?url=https://attacker.example/spec.json", "?spec-url=//attacker.example/x", "?api=x&configuration=%7B%7D"]) {

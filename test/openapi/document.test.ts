@@ -111,7 +111,8 @@ describe("issue 38: the document names, tags and formats everything", () => {
     let dates = 0;
     const timestamp = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
     for (const { schema, where, name } of allSchemas(document)) {
-      if (schema.type !== "string") continue;
+      // A string, or one that may be null (`type: ["string", "null"]`).
+      if (![schema.type].flat().includes("string")) continue;
       const byName = name !== undefined && (/_at$|_since$/.test(name) || name === "from" || name === "to");
       const byExample = [...(schema.examples ?? []), ...(schema.example === undefined ? [] : [schema.example])].some((e: unknown) => typeof e === "string" && timestamp.test(e));
       if (!byName && !byExample) continue;

@@ -1218,24 +1218,52 @@ export interface components {
             id: string;
             /** Format: uuid */
             organization_id: string;
+            /** Format: uuid */
             flow_id: string | null;
             type: components["schemas"]["DossierType"];
             /** @description Candidate: the person's name. Sales: deal or account name. Stored trimmed */
             name: string;
+            /** @description Primary contact email, as given */
             email: string | null;
             phone: string | null;
+            /** @description Candidate: current employer. Sales: target company */
             company: string | null;
+            /** @description Candidate: role applied for. Sales: role of the contact */
             role: string | null;
+            /** @description Sales only. Named contact at the target company */
             contact_person: string | null;
             status: components["schemas"]["DossierStatus"];
+            /**
+             * Format: uuid
+             * @description The stage the dossier is in
+             */
             current_stage_id: string | null;
+            /**
+             * Format: uuid
+             * @description User id of the assigned member
+             */
             assigned_to: string | null;
+            /** @description Sales only. Expected contract value, in the main currency unit */
             deal_size: number | null;
+            /** @description Sales only. ISO 4217 */
             deal_currency: string | null;
             intake_notes: string | null;
+            /** @description <org_id>/dossiers/<dossier_id>/cv.pdf; null without a CV */
             cv_url: string | null;
+            /**
+             * Format: uuid
+             * @description The primary linked contact
+             */
             contact_id: string | null;
+            /**
+             * Format: date-time
+             * @description When the dossier entered its current stage
+             */
             stage_entered_at: string | null;
+            /**
+             * Format: date-time
+             * @description stage_entered_at + the stage's deadline_days days; null without a deadline
+             */
             stage_due_at: string | null;
             /**
              * Format: date-time
@@ -1297,18 +1325,32 @@ export interface components {
             id: string;
             /** @description Stored trimmed */
             full_name: string;
+            /** @description Unique per organization, compared case-insensitively; stored as given */
             email: string | null;
             phone: string | null;
+            /** @description Public profile URL (http or https) */
             linkedin_url: string | null;
+            /** @description Current employer or account */
             company: string | null;
+            /** @description Job title or role */
             role: string | null;
+            /** @description City of residence */
             city: string | null;
             /** @description No duplicates, order of first appearance; [] by default */
             kind: components["schemas"]["ContactKind"][];
+            /** @description Free-form internal notes */
             notes: string | null;
             /** @description Linked dossiers, archived ones included */
             dossier_count: number;
+            /**
+             * Format: date-time
+             * @description Start of the talent-pool window
+             */
             pool_added_at: string | null;
+            /**
+             * Format: date-time
+             * @description End of the talent-pool window
+             */
             pool_expires_at: string | null;
             /**
              * Format: date-time
@@ -1418,6 +1460,7 @@ export interface components {
             name: string;
             /** @description 1-based order within the flow */
             position: number;
+            /** @description Days a dossier may stay in the stage; 0 means due on entry */
             deadline_days: number | null;
             /** @description Percentage */
             win_probability: number;
@@ -1506,6 +1549,7 @@ export interface components {
             page: number;
             /** @description The page size asked for; on an unpaginated list, the number of items */
             per_page: number;
+            /** @description The cursor of the next page: pass it as `after` to read on from the last item of this page, with no item skipped or repeated while others write; null when no item follows */
             next_after: string | null;
         };
         /**
@@ -1866,16 +1910,33 @@ export interface components {
             type: components["schemas"]["DossierType"];
             /** @description 1 to 200 characters after trimming; stored trimmed */
             name: string;
+            /** @description At most 200 characters; one @, a dot in the domain; stored as given */
             email?: string | null;
+            /** @description At most 200 characters */
             phone?: string | null;
+            /** @description At most 200 characters */
             company?: string | null;
+            /** @description At most 200 characters */
             role?: string | null;
+            /**
+             * Format: uuid
+             * @description An existing contact to link as primary; default: the contact with the same email, or a new one
+             */
             contact_id?: string | null;
+            /**
+             * Format: uuid
+             * @description Default: the organization's default flow for the type
+             */
             flow_id?: string | null;
+            /** Format: uuid */
             assigned_to?: string | null;
+            /** @description At most 20,000 characters */
             intake_notes?: string | null;
+            /** @description Sales only. At most 200 characters */
             contact_person?: string | null;
+            /** @description Sales only. A finite number >= 0, in the main currency unit */
             deal_size?: number | null;
+            /** @description Sales only. ISO 4217 code known to the runtime, upper case */
             deal_currency?: string | null;
             /**
              * @description The pairs to keep; null or "" is the same as leaving it out
@@ -1947,16 +2008,29 @@ export interface components {
         PatchDossier: {
             /** @description 1 to 200 characters after trimming; stored trimmed */
             name?: string;
+            /** @description At most 200 characters; one @, a dot in the domain; stored as given */
             email?: string | null;
+            /** @description At most 200 characters */
             phone?: string | null;
+            /** @description At most 200 characters */
             company?: string | null;
+            /** @description At most 200 characters */
             role?: string | null;
+            /** @description Sales only. At most 200 characters */
             contact_person?: string | null;
+            /** @description Sales only. A finite number >= 0, in the main currency unit */
             deal_size?: number | null;
+            /** @description Sales only. ISO 4217 code known to the runtime, upper case */
             deal_currency?: string | null;
             status?: components["schemas"]["DossierStatus"];
+            /** Format: uuid */
             assigned_to?: string | null;
+            /** @description At most 20,000 characters */
             intake_notes?: string | null;
+            /**
+             * Format: uuid
+             * @description A stage of the dossier's flow; null leaves the dossier in no stage
+             */
             current_stage_id?: string | null;
             /**
              * @description An object merges (a key set to null or "" is removed); "" removes every key. null is refused: metadata is never null
@@ -1994,15 +2068,31 @@ export interface components {
         CreateContact: {
             /** @description 1 to 200 characters after trimming; stored trimmed */
             full_name: string;
+            /** @description At most 200 characters, one @ and a dot in the domain; unique per organization, compared case-insensitively */
             email?: string | null;
+            /** @description At most 200 characters */
             phone?: string | null;
+            /** @description http(s) URL, at most 500 characters */
             linkedin_url?: string | null;
+            /** @description At most 200 characters */
             company?: string | null;
+            /** @description At most 200 characters */
             role?: string | null;
+            /** @description At most 200 characters */
             city?: string | null;
+            /** @description At most 20,000 characters */
             notes?: string | null;
+            /**
+             * Format: date-time
+             * @description Start of the talent-pool window; ISO 8601 date-time, stored in UTC with milliseconds
+             */
             pool_added_at?: string | null;
+            /**
+             * Format: date-time
+             * @description End of the talent-pool window; later than pool_added_at; ISO 8601 date-time, stored in UTC with milliseconds
+             */
             pool_expires_at?: string | null;
+            /** @description Default []; duplicates are dropped */
             kind?: components["schemas"]["ContactKind"][] | null;
             /**
              * @description The pairs to keep; null or "" is the same as leaving it out
@@ -2026,14 +2116,29 @@ export interface components {
         PatchContact: {
             /** @description 1 to 200 characters after trimming; not null */
             full_name?: string;
+            /** @description At most 200 characters, one @ and a dot in the domain; unique per organization, compared case-insensitively */
             email?: string | null;
+            /** @description At most 200 characters */
             phone?: string | null;
+            /** @description http(s) URL, at most 500 characters */
             linkedin_url?: string | null;
+            /** @description At most 200 characters */
             company?: string | null;
+            /** @description At most 200 characters */
             role?: string | null;
+            /** @description At most 200 characters */
             city?: string | null;
+            /** @description At most 20,000 characters */
             notes?: string | null;
+            /**
+             * Format: date-time
+             * @description Start of the talent-pool window; ISO 8601 date-time, stored in UTC with milliseconds
+             */
             pool_added_at?: string | null;
+            /**
+             * Format: date-time
+             * @description End of the talent-pool window; later than pool_added_at; ISO 8601 date-time, stored in UTC with milliseconds
+             */
             pool_expires_at?: string | null;
             /** @description Replaces the whole array; not null */
             kind?: components["schemas"]["ContactKind"][];
@@ -2153,7 +2258,15 @@ export interface components {
         StageChange: {
             /** Format: uuid */
             id: string;
+            /**
+             * Format: uuid
+             * @description The stage the dossier is in now; null when the PATCH left it in no stage
+             */
             current_stage_id: string | null;
+            /**
+             * Format: uuid
+             * @description The stage it was in before
+             */
             previous_stage_id: string | null;
             status: components["schemas"]["DossierStatus"];
         };
@@ -2167,18 +2280,33 @@ export interface components {
         PreviousAttributes: {
             /** @description Candidate: the person's name. Sales: deal or account name. Stored trimmed */
             name?: string;
+            /** @description Primary contact email, as given */
             email?: string | null;
             phone?: string | null;
+            /** @description Candidate: current employer. Sales: target company */
             company?: string | null;
+            /** @description Candidate: role applied for. Sales: role of the contact */
             role?: string | null;
+            /** @description Sales only. Named contact at the target company */
             contact_person?: string | null;
+            /** @description Sales only. Expected contract value, in the main currency unit */
             deal_size?: number | null;
+            /** @description Sales only. ISO 4217 */
             deal_currency?: string | null;
             status?: components["schemas"]["DossierStatus"];
+            /**
+             * Format: uuid
+             * @description User id of the assigned member
+             */
             assigned_to?: string | null;
             intake_notes?: string | null;
+            /**
+             * Format: uuid
+             * @description The stage the dossier is in
+             */
             current_stage_id?: string | null;
             metadata?: components["schemas"]["Metadata"];
+            /** @description <org_id>/dossiers/<dossier_id>/cv.pdf; null without a CV */
             cv_url?: string | null;
         };
         /**
@@ -2208,8 +2336,17 @@ export interface components {
              * @example 2026-11-22T04:21:26.123Z
              */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
             last_sign_in_at: string | null;
-            /** @description Set once the member is disabled (DELETE): it can no longer sign in */
+            /**
+             * Format: date-time
+             * @description Set once the member is disabled (DELETE): it can no longer sign in. ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
             disabled_at: string | null;
         };
         /**
@@ -2245,8 +2382,17 @@ export interface components {
              * @example 2026-11-22T04:21:26.123Z
              */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
             last_sign_in_at: string | null;
-            /** @description Set once the member is disabled (DELETE): it can no longer sign in */
+            /**
+             * Format: date-time
+             * @description Set once the member is disabled (DELETE): it can no longer sign in. ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
             disabled_at: string | null;
             /**
              * @description <base>/console/setup#token=...: sets the member's password; valid 7 days and for one use, voids the member's older links
@@ -2516,6 +2662,7 @@ export interface components {
         NewFlowStage: {
             /** @description 1 to 200 characters after trimming; stored trimmed */
             name: string;
+            /** @description Days a dossier may stay in the stage; 0 means due on entry; null: no deadline */
             deadline_days?: number | null;
             /** @description Percentage (default 0) */
             win_probability?: number;
@@ -2549,6 +2696,7 @@ export interface components {
         CreateStage: {
             /** @description 1 to 200 characters after trimming; stored trimmed */
             name: string;
+            /** @description Days a dossier may stay in the stage; 0 means due on entry; null: no deadline */
             deadline_days?: number | null;
             /** @description Percentage (default 0) */
             win_probability?: number;
@@ -2566,6 +2714,7 @@ export interface components {
         PatchStage: {
             /** @description 1 to 200 characters after trimming; stored trimmed */
             name?: string;
+            /** @description Days a dossier may stay in the stage; 0 means due on entry; null: no deadline */
             deadline_days?: number | null;
             /** @description Percentage */
             win_probability?: number;
@@ -2595,7 +2744,9 @@ export interface components {
             won: number;
             /** @description Dossiers of the flow now lost whose last change to lost falls in the period */
             lost: number;
+            /** @description won / (won + lost); null when both are 0 */
             win_rate: number | null;
+            /** @description Sales flows only (null for a candidate flow), by currency */
             pipeline: components["schemas"]["PipelineValue"][] | null;
         };
         StageStats: {
@@ -2611,9 +2762,11 @@ export interface components {
             entered: number;
             /** @description Moves out of the stage to another stage in the period (not to no stage; becoming won or lost is not leaving) */
             left: number;
+            /** @description Median decimal days spent in the stage by the stays `left` counts; null when none */
             median_days: number | null;
             /** @description Of `left`, the moves to a stage of higher position */
             went_on: number;
+            /** @description went_on / left; null when left is 0 */
             went_on_share: number | null;
         };
         PipelineValue: {
@@ -2710,10 +2863,12 @@ export interface components {
             at: string;
             /** @enum {string} */
             kind: "created" | "updated" | "stage_changed" | "cv_attached" | "note_added" | "archived" | "contact_linked" | "contact_unlinked" | "task_created" | "task_done";
-            actor: components["schemas"]["HistoryActor"] | null;
+            actor: ((components["schemas"]["HistoryActor"] | null) | null) | components["schemas"]["HistoryActor"] | null;
             /** @description field → [old, new] */
             changes: {
-                [key: string]: unknown[];
+                [key: string]: (null | boolean | number | string | unknown[] | {
+                    [key: string]: unknown;
+                })[];
             };
         };
         /** @description Who made the change */
@@ -2733,6 +2888,11 @@ export interface components {
              * @example 2026-11-22T04:21:26.123Z
              */
             entered_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
             left_at: string | null;
             /** @description Decimal days spent in the stage (up to now while still there) */
             days: number;
@@ -2842,6 +3002,7 @@ export interface components {
              * @enum {string}
              */
             match_on: "email" | "id";
+            /** @description The uploaded file's name, when it had one */
             file_name: string | null;
             /** @description Data rows in the file (the header row and blank rows left out) */
             rows: number;
@@ -2861,8 +3022,13 @@ export interface components {
              * @example 2026-11-22T04:21:26.123Z
              */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
             finished_at: string | null;
-            revert: components["schemas"]["ImportRevert"] | null;
+            revert: ((components["schemas"]["ImportRevert"] | null) | null) | components["schemas"]["ImportRevert"] | null;
         };
         /**
          * @example {
@@ -2874,6 +3040,7 @@ export interface components {
         ImportError: {
             /** @description The spreadsheet's row number: the header row is row 1, the first data row 2 */
             row: number;
+            /** @description The CSV header of the cell at fault; null when the whole row is */
             column: string | null;
             /** @description Why the row was refused, as the API would refuse the same create or update */
             message: string;
@@ -3053,9 +3220,24 @@ export interface components {
             prefix: string;
             /** @description The scopes the key grants */
             scopes: components["schemas"]["Scope"][];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
             expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
             revoked_at: string | null;
+            /**
+             * Format: date-time
+             * @description Written at most once a minute per key
+             */
             last_used_at: string | null;
+            /** @description A label for the key; at most 200 characters */
             name: string | null;
         };
         /**
@@ -3117,7 +3299,12 @@ export interface components {
         CreateKey: {
             /** @description At least one; each one the caller holds itself (else 403 forbidden) */
             scopes: components["schemas"]["Scope"][];
+            /** @description A label for the key; at most 200 characters */
             name?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, in the future: after it the key answers 401 (default: never)
+             */
             expires_at?: string | null;
         };
         /**
@@ -3139,7 +3326,13 @@ export interface components {
             key: string;
             /** @description The scopes the key grants */
             scopes: components["schemas"]["Scope"][];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
             expires_at: string | null;
+            /** @description A label for the key; at most 200 characters */
             name: string | null;
         };
         /**
@@ -3281,6 +3474,10 @@ export interface components {
             type: "dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created";
             status: components["schemas"]["WebhookDeliveryStatus"];
             attempts: number;
+            /**
+             * Format: date-time
+             * @description When it is tried next; null unless pending
+             */
             next_attempt_at: string | null;
             last_status_code: number | null;
             last_error: string | null;
@@ -3317,9 +3514,12 @@ export interface components {
              * @example 2026-11-22T04:21:26.123Z
              */
             at: string;
+            /** @description The receiver's status; null when none came */
             status_code: number | null;
+            /** @description The network error, time limit or HTTP status that made the attempt fail */
             error: string | null;
             duration_ms: number;
+            /** @description The first 1 KB of the answer's body */
             response_snippet: string | null;
         };
         /**
@@ -3352,6 +3552,10 @@ export interface components {
             type: "dossier.created" | "dossier.updated" | "dossier.stage_changed" | "dossier.deleted" | "note.created";
             status: components["schemas"]["WebhookDeliveryStatus"];
             attempts: number;
+            /**
+             * Format: date-time
+             * @description When it is tried next; null unless pending
+             */
             next_attempt_at: string | null;
             last_status_code: number | null;
             last_error: string | null;
@@ -3402,6 +3606,7 @@ export interface components {
         EventFeedMeta: {
             /** @description Whether more events follow now: read again at once with after=next_after */
             has_more: boolean;
+            /** @description The `after` of the next read: the id of the last event in data; when data is empty, the `after` that was sent (null when none was) */
             next_after: string | null;
         };
         EventFeed: {
@@ -3434,14 +3639,33 @@ export interface components {
             id: string;
             /** Format: uuid */
             organization_id: string;
+            /** Format: uuid */
             dossier_id: string | null;
+            /** Format: uuid */
             contact_id: string | null;
             title: string;
             notes: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             * @example 2026-11-22T04:21:26.123Z
+             */
             due_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the assignee is sent a reminder by email (C22)
+             */
             remind_at: string | null;
+            /**
+             * Format: uuid
+             * @description A member of the organization
+             */
             assigned_to: string | null;
             status: components["schemas"]["TaskStatus"];
+            /**
+             * Format: date-time
+             * @description When the task was last marked done; null while open
+             */
             done_at: string | null;
             created_by: components["schemas"]["TaskCreator"];
             /**
@@ -3465,6 +3689,7 @@ export interface components {
              * @enum {string}
              */
             kind: "key" | "member" | "system" | "cli";
+            /** @description The key's or member's id; null for the server and the command line */
             id: string | null;
         };
         /**
@@ -3562,11 +3787,25 @@ export interface components {
         CreateTask: {
             /** @description 1 to 500 characters (code points) after trimming; stored as given */
             title: string;
+            /** @description At most 20,000 characters */
             notes?: string | null;
+            /**
+             * Format: date-time
+             * @description When the task is due: an ISO 8601 date-time with a time zone (Z or ±hh:mm), stored in UTC with milliseconds
+             * @example 2026-12-01T09:00:00.000Z
+             */
             due_at?: string | null;
+            /**
+             * Format: date-time
+             * @description When to email the assignee a reminder: an ISO 8601 date-time with a time zone (Z or ±hh:mm), stored in UTC with milliseconds
+             * @example 2026-12-01T09:00:00.000Z
+             */
             remind_at?: string | null;
+            /** @description A member of the organization (uuid) */
             assigned_to?: string | null;
+            /** @description A dossier of the organization (uuid) */
             dossier_id?: string | null;
+            /** @description A contact of the organization (uuid) */
             contact_id?: string | null;
             status?: components["schemas"]["TaskStatus"];
         };
@@ -3578,11 +3817,25 @@ export interface components {
         PatchTask: {
             /** @description 1 to 500 characters (code points) after trimming; stored as given */
             title?: string;
+            /** @description At most 20,000 characters */
             notes?: string | null;
+            /**
+             * Format: date-time
+             * @description When the task is due: an ISO 8601 date-time with a time zone (Z or ±hh:mm), stored in UTC with milliseconds
+             * @example 2026-12-01T09:00:00.000Z
+             */
             due_at?: string | null;
+            /**
+             * Format: date-time
+             * @description When to email the assignee a reminder; a new time sends a new reminder: an ISO 8601 date-time with a time zone (Z or ±hh:mm), stored in UTC with milliseconds
+             * @example 2026-12-01T09:00:00.000Z
+             */
             remind_at?: string | null;
+            /** @description A member of the organization (uuid) */
             assigned_to?: string | null;
+            /** @description A dossier of the organization (uuid) */
             dossier_id?: string | null;
+            /** @description A contact of the organization (uuid) */
             contact_id?: string | null;
             status?: components["schemas"]["TaskStatus"];
         };
@@ -3616,13 +3869,24 @@ export interface components {
             /** @description The address the message is sent to */
             recipient: string;
             subject: string;
+            /** Format: uuid */
             member_id: string | null;
+            /**
+             * Format: uuid
+             * @description The task of a reminder
+             */
             task_id: string | null;
             status: components["schemas"]["MailStatus"];
             /** @description Attempts begun (at most 5: then, 1 min, 5 min, 30 min and 2 h after each failure) */
             attempts: number;
+            /**
+             * Format: date-time
+             * @description When a queued message is tried (again)
+             */
             next_attempt_at: string | null;
+            /** @description The server's reply, or what went wrong, at the last failed attempt */
             last_error: string | null;
+            /** @description The server's reply when it took the message */
             reply: string | null;
             /**
              * Format: date-time
@@ -3630,6 +3894,7 @@ export interface components {
              * @example 2026-11-22T04:21:26.123Z
              */
             created_at: string;
+            /** Format: date-time */
             sent_at: string | null;
         };
         /**
@@ -3671,6 +3936,7 @@ export interface components {
          *     }
          */
         MemberSettings: {
+            /** @description The member's IANA time zone; null: the server's (DOSSIER_TIME_ZONE, else UTC) */
             time_zone: string | null;
             /** @description The zone in use: time_zone, else the server's */
             effective_time_zone: string;
@@ -3699,6 +3965,7 @@ export interface components {
          *     }
          */
         PatchMemberSettings: {
+            /** @description An IANA time zone name (Europe/Paris, America/New_York, UTC); null: the server's */
             time_zone?: string | null;
             /** @description false turns the morning digest off */
             digest?: boolean;
