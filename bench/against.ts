@@ -13,11 +13,10 @@
 // is removed at the end. This checkout's copy is migrated once and its start-up work done before
 // the phases (settledCopy): what a running server has done once, not what every request pays.
 import { chmodSync, copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
-import { Database } from "bun:sqlite";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { replaceSection } from "./doc-section";
-import { ensureWrk, freePort, median, runWrkGroup, stop, waitForRateRoom, waitHealthy, type RequestSpec, type Role, type WrkResult } from "./load";
+import { ensureWrk, freePort, median, runWrkGroup, settle, stop, waitForRateRoom, waitHealthy, type RequestSpec, type Role, type WrkResult } from "./load";
 import type { SeedResult } from "./seed";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -171,43 +170,12 @@ async function start(side: Side, cacheOff: boolean) {
   await waitHealthy(`${side.base}/healthz`, 120_000, side.proc);
 }
 
-/** This checkout's copy of the other commit's seed, migrated and with its start-up work done: the
- * executable started on it once, left until nothing is committed for 3 s (at most 3 minutes), then
- * stopped. Its first start makes a task for every dossier already overdue (C22: about 7,000 of
- * the 10,000 seeded, the seed's stages entered months ago), several seconds of writes that ran
- * beside the first measured endpoints of every phase when each phase started from the seed itself;
- * a server in service did that once, on its first start after the upgrade (docs/performance.md,
- * issue 33). */
+/** This checkout's copy of the other commit's seed, migrated and with its start-up work done
+ * (load.ts, settle): made once per run, copied by every phase. */
 async function settledCopy(exe: string, pristine: string, dir: string, log: (line: string) => void): Promise<string> {
   rmSync(dir, { recursive: true, force: true });
   cpSync(pristine, dir, { recursive: true });
-  const port = await freePort();
-  const proc = Bun.spawn([exe, "serve", "--no-bootstrap", "--port", String(port), "--data", dir], {
-    env: { ...process.env, DOSSIER_LOG: "off", DOSSIER_LOG_LEVEL: "warn" },
-    stdout: "ignore",
-    stderr: "inherit",
-  });
-  const t0 = performance.now();
-  try {
-    await waitHealthy(`http://127.0.0.1:${port}/healthz`, 120_000, proc);
-    // PRAGMA data_version changes, on this connection, when any other connection commits.
-    const db = new Database(join(dir, "dossier.db"), { readonly: true });
-    try {
-      const version = () => (db.query("PRAGMA data_version").get() as { data_version: number }).data_version;
-      let last = version();
-      let quietSince = performance.now();
-      while (performance.now() - quietSince < 3000 && performance.now() - t0 < 180_000) {
-        await Bun.sleep(250);
-        const now = version();
-        if (now !== last) [last, quietSince] = [now, performance.now()];
-      }
-    } finally {
-      db.close();
-    }
-  } finally {
-    await stop(proc);
-  }
-  log(`this checkout: migrated and settled its copy in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  log(`this checkout: migrated and settled its copy in ${(await settle(exe, dir)).toFixed(1)} s`);
   return dir;
 }
 
