@@ -3,6 +3,7 @@
 // a mixed load runs one wrk per role at once (runWrkGroup). The server's RSS is sampled from
 // /proc/PID/status while the load runs. Also what run.ts and against.ts share about the servers
 // under load: a free port, the wait for /healthz, stop, the rate-limit window, a median.
+import { Database } from "bun:sqlite";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -257,6 +258,42 @@ export async function stop(proc: Bun.Subprocess) {
   const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
   if (!exited) proc.kill("SIGKILL");
   await proc.exited;
+}
+
+/** Starts `exe` on the data folder `dir` (which it migrates if need be) and stops it once nothing
+ * has been committed for 3 s (PRAGMA data_version; at most `maxSeconds`): the folder as a server in
+ * service has it, with its start-up work done. Its first start on a seeded folder makes a task for
+ * every dossier already overdue (C22: about 7,000 of 10,000 seeded, their stages entered months
+ * ago), seconds of writes that otherwise run beside the first endpoints measured (docs/performance.md,
+ * issue 33). The seconds it took. */
+export async function settle(exe: string, dir: string, maxSeconds = 180): Promise<number> {
+  const port = await freePort();
+  const proc = Bun.spawn([exe, "serve", "--no-bootstrap", "--port", String(port), "--data", dir], {
+    env: { ...process.env, DOSSIER_LOG: "off", DOSSIER_LOG_LEVEL: "warn" },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  const t0 = performance.now();
+  try {
+    await waitHealthy(`http://127.0.0.1:${port}/healthz`, 120_000, proc);
+    // PRAGMA data_version changes, on this connection, when any other connection commits.
+    const db = new Database(join(dir, "dossier.db"), { readonly: true });
+    try {
+      const version = () => db.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version;
+      let last = version();
+      let quietSince = performance.now();
+      while (performance.now() - quietSince < 3000 && performance.now() - t0 < maxSeconds * 1000) {
+        await Bun.sleep(250);
+        const now = version();
+        if (now !== last) [last, quietSince] = [now, performance.now()];
+      }
+    } finally {
+      db.close();
+    }
+  } finally {
+    await stop(proc);
+  }
+  return (performance.now() - t0) / 1000;
 }
 
 export const median = (values: number[]) => {

@@ -2,7 +2,8 @@
 // profiler while wrk sends one request over and over, and every sample of the server's thread put
 // in one stage of the request by the frames on its stack.
 //
-//   bun bench/profile.ts --data DIR --key KEY --path /api/v1/dossiers [--seconds 5] [--interval 100]
+//   bun bench/profile.ts --data DIR --key KEY --path /api/v1/dossiers [--seconds 5] [--interval 100] [--top N]
+//   bun bench/profile.ts --data DIR --key KEY --path /api/v1/dossiers --patch IDS_FILE --stages S1,S2,...
 //
 // A sample's stage is that of the innermost frame of ours that names one (a SQLite call made by
 // the key check counts as authentication; the page's own statements as query). Samples with no
@@ -12,7 +13,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { ensureWrk, freePort, runWrk, stop, waitHealthy } from "./load";
+import { ensureWrk, freePort, runWrk, stop, waitHealthy, type RequestSpec } from "./load";
 
 const ROOT = resolve(process.env.DOSSIER_PROFILE_ROOT ?? resolve(import.meta.dir, ".."));
 
@@ -91,6 +92,35 @@ export function stagesOf(profile: CpuProfile, intervalUs: number): { busyUs: num
   return { busyUs, byStage };
 }
 
+/** The functions with the most busy time of their own (self time) and, among ours, the most in
+ * all (self and callees): where to look inside a stage. */
+export function heaviest(profile: CpuProfile, intervalUs: number, top: number): { self: [string, number][]; total: [string, number][] } {
+  const parent = new Map<number, number>();
+  const byId = new Map<number, ProfileNode>();
+  for (const node of profile.nodes) {
+    byId.set(node.id, node);
+    for (const child of node.children ?? []) parent.set(child, node.id);
+  }
+  const name = (f: CallFrame) => `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\/(src|node_modules)\//, "$1/")}`;
+  const self = new Map<string, number>();
+  const total = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const delta = Math.min(profile.timeDeltas[i + 1] ?? 0, 2 * intervalUs);
+    const leaf = byId.get(id)!.callFrame;
+    if (IDLE.has(leaf.functionName)) return;
+    self.set(name(leaf), (self.get(name(leaf)) ?? 0) + delta);
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const frame = byId.get(at)!.callFrame;
+      if (!ours(frame) || seen.has(name(frame))) continue;
+      seen.add(name(frame));
+      total.set(name(frame), (total.get(name(frame)) ?? 0) + delta);
+    }
+  });
+  const sorted = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top);
+  return { self: sorted(self), total: sorted(total) };
+}
+
 async function main() {
   const argv = process.argv.slice(2);
   const opt = (name: string) => {
@@ -102,6 +132,7 @@ async function main() {
   const path = opt("path") ?? "/api/v1/dossiers";
   const seconds = Number(opt("seconds") ?? "5");
   const interval = Number(opt("interval") ?? "100");
+  const top = Number(opt("top") ?? "0");
   if (!data || !key) throw new Error("usage: bun bench/profile.ts --data DIR --key KEY --path /api/v1/... [--seconds 5]");
   const log = (line: string) => process.stderr.write(line + "\n");
   const wrk = await ensureWrk(log);
@@ -114,7 +145,12 @@ async function main() {
     );
     const base = `http://127.0.0.1:${port}`;
     await waitHealthy(`${base}/healthz`, 15_000, server);
-    const spec = { kind: "get" as const, paths: [path] };
+    // --patch IDS_FILE STAGES: PATCH /dossiers/{id} moving ids of the file (one a line) through
+    // the comma-separated stage ids, as the bench's patch figure does; otherwise GET path.
+    const patch = opt("patch");
+    const spec: RequestSpec = patch
+      ? { kind: "patch-stage", prefix: `${path.replace(/\/$/, "")}/`, ids: readFileSync(patch, "utf8").split("\n").filter(Boolean), stages: (opt("stages") ?? "").split(",") }
+      : { kind: "get", paths: [path] };
     await runWrk({ wrk, workDir: dir, baseUrl: base, spec, key, seconds: 1, connections: 16, cpu: 1, serverPid: server.pid }); // warm-up, profiled too
     const warm = await runWrk({ wrk, workDir: dir, baseUrl: base, spec, key, seconds: 1, connections: 16, cpu: 1, serverPid: server.pid });
     const run = await runWrk({ wrk, workDir: dir, baseUrl: base, spec, key, seconds, connections: 16, cpu: 1, serverPid: server.pid });
@@ -123,11 +159,21 @@ async function main() {
     await stop(server);
     const file = readdirSync(dir).find((name) => name.endsWith(".cpuprofile"));
     if (!file) throw new Error("the server wrote no profile");
-    const { busyUs, byStage } = stagesOf(JSON.parse(readFileSync(join(dir, file), "utf8")) as CpuProfile, interval);
+    const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as CpuProfile;
+    const { busyUs, byStage } = stagesOf(profile, interval);
     const requests = run.requests + warm.requests * 2; // the profile covers the warm-ups too (two runs of 1 s, about the same rate)
     console.log(`${path}: ${run.rps.toFixed(0)} req/s under the profiler; ${(busyUs / requests).toFixed(1)} µs of the server's thread per request`);
     for (const [stage, us] of [...byStage].sort((a, b) => b[1] - a[1])) {
       console.log(`  ${stage.padEnd(48)} ${((100 * us) / busyUs).toFixed(1).padStart(5)} %  ${(us / requests).toFixed(1).padStart(6)} µs`);
+    }
+    if (top > 0) {
+      const { self, total } = heaviest(profile, interval, top);
+      const show = (title: string, rows: [string, number][]) => {
+        console.log(title);
+        for (const [fn, us] of rows) console.log(`  ${(us / requests).toFixed(2).padStart(6)} µs  ${fn}`);
+      };
+      show("heaviest by self time:", self);
+      show("ours, by total time (self and callees):", total);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -77,8 +77,9 @@ function buildApp(ctx: Context, intake: IntakeDesk, site: Site, bodies: BodyMemo
 }
 
 export type DossierApp<S extends Store = SqliteStore> = Omit<ReturnType<typeof buildApp>, "handle"> & {
-  /** Answers a request; `clientAddress` is its socket's, when a server passes it (the sign-in throttle's). */
-  handle(request: Request, clientAddress?: ClientAddress): Promise<Response>;
+  /** Answers a request; `clientAddress` is its socket's, when a server passes it (the sign-in
+   * throttle's); `bodyless`: the server has found already that it carries no body. */
+  handle(request: Request, clientAddress?: ClientAddress, bodyless?: boolean): Promise<Response>;
   dossier: Context<S>;
   /** Where the app is reached: the server tells it its address. */
   site: Site;
@@ -136,12 +137,12 @@ function appOn<S extends Store>(ctx: Context<S>, options: AppOptions): DossierAp
     }
   };
   return Object.assign(app, {
-    handle: (request: Request, clientAddress?: ClientAddress) => {
+    handle: (request: Request, clientAddress?: ClientAddress, bodyless = false) => {
       const routed = routable(request);
       // A request without a body (most reads) holds no body memory and needs no arrival time; only
       // a change may need its client's address (the sign-in throttle's), which a server is asked
       // for only then.
-      if (carriesBody(routed)) return withBody(routed, clientAddress);
+      if (!bodyless && carriesBody(routed)) return withBody(routed, clientAddress);
       if (routed.method !== "GET") site.arrived(routed, addressOf(clientAddress));
       return handle(routed);
     },

@@ -125,7 +125,7 @@ export async function startServer(options: AppOptions & ServeOptions): Promise<R
     const address = () => srv.requestIP(request)?.address;
     // A request without a body (most reads) answers with no await of its own: on SQLite its answer
     // is made in this turn of the event loop, before Bun's idle timer can look at its connection.
-    if (!carriesBody(request) && answersInTurn) return compressed(request, app.handle(request, address));
+    if (!carriesBody(request) && answersInTurn) return compressed(request, app.handle(request, address, true));
     // Bun's idle timer does not restart while a body comes in, so it would cut a slow but steady
     // upload (C20 accepts 10 KB/s): while a request with a body is handled, readBytes' deadline
     // bounds it instead. Nor while an answer waits for PostgreSQL: it would close the connection

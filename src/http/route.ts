@@ -224,15 +224,17 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
     let before: (() => Promise<void>) | undefined;
     let current: string | undefined;
     if (spec.conditional) {
-      current = etagOf(resource);
       if (spec.method === "GET") {
+        current = etagOf(resource);
         set.headers.etag = current;
         const none = request.headers.get("if-none-match");
         if (none !== null && ifNoneMatchHits(none, current)) return new Response(null, { status: 304, headers: stringHeaders(set.headers) });
       }
-      const match = request.headers.get("if-match");
-      if (match !== null && spec.method !== "GET") {
-        if (!ifMatchHolds(match, current)) throw preconditionFailed();
+      // A change's tag of the record before it is needed only to check an If-Match (issue 33: a
+      // PATCH hashed the record it was about to change, for nothing, when none was given).
+      const match = spec.method === "GET" ? null : request.headers.get("if-match");
+      if (match !== null) {
+        if (!ifMatchHolds(match, etagOf(resource))) throw preconditionFailed();
         before = async () => {
           if (!ifMatchHolds(match, etagOf(await spec.load!(asked)))) throw preconditionFailed();
         };
