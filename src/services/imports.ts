@@ -3,7 +3,9 @@
 // services, in batches of at most 500 rows a unit of work, with the import's progress recorded in
 // the same unit as the batch it closes: after a stop or a crash the job goes on after the last
 // committed row, and no row is made twice (round 3 notes, "Resume without doubles"). A bad row is
-// refused alone with its reason, inside a savepoint of its own, so nothing of it is half-written.
+// refused alone with its reason, inside a savepoint of its own, so nothing of it is half-written
+// (new contacts on PostgreSQL: checked first, then the batch's valid rows in one statement that
+// leaves out those whose email is taken, so none needs a savepoint: see writeBatch).
 // A revert undoes what the import did, row by row, except where a later change touched the record.
 //
 //   startImport   the checks that refuse the whole file (413, 400), the file kept in the file store
@@ -272,7 +274,8 @@ interface Applied {
 }
 
 /** One batch, as one unit of work: the rows, each in a savepoint of its own (a refused row leaves
- * nothing), what they changed, and the import's progress. A dry run's batch is rolled back whole,
+ * nothing; new contacts on PostgreSQL in one statement instead), what they changed, and the
+ * import's progress. A dry run's batch is rolled back whole,
  * its counts kept. Throws Superseded when the import is not where this job left it (another
  * process goes on with it, or it ended). */
 async function writeBatch(
