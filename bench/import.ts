@@ -10,7 +10,10 @@
 // full_page_writes on). `--stats` adds pg_stat_statements to it and prints, after the import, the
 // statements the import sent (calls per imported row, time), most called first.
 //
-//   bun bench/import.ts [--rows 100000] [--engine sqlite|postgres] [--stats]
+// `--resource dossiers`: sales dossiers instead (6 columns, a stage by name, a new contact each, their
+// events and history), C21's other import, with no target of its own.
+//
+//   bun bench/import.ts [--rows 100000] [--engine sqlite|postgres] [--resource contacts|dossiers] [--stats]
 //
 // A bench, not a test: it prints figures and asserts nothing about time.
 import { SQL } from "bun";
@@ -29,6 +32,8 @@ const option = (name: string, fallback: string) => {
 const rows = Number(option("rows", "100000"));
 const engine = option("engine", "sqlite");
 if (engine !== "sqlite" && engine !== "postgres") throw new Error(`--engine: sqlite or postgres, not ${engine}`);
+const resource = option("resource", "contacts");
+if (resource !== "contacts" && resource !== "dossiers") throw new Error(`--resource: contacts or dossiers, not ${resource}`);
 const stats = process.argv.includes("--stats");
 const TIMEOUT_MS = 600_000;
 /** bench/postgres.ts's settings: writes flushed as in production. */
@@ -58,17 +63,27 @@ try {
     return writeKey(app.dossier, { organizationId: org.id, scopes: [...SCOPES] });
   });
   const headers = { authorization: `Bearer ${key}` };
-  const lines = ["Name,Email,Phone,Company,Role,City,Kinds,Notes,LinkedIn,Source"];
-  for (let i = 0; i < rows; i++) {
-    lines.push(`Person ${i},p${i}@example.com,+3312345${i},Company ${i % 500},Role ${i % 20},City ${i % 50},candidate,Note ${i},https://www.linkedin.com/in/p${i},fair`);
-  }
   const form = new FormData();
-  form.set("file", new File([lines.join("\r\n") + "\r\n"], "people.csv", { type: "text/csv" }));
-  form.set("resource", "contacts");
-  form.set(
-    "mapping",
-    JSON.stringify({ Name: "full_name", Email: "email", Phone: "phone", Company: "company", Role: "role", City: "city", Kinds: "kind", Notes: "notes", LinkedIn: "linkedin_url" }),
-  );
+  form.set("resource", resource);
+  if (resource === "contacts") {
+    const lines = ["Name,Email,Phone,Company,Role,City,Kinds,Notes,LinkedIn,Source"];
+    for (let i = 0; i < rows; i++) {
+      lines.push(`Person ${i},p${i}@example.com,+3312345${i},Company ${i % 500},Role ${i % 20},City ${i % 50},candidate,Note ${i},https://www.linkedin.com/in/p${i},fair`);
+    }
+    form.set("file", new File([lines.join("\r\n") + "\r\n"], "people.csv", { type: "text/csv" }));
+    form.set(
+      "mapping",
+      JSON.stringify({ Name: "full_name", Email: "email", Phone: "phone", Company: "company", Role: "role", City: "city", Kinds: "kind", Notes: "notes", LinkedIn: "linkedin_url" }),
+    );
+  } else {
+    // Sales dossiers in the default flow, each with a new contact (its email), at a named stage.
+    const lines = ["Deal,Email,Company,Value,Currency,Step"];
+    for (let i = 0; i < rows; i++) lines.push(`Deal ${i},d${i}@example.com,Company ${i % 500},${1000 + i},EUR,Lead`);
+    form.set("file", new File([lines.join("\r\n") + "\r\n"], "deals.csv", { type: "text/csv" }));
+    form.set("type", "sales");
+    form.set("stage", "Step");
+    form.set("mapping", JSON.stringify({ Deal: "name", Email: "email", Company: "company", Value: "deal_size", Currency: "deal_currency" }));
+  }
   const statsDb = pg && stats ? new SQL({ url: pg.url("bench_import"), max: 1 }) : null;
   if (statsDb) {
     await statsDb`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`;
@@ -100,7 +115,7 @@ try {
   reads.sort((a, b) => a - b);
   const pct = (p: number) => reads[Math.min(reads.length - 1, Math.floor(p * reads.length))].toFixed(2);
   console.log(
-    `${engine}: import of ${rows} contacts (10 columns): ${state.status} in ${seconds.toFixed(1)} s (${Math.round(rows / seconds)} rows/s); ` +
+    `${engine}: import of ${rows} ${resource === "contacts" ? "contacts (10 columns)" : "sales dossiers (6 columns, a new contact each)"}: ${state.status} in ${seconds.toFixed(1)} s (${Math.round(rows / seconds)} rows/s); ` +
       `created ${state.created}, failed ${state.failed}; load average ${load0.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after`,
   );
   console.log(`GET /contacts beside it: ${reads.length} reads, p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms`);
@@ -111,7 +126,13 @@ try {
     const total = await statsDb<{ calls: number; ms: number }[]>`SELECT sum(calls)::float8 AS calls, sum(total_exec_time) AS ms
       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`;
     console.log(`statements: ${total[0].calls} (${(total[0].calls / rows).toFixed(2)} a row), ${(total[0].ms / 1000).toFixed(1)} s executing`);
-    for (const s of top) console.log(`${String(s.calls).padStart(9)} ${(s.calls / rows).toFixed(2).padStart(6)}/row ${(s.ms / 1000).toFixed(2).padStart(7)} s  ${s.query.replace(/\s+/g, " ").slice(0, 150)}`);
+    const slowest = await statsDb<{ calls: number; ms: number; query: string }[]>`SELECT calls::float8 AS calls, total_exec_time AS ms, query
+      FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY total_exec_time DESC LIMIT 10`;
+    const line = (s: { calls: number; ms: number; query: string }) =>
+      console.log(`${String(s.calls).padStart(9)} ${(s.calls / rows).toFixed(2).padStart(6)}/row ${(s.ms / 1000).toFixed(2).padStart(7)} s  ${s.query.replace(/\s+/g, " ").slice(0, 150)}`);
+    top.forEach(line);
+    console.log("the longest in all (a trigger's statements are inside their INSERT's time too):");
+    slowest.forEach(line);
     await statsDb.close();
   }
   await app.close();
