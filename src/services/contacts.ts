@@ -170,6 +170,14 @@ export function findContact(ctx: Context, organizationId: string, contactId: str
  * The input is expected valid (see checkContactFields); pool dates are stored as given.
  */
 export async function insertContact(ctx: Context, organizationId: string, input: ContactInput): Promise<ContactRow> {
+  const row = newContactRow(ctx, organizationId, input);
+  if (!(await ctx.store.contacts.insert(row))) throw duplicate();
+  await refreshSearch(ctx, row);
+  return row;
+}
+
+/** The row insertContact writes for `input`, a new id and the unit's time. */
+function newContactRow(ctx: Context, organizationId: string, input: ContactInput): ContactRow {
   const kinds = uniqueKinds(input.kind ?? []);
   const now = ctx.now().toISOString();
   const email = input.email ?? null;
@@ -193,8 +201,6 @@ export async function insertContact(ctx: Context, organizationId: string, input:
     updatedAt: now,
     metadata: metadataText(applyMetadata({}, input.metadata, { create: true })),
   };
-  if (!(await ctx.store.contacts.insert(row))) throw duplicate();
-  await refreshSearch(ctx, row);
   return row;
 }
 
@@ -240,6 +246,48 @@ export async function writeNewContact(ctx: Context, organizationId: string, inpu
   const checked = checkContactFields(input);
   checkPoolWindow(checked.pool_added_at ?? null, checked.pool_expires_at ?? null);
   return contactOf((await insertContact(ctx, organizationId, checked)), 0);
+}
+
+/**
+ * writeNewContact for each of `inputs`, in order, with the rows written by one call of `insert`
+ * (a CSV import's batch on PostgreSQL: src/services/imports.ts); call inside a unit. `insert`
+ * writes the rows it is given and answers the ids of those it left out because their folded email
+ * was another contact's of the organization already. Answers, for each input, its contact or the
+ * ApiError that refused it, as writeNewContact would have thrown it after the inputs before it:
+ * a refused input writes nothing, and of two inputs with one email the later is the duplicate.
+ */
+export async function writeNewContacts(
+  ctx: Context,
+  organizationId: string,
+  inputs: readonly ContactInput[],
+  insert: (rows: ContactRow[]) => Promise<ReadonlySet<string>>,
+): Promise<(Contact | ApiError)[]> {
+  const answers: (ContactRow | ApiError)[] = [];
+  const emails = new Set<string>();
+  for (const input of inputs) {
+    try {
+      const checked = checkContactFields(input);
+      checkPoolWindow(checked.pool_added_at ?? null, checked.pool_expires_at ?? null);
+      const row = newContactRow(ctx, organizationId, checked);
+      if (row.emailFolded !== null && emails.has(row.emailFolded)) throw duplicate();
+      if (row.emailFolded !== null) emails.add(row.emailFolded);
+      answers.push(row);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      answers.push(error);
+    }
+  }
+  const taken = await insert(answers.filter((a): a is ContactRow => !(a instanceof ApiError)));
+  const out: (Contact | ApiError)[] = [];
+  for (const answer of answers) {
+    if (answer instanceof ApiError) out.push(answer);
+    else if (taken.has(answer.id)) out.push(duplicate());
+    else {
+      await refreshSearch(ctx, answer);
+      out.push(contactOf(answer, 0));
+    }
+  }
+  return out;
 }
 
 /** The contact with its dossier_count, or null when it is not the organization's. */

@@ -81,6 +81,33 @@ describe.each(ENGINES)("on %s", async (engine) => {
       await until(() => importFiles().length === 0, 10_000, "the import's file removed");
     });
 
+    test("create, one batch (PostgreSQL's one INSERT): an email taken before, one taken earlier in the batch (any case) and a bad row refused alone, in row order; metadata and non-ASCII search kept", async () => {
+      await createContact(ctx, org.id, { full_name: "Already Here", email: "taken@example.com" });
+      const file =
+        "name,email,tag\n" +
+        "Taken Again,TAKEN@example.com,a\n" +
+        "Batch First,batch1@example.com,b\n" +
+        "Bad Email,nope,c\n" +
+        "Batch Second,Batch1@Example.com,d\n" +
+        "Ångström Çelik,angstrom@example.com,e\n" +
+        "No Email,,f\n" +
+        "No Email Either,,g\n";
+      const done = await imported(file, { resource: "contacts", mapping: JSON.stringify({ name: "full_name", email: "email", tag: "metadata.tag" }) });
+      expect(done).toMatchObject({ status: "succeeded", rows: 7, processed: 7, created: 4, failed: 3 });
+      expect(done.errors.map((e: { row: number; column: string | null; message: string }) => [e.row, e.column, e.message.split(":")[0]])).toEqual([
+        [2, "email", "a contact with this email already exists in the organization"],
+        [4, "email", "email"],
+        [5, "email", "a contact with this email already exists in the organization"],
+      ]);
+      const [first] = await contactsByEmail("batch1@example.com");
+      expect(first).toMatchObject({ full_name: "Batch First", metadata: { tag: "b" } });
+      // C10's folding of the search row, as for one contact made through the API.
+      expect((await call(app, "GET", `/contacts?search=${encodeURIComponent("ångström")}`, { key: org.key })).json.data.map((c: { email: string }) => c.email)).toEqual([
+        "angstrom@example.com",
+      ]);
+      expect((await call(app, "GET", "/contacts?metadata[tag]=f", { key: org.key })).json.data.map((c: { full_name: string }) => c.full_name)).toEqual(["No Email"]);
+    });
+
     test("dry run: the same counts and errors, nothing written", async () => {
       const file = "full_name,email\nDry One,dry1@example.com\nDry Two,bad\nDry One Again,DRY1@example.com\n";
       const before = await rowCountsOf(app);

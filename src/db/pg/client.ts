@@ -18,6 +18,7 @@ import type { Logger } from "../../log";
 import { storageUnavailable } from "../group-commit";
 import type { Admission, CacheGenerations, ReadAheadDone, SharedCounters, Store } from "../store";
 import { cachedReads } from "./answer-cache";
+import { pgContactBatchQueries, type PgContactBatches } from "./contacts";
 import { pgCounters } from "./counters";
 import { pgLeaseQueries, type PgLeases } from "./leases";
 import { migratePg } from "./migrate";
@@ -33,6 +34,8 @@ export interface PgStore extends Store {
   readonly leases: PgLeases;
   /** The webhook lanes' claims, reads and announcements (src/webhooks/lanes.ts). */
   readonly lanes: PgLanes;
+  /** A CSV import's batch of new contacts in one statement (src/services/imports.ts). */
+  readonly contactBatches: PgContactBatches;
   readonly counters: SharedCounters | undefined;
 }
 
@@ -173,19 +176,21 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
 
   const listeners = new Set<() => void>();
   const writing = new Set<Promise<unknown>>();
+  // Inside a unit or a snapshot, its transaction is lost with its connection: read() and write()
+  // decide. Outside, the query alone is tried again on another connection.
+  const inScope = <T>(query: () => Promise<T>) => {
+    const scope = current();
+    if (!scope) return retried(pool + 1, query).catch(lost);
+    return scope.tx ? query() : begun(scope).then(query);
+  };
+  const contactBatches = guarded({ batches: pgContactBatchQueries(() => current()?.tx ?? sql) }, inScope).batches;
   const queries = cachedReads(
     guarded(
       pgQueries(
         () => current()?.tx ?? sql,
         () => current()?.writes === true,
       ),
-      // Inside a unit or a snapshot, its transaction is lost with its connection: read() and
-      // write() decide. Outside, the query alone is tried again on another connection.
-      <T>(query: () => Promise<T>) => {
-        const scope = current();
-        if (!scope) return retried(pool + 1, query).catch(lost);
-        return scope.tx ? query() : begun(scope).then(query);
-      },
+      inScope,
     ),
     () => current()?.seen,
     () => current()?.read,
@@ -245,6 +250,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     outboxReader: queries.outbox,
     leases,
     lanes,
+    contactBatches,
     // While the database refuses writes (C11, C19: reads still work) the shared counts, writes
     // themselves, cannot be taken: callers then count in this process alone (src/http/auth.ts,
     // src/intake/desk.ts, src/services/sessions.ts) until the probe finds the database writable.
