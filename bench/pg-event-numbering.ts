@@ -12,7 +12,7 @@
 import { SQL } from "bun";
 import { cpus, loadavg } from "node:os";
 import { migratePg } from "../src/db/pg/migrate";
-import { EVENT_NUMBERING_LOCK } from "../src/db/pg/events";
+import { EVENT_NUMBERING_LOCK } from "../src/db/pg/lock-classes";
 
 const POOL = 10;
 const IN_FLIGHT = 16;

@@ -21,7 +21,7 @@
 // Keep it in step with src/db/pg/dossiers.ts and src/services/dossiers.ts (bench/README.md).
 import { SQL } from "bun";
 import { newId, timeOrderedId } from "../src/ids";
-import { EVENT_NUMBERING_LOCK } from "../src/db/pg/events";
+import { EVENT_NUMBERING_LOCK } from "../src/db/pg/lock-classes";
 
 function flag(name: string, fallback?: string): string {
   const i = process.argv.indexOf(`--${name}`);

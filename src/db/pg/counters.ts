@@ -22,14 +22,13 @@ import type { KeyHolder } from "../principals";
 import type { SessionLookup } from "../sessions";
 import type { Admission, CacheGenerations, RateDecision, ReadAhead, ReadAheadDone, SharedCounters } from "../store";
 import { dossierOfJson } from "./dossiers";
+import { SIGN_IN_LOCK } from "./lock-classes";
 
 const WINDOW_MS = 60_000;
 /** Hits and failures older than this are swept (more than the windows, for clocks that differ by a
  * few seconds between nodes). */
 const HITS_KEPT_MS = 2 * WINDOW_MS;
 const SWEEP_EVERY_MS = 10_000;
-/** pg_advisory_xact_lock's first key for the sign-in throttle (its second: the address's hash). */
-const SIGN_IN_LOCK = 1_918;
 
 /** A request as its statement counted it: the place before the window (`edge`), the limit, the
  * window's size for this request (after it when counted), whether it was counted, and the time of

@@ -1,7 +1,7 @@
 // What the CV files ask of the database, on PostgreSQL: src/db/cv-files.ts's questions, the same
 // answers.
 import type { Db } from "./client";
-import { EVENT_NUMBERING_LOCK } from "./events";
+import { EVENT_NUMBERING_LOCK } from "./lock-classes";
 import type { EngineQueries } from "./queries";
 
 /** `inUnit`: whether the work in progress is a unit of work (a transaction that may write). */

@@ -16,12 +16,8 @@ import type { SQL } from "bun";
 import type { EventCursor, FeedFilter, FeedRow, NewEvent } from "../events";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
+import { EVENT_NUMBERING_LOCK } from "./lock-classes";
 
-/** The class of the organizations' numbering locks: pg_advisory_xact_lock(class, hashtext(org)),
- * the two-key form, whose keys never meet the one-key form's (the migrations' lock, and the
- * organizations' unit locks to come). Two organizations whose names hash alike share a lock: they
- * wait for each other, nothing worse. */
-export const EVENT_NUMBERING_LOCK = 1_917;
 
 /** The organizations whose numbering lock each open transaction holds, by its SQL (a new object
  * per transaction): a unit sends the lock's statement once, not before each of its writes. */

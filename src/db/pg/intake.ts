@@ -3,9 +3,8 @@
 import type { IntakeAddressRow, IntakeTarget } from "../intake";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
+import { INTAKE_MESSAGE_LOCK } from "./lock-classes";
 
-/** The class of the messages' locks (two-key advisory locks, as the events' numbering lock). */
-const INTAKE_MESSAGE_LOCK = 1_918;
 
 export function pgIntakeQueries(db: Db): EngineQueries<"intake"> {
   return {

@@ -5,14 +5,13 @@ import type { Role } from "../members";
 import type { MemberRow, SetupLinkRow } from "../schema";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
+import { MEMBER_EMAIL_LOCK } from "./lock-classes";
 
 /** MemberRow's columns under its names; digest as 1 or 0, as SQLite reads it. */
 const columns = (sql: SQL) => sql`id, organization_id AS "organizationId", email, email_folded AS "emailFolded", name, role,
   password_hash AS "passwordHash", created_at AS "createdAt", last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt",
   time_zone AS "timeZone", digest::integer AS digest, last_digest_date AS "lastDigestDate", calendar_token_hash AS "calendarTokenHash"`;
 
-/** The class of the member emails' locks (two-key advisory locks, as the events' numbering lock). */
-const MEMBER_EMAIL_LOCK = 1_919;
 
 export function pgMemberQueries(db: Db, inUnit: () => boolean): EngineQueries<"members"> {
   return {

@@ -6,6 +6,7 @@
 // others see it done. A database migrated by newer code than this one is refused, naming both.
 import type { SQL } from "bun";
 import { migrationJournal, migrationSql } from "./migrations";
+import { MIGRATION_LOCK } from "./lock-classes";
 
 export interface Migration {
   tag: string;
@@ -13,8 +14,6 @@ export interface Migration {
   sql: string;
 }
 
-/** The advisory lock key every node takes to migrate (any constant shared by all versions). */
-export const MIGRATION_LOCK = 4_711_034_019;
 
 export const embeddedPgMigrations: Migration[] = migrationJournal.entries.map((entry) => {
   const text = migrationSql[entry.tag];

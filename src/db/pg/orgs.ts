@@ -2,9 +2,8 @@
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
 import type { OrgChanges, OrgRow } from "../orgs";
+import { FIRST_START_LOCK } from "./lock-classes";
 
-/** The one-key advisory lock of the first start (the migrations' is another constant). */
-const FIRST_START_LOCK = 4_711_034_020;
 
 export function pgOrgQueries(db: Db): EngineQueries<"orgs"> {
   return {
