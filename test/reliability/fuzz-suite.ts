@@ -9,7 +9,7 @@
 // (test/reliability/fuzz-wire.ts lists the answers that are Bun's own, and how they were found).
 // Run on each engine (C19): fuzz.test.ts on SQLite, fuzz-postgres.test.ts on PostgreSQL, each with
 // its own default runs (env DOSSIER_FUZZ_RUNS, DOSSIER_FUZZ_WIRE_RUNS override both);
-// scripts/fuzz-long.ts runs them longer.
+// scripts/fuzz-long.ts runs the SQLite file longer.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { makeKey, until } from "../helpers";
