@@ -194,7 +194,6 @@ const pathOf = (route: Route, id1: string, id2: string, query: [string, string, 
   route.path.replace(":id", id1).replace(":contact_id", id2) +
   (query.length ? "?" + query.map(([k, v, raw]) => `${k}=${raw ? v.replace(/[^A-Za-z0-9%._~:-]/g, "") : encodeURIComponent(v.replace(/[\ud800-\udfff]/g, "x"))}`).join("&") : "");
 
-
 /** The fuzzing suite on `engine` (C19: a difference between the engines is a bug), with `defaults`
  * runs per property (each overridden by its environment variable). Its app is made and seeded
  * before the tests are declared. */
