@@ -88,11 +88,12 @@ export async function engineFingerprint(app: DossierApp<Store>, ignore: Record<s
   if (app.dossier.store.engine === "sqlite") return appFingerprint(app as DossierApp, ignore);
   let query = pgFingerprints.get(app);
   if (!query) {
-    // The shared counters (src/db/pg/counters.ts) count refused requests too (C10): not data. On
-    // SQLite they stay empty.
+    // The shared counters (src/db/pg/counters.ts) count refused requests too (C10), and the leases
+    // (src/jobs/lease.ts) are taken by the server's own timers (a server's first event sweep, the
+    // import worker's scan), whatever the requests: not data. On SQLite they stay empty.
     const names = await queryRows<{ name: string }>(
       app,
-      `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('rate_counters', 'rate_hits', 'sign_in_failures') ORDER BY tablename`,
+      `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('rate_counters', 'rate_hits', 'sign_in_failures', 'leases') ORDER BY tablename`,
     );
     const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
     const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;

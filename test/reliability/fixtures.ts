@@ -3,6 +3,7 @@
 import { STATUS_OF } from "../../src/errors";
 import { expect } from "bun:test";
 import type { DossierApp } from "../../src/app";
+import type { Store } from "../../src/db/store";
 import { call, makeOrg, type Org } from "../helpers";
 
 /** A small PDF: `%PDF-` then `size` bytes of pseudo-random content (distinct per `seed`). */
@@ -35,7 +36,7 @@ export interface Seeded extends Org {
 }
 
 /** An organization (rate limit out of the way) seeded with dossiers, contacts, links, a note and a CV. */
-export async function seedOrg(app: DossierApp, name: string): Promise<Seeded> {
+export async function seedOrg(app: DossierApp<Store>, name: string): Promise<Seeded> {
   const org = await makeOrg(app, { name, rateLimit: 1_000_000 });
   const ok = async (method: string, path: string, options: Parameters<typeof call>[3]) => {
     const answer = await call(app, method, path, { key: org.key, ...options });

@@ -4,6 +4,7 @@
 // checked against the shape of the route that produced it. The tap also keeps every other record:
 // an "unhandled error" record (a 500, even one no client saw) fails the fuzzing.
 import type { DossierApp } from "../../src/app";
+import type { Store } from "../../src/db/store";
 import type { Level, Logger } from "../../src/log";
 
 export interface Route {
@@ -24,7 +25,7 @@ export const isMemberLink = (path: string) => path.startsWith("/calendar/") || p
 
 /** The routes that fuzzing must reach: the whole route table but HEAD, the /docs assets, the
  * console's pages (served as files: test/console/serving.test.ts) and C22's member links. */
-export function fuzzedRoutes(app: DossierApp): Route[] {
+export function fuzzedRoutes(app: DossierApp<Store>): Route[] {
   return app.routes
     .filter((r) => r.method.toUpperCase() !== "HEAD" && !r.path.startsWith("/docs/") && !isConsole(r.path) && !isMemberLink(r.path))
     .map((r) => ({ method: r.method.toUpperCase(), path: r.path }));
@@ -55,7 +56,7 @@ export interface LogTap {
  * Taps the app's logger (the app must be built with request lines on, e.g. `config: {log: "json"}`,
  * else src/http/request-log.ts registers no hook). Records are kept, not written to stderr.
  */
-export function tapLog(app: DossierApp): LogTap {
+export function tapLog(app: DossierApp<Store>): LogTap {
   const records: LogRecord[] = [];
   const hits = new Map<string, number>();
   const original = app.dossier.logger;
