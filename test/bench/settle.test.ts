@@ -6,6 +6,7 @@ import { Database } from "bun:sqlite";
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { settle } from "../../bench/load";
+import { seed } from "../../bench/seed";
 import { sourceExecutable } from "../cli/helpers";
 import { tempDir } from "../helpers";
 
@@ -17,12 +18,7 @@ const OVERDUE_TODO = `SELECT count(*) AS c FROM dossiers WHERE status = 'active'
 test("settle leaves no overdue dossier without its task, then stops", async () => {
   const exe = sourceExecutable();
   const dataDir = join(tempDir(), "bench");
-  const run = Bun.spawnSync([process.execPath, join(import.meta.dir, "../../bench/seed.ts"), "--n", String(N), "--data", dataDir, "--exe", exe, "--json"], {
-    stdout: "pipe",
-    stderr: "pipe",
-    timeout: 90_000,
-  });
-  if (run.exitCode !== 0) throw new Error(`seed failed (${run.exitCode}): ${run.stderr}`);
+  await seed({ exe, dataDir, n: N, log: () => {}, progress: false });
   const count = (sql: string, ...args: string[]) => {
     const db = new Database(join(dataDir, "dossier.db"), { readonly: true });
     try {

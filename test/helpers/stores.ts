@@ -230,3 +230,18 @@ export async function rowCountsOf(app: DossierApp<Store>): Promise<Record<string
 }
 
 const countQueries = new WeakMap<DossierApp<Store>, string>();
+
+/** The apps a race's requests alternate over: two nodes (apps) on one PostgreSQL database, or
+ * SQLite's one app (its data folder is one process's). */
+export async function nodesOn(engine: Engine): Promise<DossierApp<Store>[]> {
+  if (engine === "sqlite") return [await appOn(engine)];
+  const url = await migratedDatabase();
+  const dataDir = tempDir();
+  const apps: DossierApp<Store>[] = [];
+  for (let i = 0; i < 2; i++) {
+    const app = await openApp({ dataDir, env: { DOSSIER_DATABASE_URL: url, DOSSIER_DATABASE_POOL: "6" }, config: { log: "off" } });
+    onCleanup(() => app.close());
+    apps.push(app);
+  }
+  return apps;
+}

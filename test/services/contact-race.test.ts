@@ -6,27 +6,10 @@
 // On PostgreSQL the requests go through two apps (two nodes' pools) on one database; an import
 // beside them must neither deadlock nor make a second contact.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { openApp, type DossierApp } from "../../src/app";
-import type { Store } from "../../src/db/store";
-import { call, makeOrg, tempDir, until, type Org } from "../helpers";
-import { onCleanup } from "../helpers/cleanup";
-import { ENGINES, appOn, migratedDatabase, queryRows, type Engine } from "../helpers/stores";
+import { call, makeOrg, until, type Org } from "../helpers";
+import { ENGINES, nodesOn, queryRows } from "../helpers/stores";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
-
-/** The apps requests alternate over: two nodes on one PostgreSQL database; SQLite's one app. */
-async function nodesOn(engine: Engine): Promise<DossierApp<Store>[]> {
-  if (engine === "sqlite") return [await appOn(engine)];
-  const url = await migratedDatabase();
-  const dataDir = tempDir();
-  const apps: DossierApp<Store>[] = [];
-  for (let i = 0; i < 2; i++) {
-    const app = await openApp({ dataDir, env: { DOSSIER_DATABASE_URL: url, DOSSIER_DATABASE_POOL: "6" }, config: { log: "off" } });
-    onCleanup(() => app.close());
-    apps.push(app);
-  }
-  return apps;
-}
 
 const RACERS = 20;
 
