@@ -208,7 +208,7 @@ describe.each(ENGINES)("on %s", async (engine) => {
       expect(made).toMatchObject({ created: 2, failed: 0 });
       expect((await rowCountsOf(app)).events).toBe(before.events);
       const existing = await createDossier(ctx, org.id, { type: "candidate", name: "To update", role: "Dev" });
-      const updated = await imported(`id,role,type\n${existing.id},Lead dev,candidate\n${existing.id.replace(/.$/, "0")},x,candidate\n`, {
+      const updated = await imported(`id,role,type\n${existing.id},Lead dev,candidate\n${existing.id.replace(/.$/, (last) => (last === "0" ? "1" : "0"))},x,candidate\n`, {
         resource: "dossiers",
         mapping: JSON.stringify({ id: "id", role: "role", type: "type" }),
         mode: "update",
