@@ -83,10 +83,10 @@ describe("C11 group commit", () => {
     expect(values(sqlite)).toEqual(["unawaited"]); // in the call: the caller's next read sees it
     const queued = commits.write(insert(sqlite, "behind"), { atOnce: true });
     expect(values(sqlite)).toEqual(["unawaited"]); // a flush is in flight: it waits for the next group
-    await until(() => disk.calls() === 1, 5_000, "the first flush");
+    await until(() => disk.calls() === 1, 60_000, "the first flush");
     disk.open(0);
     await first;
-    await until(() => disk.calls() === 2, 5_000, "the second flush");
+    await until(() => disk.calls() === 2, 60_000, "the second flush");
     expect(values(sqlite)).toEqual(["unawaited", "behind"]);
     disk.open(1);
     expect(await queued).toBe(2);
@@ -103,7 +103,7 @@ describe("C11 group commit", () => {
     expect(values(sqlite)).toEqual(["first"]);
     disk.open(0);
     await first;
-    await until(() => disk.calls() === 2, 5_000, "the second group's flush");
+    await until(() => disk.calls() === 2, 60_000, "the second group's flush");
     expect(values(sqlite)).toHaveLength(17); // the 16 in one commit, flushed once
     for (const write of group) expect(await settled(write)).toBe("pending");
     disk.open(1);
@@ -128,7 +128,7 @@ describe("C11 group commit", () => {
     const ok2 = commits.write(insert(sqlite, "two"));
     disk.open(0);
     await first;
-    await until(() => disk.calls() === 2, 5_000, "the second group's flush");
+    await until(() => disk.calls() === 2, 60_000, "the second group's flush");
     disk.open(1);
     expect(await ok1).toBe(2);
     expect(await ok2).toBe(3);
@@ -151,7 +151,7 @@ describe("C11 group commit", () => {
     disk.open(0);
     await first;
     expect(seen).toEqual([["a"]]); // told before "b" was committed
-    await until(() => disk.calls() === 2, 5_000, "the second flush");
+    await until(() => disk.calls() === 2, 60_000, "the second flush");
     disk.open(1);
     await second;
     expect(seen).toEqual([["a"], ["a", "b"]]);
@@ -167,7 +167,7 @@ describe("C11 group commit", () => {
     const group = [commits.write(insert(sqlite, "b")), commits.write(insert(sqlite, "c"))];
     disk.open(0);
     await first;
-    await until(() => disk.calls() === 2, 5_000, "the second flush");
+    await until(() => disk.calls() === 2, 60_000, "the second flush");
     disk.fail(1, Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" }));
     for (const result of await Promise.allSettled(group)) {
       expect(result).toMatchObject({ status: "rejected", reason: { code: "storage_unavailable", status: 503 } });

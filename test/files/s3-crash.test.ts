@@ -73,7 +73,7 @@ for (const engine of ENGINES) describe(`a node killed between the put of a repla
       const row = (await (await fetch(`${after.url}/api/v1/dossiers/${dossier.id}`, { headers: auth })).json()) as { data: { cv_url: string } };
       expect(row.data.cv_url).toBe(dossier.cv_url);
       // The sweep at start (the job runner's first run) puts the committed bytes back.
-      await until(async () => (await dossierKeys()).join() === "cv.pdf", 20_000, "the copy kept aside to be put back");
+      await until(async () => (await dossierKeys()).join() === "cv.pdf", 60_000, "the copy kept aside to be put back");
       const cv = await fetch(`${after.url}/api/v1/dossiers/${dossier.id}/cv`, { headers: auth });
       expect(cv.status).toBe(200); // C19: the object the row names is there
       expect(new Uint8Array(await cv.arrayBuffer())).toEqual(pdf("committed"));

@@ -64,7 +64,7 @@ for (const engine of ENGINES) {
       expect(existsSync(join(ctx.filesDir, org.id, "imports"))).toBe(false);
       expect(await finished(started.id)).toMatchObject({ status: "succeeded", rows: 3, created: 3 });
       // Deleted just after the status says so (the record first, then the file).
-      await until(async () => (await uploads()).length === 0, 10_000, "the import's object to be deleted");
+      await until(async () => (await uploads()).length === 0, 60_000, "the import's object to be deleted");
       expect(filesUnder(ctx.filesDir)).toEqual([]);
     });
 
@@ -74,7 +74,7 @@ for (const engine of ENGINES) {
       const answer = await call(app, "POST", "/imports", { key: org.key, raw: upload(file, contactsOnly) });
       expect(answer.status, answer.text).toBe(202);
       expect(await finished(answer.json.data.id)).toMatchObject({ status: "succeeded", rows: 600, created: 600, failed: 0 });
-      await until(async () => (await uploads()).length === 0, 10_000, "the import's object to be deleted");
+      await until(async () => (await uploads()).length === 0, 60_000, "the import's object to be deleted");
 
       // What the job reads: the object's stream, never the file whole in one buffer.
       const path = importPath(org.id, newId());

@@ -49,7 +49,7 @@ describe("serve with DOSSIER_FILES_URL", () => {
     const server = await startServerProcess(data, ["--no-bootstrap"], { ...env, DOSSIER_LOG_LEVEL: "info" });
     expect(server.stderr()).toContain(`"files":"s3://${s3.bucket}/served at ${s3.endpoint}"`);
     expect(server.stderr()).not.toContain("S3RVER");
-    await until(() => server.stderr().includes("swept stray CV files"), 20_000, "the sweep at start");
+    await until(() => server.stderr().includes("swept stray CV files"), 60_000, "the sweep at start");
     expect(server.stderr()).toMatch(/"msg":"swept stray CV files".*"orphans":1/);
     expect(await keysUnder(bucket, "served/")).toEqual([namedKey, youngOrphan].sort());
     const response = await fetch(`${server.url}/api/v1/dossiers/${named.id}/cv`, { headers: { authorization: `Bearer ${org.key}` } });

@@ -36,7 +36,7 @@ export async function serverHoldingAnswers(data: string, log: string, env: Recor
     await held.exited;
   });
   const text = () => readFileSync(log, "utf8");
-  const served = await until(() => /"msg":"listening","url":"([^"]+)"/.exec(text())?.[1], 15_000, "the held server's start");
+  const served = await until(() => /"msg":"listening","url":"([^"]+)"/.exec(text())?.[1], 60_000, "the held server's start");
   return {
     url: onPostgres ? await holdingProxy(new URL(served)) : served,
     text,

@@ -78,7 +78,7 @@ describe.each(ENGINES)("on %s", async (engine) => {
       expect(await contactsByEmail("zoe@example.com")).toEqual([]);
       // The file is removed once the import is done (after its last commit, so a crash before it
       // leaves the file for the sweep, never an import without its file).
-      await until(() => importFiles().length === 0, 10_000, "the import's file removed");
+      await until(() => importFiles().length === 0, 60_000, "the import's file removed");
     });
 
     test("create, one batch (PostgreSQL's one INSERT): an email taken before, one taken earlier in the batch (any case) and a bad row refused alone, in row order; metadata and non-ASCII search kept", async () => {

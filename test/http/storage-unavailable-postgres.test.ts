@@ -32,7 +32,7 @@ test("a lost database: 503 storage_unavailable for changes and reads, /healthz 5
   expect(health.status).toBe(503);
 
   await admin.unsafe(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
-  await until(async () => (await call(app, "GET", "/healthz")).status === 200, 20_000, "/healthz to say the database is back");
+  await until(async () => (await call(app, "GET", "/healthz")).status === 200, 60_000, "/healthz to say the database is back");
   const after = await call(app, "POST", "/dossiers", { key: org.key, body: { name: "After", type: "candidate" } });
   expect(after.status).toBe(201);
   const list = await call(app, "GET", "/dossiers", { key: org.key });

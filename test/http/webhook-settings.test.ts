@@ -122,7 +122,7 @@ describe.each(ENGINES)("webhook settings on %s", (engine) => {
       const org = await makeOrg(app);
       await setEndpoint(app.dossier, org.id, "http://169.254.169.254/latest/meta-data/iam/security-credentials/");
       const eventId = await emit(app, org.id);
-      await until(async () => (await getDelivery(app.dossier, org.id, eventId)).status === "failed", 5000, "the delivery to fail");
+      await until(async () => (await getDelivery(app.dossier, org.id, eventId)).status === "failed", 60_000, "the delivery to fail");
       const [attempt] = (await getDelivery(app.dossier, org.id, eventId)).attempt_log;
       expect(attempt).toMatchObject({ status_code: null, error: expect.stringContaining("link-local"), response_snippet: null });
     });
@@ -208,12 +208,12 @@ describe.each(ENGINES)("webhook settings on %s", (engine) => {
         expect(created.status).toBe(201);
         const [first] = (await call(app, "GET", "/webhook-deliveries", { key: org.key })).json.data;
         const status = (wanted: string) => async () => (await getDelivery(app.dossier, org.id, first.event_id)).status === wanted;
-        await until(status("failed"), 5000, "the delivery to fail");
+        await until(status("failed"), 60_000, "the delivery to fail");
         expect((await call(app, "GET", `/webhook-deliveries/${first.event_id}`, { key: org.key })).json.data.attempt_log).toHaveLength(1);
 
         answer = 200;
         expect((await call(app, "POST", `/webhook-deliveries/${first.event_id}/retry`, { key: org.key })).json.data.status).toBe("pending");
-        await until(status("succeeded"), 7000, "the retried delivery to succeed");
+        await until(status("succeeded"), 60_000, "the retried delivery to succeed");
         const delivered = (await call(app, "GET", `/webhook-deliveries/${first.event_id}`, { key: org.key })).json.data;
         expect(delivered.attempt_log.map((a: { status_code: number }) => a.status_code)).toEqual([500, 200]);
         expect(received).toHaveLength(2);

@@ -246,13 +246,13 @@ describe.each(ENGINES)("on %s", async (engine) => {
       w.clock.now += MINUTE;
       const running = w.settle();
       const sending = async () => (await queryRows<{ status: string }>(w.app, `SELECT status FROM outgoing_mail`))[0]?.status === "sending";
-      await until(sending, 10_000, "the attempt under way");
+      await until(sending, 60_000, "the attempt under way");
       // While the server holds the attempt, requests are answered (the send is off the request's path).
       const answer = await call(w.app, "POST", "/tasks", { key: w.org.key, body: { title: "Meanwhile" } });
       expect(answer.status).toBe(201);
       expect(await sending()).toBe(true);
       await running;
-      await until(async () => (await w.log())[0]?.status === "queued", 10_000, "the attempt recorded");
+      await until(async () => (await w.log())[0]?.status === "queued", 60_000, "the attempt recorded");
       const [entry] = await w.log();
       expect(entry).toMatchObject({ status: "queued", attempts: 1, last_error: expect.stringMatching(/timeout|ETIMEDOUT/i) });
       expect(silent.connections()).toBeGreaterThanOrEqual(1);
@@ -288,7 +288,7 @@ describe.each(ENGINES)("on %s", async (engine) => {
         clock.now += second.dossier.config.leaseMs;
         await second.jobs!.runDue();
       }
-      await until(() => sink.received.length === 1, 10_000, "the interrupted message sent at start");
+      await until(() => sink.received.length === 1, 60_000, "the interrupted message sent at start");
       for (let i = 0; i < 3; i++) await second.jobs!.runDue();
       expect(sink.received).toHaveLength(1);
       expect((await parsed(sink.received[0])).messageId).toBe(`<${id}@example.com>`);

@@ -132,7 +132,7 @@ describe.each(ENGINES)("overdue tasks on %s", (engine) => {
       await first.close();
       clock.now += 10 * DAY; // down all that time
       const second = await open(); // runs every job once at start, before anyone asks
-      await until(async () => (await tasksOf(second, org)).length === 2, 10_000, "the two overdue tasks made at start");
+      await until(async () => (await tasksOf(second, org)).length === 2, 60_000, "the two overdue tasks made at start");
       await second.jobs!.runDue();
       expect(await tasksOf(second, org)).toHaveLength(2);
     });
@@ -143,7 +143,7 @@ describe.each(ENGINES)("overdue tasks on %s", (engine) => {
       const org = await makeOrg(app, { rateLimit: 1_000_000 });
       await dossier(app, org);
       clock.now += 3 * DAY + HOUR;
-      await until(async () => (await tasksOf(app, org)).length === 1, 10_000, "the scan made the task");
+      await until(async () => (await tasksOf(app, org)).length === 1, 60_000, "the scan made the task");
     });
   });
 });

@@ -76,7 +76,7 @@ describe("an import on S3 across nodes", () => {
       expect(done).toMatchObject({ status: "succeeded", rows: ROWS, processed: ROWS, created: ROWS, failed: 0 });
       const contacts = (await (await fetch(`${others[0].url}/api/v1/contacts?per_page=1`, { headers: auth })).json()) as { meta: { total: number } };
       expect(contacts.meta.total).toBe(ROWS); // every row once: none made twice across the takeover
-      await until(async () => (await uploads()).length === 0, 10_000, "the import's object to be deleted");
+      await until(async () => (await uploads()).length === 0, 60_000, "the import's object to be deleted");
       for (const dir of cluster.dataDirs) {
         const files = join(dir, "files");
         const orgs = existsSync(files) ? readdirSync(files) : [];

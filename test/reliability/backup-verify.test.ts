@@ -116,7 +116,7 @@ test("C10: an interrupted backup leaves no FILE, FILE.files, FILE.key or manifes
   const child = Bun.spawn([process.execPath, MAIN, "backup", file, "--data", data], { env: { ...process.env, DOSSIER_LOG: "off" }, stdout: "ignore", stderr: "ignore" });
   children.push(child);
   // The database is copied (under whatever name the command gives it) and the files copy has begun.
-  await until(() => readdirSync(out).some((name) => name === "cut.db" || (name.startsWith("cut.db.incomplete-") && existsSync(join(out, name, "files")))), 20_000, "the backup to reach the files");
+  await until(() => readdirSync(out).some((name) => name === "cut.db" || (name.startsWith("cut.db.incomplete-") && existsSync(join(out, name, "files")))), 60_000, "the backup to reach the files");
   await Bun.sleep(300);
   expect(child.exitCode).toBeNull(); // still blocked on the pipe
   child.kill(9);

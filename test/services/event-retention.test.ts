@@ -106,7 +106,7 @@ describe.each(ENGINES)("C17 retention: the server sweeps by itself on %s", (engi
 
     const server = await startServer({ dataDir, port: 0, webhooks: false, env, config: { log: "off" } });
     try {
-      await until(async () => (await eventRows(server.app, org.id)).length === 0, 10_000, "the sweep");
+      await until(async () => (await eventRows(server.app, org.id)).length === 0, 60_000, "the sweep");
     } finally {
       await server.stop();
     }

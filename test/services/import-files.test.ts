@@ -61,7 +61,7 @@ describe.each(ENGINES)("uploaded import files on %s", (engine) => {
     expect(existsSync(young)).toBe(true);
     // The queued import's file was read by its job, then deleted as it ended (just after its status
     // says so: the record first, then the file).
-    await until(() => !existsSync(queuedFile), 10_000, "the queued import's file to be deleted");
+    await until(() => !existsSync(queuedFile), 60_000, "the queued import's file to be deleted");
 
     // Reverted: still no file, and nothing else of the folder touched.
     const reverted = await call(second, "POST", `/imports/${queued.id}/revert`, { key: org.key });

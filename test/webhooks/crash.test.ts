@@ -65,7 +65,7 @@ describe.each(ENGINES)("on %s", (engine) => {
       expect(response.status).toBe(201);
     }
     // Every third attempt hangs: when the sixth has arrived, two are in flight and others wait for a retry.
-    await until(() => attempts.length >= 6, 5000, "attempts against the down receiver");
+    await until(() => attempts.length >= 6, 60_000, "attempts against the down receiver");
     first.proc.kill(9);
     expect(await first.exited).not.toBe(0);
 

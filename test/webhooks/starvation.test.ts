@@ -114,7 +114,7 @@ describe.each(ENGINES)("C7 isolation under load on %s: hanging endpoints of othe
     await s.flood();
     // Wait (bounded) until the hanging requests are in flight: more than 256 of them (the old
     // global cap, and the default concurrency limit of Bun's fetch) ...
-    await until(() => s.hang.open() >= 256, 20_000, "the hanging requests to be in flight");
+    await until(() => s.hang.open() >= 256, 60_000, "the hanging requests to be in flight");
     await Bun.sleep(50); // ... and whatever of the rest gets through
     const latencies = await s.healthySamples(5);
     // All 300 went out at once (beyond both limits above), one per organization.
@@ -136,7 +136,7 @@ describe.each(ENGINES)("C7 isolation under load on %s: hanging endpoints of othe
   test("200 organizations whose endpoints never answer, 40 events each (a backlog larger than the dispatcher holds in memory): a healthy organization's new event arrives without waiting for any of them", async () => {
     const s = await scenario(engine, 200, 40, [60_000]);
     await s.flood();
-    await until(() => s.hang.open() >= 200, 20_000, "the hanging requests to be in flight");
+    await until(() => s.hang.open() >= 200, 60_000, "the hanging requests to be in flight");
     await Bun.sleep(50);
     expectNotHeldBack(await s.healthySamples(5), TIMEOUT_MS);
     // Each hanging organization has one request in flight (its lane), and no more.

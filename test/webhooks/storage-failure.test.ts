@@ -40,12 +40,12 @@ test("C11: a failed write of the dispatcher turns /healthz to storage_unavailabl
   process.stderr.write = ((chunk: string) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
   try {
     for (let i = 0; i < 20; i++) await app.dossier.store.write(() => recordEvent(app.dossier, org.id, "dossier.created", { id: crypto.randomUUID() }));
-    await until(() => received > 0, 5_000, "a first attempt");
+    await until(() => received > 0, 60_000, "a first attempt");
     const { sqlite } = app.dossier.store;
     sqlite.run(`PRAGMA max_page_count = ${sqlite.query<{ page_count: number }, []>("PRAGMA page_count").get()!.page_count}`);
     open();
 
-    await until(() => app.dossier.store.failure !== null, 10_000, "the dispatcher's failed write");
+    await until(() => app.dossier.store.failure !== null, 60_000, "the dispatcher's failed write");
     expect(app.dossier.store.failure).toContain("SQLITE_FULL");
     const health = await call(app, "GET", "/healthz");
     expect(health.status).toBe(503);
