@@ -104,6 +104,28 @@ describe("webhook lanes on PostgreSQL", () => {
     }
   });
 
+  test("only events to deliver are announced: an organization with no endpoint sends no notification", async () => {
+    const url = await migratedDatabase();
+    const [app] = await nodes(1, {}, url);
+    const hook = receiver();
+    const quiet = await makeOrg(app);
+    const delivering = await makeOrg(app);
+    await endpoint(app, delivering, hook.url);
+    const listener = new SQL(url, { max: 1 });
+    const heard: string[] = [];
+    const subscription = await listener.listen("dossier_events", (payload) => heard.push(...payload.split(",")));
+    try {
+      await dossier(app, quiet, "Skipped"); // its event is skipped: no node has work from it
+      await dossier(app, delivering, "Delivered");
+      // Notifications arrive in commit order: the quiet one's would have come first.
+      await until(() => heard.includes(delivering.id), 30_000, "the delivering organization announced");
+      expect(heard).not.toContain(quiet.id);
+    } finally {
+      await subscription.unlisten();
+      await listener.close();
+    }
+  });
+
   test("a failed attempt is retried on its schedule; retry sends a failed delivery again", async () => {
     const [app] = await nodes(1);
     let failing = true;

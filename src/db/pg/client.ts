@@ -16,6 +16,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Awaitable } from "../../awaitable";
 import type { Logger } from "../../log";
 import { storageUnavailable } from "../group-commit";
+import type { NewEvent } from "../events";
 import type { Admission, CacheGenerations, ReadAheadDone, SharedCounters, Store } from "../store";
 import { cachedReads } from "./answer-cache";
 import { pgContactBatchQueries, type PgContactBatches } from "./contacts";
@@ -57,7 +58,7 @@ interface Scope {
   writes: boolean;
   /** Drops when the unit or snapshot ends: a promise left floating after it is not taken for it. */
   open: boolean;
-  /** The organizations whose events a unit recorded: announced to every node once it commits. */
+  /** The organizations whose events to deliver a unit recorded: announced to every node once it commits. */
   eventOrgs?: Set<string>;
 }
 
@@ -239,11 +240,12 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     ...queries,
     events: {
       ...queries.events,
-      async nextSeq(organizationId: string) {
-        const seq = await queries.events.nextSeq(organizationId);
+      // Only an event to deliver is announced: one that is skipped (no endpoint) gives no node
+      // work, and each announcement is a transaction of its own and a claim on every node.
+      async insert(event: NewEvent) {
+        await queries.events.insert(event);
         const scope = current();
-        if (scope?.writes) (scope.eventOrgs ??= new Set()).add(organizationId);
-        return seq;
+        if (scope?.writes && event.status === "pending") (scope.eventOrgs ??= new Set()).add(event.organizationId);
       },
     },
     engine: "postgres",

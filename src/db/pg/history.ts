@@ -4,7 +4,14 @@ import type { HistoryRow, StageStay } from "../history";
 import type { Db } from "./client";
 import type { EngineQueries } from "./queries";
 
+/** Key names remembered at most (a bound on memory; the oldest goes first). */
+const KEY_NAMES_REMEMBERED = 1_000;
+
 export function pgHistoryQueries(db: Db): EngineQueries<"history"> {
+  // A key's name never changes (keys are made and revoked, never renamed): remembered once read,
+  // it spares every change made with the key a round trip inside its unit, under its organization's
+  // lock. No key found: nothing kept.
+  const keyNames = new Map<string, string | null>();
   return {
     async insert(organizationId: string, dossierId: string, row: HistoryRow) {
       await db()`INSERT INTO dossier_history (organization_id, dossier_id, at, kind, actor_type, actor_id, actor_name, changes)
@@ -47,8 +54,13 @@ export function pgHistoryQueries(db: Db): EngineQueries<"history"> {
 
     /** A key's name, the actor's name of what it changes. */
     async keyName(organizationId: string, keyId: string) {
+      const remembered = `${organizationId}\n${keyId}`;
+      if (keyNames.has(remembered)) return keyNames.get(remembered)!;
       const [row] = await db()<{ name: string | null }[]>`SELECT name FROM api_keys WHERE id = ${keyId} AND organization_id = ${organizationId}`;
-      return row?.name ?? null;
+      if (!row) return null;
+      if (keyNames.size >= KEY_NAMES_REMEMBERED) keyNames.delete(keyNames.keys().next().value!);
+      keyNames.set(remembered, row.name);
+      return row.name;
     },
 
     /** A member's name, the same for a signed-in member. */
