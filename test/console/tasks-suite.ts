@@ -123,11 +123,14 @@ export async function tasksSuite(engine: Engine) {
       const calmCard = column(page, stage).getByRole("article", { name: calmName });
       expect(await calmCard.locator(".badge.tasks").textContent()).toBe("1 open task");
       expect(await calmCard.locator(".badge.task-overdue").count()).toBe(0);
-      // Only the first column has cards here: one request for its page of cards, open tasks only,
-      // every card's dossier in it.
-      expect(taskRequests).toHaveLength(1);
-      expect(taskRequests[0].searchParams.get("status")).toBe("open");
-      expect(taskRequests[0].searchParams.getAll("dossier_id")).toEqual(expect.arrayContaining([dossier.id, calm.id]));
+      // Only the first column has cards here: a request for its page of cards, open tasks only, every
+      // card's dossier in it, never one per card. (A board that refreshes, as when the tasks' own
+      // changes reach it after its first load, asks again the same way: CI saw two such requests.)
+      expect(taskRequests.length).toBeGreaterThanOrEqual(1);
+      for (const url of taskRequests) {
+        expect(url.searchParams.get("status")).toBe("open");
+        expect(url.searchParams.getAll("dossier_id")).toEqual(expect.arrayContaining([dossier.id, calm.id]));
+      }
       expect(await seriousFindings(page)).toEqual([]);
       // And nothing at all, of any impact, on the marked card.
       expect((await new AxeBuilder({ page }).include(`article[data-dossier="${dossier.id}"]`).analyze()).violations).toEqual([]);
