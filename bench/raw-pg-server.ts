@@ -1,8 +1,8 @@
 // The raw baseline on PostgreSQL (issue 34 point 7): a minimal Bun.serve answering the app's
 // queries for the dossier list, a dossier by id and the JSON create through the same driver as the
 // app (Bun's built-in SQL, a pool of the same size, DOSSIER_DATABASE_POOL's default 10), with the
-// same JSON; no framework, no auth, no validation, no read snapshot: what the hardware, the driver
-// and PostgreSQL give.
+// same JSON, a long answer sent in one write as the product sends it (src/http/one-write.ts); no
+// framework, no auth, no validation, no read snapshot: what the hardware, the driver and PostgreSQL give.
 //
 //   bun bench/raw-pg-server.ts --url postgres://... --org ORG_ID --port 18082 [--pool 10]
 //
@@ -22,6 +22,7 @@
 import { SQL } from "bun";
 import { newId, timeOrderedId } from "../src/ids";
 import { EVENT_NUMBERING_LOCK } from "../src/db/pg/lock-classes";
+import { inOneWrite } from "../src/http/one-write";
 
 function flag(name: string, fallback?: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -124,7 +125,8 @@ const server = Bun.serve({
     if (url.pathname === "/list" && request.method === "GET") {
       const q = url.searchParams;
       const body = await list(Number(q.get("page") ?? "1"), Number(q.get("per_page") ?? "25"), q.get("type"), q.get("status"));
-      return new Response(body, { headers: { "content-type": "application/json" } });
+      // As the product sends a long answer made after an await: in one write (src/http/one-write.ts).
+      return inOneWrite(request, new Response(body, { headers: { "content-type": "application/json" } }));
     }
     if (url.pathname.startsWith("/get/") && request.method === "GET") {
       const [row] = await sql`SELECT ${COLUMNS} FROM dossiers WHERE id = ${url.pathname.slice(5)} AND organization_id = ${orgId}`;

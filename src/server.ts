@@ -5,6 +5,7 @@ import { contextConfig, type Context } from "./context";
 import { lockDataFolder } from "./data-lock";
 import { tightenDataFolder, type Tightened } from "./data-modes";
 import { compressed } from "./http/compress";
+import { inOneWrite } from "./http/one-write";
 import { carriesBody } from "./http/request";
 import { MasterKeyMismatchError, unseal } from "./secrets";
 import { giveFlowsAddresses } from "./services/intake";
@@ -132,7 +133,9 @@ export async function startServer(options: AppOptions & ServeOptions): Promise<R
     // under a read that a busy database holds past the idle timeout (C19: its answer or a 503). The idle timer is back before the answer, for the rest of a body no route
     // read (createApp closes at once after a 401 or 408) and the next request.
     srv.timeout(request, 0);
-    return compressed(request, app.handle(request, address)).finally(() => srv.timeout(request, idle));
+    return compressed(request, app.handle(request, address))
+      .then((response) => inOneWrite(request, response))
+      .finally(() => srv.timeout(request, idle));
   };
   let server: Bun.Server<undefined>;
   try {

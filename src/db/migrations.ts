@@ -20,6 +20,7 @@ import m0015 from "../../drizzle/0015_leases.sql" with { type: "text" };
 import m0016 from "../../drizzle/0016_lane_positions.sql" with { type: "text" };
 import m0017 from "../../drizzle/0017_metadata.sql" with { type: "text" };
 import m0018 from "../../drizzle/0018_shared_counters.sql" with { type: "text" };
+import m0019 from "../../drizzle/0019_batched_hits.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -41,6 +42,7 @@ export const migrationSql: Record<string, string> = {
   "0016_lane_positions": m0016,
   "0017_metadata": m0017,
   "0018_shared_counters": m0018,
+  "0019_batched_hits": m0019,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

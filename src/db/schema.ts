@@ -664,14 +664,17 @@ export const rateCounters = sqliteTable("rate_counters", {
   n: integer("n").notNull(),
 });
 
-// Each counted request: its subject, its place in the subject's count and its time (epoch ms). The
-// rows of the last 60 s give the sliding window (C8) exactly; older ones are swept.
+// The counted requests of one check (one admission statement on PostgreSQL): their subject, the
+// place of the last in the subject's count (`cum`), how many (`n`, places cum - n + 1 to cum) and
+// their one time (epoch ms). The rows of the last 60 s give the sliding window (C8) exactly; older
+// ones are swept. A row a request (n = 1) is what nodes before drizzle-pg/0013 wrote.
 export const rateHits = sqliteTable(
   "rate_hits",
   {
     subject: text("subject").notNull(),
     cum: integer("cum").notNull(),
     at: integer("at").notNull(),
+    n: integer("n").notNull().default(1),
   },
   (t) => [primaryKey({ columns: [t.subject, t.cum] }), index("rate_hits_at").on(t.subject, t.at)],
 );

@@ -9,11 +9,12 @@
 //
 // The window is exact (C10's headers mean what they say on one node or many): each subject (an
 // organization's id, "intake:" and an intake token's hash) has a counter row whose `cum` counts its
-// counted requests since the first, and each counted request a row of rate_hits (its place `cum` and
-// time `at`, epoch ms). The window's count is the counter less the place before the oldest hit of
-// the window, read under the counter's row lock, after every count any node committed before; a hit's
-// time is never earlier than the hit before it (drizzle-pg/0011: a node reads its clock before it
-// waits for the lock), so the oldest hit by time is the first by place. So an
+// counted requests since the first, and the requests each check counted a row of rate_hits (the
+// place `cum` of the last, how many `n`, their time `at`, epoch ms: drizzle-pg/0013). The window's
+// count is the counter less the place before the oldest hit of the window, read under the counter's
+// row lock, after every count any node committed before; a hit's time is never earlier than the hit
+// before it (drizzle-pg/0011: a node reads its clock before it waits for the lock), so the oldest
+// hit by time is the first by place. So an
 // organization limited to N gets at most N in any 60 s window (C19 allows N + nodes). The tables are
 // UNLOGGED (drizzle-pg/0009): their commits write no WAL. Time comes from the caller (the context's
 // clock).

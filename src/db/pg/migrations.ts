@@ -15,6 +15,7 @@ import m0009 from "../../../drizzle-pg/0009_counters_unlogged.sql" with { type: 
 import m0010 from "../../../drizzle-pg/0010_counting_functions.sql" with { type: "text" };
 import m0011 from "../../../drizzle-pg/0011_ordered_hit_times.sql" with { type: "text" };
 import m0012 from "../../../drizzle-pg/0012_admission_reads.sql" with { type: "text" };
+import m0013 from "../../../drizzle-pg/0013_batched_hits.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -30,6 +31,7 @@ export const migrationSql: Record<string, string> = {
   "0010_counting_functions": m0010,
   "0011_ordered_hit_times": m0011,
   "0012_admission_reads": m0012,
+  "0013_batched_hits": m0013,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

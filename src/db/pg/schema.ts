@@ -478,6 +478,7 @@ export const rateHits = pgTable(
     subject: text("subject").notNull(),
     cum: bigint("cum", { mode: "number" }).notNull(),
     at: bigint("at", { mode: "number" }).notNull(),
+    n: integer("n").notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.subject, t.cum] }),

@@ -3,6 +3,7 @@
 // (a request waits for the counter's row lock after reading its time, so a later commit can carry
 // an earlier time). Found by test/nodes/rate-limits.test.ts under load: 24 to 49 of 60 requests
 // accepted against a limit of 20.
+import { SQL } from "bun";
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { openPgStore, type PgStore } from "../../../src/db/pg/client";
 import { migratedDatabase } from "../../helpers/stores";
@@ -43,5 +44,26 @@ describe("shared counters on PostgreSQL", () => {
     expect(await shared.hit("token", 2, T + 60_001)).toMatchObject({ allowed: true, remaining: 0 });
     expect((await shared.hit("token", 2, T + 69_999)).allowed).toBe(false);
     expect((await shared.hit("token", 2, T + 70_001)).allowed).toBe(true);
+  });
+
+  test("the requests one check counts are one row of hits (drizzle-pg/0013); the window counts each, and they leave it together", async () => {
+    const sql = new SQL(await migratedDatabase(), { max: 1 });
+    try {
+      const T = 1_800_000_000_000;
+      const count = async (want: number, at: number) =>
+        (await sql`SELECT cum::float8 AS cum, n::float8 AS n, edge::float8 AS edge FROM dossier_rate_count('batch', 10, true, ${want}::bigint, ${at}::bigint)`)[0];
+      const rows = async () => [...(await sql`SELECT cum::float8 AS cum, n, at::float8 AS at FROM rate_hits WHERE subject = 'batch' ORDER BY cum`)];
+      expect(await count(4, T)).toEqual({ cum: 4, n: 4, edge: 0 });
+      expect(await rows()).toEqual([{ cum: 4, n: 4, at: T }]);
+      // Eight more asked, six places left under the limit of 10.
+      expect(await count(8, T + 1_000)).toEqual({ cum: 10, n: 6, edge: 0 });
+      expect(await rows()).toEqual([{ cum: 4, n: 4, at: T }, { cum: 10, n: 6, at: T + 1_000 }]);
+      expect(await count(1, T + 59_999)).toEqual({ cum: 10, n: 0, edge: 0 }); // full
+      // The first four leave together at T + 60 s: four places, not one.
+      expect(await count(5, T + 60_000)).toEqual({ cum: 14, n: 4, edge: 4 });
+      expect(await count(9, T + 61_000)).toEqual({ cum: 20, n: 6, edge: 10 });
+    } finally {
+      await sql.close();
+    }
   });
 });

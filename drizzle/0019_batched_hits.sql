@@ -1,0 +1,1 @@
+ALTER TABLE `rate_hits` ADD `n` integer DEFAULT 1 NOT NULL;
