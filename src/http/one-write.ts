@@ -23,8 +23,8 @@ export async function inOneWrite(request: Request, response: Response): Promise<
   if (bytes.byteLength <= CORKED_MAX_BYTES) return new Response(bytes, init);
   const body = new ReadableStream({
     type: "direct",
-    pull(controller) {
-      controller.write(bytes);
+    async pull(controller) {
+      await controller.write(bytes); // a slow client's socket: the rest goes as it drains
       controller.close();
     },
   });
