@@ -13,8 +13,9 @@
 // renewal late, it stops, before another node may take the lane.
 //
 // Finding work without a sleep-poll loop:
-//  - every node announces the organizations whose events it committed (a NOTIFY after the commit,
-//    src/db/pg/client.ts); a node holding the lane reads it, the others try to claim it;
+//  - every node announces the organizations whose events to deliver it committed (a NOTIFY after
+//    the commit, src/db/pg/client.ts; a skipped event gives no work); a node holding the lane reads
+//    it, the others try to claim it;
 //  - a lane's first attempts are read by organization after the last one read (its cursor): an
 //    organization's event numbers follow its commit order (src/db/pg/events.ts numbers them under a
 //    lock per organization), so no event of it can commit below the cursor later;

@@ -200,9 +200,9 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
   );
   const leases = guarded({ leases: pgLeaseQueries(() => sql) }, (query) => retried(pool + 1, query).catch(lost)).leases;
   const lanes = guarded({ lanes: pgLaneQueries(() => sql) }, (query) => retried(pool + 1, query).catch(lost)).lanes;
-  // New events are announced to every node's dispatcher (src/webhooks/lanes.ts) after their commit,
-  // one notification for the commits of a turn of the event loop. A lost one is found by the
-  // dispatchers' scan (C10: within 5 s).
+  // New events to deliver are announced to every node's dispatcher (src/webhooks/lanes.ts) after
+  // their commit, one notification for the commits of a turn of the event loop. A lost one is found
+  // by the dispatchers' scan (C10: within 5 s).
   let announcing: Set<string> | null = null;
   const announce = (orgs: Set<string>) => {
     if (announcing === null) {
