@@ -268,11 +268,8 @@ export function pgContactQueries(db: Db, inUnit: () => boolean): EngineQueries<"
       await inOrder(row.organizationId);
       // ON CONFLICT on the email's index rather than a savepoint around the INSERT: a taken email
       // aborts nothing, and the unit sends one statement where a savepoint made three.
-      const inserted = await db()`INSERT INTO contacts (id, organization_id, full_name, email, email_folded, phone, linkedin_url, company, role, city,
-          kind, kind_mask, notes, pool_added_at, pool_expires_at, created_at, updated_at, metadata)
-        VALUES (${row.id}, ${row.organizationId}, ${row.fullName}, ${row.email}, ${row.emailFolded}, ${row.phone}, ${row.linkedinUrl},
-          ${row.company}, ${row.role}, ${row.city}, ${row.kind}, ${row.kindMask}, ${row.notes}, ${row.poolAddedAt}, ${row.poolExpiresAt},
-          ${row.createdAt}, ${row.updatedAt}, ${row.metadata})
+      const sql = db();
+      const inserted = await sql`INSERT INTO contacts ${sql(columnsOf(row), ...CONTACT_COLUMNS)}
         ON CONFLICT (organization_id, email_folded) DO NOTHING RETURNING id`;
       if (inserted.length === 0) return false;
       await setPairs(row.organizationId, row.id, row.metadata, false);
@@ -342,12 +339,7 @@ export function pgContactBatchQueries(db: Db) {
       await holdOrganization(sql, organizationId);
       const inserted = new Set<string>();
       for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-        const chunk = rows.slice(start, start + INSERT_CHUNK).map((row) => ({
-          id: row.id, organization_id: row.organizationId, full_name: row.fullName, email: row.email, email_folded: row.emailFolded,
-          phone: row.phone, linkedin_url: row.linkedinUrl, company: row.company, role: row.role, city: row.city, kind: row.kind,
-          kind_mask: row.kindMask, notes: row.notes, pool_added_at: row.poolAddedAt, pool_expires_at: row.poolExpiresAt,
-          created_at: row.createdAt, updated_at: row.updatedAt, metadata: row.metadata,
-        }));
+        const chunk = rows.slice(start, start + INSERT_CHUNK).map(columnsOf);
         const done = await sql<{ id: string }[]>`INSERT INTO contacts ${sql(chunk, ...CONTACT_COLUMNS)}
           ON CONFLICT (organization_id, email_folded) DO NOTHING RETURNING id`;
         for (const { id } of done) inserted.add(id);
@@ -366,7 +358,15 @@ export function pgContactBatchQueries(db: Db) {
 
 export type PgContactBatches = ReturnType<typeof pgContactBatchQueries>;
 
-/** The contacts' columns a batch's INSERT names, in order. */
+/** A contact's row by column name, as an INSERT of one or of a batch sends it. */
+const columnsOf = (row: ContactRow) => ({
+  id: row.id, organization_id: row.organizationId, full_name: row.fullName, email: row.email, email_folded: row.emailFolded,
+  phone: row.phone, linkedin_url: row.linkedinUrl, company: row.company, role: row.role, city: row.city, kind: row.kind,
+  kind_mask: row.kindMask, notes: row.notes, pool_added_at: row.poolAddedAt, pool_expires_at: row.poolExpiresAt,
+  created_at: row.createdAt, updated_at: row.updatedAt, metadata: row.metadata,
+});
+
+/** The contacts' columns an INSERT names, in order. */
 const CONTACT_COLUMNS = [
   "id", "organization_id", "full_name", "email", "email_folded", "phone", "linkedin_url", "company", "role", "city", "kind", "kind_mask",
   "notes", "pool_added_at", "pool_expires_at", "created_at", "updated_at", "metadata",
