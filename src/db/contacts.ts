@@ -129,8 +129,8 @@ function withSearch(q: Pick<ContactPageQuery, "search">, scan: { clause: string;
   return { clause, params: { ...scan.params, needle: q.search } };
 }
 
-/** Contacts a GET showed, kept while nothing is committed. */
-const RECORDS_REMEMBERED = 2048;
+/** Contacts a GET showed, kept while nothing is committed: at most 8 M characters in all. */
+const REMEMBERED = { maxEntries: 2048, maxWeight: 8 << 20 };
 
 export function contactQueries({ sqlite, orm }: QueryDeps) {
   /** A page's rows from their contact_search rowids, in the given order (one JSON array parameter,
@@ -198,7 +198,7 @@ export function contactQueries({ sqlite, orm }: QueryDeps) {
       .get(contactId, organizationId);
     return row ? present(row) : null;
   };
-  const shown = new StampCache<Contact>(sqlite, RECORDS_REMEMBERED);
+  const shown = new StampCache<Contact>(sqlite, REMEMBERED);
 
   /** The contact's metadata pairs as contact_metadata holds them (from its stored text): replaced whole. */
   const setPairs = (organizationId: string, contactId: string, text: string, replace: boolean) => {

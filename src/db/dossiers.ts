@@ -74,8 +74,9 @@ const dossierOf = (row: StoredDossier): Dossier => {
   return row as unknown as Dossier;
 };
 
-/** Dossiers a GET showed, kept while nothing is committed: about 1.5 KB each. */
-const RECORDS_REMEMBERED = 2048;
+/** Dossiers a GET showed, kept while nothing is committed: about 1.5 KB each, at most 8 M
+ * characters in all (long intake notes). */
+const REMEMBERED = { maxEntries: 2048, maxWeight: 8 << 20 };
 
 export function dossierQueries({ sqlite, generations }: QueryDeps) {
   // The list's `q` compares both sides lower-cased as JavaScript does (C10), which SQLite's lower() does not.
@@ -93,7 +94,7 @@ export function dossierQueries({ sqlite, generations }: QueryDeps) {
     for (const [key, value] of pairsOf(metadata)) insert.run(id, organizationId, key, value);
   };
 
-  const shown = new StampCache<Dossier>(sqlite, RECORDS_REMEMBERED);
+  const shown = new StampCache<Dossier>(sqlite, REMEMBERED);
   return {
     byId,
 

@@ -9,11 +9,13 @@ type NoteRow = Omit<NoteRecord, "is_internal"> & { is_internal: number };
 /** A cursor page's position: the note before it (issue 38). */
 export type NoteKey = Pick<NoteRecord, "created_at" | "id">;
 
-/** Pages of notes a GET showed, kept while nothing is committed (src/db/stamp-cache.ts). */
-const PAGES_REMEMBERED = 1024;
+/** Pages of notes a GET showed, kept while nothing is committed (src/db/stamp-cache.ts): most
+ * dossiers' pages hold a few short notes, so more pages than records fit in the same 8 M
+ * characters; a page of 100 long notes (2 M characters) takes a quarter of them. */
+const REMEMBERED = { maxEntries: 4096, maxWeight: 8 << 20 };
 
 export function noteQueries({ sqlite }: QueryDeps) {
-  const pages = new StampCache<{ data: NoteRecord[]; total: number }>(sqlite, PAGES_REMEMBERED);
+  const pages = new StampCache<{ data: NoteRecord[]; total: number }>(sqlite, REMEMBERED);
   const page = (organizationId: string, dossierId: string, perPage: number, offset: number, after?: NoteKey) => {
     const total = notes.countOfDossier(organizationId, dossierId);
     return { data: offset >= total ? [] : notes.pageOfDossier(organizationId, dossierId, perPage, offset, after), total };

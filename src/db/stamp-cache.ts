@@ -1,24 +1,36 @@
-// Single records as a GET shows them (a dossier, a contact), remembered while nothing at all has
-// been committed since they were read (the commit stamp, src/db/commit-stamp.ts). Their
-// generations would cost a statement, as much as reading the record again; the stamp costs none,
-// so a record read over and over between writes (a page that polls, a client fetching what a list
-// named) is answered from memory, and its ETag is computed once (src/http/etag.ts keeps the tag of
-// a frozen value). Any commit anywhere makes every entry stale: under writes this saves nothing and
-// costs a map lookup.
+// Single records as a GET shows them (a dossier, a contact, a page of notes), remembered while
+// nothing at all has been committed since they were read (the commit stamp,
+// src/db/commit-stamp.ts). Their generations would cost a statement, as much as reading the record
+// again; the stamp costs none, so a record read over and over between writes (a page that polls, a
+// client fetching what a list named) is answered from memory, and its ETag is computed once
+// (src/http/etag.ts keeps the tag of a frozen value). Any commit anywhere makes every entry stale:
+// under writes this saves nothing and costs a map lookup.
+//
+// Entries are bounded in number and in weight: the characters of their strings and a little for
+// every other value, so that records of long text (a note is up to 20,000 characters, a page up
+// to 100 of them) cannot hold more than `maxWeight` between them. The oldest go first.
 import type { Database } from "bun:sqlite";
 import { inWriteTransaction, readStamp } from "./snapshot";
 
 interface Entry<V> {
   stamp: number;
   value: V;
+  weight: number;
+}
+
+export interface StampLimits {
+  maxEntries: number;
+  /** Characters of text, all entries together (a value's other fields count 8 each). */
+  maxWeight: number;
 }
 
 export class StampCache<V extends object> {
   private readonly entries = new Map<string, Entry<V>>();
+  private weight = 0;
 
   constructor(
     private readonly sqlite: Database,
-    private readonly maxEntries: number,
+    private readonly limits: StampLimits,
   ) {}
 
   /** The value under `key` as of now: remembered if nothing was committed since it was read, else
@@ -30,19 +42,31 @@ export class StampCache<V extends object> {
     if (entry?.stamp === stamp) return entry.value;
     const value = load();
     if (value === null || inWriteTransaction(this.sqlite)) return value;
-    if (entry) this.entries.delete(key);
-    else if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { stamp, value: deepFreeze(value) });
+    if (entry) this.drop(key, entry);
+    const weight = frozenWeight(value);
+    if (weight > this.limits.maxWeight) return value;
+    while (this.entries.size >= this.limits.maxEntries || this.weight + weight > this.limits.maxWeight) {
+      const [oldest, old] = this.entries.entries().next().value!;
+      this.drop(oldest, old);
+    }
+    this.entries.set(key, { stamp, value, weight });
+    this.weight += weight;
     return value;
+  }
+
+  private drop(key: string, entry: Entry<V>) {
+    this.entries.delete(key);
+    this.weight -= entry.weight;
   }
 }
 
-/** The value and the objects and arrays in it, frozen: one remembered value is shared by every
- * request that gets it, and none may change it for the others. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
+/** Freezes the value and the objects and arrays in it (one remembered value is shared by every
+ * request that gets it, and none may change it for the others), and returns its weight. */
+function frozenWeight(value: unknown): number {
+  if (typeof value === "string") return value.length;
+  if (value === null || typeof value !== "object") return 8;
+  let weight = 8;
+  for (const inner of Object.values(value)) weight += frozenWeight(inner);
+  Object.freeze(value);
+  return weight;
 }
