@@ -35,9 +35,9 @@ export function webhookReceiver() {
     url: `http://127.0.0.1:${server.port}/hook`,
     received,
     /** Every delivery so far, once there are at least `count`. */
-    waitFor: (count: number, timeoutMs = 3000) => poll(() => (received.length >= count ? received : undefined), timeoutMs, `${count} deliveries`),
+    waitFor: (count: number, timeoutMs = 60_000) => poll(() => (received.length >= count ? received : undefined), timeoutMs, `${count} deliveries`),
     /** The first delivery of an event of `type` about `dossierId`. */
-    event: (type: string, dossierId: string, timeoutMs = 3000) =>
+    event: (type: string, dossierId: string, timeoutMs = 60_000) =>
       poll(
         () => received.find((r) => {
           const body = JSON.parse(r.body);
@@ -50,14 +50,15 @@ export function webhookReceiver() {
 }
 
 /** C7's signature `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">[,v1=...]`: true when a v1
- * matches `secret` and t is within `toleranceSeconds` of now. */
-export function verifySignature(header: string, rawBody: string, secret: string, toleranceSeconds = 300): boolean {
+ * matches `secret` and t is within `toleranceSeconds` of now (`nowMs`: the machine's clock, or the
+ * clock the sender was given). */
+export function verifySignature(header: string, rawBody: string, secret: string, toleranceSeconds = 300, nowMs = Date.now()): boolean {
   const pairs = header.split(",").map((part) => {
     const at = part.indexOf("=");
     return [part.slice(0, at), part.slice(at + 1)] as const;
   });
   const t = pairs.find(([key]) => key === "t")?.[1];
-  if (!t || Math.abs(Date.now() / 1000 - Number(t)) > toleranceSeconds) return false;
+  if (!t || Math.abs(nowMs / 1000 - Number(t)) > toleranceSeconds) return false;
   const expected = createHmac("sha256", secret).update(`${t}.${rawBody}`, "utf8").digest();
   return pairs
     .filter(([key]) => key === "v1")

@@ -1,5 +1,9 @@
 // C7 / C10 webhook delivery against a real receiver on 127.0.0.1: signing, retries, 410, redirects,
 // Retry-After, ordering, isolation between organizations, the outbox's rollback, restarts.
+//
+// The dispatcher's time is a clock the tests move (ctx.now): a retry goes out only once the test
+// has moved the clock to its due time, and every delay is read on that clock, never on the
+// machine's. The dispatcher's scan runs every 50 ms of real time so that it notices a moved clock.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { AppOptions, DossierApp } from "../../src/app";
 import type { Store } from "../../src/db/store";
@@ -8,14 +12,14 @@ import { recordEvent, type EventType } from "../../src/services/outbox";
 import { rotateSecret, setEndpoint, unsetEndpoint } from "../../src/services/webhooks";
 import { makeOrg, setUp, until } from "../helpers";
 import { ENGINES, appOn, queryRows, type Engine } from "../helpers/stores";
-import { verifySignature as verify } from "../helpers/webhooks";
+import { verifySignature } from "../helpers/webhooks";
 
 setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 // ---------------------------------------------------------------- helpers
 
 interface Received {
-  at: number; // performance.now()
+  at: number; // the dispatcher's clock when the request arrived
   path: string;
   headers: Headers;
   body: string;
@@ -28,14 +32,22 @@ afterAll(() => {
   for (const server of servers.splice(0)) server.stop(true);
 });
 
+/** The clock the dispatcher reads (ctx.now), moved only by the test. */
+class TestClock {
+  at = Date.parse("2030-01-01T00:00:00.000Z");
+  readonly now = () => new Date(this.at);
+}
+
+const HOUR = 3_600_000;
+
 /** A real HTTP receiver on 127.0.0.1; `respond` decides each answer (default 200 "ok"). */
-function receiver(respond: Respond = () => new Response("ok")) {
+function receiver(respond: Respond = () => new Response("ok"), clock?: TestClock) {
   const received: Received[] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     async fetch(request) {
-      const entry: Received = { at: performance.now(), path: new URL(request.url).pathname, headers: request.headers, body: await request.text() };
+      const entry: Received = { at: clock?.at ?? NaN, path: new URL(request.url).pathname, headers: request.headers, body: await request.text() };
       received.push(entry);
       return respond(entry, received.length - 1);
     },
@@ -46,7 +58,7 @@ function receiver(respond: Respond = () => new Response("ok")) {
     received,
     stop: () => server.stop(true),
     /** Waits (bounded) until `count` requests have arrived. */
-    async waitFor(count: number, timeoutMs = 3000) {
+    async waitFor(count: number, timeoutMs = 60_000) {
       await until(() => received.length >= count, timeoutMs, `${count} deliveries (got ${received.length})`);
       return received;
     },
@@ -58,10 +70,17 @@ const FAST: AppOptions["config"] = { webhookRetrySchedule: [50, 100], webhookTim
 
 type App = DossierApp<Store>;
 
-/** An app on `engine` whose dispatcher runs; each its own database (the dispatchers of two apps on
- * one PostgreSQL database would share its deliveries, as two nodes do). */
-function webhookApp(engine: Engine, config: AppOptions["config"] = FAST): Promise<App> {
-  return appOn(engine, { webhooks: true, config });
+/** What opens an app whose dispatcher runs on `clock`, its scan every 50 ms. */
+const onClock = (clock: TestClock, config: AppOptions["config"] = FAST): AppOptions => ({
+  webhooks: true,
+  now: clock.now,
+  config: { webhookScanMs: 50, ...config },
+});
+
+/** An app on `engine` whose dispatcher runs on `clock`; each its own database (the dispatchers of
+ * two apps on one PostgreSQL database would share its deliveries, as two nodes do). */
+function webhookApp(engine: Engine, config: AppOptions["config"] = FAST, clock = new TestClock()): Promise<App> {
+  return appOn(engine, onClock(clock, config));
 }
 
 /** The options that open `app`'s store again: the same data folder (SQLite) or database. */
@@ -93,23 +112,43 @@ async function eventRow(app: App, eventId: string): Promise<EventRow> {
 
 const deliveryOf = async (app: App, orgId: string, eventId: string) => (await listDeliveries(app.dossier, orgId, { eventId })).data[0];
 
-/** Waits until the delivery leaves `pending` (or reaches `status`). */
-async function settled(app: App, eventId: string, status?: string, timeoutMs = 3000) {
+/** Waits until the delivery leaves `pending` (or reaches `status`); with a clock, moves it to
+ * each retry's due time as the retry is recorded. */
+async function settled(app: App, eventId: string, clock?: TestClock, status?: string) {
   await until(async () => {
-    const now = (await eventRow(app, eventId)).status;
-    return status ? now === status : now !== "pending";
-  }, timeoutMs, `${eventId} settled`);
+    const row = await eventRow(app, eventId);
+    if (clock && row.status === "pending" && row.attempts > 0 && row.next_attempt_at !== null) clock.at = Math.max(clock.at, row.next_attempt_at);
+    return status ? row.status === status : row.status !== "pending";
+  }, 60_000, `${eventId} settled`);
   return eventRow(app, eventId);
 }
 
+/** Waits until the delivery's attempt number `attempts` is recorded (still pending: a retry is
+ * due at its next_attempt_at); the clock is left where it is. */
+const attempted = (app: App, eventId: string, attempts: number) =>
+  until(async () => {
+    const row = await eventRow(app, eventId);
+    return row.attempts === attempts && row.status === "pending" && row.next_attempt_at !== null && row;
+  }, 60_000, `attempt ${attempts} of ${eventId} recorded`);
+
+/** The attempt's retry: moves the clock to its due time and returns that time. */
+async function toRetry(app: App, clock: TestClock, eventId: string, attempts: number): Promise<number> {
+  const due = (await attempted(app, eventId, attempts)).next_attempt_at!;
+  clock.at = Math.max(clock.at, due);
+  return due;
+}
+
+/** The receiver's check of a signature (C7), its clock the dispatcher's. */
+const verifyAt = (clock: TestClock) => (header: string, body: string, secret: string) => verifySignature(header, body, secret, 300, clock.at);
+
 const signatures = (header: string) => header.split(",").filter((part) => part.startsWith("v1="));
 
-async function setup(engine: Engine, respond?: Respond, config?: AppOptions["config"]) {
-  const app = await webhookApp(engine, config);
+async function setup(engine: Engine, respond?: Respond, config?: AppOptions["config"], clock = new TestClock()) {
+  const app = await webhookApp(engine, config, clock);
   const org = await makeOrg(app);
-  const hook = receiver(respond);
+  const hook = receiver(respond, clock);
   const { secret } = await setEndpoint(app.dossier, org.id, hook.url);
-  return { app, org, hook, secret };
+  return { app, org, hook, secret, clock };
 }
 
 describe.each(ENGINES)("the dispatcher on %s", (engine) => {
@@ -118,7 +157,8 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
   describe("C7 delivery shape and signature", () => {
     // C7's "within 100 ms of its commit" is a speed target: bench/webhooks.ts measures it.
     test("a committed event is POSTed with the exact body and the documented headers", async () => {
-      const { app, org, hook, secret } = await setup(engine);
+      const { app, org, hook, secret, clock } = await setup(engine);
+      const verify = verifyAt(clock);
       await Bun.sleep(20); // let the start-up scan pass
       const data = { id: crypto.randomUUID(), name: "Ada Lovelace — ünïcode ✓" };
       const eventId = await emit(app, org.id, "dossier.created", data);
@@ -137,7 +177,7 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
       expect(request.headers.get("x-service-event-type")).toBe("dossier.created");
       const header = request.headers.get("x-service-signature")!;
       expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-      expect(Math.abs(Number(/^t=(\d+)/.exec(header)![1]) - Date.now() / 1000)).toBeLessThan(5);
+      expect(Number(/^t=(\d+)/.exec(header)![1])).toBe(Math.floor(clock.at / 1000));
       expect(verify(header, request.body, secret)).toBe(true);
       expect(verify(header, request.body + " ", secret)).toBe(false);
       expect(verify(header, request.body, secret + "x")).toBe(false);
@@ -150,7 +190,8 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
     });
 
     test("rotation: two v1 signatures while the old secret is valid, both verify; one after it expires", async () => {
-      const { app, org, hook, secret: oldSecret } = await setup(engine);
+      const { app, org, hook, secret: oldSecret, clock } = await setup(engine);
+      const verify = verifyAt(clock);
       const { secret: newSecret } = (await rotateSecret(app.dossier, org.id))!;
       await emit(app, org.id);
       const [first] = await hook.waitFor(1);
@@ -163,7 +204,7 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
       expect(verify(`t=${t},${currentSig}`, first.body, oldSecret)).toBe(false);
 
       await setUp(app.dossier, () =>
-        queryRows(app, `UPDATE webhook_endpoints SET previous_secret_expires_at = ? WHERE organization_id = ?`, new Date(Date.now() - 1000).toISOString(), org.id),
+        queryRows(app, `UPDATE webhook_endpoints SET previous_secret_expires_at = ? WHERE organization_id = ?`, new Date(clock.at - 1000).toISOString(), org.id),
       );
       await emit(app, org.id);
       const [, second] = await hook.waitFor(2);
@@ -175,11 +216,13 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
 
     test("each attempt is signed afresh with the current secret (a rotation between attempts)", async () => {
       let answer = 500;
-      const { app, org, hook } = await setup(engine, () => new Response("", { status: answer }), { webhookRetrySchedule: [300], webhookTimeoutMs: 500 });
+      const { app, org, hook, clock } = await setup(engine, () => new Response("", { status: answer }), { webhookRetrySchedule: [300], webhookTimeoutMs: 500 });
+      const verify = verifyAt(clock);
       const eventId = await emit(app, org.id);
-      await hook.waitFor(1);
+      const due = (await attempted(app, eventId, 1)).next_attempt_at!;
       const { secret } = await setEndpoint(app.dossier, org.id, hook.url); // new secret, no overlap
       answer = 200;
+      clock.at = due;
       const [first, second] = await hook.waitFor(2);
       expect(verify(second.headers.get("x-service-signature")!, second.body, secret)).toBe(true);
       expect(verify(first.headers.get("x-service-signature")!, first.body, secret)).toBe(false);
@@ -192,14 +235,21 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
 
   describe("C7 retries", () => {
     test("500, 500, then 200: three attempts, and the log shows them", async () => {
-      const { app, org, hook } = await setup(engine, (_, index) => (index < 2 ? new Response(`boom ${index}`, { status: 500 }) : new Response("fine")));
+      const { app, org, hook, clock } = await setup(engine, (_, index) => (index < 2 ? new Response(`boom ${index}`, { status: 500 }) : new Response("fine")));
       const eventId = await emit(app, org.id);
+      const start = clock.at;
+      const firstDue = await toRetry(app, clock, eventId, 1);
+      const secondDue = await toRetry(app, clock, eventId, 2);
       const requests = await hook.waitFor(3);
       const row = await settled(app, eventId);
       expect(row).toMatchObject({ status: "succeeded", attempts: 3, last_status_code: 200 });
-      // Delays count from the end of the previous attempt: 50 ms then 100 ms, each ±20 %.
-      expect(requests[1].at - requests[0].at).toBeGreaterThanOrEqual(40 - 2);
-      expect(requests[2].at - requests[1].at).toBeGreaterThanOrEqual(80 - 2);
+      // Delays count from the end of the previous attempt (the clock stood still during each): 50 ms
+      // then 100 ms, each ±20 %; each retry went out at its due time, not before.
+      expect(firstDue - start).toBeGreaterThanOrEqual(40);
+      expect(firstDue - start).toBeLessThanOrEqual(60);
+      expect(secondDue - firstDue).toBeGreaterThanOrEqual(80);
+      expect(secondDue - firstDue).toBeLessThanOrEqual(120);
+      expect(requests.map((r) => r.at)).toEqual([start, firstDue, secondDue]);
       expect(new Set(requests.map((r) => r.headers.get("x-service-event-id")))).toEqual(new Set([eventId]));
       const log = (await deliveryOf(app, org.id, eventId)).attempt_log!;
       expect(log.map((entry) => [entry.status_code, entry.error, entry.response_snippet])).toEqual([
@@ -212,27 +262,31 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
     });
 
     test("C10 each retry delay counts from the END of the previous attempt, not from its start (slow 500 answers, schedule 300ms)", async () => {
-      // The receiver takes 400 ms to answer 500. Counted from the end, the next attempt starts at
-      // least 300 ms - 20 % = 240 ms after the answer ended; counted from the start it would be due
-      // before the answer even ended, and would start right after it.
+      // The receiver takes 400 ms to answer 500, on the clock (and in real time, which the log's
+      // duration measures). Counted from the end, the next attempt is due 300 ms ± 20 % after the
+      // answer ended; counted from the start it would be due before the answer even ended.
+      const clock = new TestClock();
       const answered: number[] = [];
       const { app, org, hook } = await setup(
         engine,
         async () => {
           await Bun.sleep(400);
-          answered.push(performance.now());
+          clock.at += 400;
+          answered.push(clock.at);
           return new Response("slow failure", { status: 500 });
         },
         { webhookRetrySchedule: [300, 300], webhookTimeoutMs: 2000 },
+        clock,
       );
       const eventId = await emit(app, org.id);
-      const [first, second, third] = await hook.waitFor(3, 60_000);
-      expect(answered.length).toBeGreaterThanOrEqual(2);
-      const gaps = [second.at - answered[0], third.at - answered[1]].map(Math.round);
-      // Only lower bounds: a loaded machine can make a gap longer, never shorter, so the test says
-      // what it names (from the end, not the start) without timing the machine.
-      for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(240 - 2);
-      expect(Math.round(second.at - first.at)).toBeGreaterThanOrEqual(400 + 240 - 2);
+      const dues = [await toRetry(app, clock, eventId, 1), await toRetry(app, clock, eventId, 2)];
+      const [first, second, third] = await hook.waitFor(3);
+      for (const [i, due] of dues.entries()) {
+        expect(due - answered[i]).toBeGreaterThanOrEqual(240);
+        expect(due - answered[i]).toBeLessThanOrEqual(360);
+      }
+      expect(second.at - first.at).toBeGreaterThanOrEqual(400 + 240);
+      expect(third.at).toBe(dues[1]);
       expect(await settled(app, eventId)).toMatchObject({ status: "failed", attempts: 3, last_status_code: 500 });
       const log = (await deliveryOf(app, org.id, eventId)).attempt_log!;
       expect(log.every((entry) => entry.duration_ms >= 390)).toBe(true);
@@ -240,23 +294,25 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
 
     test("after the last scheduled retry the delivery is failed and kept; `retry` queues it again from the schedule's start (C10, picked up within 5 s)", async () => {
       let healthy = false;
-      const { app, org, hook } = await setup(engine, () => new Response(healthy ? "ok" : "down", { status: healthy ? 200 : 503 }));
+      const { app, org, hook, clock } = await setup(engine, () => new Response(healthy ? "ok" : "down", { status: healthy ? 200 : 503 }));
       const eventId = await emit(app, org.id);
-      const row = await settled(app, eventId);
+      const row = await settled(app, eventId, clock);
       expect(row).toMatchObject({ status: "failed", attempts: 3, next_attempt_at: null, last_status_code: 503 });
       expect(hook.received).toHaveLength(3);
-      await Bun.sleep(250); // nothing more is attempted
+      clock.at += HOUR;
+      await Bun.sleep(250); // the scan runs several times: nothing more is attempted, however late
       expect(hook.received).toHaveLength(3);
       expect((await listDeliveries(app.dossier, org.id, { status: "failed" })).data.map((d) => d.event_id)).toEqual([eventId]);
 
       healthy = true;
-      const retriedAt = performance.now();
+      const retriedAt = clock.at;
       expect(await retryDelivery(app.dossier, eventId)).toEqual({ event_id: eventId, status: "pending" });
       expect(await eventRow(app, eventId)).toMatchObject({ status: "pending", attempts: 0 });
       expect((await deliveryOf(app, org.id, eventId)).attempt_log).toHaveLength(3); // the history stays
-      await hook.waitFor(4, 20_000);
-      // C10: picked up within 5 s (the dispatcher's scan runs every 5 s), plus a margin for a loaded machine.
-      expect(Math.round(hook.received[3].at - retriedAt)).toBeLessThanOrEqual(5000 + 2000);
+      await hook.waitFor(4);
+      // Due at once: sent with the clock where the retry left it (C10's "within 5 s" is the scan's
+      // period, 5 s by default, which finds it if the wake-up did not).
+      expect(hook.received[3].at).toBe(retriedAt);
       expect(await settled(app, eventId)).toMatchObject({ status: "succeeded", attempts: 1, last_status_code: 200 });
       expect((await deliveryOf(app, org.id, eventId)).attempt_log!.map((entry) => entry.status_code)).toEqual([503, 503, 503, 200]);
     });
@@ -283,43 +339,47 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
     });
 
     test("Retry-After on 429/503 lengthens the wait but adds no attempt", async () => {
-      const { app, org, hook } = await setup(
+      const { app, org, hook, clock } = await setup(
         engine,
         () => new Response("slow down", { status: 429, headers: { "retry-after": "1" } }),
         { webhookRetrySchedule: [50], webhookTimeoutMs: 500 },
       );
       const eventId = await emit(app, org.id);
-      await hook.waitFor(1);
-      await until(async () => (await eventRow(app, eventId)).attempts === 1, 60_000, "first attempt recorded");
-      const due = (await eventRow(app, eventId)).next_attempt_at! - Date.now();
-      expect(due).toBeGreaterThan(800); // 1 s asked, not the 50 ms of the schedule
-      const [first, second] = await hook.waitFor(2, 60_000);
-      expect(second.at - first.at).toBeGreaterThanOrEqual(950);
+      const start = clock.at;
+      const due = await toRetry(app, clock, eventId, 1);
+      expect(due - start).toBeGreaterThanOrEqual(1000); // 1 s asked, not the 50 ms of the schedule
+      const [first, second] = await hook.waitFor(2);
+      expect(second.at - first.at).toBe(due - start);
       expect(await settled(app, eventId)).toMatchObject({ status: "failed", attempts: 2, last_status_code: 429 });
+      clock.at += HOUR;
       await Bun.sleep(100);
       expect(hook.received).toHaveLength(2);
     });
 
     test("a Retry-After shorter than the scheduled wait changes nothing; on a 500 it is ignored", async () => {
-      const { app, org, hook } = await setup(
+      const { app, org, hook, clock } = await setup(
         engine,
         (_, index) => new Response("", { status: index === 0 ? 500 : 503, headers: { "retry-after": index === 0 ? "2" : "0" } }),
         { webhookRetrySchedule: [300, 50], webhookTimeoutMs: 500 },
       );
       const eventId = await emit(app, org.id);
-      const [a, b, c] = await hook.waitFor(3, 60_000);
-      expect(b.at - a.at).toBeGreaterThanOrEqual(240 - 2);
-      expect(b.at - a.at).toBeLessThan(1500); // the 500's Retry-After: 2 was not honoured
-      expect(c.at - b.at).toBeGreaterThanOrEqual(40 - 2);
+      const start = clock.at;
+      const firstDue = await toRetry(app, clock, eventId, 1);
+      const secondDue = await toRetry(app, clock, eventId, 2);
+      expect(firstDue - start).toBeGreaterThanOrEqual(240);
+      expect(firstDue - start).toBeLessThanOrEqual(360); // the 500's Retry-After: 2 was not honoured
+      expect(secondDue - firstDue).toBeGreaterThanOrEqual(40); // the 503's Retry-After: 0 shortened nothing
+      expect(secondDue - firstDue).toBeLessThanOrEqual(60);
+      expect((await hook.waitFor(3)).map((r) => r.at)).toEqual([start, firstDue, secondDue]);
       expect((await settled(app, eventId)).status).toBe("failed");
     });
 
     test("a redirect is not followed: the 3xx is a failed attempt", async () => {
-      const { app, org, hook } = await setup(engine, (request) =>
+      const { app, org, hook, clock } = await setup(engine, (request) =>
         request.path === "/hook" ? new Response(null, { status: 307, headers: { location: "/elsewhere" } }) : new Response("followed!"),
       );
       const eventId = await emit(app, org.id);
-      const row = await settled(app, eventId);
+      const row = await settled(app, eventId, clock);
       expect(row).toMatchObject({ status: "failed", attempts: 3, last_status_code: 307 });
       expect(hook.received.map((r) => r.path)).toEqual(["/hook", "/hook", "/hook"]);
       expect((await deliveryOf(app, org.id, eventId)).attempt_log!.map((entry) => entry.error)).toEqual(["HTTP 307", "HTTP 307", "HTTP 307"]);
@@ -409,12 +469,13 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
     });
 
     test("`webhook unset` skips the pending deliveries, including one waiting for its retry", async () => {
-      const { app, org, hook } = await setup(engine, () => new Response("", { status: 500 }), { webhookRetrySchedule: [400, 400], webhookTimeoutMs: 500 });
+      const { app, org, hook, clock } = await setup(engine, () => new Response("", { status: 500 }), { webhookRetrySchedule: [400, 400], webhookTimeoutMs: 500 });
       const eventId = await emit(app, org.id);
-      await until(async () => (await eventRow(app, eventId)).attempts === 1, 60_000, "first attempt recorded");
+      const due = (await attempted(app, eventId, 1)).next_attempt_at!;
       await unsetEndpoint(app.dossier, org.id);
       expect((await eventRow(app, eventId)).status).toBe("skipped");
-      await Bun.sleep(700);
+      clock.at = due + HOUR;
+      await Bun.sleep(250); // the scan runs several times past the retry's due time
       expect(hook.received).toHaveLength(1);
       expect((await eventRow(app, eventId)).status).toBe("skipped");
     });
@@ -457,32 +518,35 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
     });
 
     test("a delivery waiting for its retry does not hold back later events", async () => {
-      const { app, org, hook } = await setup(engine, (request) =>
+      const { app, org, hook, clock } = await setup(engine, (request) =>
         JSON.parse(request.body).data.n === 1 && hook.received.filter((r) => JSON.parse(r.body).data.n === 1).length === 1
           ? new Response("", { status: 500 })
           : new Response("ok"),
         { webhookRetrySchedule: [400], webhookTimeoutMs: 500 },
       );
       const first = await emit(app, org.id, "dossier.created", { n: 1 });
-      await hook.waitFor(1);
+      const due = (await attempted(app, first, 1)).next_attempt_at!;
       const others = await Promise.all([2, 3, 4].map((n) => emit(app, org.id, "dossier.created", { n })));
-      await hook.waitFor(4, 300); // well before the first one's retry
+      await hook.waitFor(4); // the first one's retry is not due: the clock has not moved
       // In event order: the three were written side by side, so their order is the one they were
       // numbered in (on PostgreSQL their units commit side by side, in no set order).
       const numbered = (await Promise.all(others.map((id) => eventRow(app, id)))).sort((a, b) => a.seq - b.seq);
       expect(hook.received.map((r) => JSON.parse(r.body).data.n)).toEqual([1, ...numbered.map((row) => JSON.parse(row.body).data.n)]);
-      await hook.waitFor(5, 60_000);
+      clock.at = due;
+      await hook.waitFor(5);
       expect(JSON.parse(hook.received[4].body).data.n).toBe(1);
       expect((await settled(app, first)).status).toBe("succeeded");
       for (const id of others) expect((await eventRow(app, id)).status).toBe("succeeded");
     });
 
     test("a slow endpoint does not hold back other organizations", async () => {
-      const app = await webhookApp(engine, { webhookRetrySchedule: [5000], webhookTimeoutMs: 5000 });
+      // The slow endpoint answers only when the test lets it (its time-out is past any wait here).
+      const app = await webhookApp(engine, { webhookRetrySchedule: [5000], webhookTimeoutMs: 120_000 });
       const slowOrg = await makeOrg(app, { name: "slow" });
       const fastOrg = await makeOrg(app, { name: "fast" });
+      const { promise: answerSlow, resolve: letSlowAnswer } = Promise.withResolvers<void>();
       const slow = receiver(async () => {
-        await Bun.sleep(3000);
+        await answerSlow;
         return new Response("ok");
       });
       const fast = receiver();
@@ -492,9 +556,10 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
       await emit(app, slowOrg.id);
       await slow.waitFor(1);
       for (let i = 0; i < 5; i++) await emit(app, fastOrg.id);
-      await fast.waitFor(5, 20_000);
+      await fast.waitFor(5);
       expect(slow.received).toHaveLength(1); // still busy with its first: the fast ones did not wait for it
-      await slow.waitFor(2, 20_000);
+      letSlowAnswer();
+      await slow.waitFor(2);
     });
 
     test("more organizations than concurrent requests: all delivered at once (no wait for the 5 s scan)", async () => {
@@ -511,11 +576,14 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
     });
 
     test("a backlog larger than the memory queue: a slow organization keeps its order and holds back no one", async () => {
-      const app = await webhookApp(engine, { webhookRetrySchedule: [50], webhookTimeoutMs: 1000 });
+      // The slow organization's endpoint stops answering after its first 10 until the test lets it
+      // (its time-out is past any wait here).
+      const app = await webhookApp(engine, { webhookRetrySchedule: [50], webhookTimeoutMs: 120_000 });
       const slowOrg = await makeOrg(app, { name: "slow" });
       const fastOrg = await makeOrg(app, { name: "fast" });
-      const slow = receiver(async () => {
-        await Bun.sleep(2);
+      const { promise: answerSlow, resolve: letSlowAnswer } = Promise.withResolvers<void>();
+      const slow = receiver(async (_, index) => {
+        if (index >= 10) await answerSlow;
         return new Response("ok");
       });
       const fast = receiver();
@@ -531,9 +599,10 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
       for (let i = 0; i < 20; i++) await emit(app, fastOrg.id, "note.created", { i });
       // Held back by no one: all of the fast organization's events arrive while the slow one's
       // backlog is still being sent.
-      await fast.waitFor(20, 20_000);
+      await fast.waitFor(20);
       expect(slow.received.length).toBeLessThan(1550);
-      await slow.waitFor(1550, 60_000);
+      letSlowAnswer();
+      await slow.waitFor(1550);
       expect(slow.received.map((r) => JSON.parse(r.body).data.i)).toEqual([...Array(1550).keys()]);
     });
 
@@ -544,7 +613,7 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
       for (const org of orgs) await setEndpoint(app.dossier, org.id, hook.url);
       const ids: string[] = [];
       for (let i = 0; i < 300; i++) ids.push(await emit(app, orgs[i % orgs.length].id, "note.created", { i }));
-      await hook.waitFor(300, 10_000);
+      await hook.waitFor(300);
       await Bun.sleep(100);
       const seen = hook.received.map((r) => r.headers.get("x-service-event-id")!);
       expect(seen.length).toBe(300);
@@ -556,7 +625,7 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
       await until(async () => {
         for (const org of orgs) if ((await listDeliveries(app.dossier, org.id, { status: "pending" })).data.length > 0) return false;
         return true;
-      }, 2000, "all recorded");
+      }, 60_000, "all recorded");
       let succeeded = 0;
       for (const org of orgs) succeeded += (await listDeliveries(app.dossier, org.id, { status: "succeeded" })).data.length;
       expect(succeeded).toBe(300);
@@ -569,11 +638,12 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
     test("C10 after a restart, a backlog of due retries larger than the dispatcher holds per organization is all sent at once (no wait for the 5 s scan)", async () => {
       let up = false;
       const hook = receiver(() => new Response(up ? "ok" : "down", { status: up ? 200 : 500 }));
-      // Retries 1 s after each failure: the first run only makes first attempts before it stops.
-      // The scan for other processes' work is pushed past the test, so only the start-up's own
-      // pick-up can send the retries.
-      const config = { log: "off" as const, webhookRetrySchedule: [1000, 1000], webhookTimeoutMs: 1000, webhookScanMs: 600_000 };
-      const first = await appOn(engine, { webhooks: true, config });
+      // Retries 1 s after each failure: the first run, its clock standing still, only makes first
+      // attempts before it stops. The scan for other processes' work is pushed past the test, so
+      // only the start-up's own pick-up can send the retries.
+      const clock = new TestClock();
+      const options = onClock(clock, { log: "off" as const, webhookRetrySchedule: [1000, 1000], webhookTimeoutMs: 1000, webhookScanMs: 600_000 });
+      const first = await appOn(engine, options);
       const org = await makeOrg(first);
       await setEndpoint(first.dossier, org.id, hook.url);
       const ctx = first.dossier;
@@ -583,15 +653,15 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
         return recorded;
       });
       const failedOnce = async () => Number((await queryRows<{ n: number }>(first, `SELECT count(*) AS n FROM events WHERE attempts = 1 AND status = 'pending'`))[0]!.n);
-      await until(async () => (await failedOnce()) === 150, 30_000, "every first attempt to fail");
+      await until(async () => (await failedOnce()) === 150, 60_000, "every first attempt to fail");
       const lastDue = Number((await queryRows<{ at: number }>(first, `SELECT max(next_attempt_at) AS at FROM events`))[0]!.at);
       await first.close();
       expect(hook.received).toHaveLength(150);
-      await Bun.sleep(Math.max(0, lastDue - Date.now() + 20)); // every retry is due now (at most 1.2 s)
+      clock.at = lastDue; // every retry is due now
 
       up = true;
-      const second = await appOn(engine, { ...sameStore(first), webhooks: true, config });
-      await hook.waitFor(300, 30_000);
+      const second = await appOn(engine, { ...sameStore(first), ...options });
+      await hook.waitFor(300);
       const retried = hook.received.slice(150).map((r) => r.headers.get("x-service-event-id"));
       expect(new Set(retried)).toEqual(new Set(ids));
       for (const id of ids) expect((await settled(second, id)).status).toBe("succeeded");
@@ -608,28 +678,31 @@ describe.each(ENGINES)("the dispatcher on %s", (engine) => {
 
       // The scan is pushed past the test: only the start-up's own pick-up can send them.
       const second = await appOn(engine, { ...sameStore(first), webhooks: true, config: { ...FAST, webhookScanMs: 600_000 } });
-      await hook.waitFor(3, 30_000);
+      await hook.waitFor(3);
       expect(hook.received.map((r) => r.headers.get("x-service-event-id"))).toEqual(ids);
       for (const id of ids) expect((await settled(second, id)).status).toBe("succeeded");
     });
 
     test("a delivery waiting for its retry keeps its due time across a restart", async () => {
       let up = false;
-      const hook = receiver(() => new Response("", { status: up ? 200 : 500 }));
-      const first = await appOn(engine, { webhooks: true, config: { webhookRetrySchedule: [1500], webhookTimeoutMs: 500 } });
+      const clock = new TestClock();
+      const hook = receiver(() => new Response("", { status: up ? 200 : 500 }), clock);
+      const options = onClock(clock, { webhookRetrySchedule: [1500], webhookTimeoutMs: 500 });
+      const first = await appOn(engine, options);
       const org = await makeOrg(first);
       await setEndpoint(first.dossier, org.id, hook.url);
       const eventId = await emit(first, org.id);
-      await until(async () => (await eventRow(first, eventId)).attempts === 1, 60_000, "first attempt recorded");
-      const due = (await eventRow(first, eventId)).next_attempt_at!;
+      const due = (await attempted(first, eventId, 1)).next_attempt_at!;
       await first.close();
 
       up = true;
-      const second = await appOn(engine, { ...sameStore(first), webhooks: true, config: { webhookRetrySchedule: [1500], webhookTimeoutMs: 500 } });
-      await Bun.sleep(Math.max(0, due - Date.now() - 300));
-      expect(hook.received).toHaveLength(1); // not before its due time
-      await hook.waitFor(2, 60_000);
-      expect(Date.now()).toBeGreaterThanOrEqual(due - 5);
+      const second = await appOn(engine, { ...sameStore(first), ...options });
+      clock.at = due - 1;
+      await Bun.sleep(250); // the start-up's pick-up and several scans, a millisecond before its due time
+      expect(hook.received).toHaveLength(1);
+      clock.at = due;
+      await hook.waitFor(2);
+      expect(hook.received[1].at).toBe(due);
       expect((await settled(second, eventId)).status).toBe("succeeded");
     });
 
