@@ -119,6 +119,23 @@ const payloadTooLarge = () => new ApiError("payload_too_large", "the JSON body i
 /** The type Elysia gives an answer that is an object. */
 const JSON_TYPE = "application/json;charset=utf-8";
 
+/** The JSON text of a GET's answer `{ data }` whose record is a remembered one (frozen: a dossier,
+ * a contact, a page of notes; src/db/stamp-cache.ts), made once per record as its ETag is
+ * (src/http/etag.ts): every request that gets the record sends the same text, where Elysia would
+ * write it out again for each. */
+const rememberedTexts = new WeakMap<object, string>();
+function rememberedText(value: unknown): string | null {
+  if (value === null || typeof value !== "object") return null;
+  const { data } = value as { data?: unknown };
+  if (data === null || typeof data !== "object" || !Object.isFrozen(data) || Object.keys(value).length !== 1) return null;
+  let text = rememberedTexts.get(data);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    rememberedTexts.set(data, text);
+  }
+  return text;
+}
+
 const stringHeaders = (headers: Reply["headers"]) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)]));
 
 /** The answer a handler's value becomes, as stored with an Idempotency-Key. */
@@ -248,7 +265,10 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
       if (location !== null) set.headers.location = location;
       // A GET answers the loaded record itself, whose tag is known already.
       if (tagged && value !== null && typeof value === "object" && "data" in value) set.headers.etag = value.data === resource && current !== undefined ? current : etagOf(value.data);
-      return value;
+      const text = spec.method === "GET" ? rememberedText(value) : null;
+      if (text === null) return value;
+      set.headers["content-type"] = JSON_TYPE;
+      return text;
     };
     const handled = (body: B) => chain(spec.handler({ ...asked, ctx: inUnits, resource, query, body, request, set }), withStatus);
     if (!readsBody) return handled(undefined as B);
