@@ -55,6 +55,16 @@ export async function responsiveSuite(engine: Engine) {
     await page.getByRole("heading", { level: 1, name: heading }).waitFor({ timeout: LOAD_MS });
     // A function, not a string: the page's policy allows no eval.
     await page.waitForFunction(() => !(globalThis as any).document.querySelector('[role="status"]')?.textContent?.startsWith("Loading"), undefined, { timeout: LOAD_MS });
+    // A board's columns load each on its own: drawn when none still counts "…" or is busy (axe on a
+    // board whose cards have not come yet finds a scrolling box with nothing to focus in it).
+    await page.waitForFunction(
+      () => {
+        const doc = (globalThis as any).document;
+        return ![...doc.querySelectorAll(".column .count")].some((count: any) => count.textContent === "…") && !doc.querySelector('[aria-busy="true"]');
+      },
+      undefined,
+      { timeout: LOAD_MS },
+    );
   }
 
   /** What is out of reach on the page as drawn now: the page wider than the window, or a control
