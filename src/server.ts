@@ -16,6 +16,19 @@ import { startEventSweep } from "./services/events";
 // the limit before reading, and stops a streamed body at the limit; a body no route reads is never
 // buffered (Bun applies backpressure). So Bun's own cap is lifted.
 const MAX_BODY = Number.MAX_SAFE_INTEGER;
+/** `answer`, after `then` has run once it settled (one reaction: a read's whole path is a few µs). */
+const afterwards = <T>(answer: Promise<T>, then: () => void): Promise<T> =>
+  answer.then(
+    (value) => {
+      then();
+      return value;
+    },
+    (error: unknown) => {
+      then();
+      throw error;
+    },
+  );
+
 // How long Bun keeps a silent connection (whole seconds, at most 255): the body timeout (C20).
 const idleSeconds = (bodyTimeoutMs: number) => Math.min(255, Math.max(1, Math.ceil(bodyTimeoutMs / 1000)));
 
@@ -124,18 +137,21 @@ export async function startServer(options: AppOptions & ServeOptions): Promise<R
   const respond = (request: Request, srv: Bun.Server<undefined>): Promise<Response> => {
     // The client's address is asked of the socket only by a request that needs it (a sign-in).
     const address = () => srv.requestIP(request)?.address;
-    // A request without a body (most reads) answers with no await of its own: on SQLite its answer
-    // is made in this turn of the event loop, before Bun's idle timer can look at its connection.
-    if (!carriesBody(request) && answersInTurn) return compressed(request, app.handle(request, address, true));
-    // Bun's idle timer does not restart while a body comes in, so it would cut a slow but steady
-    // upload (C20 accepts 10 KB/s): while a request with a body is handled, readBytes' deadline
-    // bounds it instead. Nor while an answer waits for PostgreSQL: it would close the connection
-    // under a read that a busy database holds past the idle timeout (C19: its answer or a 503). The idle timer is back before the answer, for the rest of a body no route
-    // read (createApp closes at once after a 401 or 408) and the next request.
+    // Bun's idle timer is off while a request is handled. It closed connections under answers still
+    // being made ('socket hang up', no answer, where C19 and C20 ask for the answer or a 503): a read
+    // that a busy PostgreSQL held, a CV download that a busy disk held on SQLite. Nor does it restart
+    // while a body comes in, so it would cut a slow but steady upload (C20 accepts 10 KB/s):
+    // readBytes' deadline bounds that instead. The idle timer is back before the answer, for the
+    // rest of a body no route read (createApp closes at once after a 401 or 408) and the next request.
     srv.timeout(request, 0);
-    return compressed(request, app.handle(request, address))
-      .then((response) => inOneWrite(request, response))
-      .finally(() => srv.timeout(request, idle));
+    const idleAgain = () => srv.timeout(request, idle);
+    // A request without a body (most reads) answers with no await of its own: on SQLite, within the
+    // turn of the event loop that took it, unless it reads a file.
+    if (!carriesBody(request) && answersInTurn) return afterwards(compressed(request, app.handle(request, address, true)), idleAgain);
+    return afterwards(
+      compressed(request, app.handle(request, address)).then((response) => inOneWrite(request, response)),
+      idleAgain,
+    );
   };
   let server: Bun.Server<undefined>;
   try {
