@@ -16,6 +16,7 @@
 // read transaction, so that the generation, the total and the page are one snapshot.
 import type { Static } from "@sinclair/typebox";
 import type { Database } from "bun:sqlite";
+import { BoundedMap } from "./bounded-map";
 import { readStamp } from "./snapshot";
 import type { PoolFilter as PoolFilterSchema } from "../schemas/contacts";
 
@@ -72,15 +73,13 @@ interface PageEntry {
   generation: number;
   total: number;
   data: readonly unknown[];
-  chars: number;
 }
 
 interface Cache {
-  /** Least recently used first (Map keeps insertion order; a hit re-inserts). */
-  entries: Map<string, Entry>;
-  ids: number;
-  pages: Map<string, PageEntry>;
-  pageChars: number;
+  /** Weighed by their ids; least recently used first. */
+  entries: BoundedMap<string, Entry>;
+  /** Weighed by the length of their JSON; least recently used first. */
+  pages: BoundedMap<string, PageEntry>;
 }
 
 // One cache per open database: two connections on the same file (server and CLI, or two contexts
@@ -90,31 +89,19 @@ const caches = new WeakMap<Database, Cache>();
 function cacheOf(sqlite: Database): Cache {
   let cache = caches.get(sqlite);
   if (!cache) {
-    cache = { entries: new Map(), ids: 0, pages: new Map(), pageChars: 0 };
+    cache = {
+      entries: new BoundedMap({ maxEntries: CACHE_LIMITS.entries, maxWeight: CACHE_LIMITS.ids }),
+      pages: new BoundedMap({ maxEntries: CACHE_LIMITS.pages, maxWeight: CACHE_LIMITS.pageChars }),
+    };
     caches.set(sqlite, cache);
   }
   return cache;
 }
 
-function remember(cache: Cache, key: string, entry: Entry) {
-  const old = cache.entries.get(key);
-  if (old) {
-    cache.entries.delete(key);
-    cache.ids -= old.ids.length;
-  }
-  cache.entries.set(key, entry);
-  cache.ids += entry.ids.length;
-  for (const [oldest, value] of cache.entries) {
-    if (cache.entries.size <= CACHE_LIMITS.entries && cache.ids <= CACHE_LIMITS.ids) break;
-    cache.entries.delete(oldest);
-    cache.ids -= value.ids.length;
-  }
-}
-
 /** Entries, ids and pages held for this database (tests check the bounds). */
 export function cacheStats(sqlite: Database) {
-  const cache = cacheOf(sqlite);
-  return { entries: cache.entries.size, ids: cache.ids, pages: cache.pages.size, pageChars: cache.pageChars };
+  const { entries, pages } = cacheOf(sqlite);
+  return { entries: entries.size, ids: entries.weight, pages: pages.size, pageChars: pages.weight };
 }
 
 /** The organization's contacts generation and search edits: zeros until its first contact write.
@@ -143,34 +130,21 @@ const MAX_SEEN_GENERATIONS = 10_000;
 
 /** A page answered at this generation, or null. `key` must start with the organization's id. */
 export function cachedPage<T>(sqlite: Database, key: string, generation: number): { total: number; data: T[] } | null {
-  const cache = cacheOf(sqlite);
-  const page = cache.pages.get(key);
+  const { pages } = cacheOf(sqlite);
+  const page = pages.get(key);
   if (!page) return null;
-  cache.pages.delete(key);
   if (page.generation !== generation) {
-    cache.pageChars -= page.chars;
+    pages.delete(key);
     return null;
   }
-  cache.pages.set(key, page); // most recently used
+  pages.touch(key);
   return { total: page.total, data: page.data.slice() as T[] };
 }
 
 export function rememberPage(sqlite: Database, key: string, generation: number, total: number, data: readonly unknown[]) {
-  const cache = cacheOf(sqlite);
   const chars = JSON.stringify(data).length;
   if (chars > CACHE_LIMITS.pageChars / 4) return; // a page of huge notes is not worth the room
-  const old = cache.pages.get(key);
-  if (old) {
-    cache.pages.delete(key);
-    cache.pageChars -= old.chars;
-  }
-  cache.pages.set(key, { generation, total, data: data.slice(), chars });
-  cache.pageChars += chars;
-  for (const [oldest, value] of cache.pages) {
-    if (cache.pages.size <= CACHE_LIMITS.pages && cache.pageChars <= CACHE_LIMITS.pageChars) break;
-    cache.pages.delete(oldest);
-    cache.pageChars -= value.chars;
-  }
+  cacheOf(sqlite).pages.set(key, { generation, total, data: data.slice() }, chars);
 }
 
 type Params = Record<string, string | number>;
@@ -288,13 +262,11 @@ export function searchPage(sqlite: Database, q: MatchQuery, offset: number, limi
   const key = `${q.organizationId}\u0000${q.mask}\u0000${q.folded}`;
   let entry = cache.entries.get(key);
   if (entry && entry.generation === state.generation && entry.searchEdits === state.searchEdits) {
-    // Most recently used: move to the end.
-    cache.entries.delete(key);
-    cache.entries.set(key, entry);
+    cache.entries.touch(key);
   } else {
     const caughtUp = entry && entry.searchEdits === state.searchEdits ? catchUp(sqlite, q, entry, state) : null;
     entry = caughtUp ?? compute(sqlite, q, state);
-    remember(cache, key, entry);
+    cache.entries.set(key, entry, entry.ids.length);
   }
   if (offset >= entry.total) return { total: entry.total, ids: [] };
   if (offset + limit <= entry.ids.length || entry.ids.length === entry.total) {

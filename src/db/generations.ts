@@ -19,6 +19,7 @@
 // The contacts' cache (src/db/contact-search.ts) follows the same rule on its own table,
 // contact_generations (migration 0004), which also counts the edits that reorder a search.
 import type { Database, Statement } from "bun:sqlite";
+import { BoundedMap } from "./bounded-map";
 import { readStamp } from "./snapshot";
 
 export type GenerationTable = "organizations" | "api_keys" | "flows" | "stages" | "dossiers" | "dossier_contacts";
@@ -71,21 +72,21 @@ interface Entry<V> {
   organizationId: string;
   generation: string;
   value: V;
-  weight: number;
   /** The commit stamp under which the generation was last seen to hold (-1: none). */
   stamp: number;
 }
 
 export class GenerationCache<V> {
-  private readonly entries = new Map<string, Entry<V>>();
-  private weight = 0;
+  private readonly entries: BoundedMap<string, Entry<V>>;
 
   constructor(
     private readonly generations: Generations,
     private readonly sqlite: Database,
     private readonly tables: readonly GenerationTable[],
     private readonly limits: CacheLimits<V>,
-  ) {}
+  ) {
+    this.entries = new BoundedMap({ maxEntries: limits.maxEntries, maxWeight: limits.maxWeight ?? Infinity });
+  }
 
   /** The value remembered under `key` if its organization's generations are unchanged; else what
    * `load` reads (undefined: nothing to remember), remembered unless a write unit is running. A hit
@@ -101,7 +102,7 @@ export class GenerationCache<V> {
         entry.stamp = stamp;
         return entry.value;
       }
-      this.drop(key, entry);
+      this.entries.delete(key);
     }
     if (this.sqlite.inTransaction) return this.fill(key, load, stamp);
     this.sqlite.query("BEGIN").run();
@@ -120,22 +121,8 @@ export class GenerationCache<V> {
     const loaded = load();
     if (!loaded || this.generations.inWriteUnit()) return loaded?.value;
     const generation = this.generations.of(loaded.organizationId, this.tables);
-    const weight = this.limits.weigh?.(loaded.value) ?? 0;
-    const maxWeight = this.limits.maxWeight ?? Infinity;
-    if (weight > maxWeight) return loaded.value;
-    const known = this.entries.get(key);
-    if (known) this.drop(key, known);
-    for (const [oldest, entry] of this.entries) {
-      if (this.entries.size < this.limits.maxEntries && this.weight + weight <= maxWeight) break;
-      this.drop(oldest, entry);
-    }
-    this.entries.set(key, { organizationId: loaded.organizationId, generation, value: loaded.value, weight, stamp });
-    this.weight += weight;
+    const entry = { organizationId: loaded.organizationId, generation, value: loaded.value, stamp };
+    this.entries.set(key, entry, this.limits.weigh?.(loaded.value) ?? 0);
     return loaded.value;
-  }
-
-  private drop(key: string, entry: Entry<V>) {
-    this.entries.delete(key);
-    this.weight -= entry.weight;
   }
 }

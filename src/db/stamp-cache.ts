@@ -10,13 +10,8 @@
 // every other value, so that records of long text (a note is up to 20,000 characters, a page up
 // to 100 of them) cannot hold more than `maxWeight` between them. The oldest go first.
 import type { Database } from "bun:sqlite";
+import { BoundedMap } from "./bounded-map";
 import { inWriteTransaction, readStamp } from "./snapshot";
-
-interface Entry<V> {
-  stamp: number;
-  value: V;
-  weight: number;
-}
 
 export interface StampLimits {
   maxEntries: number;
@@ -25,13 +20,14 @@ export interface StampLimits {
 }
 
 export class StampCache<V extends object> {
-  private readonly entries = new Map<string, Entry<V>>();
-  private weight = 0;
+  private readonly entries: BoundedMap<string, { stamp: number; value: V }>;
 
   constructor(
     private readonly sqlite: Database,
-    private readonly limits: StampLimits,
-  ) {}
+    limits: StampLimits,
+  ) {
+    this.entries = new BoundedMap(limits);
+  }
 
   /** The value under `key` as of now: remembered if nothing was committed since it was read, else
    * what `load` reads (remembered, frozen, unless read inside a transaction that may write). */
@@ -42,21 +38,9 @@ export class StampCache<V extends object> {
     if (entry?.stamp === stamp) return entry.value;
     const value = load();
     if (value === null || inWriteTransaction(this.sqlite)) return value;
-    if (entry) this.drop(key, entry);
-    const weight = frozenWeight(value);
-    if (weight > this.limits.maxWeight) return value;
-    while (this.entries.size >= this.limits.maxEntries || this.weight + weight > this.limits.maxWeight) {
-      const [oldest, old] = this.entries.entries().next().value!;
-      this.drop(oldest, old);
-    }
-    this.entries.set(key, { stamp, value, weight });
-    this.weight += weight;
-    return value;
-  }
-
-  private drop(key: string, entry: Entry<V>) {
     this.entries.delete(key);
-    this.weight -= entry.weight;
+    this.entries.set(key, { stamp, value }, frozenWeight(value));
+    return value;
   }
 }
 

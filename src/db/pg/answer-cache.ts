@@ -26,6 +26,7 @@
 import type { Static } from "@sinclair/typebox";
 import type { Contact as ContactRecord } from "../../schemas/contacts";
 import type { Dossier as DossierRecord } from "../../schemas/dossiers";
+import { BoundedMap } from "../bounded-map";
 import { rememberable, type Answer, type ListDossiersQuery } from "../dossier-page";
 import type { CacheGenerations, ReadAheadDone } from "../store";
 import type { EngineQueries } from "./queries";
@@ -45,23 +46,23 @@ type Kind = "dossiers" | "contacts";
 interface Entry<V> {
   generation: number;
   value: V;
-  weight: number;
 }
 
 /** Runs `load` outside the current read's snapshot. */
 type Alone = <T>(load: () => Promise<T>) => Promise<T>;
 
 class NodeCache<V> {
-  private readonly entries = new Map<string, Entry<V>>();
-  private weight = 0;
+  private readonly entries: BoundedMap<string, Entry<V>>;
 
   constructor(
     private readonly alone: Alone,
     private readonly kind: Kind,
-    private readonly maxEntries: number,
+    maxEntries: number,
     private readonly maxWeight = Infinity,
     private readonly weigh: (value: V) => number = () => 0,
-  ) {}
+  ) {
+    this.entries = new BoundedMap({ maxEntries, maxWeight });
+  }
 
   /** The value under `key` when `seen` (the request's admission) read the generation it was kept
    * under; else what `load` reads, kept under `seen`'s generation (a null is not kept). */
@@ -70,38 +71,22 @@ class NodeCache<V> {
     const generation = seen[this.kind];
     key = `${organizationId}\n${key}`;
     const entry = this.entries.get(key);
-    if (entry) {
-      this.drop(key, entry);
-      if (entry.generation === generation) {
-        this.put(key, entry);
-        return entry.value;
-      }
+    if (entry?.generation === generation) {
+      this.entries.touch(key);
+      return entry.value;
     }
+    if (entry) this.entries.delete(key);
     const value = await this.alone(load);
     if (value === null) return null;
     const weight = this.weigh(value);
     if (weight > this.maxWeight) return value;
     const kept = keep(value);
-    this.put(key, { generation, value: kept, weight });
+    this.entries.set(key, { generation, value: kept }, weight);
     return kept;
   }
 
   get size(): number {
     return this.entries.size;
-  }
-
-  private put(key: string, entry: Entry<V>) {
-    for (const [oldest, old] of this.entries) {
-      if (this.entries.size < this.maxEntries && this.weight + entry.weight <= this.maxWeight) break;
-      this.drop(oldest, old);
-    }
-    this.entries.set(key, entry);
-    this.weight += entry.weight;
-  }
-
-  private drop(key: string, entry: Entry<V>) {
-    this.entries.delete(key);
-    this.weight -= entry.weight;
   }
 }
 
