@@ -299,6 +299,9 @@ async function runSize(wrk: string, root: string, pg: Awaited<ReturnType<typeof 
         row.app.push(a);
         row.raw.push(r);
         row.ratios.push(a.rps / r.rps);
+        // Each round's figures, with the time: an outlier can then be set beside what ran when.
+        const figures = (m: Measured) => `${Math.round(m.rps)} req/s, CPU ms/req ${m.cpuServerMs.toFixed(3)} + ${m.cpuPgMs.toFixed(3)}`;
+        log(`  ${row.endpoint.name}: product ${figures(a)}; raw ${figures(r)}; ratio ${(a.rps / r.rps).toFixed(2)}`);
       }
       load.push(loadavg());
     }

@@ -21,6 +21,7 @@ import m0016 from "../../drizzle/0016_lane_positions.sql" with { type: "text" };
 import m0017 from "../../drizzle/0017_metadata.sql" with { type: "text" };
 import m0018 from "../../drizzle/0018_shared_counters.sql" with { type: "text" };
 import m0019 from "../../drizzle/0019_batched_hits.sql" with { type: "text" };
+import m0020 from "../../drizzle/0020_hit_order.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -43,6 +44,7 @@ export const migrationSql: Record<string, string> = {
   "0017_metadata": m0017,
   "0018_shared_counters": m0018,
   "0019_batched_hits": m0019,
+  "0020_hit_order": m0020,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

@@ -667,7 +667,10 @@ export const rateCounters = sqliteTable("rate_counters", {
 // The counted requests of one check (one admission statement on PostgreSQL): their subject, the
 // place of the last in the subject's count (`cum`), how many (`n`, places cum - n + 1 to cum) and
 // their one time (epoch ms). The rows of the last 60 s give the sliding window (C8) exactly; older
-// ones are swept. A row a request (n = 1) is what nodes before drizzle-pg/0013 wrote.
+// ones are swept. A row a request (n = 1) is what nodes before drizzle-pg/0013 wrote. rate_hits_at
+// holds the order the window's lookups ask for, (at, cum), whole: with `at` alone, PostgreSQL with
+// statistics older than the window's hits found the window's edge by sorting all of a subject's
+// hits (drizzle-pg/0014).
 export const rateHits = sqliteTable(
   "rate_hits",
   {
@@ -676,7 +679,7 @@ export const rateHits = sqliteTable(
     at: integer("at").notNull(),
     n: integer("n").notNull().default(1),
   },
-  (t) => [primaryKey({ columns: [t.subject, t.cum] }), index("rate_hits_at").on(t.subject, t.at)],
+  (t) => [primaryKey({ columns: [t.subject, t.cum] }), index("rate_hits_at").on(t.subject, t.at, t.cum)],
 );
 
 // Failed sign-ins by throttle key ("a:<address>", "e:<address>:<email>", src/services/throttle.ts)

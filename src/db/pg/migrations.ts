@@ -16,6 +16,7 @@ import m0010 from "../../../drizzle-pg/0010_counting_functions.sql" with { type:
 import m0011 from "../../../drizzle-pg/0011_ordered_hit_times.sql" with { type: "text" };
 import m0012 from "../../../drizzle-pg/0012_admission_reads.sql" with { type: "text" };
 import m0013 from "../../../drizzle-pg/0013_batched_hits.sql" with { type: "text" };
+import m0014 from "../../../drizzle-pg/0014_hit_order.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -32,6 +33,7 @@ export const migrationSql: Record<string, string> = {
   "0011_ordered_hit_times": m0011,
   "0012_admission_reads": m0012,
   "0013_batched_hits": m0013,
+  "0014_hit_order": m0014,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

@@ -482,7 +482,7 @@ export const rateHits = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.subject, t.cum] }),
-    index("rate_hits_at").on(t.subject, t.at),
+    index("rate_hits_at").on(t.subject, t.at, t.cum),
   ],
 );
 
