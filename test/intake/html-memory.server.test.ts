@@ -59,9 +59,10 @@ describe("issue 32: an HTML-only message costs at most 4 times its size in memor
     for (const warm of [0.1, 1]) expect((await post(await compose({ from: "warm@example.com", html: htmlOf(warm * MB), messageId: `<warm-${warm}@example.com>` }))).status).toBe(201);
 
     // Noise only ever adds to a rise (a heap growing a step, a collection running late, other
-    // suites on the machine): each size is sent up to three times, as new messages, and its
-    // smallest rise is what it costs.
-    const TRIES = 3;
+    // suites on the machine): each size is sent up to five times, as new messages, and its
+    // smallest rise is what it costs (three were all over by half a megabyte in the CI run of
+    // b870b8c, on a machine twice as slow as usual).
+    const TRIES = 5;
     const rises: string[] = [];
     for (const megabytes of [1, 5, 10, 20]) {
       let raw: Uint8Array = new Uint8Array();
