@@ -1,7 +1,9 @@
 // The caches' one eviction rule (src/db/bounded-map.ts): at most maxEntries, at most maxWeight in
 // all, the oldest set (or touched) going first; a value heavier than the whole bound is not kept.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { BoundedMap } from "../../src/db/bounded-map";
+
+setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.ts)
 
 const keys = (map: BoundedMap<string, number>, of: string[]) => of.filter((key) => map.get(key) !== undefined);
 
