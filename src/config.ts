@@ -341,6 +341,17 @@ export function smtpSettings(flags: { smtpPort?: string }, env: Env = process.en
 
 /** Whether a command's unexpected failure prints its stack after its one line (C2): only with
  * DOSSIER_LOG_LEVEL=debug. Read without loadConfig's checks, which may be what failed. */
+/** The environment `serve` of the compiled executable starts again with (src/heap-hint.ts): this
+ * one and BUN_JSC_forceRAMSize, the memory JavaScriptCore sizes its collections by, unless the
+ * operator set it (then null: it runs as it is). */
+export function heapHintedEnvironment(hint: string, env: Env = process.env): Record<string, string> | null {
+  if (env.BUN_JSC_forceRAMSize !== undefined) return null;
+  const hinted: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) hinted[name] = value;
+  hinted.BUN_JSC_forceRAMSize = hint;
+  return hinted;
+}
+
 export const printsStacks = (env: Env = process.env) => env.DOSSIER_LOG_LEVEL === "debug";
 
 export const databasePath = (dataDir: string) => join(dataDir, "dossier.db");
