@@ -339,8 +339,6 @@ export function smtpSettings(flags: { smtpPort?: string }, env: Env = process.en
   return { host: env.DOSSIER_SMTP_HOST || "127.0.0.1", port, tls: cert && key ? { cert, key } : null };
 }
 
-/** Whether a command's unexpected failure prints its stack after its one line (C2): only with
- * DOSSIER_LOG_LEVEL=debug. Read without loadConfig's checks, which may be what failed. */
 /** The environment `serve` of the compiled executable starts again with (src/heap-hint.ts): this
  * one and BUN_JSC_forceRAMSize, the memory JavaScriptCore sizes its collections by, unless the
  * operator set it (then null: it runs as it is). */
@@ -352,6 +350,8 @@ export function heapHintedEnvironment(hint: string, env: Env = process.env): Rec
   return hinted;
 }
 
+/** Whether a command's unexpected failure prints its stack after its one line (C2): only with
+ * DOSSIER_LOG_LEVEL=debug. Read without loadConfig's checks, which may be what failed. */
 export const printsStacks = (env: Env = process.env) => env.DOSSIER_LOG_LEVEL === "debug";
 
 export const databasePath = (dataDir: string) => join(dataDir, "dossier.db");
