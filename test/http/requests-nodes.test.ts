@@ -5,6 +5,7 @@
 // N + nodes in a window). The real-process version of these (3 `dossier serve` behind round-robin)
 // is the multi-node suite's; these fail on the mechanism alone: a cache kept without the
 // generations its request's statement read, or a count kept in one node's memory.
+import { SQL } from "bun";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { openApp, type DossierApp } from "../../src/app";
 import type { Store } from "../../src/db/store";
@@ -19,8 +20,8 @@ setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.t
 
 /** `count` nodes on one fresh database, sharing one data folder (the master key, as C19 gives it to
  * every node), caches on, each with the clock `now`. */
-async function nodes(count: number, options: { now?: () => Date; env?: Record<string, string>; intakeRateLimit?: number } = {}): Promise<DossierApp<Store>[]> {
-  const url = await migratedDatabase();
+async function nodes(count: number, options: { url?: string; now?: () => Date; env?: Record<string, string>; intakeRateLimit?: number } = {}): Promise<DossierApp<Store>[]> {
+  const url = options.url ?? (await migratedDatabase());
   const dataDir = tempDir();
   const apps: DossierApp<Store>[] = [];
   for (let i = 0; i < count; i++) {
@@ -129,6 +130,72 @@ describe("C8, C19: rate limits count across nodes", async () => {
     now = start + 60_000;
     const free = await call(three[1], "GET", "/flows", { key: org.key });
     expect([free.status, free.headers.get("x-ratelimit-remaining"), free.headers.get("x-ratelimit-reset")]).toEqual([200, "0", "10"]);
+  });
+});
+
+describe("C8, C19: a busy organization's node gives places of the window it reserved (drizzle-pg/0015)", async () => {
+  let now = Date.parse("2026-11-29T12:00:00.000Z");
+  const url = await migratedDatabase();
+  const [a, b, c] = await nodes(3, { url, now: () => new Date(now) });
+  const sql = new SQL(url, { max: 1 });
+  onCleanup(() => sql.close());
+  const remaining = (answer: { headers: Headers }) => Number(answer.headers.get("x-ratelimit-remaining"));
+
+  const principals: [string, (org: { id: string; key: string }) => Promise<{ key?: string; headers?: Record<string, string> }>][] = [
+    ["an API key", async (org) => ({ key: org.key })],
+    ["a member's session", async (org) => ({ headers: (await signedInMember(a, org.id, "member")).headers })],
+  ];
+  for (const [principal, credentials] of principals) {
+    test(`requests of ${principal} given reserved places are answered while another transaction holds the organization's counter row`, async () => {
+      const org = await makeOrg(a, { rateLimit: 1000 });
+      const as = await credentials(org);
+      const get = () => call(a, "GET", "/flows", as);
+      expect(remaining(await get())).toBe(999); // A learns the principal's organization
+      // One of these two comes while the other's statement is out: its count reserves the first ask,
+      // 8 places, after its own (one hit of 9 places); whichever commits first has place 2.
+      const two = await Promise.all([get(), get()]);
+      const hits = [...(await sql`SELECT cum::float8 AS cum, n FROM rate_hits WHERE subject = ${org.id} AND cum > 1 ORDER BY cum`)];
+      expect(hits.map((hit) => hit.n).sort()).toEqual([1, 9]);
+      const reserving = hits.find((hit) => hit.n === 9);
+      const ownPlaces = hits.map((hit) => hit.cum - hit.n + 1);
+      expect(two.map(remaining).sort()).toEqual(ownPlaces.map((place) => 1000 - place).sort());
+      const [counter] = await sql`SELECT cum::float8 AS cum FROM rate_counters WHERE subject = ${org.id}`;
+      expect(counter.cum).toBe(3 + 8);
+
+      let release = () => {};
+      let locked = () => {};
+      const held = new Promise<void>((resolve) => (locked = resolve));
+      const holding = sql.begin(async (tx) => {
+        await tx`SELECT cum FROM rate_counters WHERE subject = ${org.id} FOR UPDATE`;
+        locked();
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await held;
+      // A count would wait for the lock; these take A's places and only read.
+      const given = [];
+      for (let i = 0; i < 3; i++) given.push(await get());
+      const reserved = reserving.cum - 7; // the first of the 8
+      expect(given.map((answer) => [answer.status, remaining(answer)])).toEqual([0, 1, 2].map((i) => [200, 1000 - (reserved + i)]));
+      release();
+      await holding;
+
+      // Past their span (500 ms) the places left lapse, still counted: the next request's own count is the 12th place.
+      now += 501;
+      expect(remaining(await get())).toBe(1000 - 12);
+    });
+  }
+
+  test("300 requests at once over 3 busy nodes, a limit of 100: at most 100 accepted, each with its own place", async () => {
+    const org = await makeOrg(a, { rateLimit: 100 });
+    for (const node of [a, b, c]) expect((await call(node, "GET", "/flows", { key: org.key })).status).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => call([a, b, c][i % 3], "GET", "/flows", { key: org.key })));
+    expect(answers.every((answer) => answer.status === 200 || answer.status === 429)).toBe(true);
+    const accepted = answers.filter((answer) => answer.status === 200);
+    expect(accepted.length + 3).toBeLessThanOrEqual(100);
+    const left = accepted.map(remaining);
+    expect(new Set(left).size).toBe(left.length);
+    const [counter] = await sql`SELECT cum::float8 AS cum FROM rate_counters WHERE subject = ${org.id}`;
+    expect(counter.cum).toBeLessThanOrEqual(100);
   });
 });
 

@@ -5,7 +5,7 @@
 // revoked, a member's role changed or a plan changed on another node holds on the next request.
 // A request that will show one dossier by id (GET /dossiers/{id}) has it read by the same statement
 // (its ReadAhead, drizzle-pg/0011): its only round trip, as a bare SELECT of the row would be.
-// The statements call functions (drizzle-pg/0010, 0011), which PL/pgSQL plans once per connection.
+// The statements call functions (drizzle-pg/0010 to 0015), which PL/pgSQL plans once per connection.
 //
 // The window is exact (C10's headers mean what they say on one node or many): each subject (an
 // organization's id, "intake:" and an intake token's hash) has a counter row whose `cum` counts its
@@ -18,6 +18,11 @@
 // organization limited to N gets at most N in any 60 s window (C19 allows N + nodes). The tables are
 // UNLOGGED (drizzle-pg/0009): their commits write no WAL. Time comes from the caller (the context's
 // clock).
+//
+// Each statement that counts holds the counter's row to its commit, so one organization's counts
+// run one at a time in the database. A node whose organization is busy reserves places of the
+// window beside a count and gives them to its next requests, whose statement then only reads (no
+// lock): drizzle-pg/0015 says why the window stays exact.
 import type { SQL } from "bun";
 import type { KeyHolder } from "../principals";
 import type { SessionLookup } from "../sessions";
@@ -74,6 +79,97 @@ interface Waiting<F> {
   fail: (error: unknown) => void;
 }
 
+/** Places of an organization's window this node reserved (drizzle-pg/0015): `next` to `last`, given
+ * to its requests until `until` (the callers' clock), with the window as their statement saw it. */
+interface Reserved {
+  lim: number;
+  next: number;
+  last: number;
+  edge: number;
+  leaving: number | null;
+  until: number;
+}
+
+/** A lane's count: the admissions of `asked` by index, and the places reserved beside them. */
+interface Counting<F> {
+  organizationId: string;
+  found: Map<number, Admission<F>>;
+  reserved: Reserved | null;
+}
+
+/** What a request given a reserved place reads (its principal, plan, limit, generations, dossier). */
+interface Reading<F> {
+  found: F;
+  plan: string;
+  lim: number;
+  generations: CacheGenerations;
+  read: ReadAheadDone | undefined;
+}
+
+/** The two statements of a lane: the count (NULL organization: the first hash's), which reserves
+ * `extra` places besides, and the read of requests given reserved places. */
+interface LaneStatements<F> {
+  count(organizationId: string | null, asked: Asked[], now: number, extra: number): Promise<Counting<F> | null>;
+  read(organizationId: string, asked: Asked[], now: number): Promise<Map<number, Reading<F>>>;
+}
+
+/** How long a node gives its reserved places (the hit of their statement is dated at its end). */
+const RESERVED_FOR_MS = 500;
+/** Places a node asks for at once: from MIN_ASK, twice as many each time the last were all given,
+ * half as many each time some lapsed. */
+const MIN_ASK = 8;
+const MAX_ASK = 256;
+
+/**
+ * The places each organization's window reserved for this node (both kinds of admission draw on
+ * them), and how many to ask for next. One count statement at a time asks.
+ */
+class Reserves {
+  private readonly of = new Map<string, { places: Reserved | null; ask: number; asking: boolean }>();
+
+  /** Up to `wanted` places of `organizationId` that may be given at `now`: the first, and how many. */
+  take(organizationId: string, wanted: number, now: number): { places: Reserved; first: number; count: number } | null {
+    const places = this.of.get(organizationId)?.places;
+    if (!places || now > places.until || places.next > places.last) return null;
+    const count = Math.min(wanted, places.last - places.next + 1);
+    const first = places.next;
+    places.next += count;
+    return { places, first, count };
+  }
+
+  /** How many places a count statement of a busy organization asks for (0: another one asks). */
+  ask(organizationId: string): number {
+    let state = this.of.get(organizationId);
+    if (!state) {
+      if (this.of.size >= MAX_HASHES_KNOWN) this.of.clear();
+      this.of.set(organizationId, (state = { places: null, ask: MIN_ASK, asking: false }));
+    }
+    if (state.asking) return 0;
+    state.asking = true;
+    const last = state.places;
+    if (last) state.ask = last.next > last.last ? Math.min(MAX_ASK, state.ask * 2) : Math.max(MIN_ASK, state.ask / 2);
+    return state.ask;
+  }
+
+  /** The places a count statement that asked got (null: none, or it failed). */
+  got(organizationId: string, places: Reserved | null) {
+    const state = this.of.get(organizationId);
+    if (!state) return;
+    state.asking = false;
+    if (places) state.places = places;
+  }
+
+  /** Gives no more of the organization's places (its plan or limit changed since they were reserved). */
+  drop(organizationId: string) {
+    const state = this.of.get(organizationId);
+    if (state) state.places = null;
+  }
+}
+
+/** C8, C10: what a request given reserved place `place` sees of the window. */
+const decidedReserved = (places: Reserved, place: number, now: number): RateDecision =>
+  decided({ edge: places.edge, lim: places.lim, size: place - places.edge, counted: true, leaving: places.leaving }, now);
+
 /**
  * Admissions of one kind (keys or sessions) in lanes, one per organization: at most LANE_STATEMENTS
  * statements in flight per organization on this node, and the requests that arrive meanwhile go
@@ -81,20 +177,25 @@ interface Waiting<F> {
  * would queue on its counter's row lock inside PostgreSQL, each waking the next: on this 2-core
  * machine that held an organization to about 250 requests a second (docs/performance.md). A hash whose organization the
  * node has not seen yet goes alone, and tells it (a key's or a session's organization never changes).
+ *
+ * Requests that arrive while a statement of their organization is out make it busy: its next count
+ * reserves places besides (Reserves), and the requests after it are given those places by the node
+ * and only read, with no lock (drizzle-pg/0015). A request that finds its lane idle is counted by
+ * its own statement, as before: one request at a time sees the window exactly.
  */
 class Lanes<F> {
   private readonly lanes = new Map<string, { waiting: Waiting<F>[]; running: number }>();
   private readonly organizationOf = new Map<string, string>();
 
   constructor(
-    /** The admissions of `asked` (their organization's, or found by the first hash when null), by index. */
-    private readonly run: (organizationId: string | null, asked: Asked[], now: number) => Promise<{ organizationId: string; found: Map<number, Admission<F>> } | null>,
+    private readonly statements: LaneStatements<F>,
+    private readonly reserves: Reserves,
   ) {}
 
   admit(hash: string, now: number, ahead: ReadAhead | undefined): Promise<Admission<F> | null> {
     const organizationId = this.organizationOf.get(hash);
     if (organizationId === undefined) {
-      return this.run(null, [{ hash, ahead }], now).then((done) => {
+      return this.statements.count(null, [{ hash, ahead }], now, 0).then((done) => {
         if (!done) return null;
         if (this.organizationOf.size >= MAX_HASHES_KNOWN) this.organizationOf.clear();
         this.organizationOf.set(hash, done.organizationId);
@@ -112,16 +213,50 @@ class Lanes<F> {
   /** Runs the lane's waiting requests, then those that came meanwhile, until none wait. */
   private async drain(organizationId: string, lane: { waiting: Waiting<F>[]; running: number }) {
     lane.running++;
+    let busy = lane.running > 1;
     while (lane.waiting.length > 0) {
       const batch = lane.waiting.splice(0, MAX_BATCH);
-      try {
-        const done = await this.run(organizationId, batch, Math.max(...batch.map((w) => w.now)));
-        batch.forEach((w, i) => w.settle(done?.found.get(i) ?? null));
-      } catch (error) {
-        for (const w of batch) w.fail(error);
-      }
+      const now = Math.max(...batch.map((w) => w.now));
+      const taken = this.reserves.take(organizationId, batch.length, now);
+      const given = taken ? batch.slice(0, taken.count) : [];
+      const counted = batch.slice(given.length);
+      await Promise.all([
+        taken && given.length > 0 ? this.readGiven(organizationId, given, now, taken) : undefined,
+        counted.length > 0 ? this.count(organizationId, counted, now, busy) : undefined,
+      ]);
+      busy = true;
     }
     if (--lane.running === 0) this.lanes.delete(organizationId);
+  }
+
+  private async count(organizationId: string, batch: Waiting<F>[], now: number, busy: boolean) {
+    const extra = busy ? this.reserves.ask(organizationId) : 0;
+    let reserved: Reserved | null = null;
+    try {
+      const done = await this.statements.count(organizationId, batch, now, extra);
+      reserved = done?.reserved ?? null;
+      batch.forEach((w, i) => w.settle(done?.found.get(i) ?? null));
+    } catch (error) {
+      for (const w of batch) w.fail(error);
+    } finally {
+      if (extra > 0) this.reserves.got(organizationId, reserved);
+    }
+  }
+
+  /** Requests given places `taken.first` on: each found one takes the next, in order. */
+  private async readGiven(organizationId: string, batch: Waiting<F>[], now: number, taken: { places: Reserved; first: number }) {
+    try {
+      const read = await this.statements.read(organizationId, batch, now);
+      let place = taken.first;
+      batch.forEach((w, i) => {
+        const row = read.get(i);
+        if (!row) return w.settle(null);
+        if (row.plan !== "growth" || row.lim !== taken.places.lim) this.reserves.drop(organizationId);
+        w.settle({ found: row.found, rate: decidedReserved(taken.places, place++, w.now), generations: row.generations, read: row.read });
+      });
+    } catch (error) {
+      for (const w of batch) w.fail(error);
+    }
   }
 }
 
@@ -136,10 +271,39 @@ const dossierIds = (asked: Asked[]) => (asked.some((a) => a.ahead) ? asked.map((
 
 /** What a statement's row read ahead for its request: only a counted request of a Growth
  * organization's (drizzle-pg/0011), else nothing. */
-function readAhead(organizationId: string, asked: Asked, row: Counted & { plan: string; dossier: Record<string, unknown> | null }): ReadAheadDone | undefined {
+function readAhead(organizationId: string, asked: Asked, row: { counted: boolean; plan: string; dossier: Record<string, unknown> | null }): ReadAheadDone | undefined {
   if (!asked.ahead || !row.counted || row.plan !== "growth") return undefined;
   return { organizationId, dossierId: asked.ahead.dossierId, dossier: row.dossier && dossierOfJson(row.dossier) };
 }
+
+/** The places a count statement's rows say it reserved (from > to: none). */
+function reservedOf(row: Counted & { reserved_from: number; reserved_to: number; leaving: number | null }, now: number): Reserved | null {
+  if (row.reserved_from > row.reserved_to) return null;
+  return { lim: row.lim, next: row.reserved_from, last: row.reserved_to, edge: row.edge, leaving: row.leaving, until: now + RESERVED_FOR_MS };
+}
+
+const keyHolder = ({ id, organization_id, scopes, expires_at, revoked_at, plan, rate_limit }: KeyHolder): KeyHolder => ({
+  id,
+  organization_id,
+  scopes,
+  expires_at,
+  revoked_at,
+  plan,
+  rate_limit,
+});
+
+const sessionLookup = ({ id, organizationId, memberId, csrfToken, createdAt, lastUsedAt, role, disabledAt, plan, rateLimit }: SessionLookup): SessionLookup => ({
+  id,
+  organizationId,
+  memberId,
+  csrfToken,
+  createdAt,
+  lastUsedAt,
+  role,
+  disabledAt,
+  plan,
+  rateLimit,
+});
 
 /** Statements in flight per organization on one node. One would leave a request that arrives just
  * after a statement left to wait for all of it before its own begins; two halve that wait, and
@@ -171,52 +335,77 @@ export function pgCounters(sql: SQL): SharedCounters {
   };
 
   type Read = { plan: string; dossier: Record<string, unknown> | null };
-  const keys = new Lanes<KeyHolder>(async (organizationId, asked, now) => {
-    const ids = dossierIds(asked);
-    const rows = await sql<(KeyHolder & Counted & Generations & Read & { i: number })[]>`SELECT * FROM dossier_admit_keys_reading(${organizationId}::text,
-      ${sql.array(asked.map((a) => a.hash), "TEXT")}, ${ids && sql.array(ids, "TEXT")}::text[], ${new Date(now).toISOString()}::text, ${now}::bigint)`;
-    if (rows.length === 0) return null;
-    const organizationOf = rows[0].organization_id;
-    sweep(organizationOf, now);
-    const generations = cacheGenerations(organizationOf, rows[0]);
-    const found = new Map<number, Admission<KeyHolder>>();
-    for (const row of rows) {
-      const { id, organization_id, scopes, expires_at, revoked_at, plan, rate_limit } = row;
-      found.set(row.i, {
-        found: { id, organization_id, scopes, expires_at, revoked_at, plan, rate_limit },
-        rate: decided(row, now),
-        generations,
-        read: readAhead(organizationOf, asked[row.i], row),
-      });
-    }
-    return { organizationId: organizationOf, found };
-  });
+  type Reserving = { reserved_from: number; reserved_to: number };
+  const reserves = new Reserves();
+  const keys = new Lanes<KeyHolder>(
+    {
+      async count(organizationId, asked, now, extra) {
+        const ids = dossierIds(asked);
+        const rows = await sql<(KeyHolder & Counted & Generations & Read & Reserving & { i: number })[]>`SELECT * FROM dossier_admit_keys_reserving(${organizationId}::text,
+          ${sql.array(asked.map((a) => a.hash), "TEXT")}, ${ids && sql.array(ids, "TEXT")}::text[], ${new Date(now).toISOString()}::text,
+          ${extra}::bigint, ${RESERVED_FOR_MS}::bigint, ${now}::bigint)`;
+        if (rows.length === 0) return null;
+        const organizationOf = rows[0].organization_id;
+        sweep(organizationOf, now);
+        const generations = cacheGenerations(organizationOf, rows[0]);
+        const found = new Map<number, Admission<KeyHolder>>();
+        for (const row of rows) {
+          found.set(row.i, { found: keyHolder(row), rate: decided(row, now), generations, read: readAhead(organizationOf, asked[row.i], row) });
+        }
+        return { organizationId: organizationOf, found, reserved: reservedOf(rows[0], now) };
+      },
+      async read(organizationId, asked, now) {
+        const ids = dossierIds(asked);
+        const rows = await sql<(KeyHolder & Generations & Read & { i: number })[]>`SELECT * FROM dossier_read_keys(${organizationId}::text,
+          ${sql.array(asked.map((a) => a.hash), "TEXT")}, ${ids && sql.array(ids, "TEXT")}::text[], ${new Date(now).toISOString()}::text)`;
+        const found = new Map<number, Reading<KeyHolder>>();
+        for (const row of rows) {
+          const read = readAhead(organizationId, asked[row.i], { ...row, counted: true });
+          found.set(row.i, { found: keyHolder(row), plan: row.plan, lim: row.rate_limit, generations: cacheGenerations(organizationId, row), read });
+        }
+        return found;
+      },
+    },
+    reserves,
+  );
 
   // Sessions end by time: the cut-offs are those of the statement's `now` (the latest of its
   // requests'), with the lifetimes the service gives (the same on every call).
   let lifetimes = { idleMs: 0, lifetimeMs: 0 };
-  const sessions = new Lanes<SessionLookup>(async (organizationId, asked, now) => {
-    const idleSince = new Date(now - lifetimes.idleMs).toISOString();
-    const madeSince = new Date(now - lifetimes.lifetimeMs).toISOString();
-    const ids = dossierIds(asked);
-    const rows = await sql<(SessionLookup & Counted & Generations & Read & { i: number })[]>`SELECT * FROM dossier_admit_sessions_reading(${organizationId}::text,
-      ${sql.array(asked.map((a) => a.hash), "TEXT")}, ${ids && sql.array(ids, "TEXT")}::text[], ${idleSince}::text, ${madeSince}::text, ${now}::bigint)`;
-    if (rows.length === 0) return null;
-    const organizationOf = rows[0].organizationId;
-    sweep(organizationOf, now);
-    const generations = cacheGenerations(organizationOf, rows[0]);
-    const found = new Map<number, Admission<SessionLookup>>();
-    for (const row of rows) {
-      const { id, organizationId, memberId, csrfToken, createdAt, lastUsedAt, role, disabledAt, plan, rateLimit } = row;
-      found.set(row.i, {
-        found: { id, organizationId, memberId, csrfToken, createdAt, lastUsedAt, role, disabledAt, plan, rateLimit },
-        rate: decided(row, now),
-        generations,
-        read: readAhead(organizationOf, asked[row.i], row),
-      });
-    }
-    return { organizationId: organizationOf, found };
-  });
+  const cutOffs = (now: number) => [new Date(now - lifetimes.idleMs).toISOString(), new Date(now - lifetimes.lifetimeMs).toISOString()];
+  const sessions = new Lanes<SessionLookup>(
+    {
+      async count(organizationId, asked, now, extra) {
+        const [idleSince, madeSince] = cutOffs(now);
+        const ids = dossierIds(asked);
+        const rows = await sql<(SessionLookup & Counted & Generations & Read & Reserving & { i: number })[]>`SELECT * FROM dossier_admit_sessions_reserving(${organizationId}::text,
+          ${sql.array(asked.map((a) => a.hash), "TEXT")}, ${ids && sql.array(ids, "TEXT")}::text[], ${idleSince}::text, ${madeSince}::text,
+          ${extra}::bigint, ${RESERVED_FOR_MS}::bigint, ${now}::bigint)`;
+        if (rows.length === 0) return null;
+        const organizationOf = rows[0].organizationId;
+        sweep(organizationOf, now);
+        const generations = cacheGenerations(organizationOf, rows[0]);
+        const found = new Map<number, Admission<SessionLookup>>();
+        for (const row of rows) {
+          found.set(row.i, { found: sessionLookup(row), rate: decided(row, now), generations, read: readAhead(organizationOf, asked[row.i], row) });
+        }
+        return { organizationId: organizationOf, found, reserved: reservedOf(rows[0], now) };
+      },
+      async read(organizationId, asked, now) {
+        const [idleSince, madeSince] = cutOffs(now);
+        const ids = dossierIds(asked);
+        const rows = await sql<(SessionLookup & Generations & Read & { i: number })[]>`SELECT * FROM dossier_read_sessions(${organizationId}::text,
+          ${sql.array(asked.map((a) => a.hash), "TEXT")}, ${ids && sql.array(ids, "TEXT")}::text[], ${idleSince}::text, ${madeSince}::text)`;
+        const found = new Map<number, Reading<SessionLookup>>();
+        for (const row of rows) {
+          const read = readAhead(organizationId, asked[row.i], { ...row, counted: true });
+          found.set(row.i, { found: sessionLookup(row), plan: row.plan, lim: row.rateLimit, generations: cacheGenerations(organizationId, row), read });
+        }
+        return found;
+      },
+    },
+    reserves,
+  );
 
   return {
     admitKey: (keyHash: string, now: number, ahead?: ReadAhead) => keys.admit(keyHash, now, ahead),

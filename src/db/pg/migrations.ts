@@ -17,6 +17,7 @@ import m0011 from "../../../drizzle-pg/0011_ordered_hit_times.sql" with { type: 
 import m0012 from "../../../drizzle-pg/0012_admission_reads.sql" with { type: "text" };
 import m0013 from "../../../drizzle-pg/0013_batched_hits.sql" with { type: "text" };
 import m0014 from "../../../drizzle-pg/0014_hit_order.sql" with { type: "text" };
+import m0015 from "../../../drizzle-pg/0015_reserved_places.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -34,6 +35,7 @@ export const migrationSql: Record<string, string> = {
   "0012_admission_reads": m0012,
   "0013_batched_hits": m0013,
   "0014_hit_order": m0014,
+  "0015_reserved_places": m0015,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;

@@ -67,6 +67,40 @@ describe("shared counters on PostgreSQL", () => {
     }
   });
 
+  test("places reserved for a node (drizzle-pg/0015): an eighth of the room at most, counted from the check's time to the end of their span", async () => {
+    const sql = new SQL(await migratedDatabase(), { max: 1 });
+    try {
+      const T = 1_800_000_000_000;
+      const reserve = async (want: number, extra: number, at: number, limit = 100) =>
+        (await sql`SELECT cum::float8 AS cum, n::float8 AS n, edge::float8 AS edge, reserved::float8 AS reserved
+          FROM dossier_rate_reserve('node', ${limit}::integer, true, ${want}::bigint, ${extra}::bigint, 500, ${at}::bigint)`)[0];
+      const rows = async () => [...(await sql`SELECT cum::float8 AS cum, n, at::float8 AS at FROM rate_hits WHERE subject = 'node' ORDER BY cum`)];
+      expect(await reserve(1, 0, T)).toEqual({ cum: 1, n: 1, edge: 0, reserved: 0 });
+      // 99 places of room: 2 counted, then 12 of the 16 asked (an eighth of the 97 left), the hit
+      // dated at the end of the span in which the node may give them.
+      expect(await reserve(2, 16, T + 1_000)).toEqual({ cum: 15, n: 2, edge: 0, reserved: 12 });
+      expect(await rows()).toEqual([{ cum: 1, n: 1, at: T }, { cum: 15, n: 14, at: T + 1_500 }]);
+      // A check after it is dated no earlier (times never go back by place).
+      expect(await reserve(1, 0, T + 1_200)).toEqual({ cum: 16, n: 1, edge: 0, reserved: 0 });
+      expect((await rows()).at(-1)).toEqual({ cum: 16, n: 1, at: T + 1_500 });
+      // The first hit leaves at T + 60 s; the reserved places stay to T + 61.5 s, with the check dated with them.
+      expect(await reserve(1, 0, T + 60_000)).toEqual({ cum: 17, n: 1, edge: 1, reserved: 0 });
+      expect(await reserve(1, 0, T + 61_499)).toEqual({ cum: 18, n: 1, edge: 1, reserved: 0 });
+      expect(await reserve(1, 0, T + 61_500)).toEqual({ cum: 19, n: 1, edge: 16, reserved: 0 });
+      // Less room, fewer places: 3 in the window, 17 of room under a limit of 20 (2 reserved: an
+      // eighth of the 16 left after the request's own), then 3 of room under a limit of 9 (none).
+      expect(await reserve(1, 16, T + 61_600, 20)).toEqual({ cum: 22, n: 1, edge: 16, reserved: 2 });
+      expect(await reserve(1, 16, T + 61_700, 9)).toEqual({ cum: 23, n: 1, edge: 16, reserved: 0 });
+      // A check that refuses some of its requests reserves nothing: 7 in the window, 2 of room.
+      expect(await reserve(30, 16, T + 61_800, 9)).toEqual({ cum: 25, n: 2, edge: 16, reserved: 0 });
+      // A plan that counts without refusing reserves nothing.
+      const [free] = await sql`SELECT reserved::float8 AS reserved FROM dossier_rate_reserve('free', 100, false, 1, 16, 500, ${T}::bigint)`;
+      expect(free.reserved).toBe(0);
+    } finally {
+      await sql.close();
+    }
+  });
+
   test("a check reads a few pages however many hits the window holds, with statistics taken when it held few (drizzle-pg/0014)", async () => {
     const sql = new SQL(await migratedDatabase(), { max: 1 });
     try {
