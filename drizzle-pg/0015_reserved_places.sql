@@ -15,7 +15,9 @@
 -- before the window's end), so all of them hold at most N places. A hit's time is still never
 -- earlier than the one before it (a check after a reservation is dated at least as late), so the
 -- oldest hit by time is the first by place, as drizzle-pg/0011 needs. A place that lapses unused
--- stays counted to its hit's end: a node asks for at most an eighth of the room the window has left.
+-- stays counted to its hit's end, so a window may close a few places short of N: a node gets at
+-- most an eighth of the room the window has left, and none when less than 64 would be left (a
+-- limit of 70 or under is counted to the place, as before).
 --
 -- The functions of 0010 to 0014 stay for a node still running the code before this migration (it
 -- counts in the same window, under the same row lock).
@@ -38,7 +40,7 @@ BEGIN
   edge := coalesce(edge, counted_before);
   room := lim - (counted_before - edge);
   n := CASE WHEN refusable THEN least(want, greatest(0, room)) ELSE want END;
-  reserved := CASE WHEN refusable THEN least(extra, greatest(0, room - n) / 8) ELSE 0 END;
+  reserved := CASE WHEN refusable AND room - n >= 64 THEN least(extra, (room - n) / 8) ELSE 0 END;
   IF reserved > 0 THEN
     at_ms := greatest(at_ms, now_ms + lapse_ms);
   END IF;

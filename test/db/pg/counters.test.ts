@@ -87,12 +87,14 @@ describe("shared counters on PostgreSQL", () => {
       expect(await reserve(1, 0, T + 60_000)).toEqual({ cum: 17, n: 1, edge: 1, reserved: 0 });
       expect(await reserve(1, 0, T + 61_499)).toEqual({ cum: 18, n: 1, edge: 1, reserved: 0 });
       expect(await reserve(1, 0, T + 61_500)).toEqual({ cum: 19, n: 1, edge: 16, reserved: 0 });
-      // Less room, fewer places: 3 in the window, 17 of room under a limit of 20 (2 reserved: an
-      // eighth of the 16 left after the request's own), then 3 of room under a limit of 9 (none).
-      expect(await reserve(1, 16, T + 61_600, 20)).toEqual({ cum: 22, n: 1, edge: 16, reserved: 2 });
-      expect(await reserve(1, 16, T + 61_700, 9)).toEqual({ cum: 23, n: 1, edge: 16, reserved: 0 });
-      // A check that refuses some of its requests reserves nothing: 7 in the window, 2 of room.
-      expect(await reserve(30, 16, T + 61_800, 9)).toEqual({ cum: 25, n: 2, edge: 16, reserved: 0 });
+      // Less room, fewer places: 3 in the window, 80 of room under a limit of 83 (9 reserved: an
+      // eighth of the 79 left after the request's own), then 71 under a limit of 84 (70 left: 8),
+      // then 64 under a limit of 86 (63 left, under 64: none).
+      expect(await reserve(1, 16, T + 61_600, 83)).toEqual({ cum: 29, n: 1, edge: 16, reserved: 9 });
+      expect(await reserve(1, 16, T + 61_700, 84)).toEqual({ cum: 38, n: 1, edge: 16, reserved: 8 });
+      expect(await reserve(1, 16, T + 61_800, 86)).toEqual({ cum: 39, n: 1, edge: 16, reserved: 0 });
+      // A check that refuses some of its requests reserves nothing: 23 in the window, 2 of room.
+      expect(await reserve(30, 16, T + 61_900, 25)).toEqual({ cum: 41, n: 2, edge: 16, reserved: 0 });
       // A plan that counts without refusing reserves nothing.
       const [free] = await sql`SELECT reserved::float8 AS reserved FROM dossier_rate_reserve('free', 100, false, 1, 16, 500, ${T}::bigint)`;
       expect(free.reserved).toBe(0);
