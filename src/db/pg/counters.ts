@@ -179,9 +179,10 @@ const decidedReserved = (places: Reserved, place: number, now: number): RateDeci
  * node has not seen yet goes alone, and tells it (a key's or a session's organization never changes).
  *
  * Requests that arrive while a statement of their organization is out make it busy: its next count
- * reserves places besides (Reserves), and the requests after it are given those places by the node
- * and only read, with no lock (drizzle-pg/0015). A request that finds its lane idle is counted by
- * its own statement, as before: one request at a time sees the window exactly.
+ * reserves places besides (Reserves), and the node gives them to the requests after it, whose
+ * statement only reads, with no lock (drizzle-pg/0015), until they run out or lapse. An
+ * organization whose requests come one at a time reserves nothing: each is counted by its own
+ * statement and sees the window exactly.
  */
 class Lanes<F> {
   private readonly lanes = new Map<string, { waiting: Waiting<F>[]; running: number }>();
