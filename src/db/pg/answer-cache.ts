@@ -17,7 +17,9 @@
 // byId): one that became two would need the read's snapshot again.
 //
 // A dossier that the request's admission read ahead (GET /dossiers/{id}, src/db/pg/counters.ts) is
-// answered as read: that statement read it with the generations, after the request began.
+// answered as read: that statement read it with the generations, after the request began. It is
+// kept as any read record, and one remembered under the same generations is answered instead (the
+// same record: its ETag is then computed once, not on every read).
 //
 // Remembered: a dossier and a contact as a GET shows them, and GET /dossiers's answers (what
 // src/db/dossiers.ts remembers on SQLite; answers with `overdue` or a contact never are). Dossiers'
@@ -85,6 +87,25 @@ class NodeCache<V> {
     return kept;
   }
 
+  /** `value`, read under `seen`'s generation (with it, by one statement): the one remembered under
+   * that generation when there is one (its ETag is computed once), else `value` is kept. */
+  keep(seen: CacheGenerations | undefined, organizationId: string, key: string, value: V, keep: (value: V) => V): V {
+    if (seen?.organizationId !== organizationId) return value;
+    const generation = seen[this.kind];
+    key = `${organizationId}\n${key}`;
+    const entry = this.entries.get(key);
+    if (entry?.generation === generation) {
+      this.entries.touch(key);
+      return entry.value;
+    }
+    if (entry) this.entries.delete(key);
+    const weight = this.weigh(value);
+    if (weight > this.maxWeight) return value;
+    const kept = keep(value);
+    this.entries.set(key, { generation, value: kept }, weight);
+    return kept;
+  }
+
   get size(): number {
     return this.entries.size;
   }
@@ -116,7 +137,9 @@ export function cachedReads<Q extends Cached>(queries: Q, seen: () => CacheGener
       ...queries.dossiers,
       shown: (organizationId: string, id: string, options: { remember: boolean }) => {
         const ahead = read();
-        if (ahead?.organizationId === organizationId && ahead.dossierId === id) return ahead.dossier;
+        if (ahead?.organizationId === organizationId && ahead.dossierId === id) {
+          return options.remember && ahead.dossier ? dossiers.keep(seen(), organizationId, id, ahead.dossier, frozen) : ahead.dossier;
+        }
         return options.remember
           ? dossiers.get(seen(), organizationId, id, async () => queries.dossiers.shown(organizationId, id, options), frozen)
           : queries.dossiers.shown(organizationId, id, options);
