@@ -18,6 +18,10 @@ export async function inOneWrite(request: Request, response: Response): Promise<
   if (request.method === "HEAD" || NO_BODY.has(response.status)) return response;
   const type = response.headers.get("content-type");
   if (type === null || !type.startsWith("application/json") || response.headers.has("content-encoding")) return response;
+  // An answer whose length its route told (a remembered record's, src/http/route.ts) is not read
+  // again to learn it.
+  const told = response.headers.get("content-length");
+  if (told !== null && Number(told) <= CORKED_MAX_BYTES) return response;
   const bytes = new Uint8Array(await response.arrayBuffer());
   const init = { status: response.status, statusText: response.statusText, headers: response.headers };
   if (bytes.byteLength <= CORKED_MAX_BYTES) return new Response(bytes, init);

@@ -123,14 +123,15 @@ const JSON_TYPE = "application/json;charset=utf-8";
  * a contact, a page of notes; src/db/stamp-cache.ts), made once per record as its ETag is
  * (src/http/etag.ts): every request that gets the record sends the same text, where Elysia would
  * write it out again for each. */
-const rememberedTexts = new WeakMap<object, string>();
-function rememberedText(value: unknown): string | null {
+const rememberedTexts = new WeakMap<object, { text: string; bytes: number }>();
+function rememberedText(value: unknown): { text: string; bytes: number } | null {
   if (value === null || typeof value !== "object") return null;
   const { data } = value as { data?: unknown };
   if (data === null || typeof data !== "object" || !Object.isFrozen(data) || Object.keys(value).length !== 1) return null;
   let text = rememberedTexts.get(data);
   if (text === undefined) {
-    text = JSON.stringify(value);
+    const json = JSON.stringify(value);
+    text = { text: json, bytes: Buffer.byteLength(json) };
     rememberedTexts.set(data, text);
   }
   return text;
@@ -268,7 +269,9 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
       const text = spec.method === "GET" ? rememberedText(value) : null;
       if (text === null) return value;
       set.headers["content-type"] = JSON_TYPE;
-      return text;
+      // Its length told: a short answer then leaves as it is (src/http/one-write.ts).
+      set.headers["content-length"] = String(text.bytes);
+      return text.text;
     };
     const handled = (body: B) => chain(spec.handler({ ...asked, ctx: inUnits, resource, query, body, request, set }), withStatus);
     if (!readsBody) return handled(undefined as B);
