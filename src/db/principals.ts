@@ -16,7 +16,7 @@ export interface Principal {
   organizationId: string;
   plan: Plan;
   rateLimit: number;
-  scopes: Set<string>;
+  scopes: ReadonlySet<string>;
 }
 
 export interface Remembered {
@@ -48,6 +48,22 @@ const KEY_HOLDER = `SELECT k.id, k.organization_id, k.scopes, k.expires_at, k.re
     (SELECT rate_limit FROM organizations WHERE id = k.organization_id) AS rate_limit
   FROM api_keys k WHERE k.key_hash = ?`;
 
+// A key's scopes as a set, one per list (keys share a few): PostgreSQL reads the key on every request
+// (src/db/pg/counters.ts), and so does SQLite with its caches off; made each time, the set cost
+// about 2 µs of a request. Bounded, since a list is whatever a key was made with.
+const SCOPE_SETS_LIMIT = 256;
+const scopeSets = new Map<string, ReadonlySet<string>>();
+
+function scopeSetOf(scopes: string): ReadonlySet<string> {
+  let set = scopeSets.get(scopes);
+  if (!set) {
+    set = new Set(scopes.split(","));
+    if (scopeSets.size >= SCOPE_SETS_LIMIT) scopeSets.clear();
+    scopeSets.set(scopes, set);
+  }
+  return set;
+}
+
 /** The principal a key's row gives; undefined when the key is unknown or revoked (either engine). */
 export function rememberedOf(row: KeyHolder | null | undefined): Remembered | undefined {
   if (!row || row.revoked_at !== null) return undefined;
@@ -57,7 +73,7 @@ export function rememberedOf(row: KeyHolder | null | undefined): Remembered | un
       organizationId: row.organization_id,
       plan: row.plan,
       rateLimit: row.rate_limit,
-      scopes: new Set(row.scopes.split(",")),
+      scopes: scopeSetOf(row.scopes),
     },
     expiresAt: row.expires_at === null ? Infinity : Date.parse(row.expires_at),
   };
