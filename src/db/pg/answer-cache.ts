@@ -72,33 +72,34 @@ class NodeCache<V> {
     if (seen?.organizationId !== organizationId) return load();
     const generation = seen[this.kind];
     key = `${organizationId}\n${key}`;
-    const entry = this.entries.get(key);
-    if (entry?.generation === generation) {
-      this.entries.touch(key);
-      return entry.value;
-    }
-    if (entry) this.entries.delete(key);
+    const recalled = this.recalled(key, generation);
+    if (recalled !== undefined) return recalled;
     const value = await this.alone(load);
-    if (value === null) return null;
-    const weight = this.weigh(value);
-    if (weight > this.maxWeight) return value;
-    const kept = keep(value);
-    this.entries.set(key, { generation, value: kept }, weight);
-    return kept;
+    return value === null ? null : this.kept(key, generation, value, keep);
   }
 
   /** `value`, read under `seen`'s generation (with it, by one statement): the one remembered under
-   * that generation when there is one (its ETag is computed once), else `value` is kept. */
-  keep(seen: CacheGenerations | undefined, organizationId: string, key: string, value: V, keep: (value: V) => V): V {
+   * that generation when there is one (its ETag is computed once), else `value`, kept. */
+  remember(seen: CacheGenerations | undefined, organizationId: string, key: string, value: V, keep: (value: V) => V): V {
     if (seen?.organizationId !== organizationId) return value;
     const generation = seen[this.kind];
     key = `${organizationId}\n${key}`;
+    return this.recalled(key, generation) ?? this.kept(key, generation, value, keep);
+  }
+
+  /** The value kept under `key` for `generation`; one kept under another generation goes. */
+  private recalled(key: string, generation: number): V | undefined {
     const entry = this.entries.get(key);
     if (entry?.generation === generation) {
       this.entries.touch(key);
       return entry.value;
     }
     if (entry) this.entries.delete(key);
+    return undefined;
+  }
+
+  /** `value` kept under `key` for `generation` (one heavier than the whole cache is only answered). */
+  private kept(key: string, generation: number, value: V, keep: (value: V) => V): V {
     const weight = this.weigh(value);
     if (weight > this.maxWeight) return value;
     const kept = keep(value);
@@ -138,7 +139,7 @@ export function cachedReads<Q extends Cached>(queries: Q, seen: () => CacheGener
       shown: (organizationId: string, id: string, options: { remember: boolean }) => {
         const ahead = read();
         if (ahead?.organizationId === organizationId && ahead.dossierId === id) {
-          return options.remember && ahead.dossier ? dossiers.keep(seen(), organizationId, id, ahead.dossier, frozen) : ahead.dossier;
+          return options.remember && ahead.dossier ? dossiers.remember(seen(), organizationId, id, ahead.dossier, frozen) : ahead.dossier;
         }
         return options.remember
           ? dossiers.get(seen(), organizationId, id, async () => queries.dossiers.shown(organizationId, id, options), frozen)
