@@ -47,6 +47,26 @@ export interface StoreOptions {
   logger?: Logger;
 }
 
+/** How long a statement waits for another connection's lock before it fails with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 10_000;
+
+/** Puts the file in WAL mode. On a new file that writes its header, and SQLite refuses at once,
+ * busy timeout or not, a connection whose read meets another connection's write (it will not
+ * wait on what may be a deadlock): processes opening a new data folder at once (C2) met it as
+ * "database is locked". So the switch is tried again, for as long as the busy timeout. */
+function enterWal(sqlite: Database) {
+  const deadline = performance.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      sqlite.run("PRAGMA journal_mode = WAL");
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "SQLITE_BUSY" || performance.now() >= deadline) throw error;
+      Bun.sleepSync(5);
+    }
+  }
+}
+
 /** Read connections one store opens at most: one more each time a read meets the writer's
  * connection and every open read connection inside a transaction (a unit or read that awaits
  * something besides the store, a file). */
@@ -64,8 +84,8 @@ export function openStore(path: string, options: StoreOptions = {}): SqliteStore
   const file = scratch ? join(scratch, "dossier.db") : path;
   createPrivately(file);
   const sqlite = new Database(file, { create: true, strict: true });
-  sqlite.run("PRAGMA busy_timeout = 10000");
-  sqlite.run("PRAGMA journal_mode = WAL");
+  sqlite.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  enterWal(sqlite);
   const full = (options.sync ?? "full") === "full";
   const offThread = options.flushOffThread === true && !memory;
   // A scratch database is lost with its process anyway: nothing of it is flushed.
@@ -100,7 +120,7 @@ export function openStore(path: string, options: StoreOptions = {}): SqliteStore
 
   const readers: Side[] = [];
   const readerOn = (connection: Database): Side => {
-    connection.run("PRAGMA busy_timeout = 10000");
+    connection.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     // Reads only: a change made outside a unit of work is a bug, refused here rather than
     // committed outside the group (and outside its durability).
     connection.run("PRAGMA query_only = ON");

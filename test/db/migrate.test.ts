@@ -118,6 +118,26 @@ describe("C1, C2: processes opening one data folder at once (commands work besid
     }
   });
 
+  // SQLite refuses the switch to WAL at once (busy timeout or not) to a connection whose read of a
+  // new file's header meets another's write of it; that other here is a process that holds the
+  // write lock on the new file a moment, then lets go.
+  test("a new file another process is writing: opening it waits for the write instead of failing", async () => {
+    const path = join(tempDir(), "dossier.db");
+    const holder = Bun.spawn(
+      [process.execPath, "-e", `const { Database } = require("bun:sqlite"); const db = new Database(${JSON.stringify(path)}, { create: true });
+        db.run("BEGIN IMMEDIATE"); console.log("held"); setTimeout(() => { db.run("COMMIT"); db.close(); }, 300);`],
+      { stdout: "pipe", stderr: "inherit" },
+    );
+    const reader = holder.stdout.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("held\n");
+    const store = openStore(path);
+    expect(store.sqlite.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()!.journal_mode).toBe("wal");
+    expect(migrate(store.sqlite)).toBe(0);
+    await store.close();
+    reader.releaseLock();
+    expect(await holder.exited).toBe(0);
+  });
+
   test("an un-upgraded folder (first migration only): concurrent opens upgrade it once", async () => {
     for (let round = 0; round < 3; round++) {
       const data = tempDir();
