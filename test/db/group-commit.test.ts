@@ -198,6 +198,45 @@ describe("C11 group commit", () => {
   });
 });
 
+describe("C11 a long group lets reads in", () => {
+  test("after sliceMs of its units (by the clock given), the next unit waits for a turn of the event loop; the group still commits as one, under one flush", async () => {
+    const sqlite = database();
+    const disk = gatedFlush();
+    let now = 0;
+    const commits = new GroupCommit(sqlite, { flush: disk.flush, sliceMs: 5, clock: () => now });
+    const ran: string[] = [];
+    /** A unit that takes 3 ms of the test's clock. */
+    const unit = (v: string) => () => {
+      ran.push(v);
+      now += 3;
+      return insert(sqlite, v)();
+    };
+    const group = ["a", "b", "c", "d", "e"].map((v) => commits.write(unit(v)));
+    const other = new Database(sqlite.filename, { readonly: true });
+    const committed = () => other.query<{ n: number }, []>("SELECT count(*) AS n FROM t").get()!.n;
+    await nextTurn(); // the group began: a and b (6 ms) ran, c waits for the next turn
+    expect({ ran: [...ran], committed: committed() }).toEqual({ ran: ["a", "b"], committed: 0 });
+    await nextTurn();
+    expect({ ran: [...ran], committed: committed() }).toEqual({ ran: ["a", "b", "c", "d"], committed: 0 });
+    await until(() => disk.calls() === 1, 60_000, "the group's flush");
+    expect({ ran, committed: committed() }).toEqual({ ran: ["a", "b", "c", "d", "e"], committed: 5 });
+    disk.open(0);
+    expect(await Promise.all(group)).toEqual([1, 2, 3, 4, 5]);
+    expect(disk.calls()).toBe(1);
+    other.close();
+  });
+
+  test("without a slice (a command's store) the group runs in one go, however long its units", async () => {
+    const sqlite = database();
+    let now = 0;
+    const commits = new GroupCommit(sqlite, { flush: null, clock: () => now });
+    const group = Array.from({ length: 5 }, (_, i) => commits.write(() => ((now += 100), insert(sqlite, `s${i}`)())));
+    await nextTurn();
+    expect(values(sqlite)).toHaveLength(5);
+    expect(await Promise.all(group)).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
 describe("C11 the server's store: WAL flushed and checkpointed off the HTTP thread", () => {
   test("SQLite's own checkpoint is off; the WAL stays bounded under many writes, and everything is there", async () => {
     const dir = tempDir();
