@@ -66,7 +66,13 @@ export async function signedIn(at: ConsoleServer, role: "viewer" | "member" | "a
 /** The board of `flowId`, once every column has its count. */
 export async function openBoard(page: Page, at: ConsoleServer, flow: { id: string; name: string } = at.flow) {
   await page.goto(`${at.server.url}/console/board/${flow.id}`);
-  await page.getByRole("heading", { level: 1, name: flow.name }).waitFor({ timeout: LOAD_MS });
+  try {
+    await page.getByRole("heading", { level: 1, name: flow.name }).waitFor({ timeout: LOAD_MS });
+  } catch (error) {
+    // What the page shows instead ("No such flow", an alert, the sign-in form) says where to look.
+    const shown = await page.locator("body").innerText().catch(() => "(unreadable)");
+    throw new Error(`the board of ${flow.name} showed no heading: ${(error as Error).message.split("\n")[0]}; the page shows: ${JSON.stringify(shown.slice(0, 600))}`);
+  }
   // A function, not a string: the page's policy allows no eval (this file has no DOM types).
   await page.waitForFunction(() => ![...(globalThis as any).document.querySelectorAll(".count")].some((count: any) => count.textContent === "…"), undefined, { timeout: LOAD_MS });
 }
