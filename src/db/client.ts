@@ -122,6 +122,7 @@ export function openStore(path: string, options: StoreOptions = {}): SqliteStore
     betweenGroups: wal ? () => wal.checkpointIfDue() : undefined,
     onFailure: (reason) => log?.("error", "a write to the database failed: refusing writes until a restart", { error: reason }),
     sliceMs: offThread ? GROUP_SLICE_MS : undefined,
+    busyTimeoutMs: BUSY_TIMEOUT_MS,
   }, writer);
 
   const readers: Side[] = [];

@@ -18,6 +18,9 @@
 // src/db/scope.ts). The units of a group run one after the other, each awaited before the next;
 // on the server's store, once a group's units have held the thread for `sliceMs`, the next waits
 // for a turn of the event loop, so reads and /healthz are answered between them (C11).
+// A write lock another connection holds (a command in another process, another store of this
+// one) is waited for in turns of the event loop, not in SQLite's busy handler, which would hold
+// the thread: reads go on, and a holder on this thread (a sliced group) can finish.
 // Without a flush (the CLI's store at synchronous=FULL, where SQLite fsyncs inside COMMIT; memory;
 // DOSSIER_SYNC=normal) the same code commits and answers at once.
 //
@@ -57,6 +60,12 @@ export interface GroupCommitOptions {
   sliceMs?: number;
   /** The clock the slice is measured by (tests move their own). */
   clock?: () => number;
+  /** The connection's busy timeout. A group waits this long for a write lock another connection
+   * holds (a command, another store of this process), in turns of the event loop rather than in
+   * SQLite's busy handler, which would hold the thread: reads go on meanwhile, and a holder on this
+   * thread (a sliced group of another store) can finish. Without it BEGIN waits as the connection
+   * is set to. */
+  busyTimeoutMs?: number;
 }
 
 export interface WriteOptions {
@@ -219,11 +228,44 @@ export class GroupCommit {
     while (this.sqlite.inTransaction) await new Promise<void>((resolve) => (this.wakeOnFree = resolve));
   }
 
+  /** BEGIN IMMEDIATE without waiting for another connection's write lock: false when one holds it. */
+  private tryBegin(): boolean {
+    if (this.options.busyTimeoutMs === undefined) {
+      this.begin.run();
+      return true;
+    }
+    // Not a prepared statement: SQLite sets a pragma's value when it compiles the statement.
+    this.sqlite.run("PRAGMA busy_timeout = 0");
+    try {
+      this.begin.run();
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "SQLITE_BUSY") return false;
+      throw error;
+    } finally {
+      this.sqlite.run(`PRAGMA busy_timeout = ${Math.trunc(this.options.busyTimeoutMs)}`);
+    }
+  }
+
+  /** Begins the group's transaction once another connection's write lock is released, trying
+   * again every few milliseconds (as SQLite's busy handler does) up to the busy timeout. */
+  private async beginOnceFree(): Promise<void> {
+    const clock = this.options.clock ?? performance.now.bind(performance);
+    const deadline = clock() + (this.options.busyTimeoutMs ?? 0);
+    for (let attempt = 1; clock() < deadline && attempt < 1_000_000; attempt++) {
+      await Bun.sleep(Math.min(attempt, 20));
+      // Reads run on this connection while no group is open: one may have begun meanwhile.
+      if (this.sqlite.inTransaction) await this.connectionFree();
+      if (this.tryBegin()) return;
+    }
+    throw Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+  }
+
   /** One transaction for the whole group; null when the transaction itself failed. */
   private async commitGroup(group: Waiting[]): Promise<({ ok: true; value: unknown } | { ok: false; error: unknown })[] | null> {
     if (this.sqlite.inTransaction) await this.connectionFree();
     try {
-      this.begin.run();
+      if (!this.tryBegin()) await this.beginOnceFree();
     } catch (error) {
       if (isWriteFailure(error)) this.fail(error);
       const outcome = { ok: false as const, error: isWriteFailure(error) ? storageUnavailable() : error };

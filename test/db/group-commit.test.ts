@@ -237,6 +237,49 @@ describe("C11 a long group lets reads in", () => {
   });
 });
 
+describe("C11 a write lock another connection holds", () => {
+  /** The test's database, its write lock taken by a second connection with a row not yet committed. */
+  function held() {
+    const sqlite = database();
+    sqlite.run("PRAGMA busy_timeout = 10000");
+    const holder = new Database(sqlite.filename, { strict: true });
+    holder.run("BEGIN IMMEDIATE");
+    holder.run("INSERT INTO t (v) VALUES ('held')");
+    return { sqlite, holder };
+  }
+
+  test("the group waits for it in turns of the event loop, not in the thread: timers and reads go on, and it commits once the lock is released", async () => {
+    const { sqlite, holder } = held();
+    const commits = new GroupCommit(sqlite, { flush: null, busyTimeoutMs: 10_000 });
+    const written = commits.write(insert(sqlite, "a"));
+    // The holder is on this thread (as another store of this process): a wait inside SQLite's busy
+    // handler would hold the thread for the whole busy timeout and then fail.
+    let ticks = 0;
+    for (let i = 0; i < 5; i++) await Bun.sleep(1).then(() => ticks++);
+    expect({ ticks, written: Bun.peek.status(written), read: values(sqlite) }).toEqual({ ticks: 5, written: "pending", read: [] });
+    holder.run("COMMIT");
+    expect(await written).toBe(2);
+    expect(values(sqlite)).toEqual(["held", "a"]);
+    holder.close();
+  });
+
+  test("past the busy timeout (by the clock given) its writes fail with SQLITE_BUSY and nothing of them is kept; the store still takes writes", async () => {
+    const { sqlite, holder } = held();
+    let now = 0;
+    const commits = new GroupCommit(sqlite, { flush: null, busyTimeoutMs: 50, clock: () => now });
+    const written = commits.write(insert(sqlite, "a"));
+    await Bun.sleep(2);
+    expect(await settled(written)).toBe("pending");
+    now = 50;
+    await expect(written).rejects.toMatchObject({ code: "SQLITE_BUSY" });
+    holder.run("ROLLBACK");
+    expect(commits.failure).toBeNull();
+    expect(await commits.write(insert(sqlite, "b"))).toBe(1);
+    expect(values(sqlite)).toEqual(["b"]);
+    holder.close();
+  });
+});
+
 describe("C11 the server's store: WAL flushed and checkpointed off the HTTP thread", () => {
   test("SQLite's own checkpoint is off; the WAL stays bounded under many writes, and everything is there", async () => {
     const dir = tempDir();
