@@ -2,10 +2,15 @@
 // read ahead, src/db/pg/counters.ts, drizzle-pg/0011), so that the GET is one statement. The answer
 // must be the one a read of the row gives, byte for byte, ETag included (C16); the read is the
 // admitted organization's only (C2); a request that 402 or 429 refuse reads nothing (C3); the
-// member's session takes the same way.
+// member's session takes the same way. A dossier the node holds under the generation the statement
+// reads is left out of it and answered from the node (drizzle-pg/0016).
+import { SQL } from "bun";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { dossierRecords } from "../../src/db/pg/answer-cache";
+import { pgCounters } from "../../src/db/pg/counters";
+import type { ReadAheadDone } from "../../src/db/store";
 import { hashKey } from "../../src/services/keys";
-import { call, makeKey, makeOrg } from "../helpers";
+import { call, makeKey, makeOrg, onCleanup } from "../helpers";
 import { signedInMember } from "../helpers/scenario";
 import { appOn, queryRows } from "../helpers/stores";
 
@@ -67,6 +72,69 @@ describe("GET /dossiers/{id} read with the request's admission (PostgreSQL)", as
     const missing = await app.dossier.store.counters!.admitKey(hashKey(org.key), now(), { dossierId: crypto.randomUUID() });
     expect(missing?.read?.dossier).toBeNull();
     expect((await app.dossier.store.counters!.admitKey(hashKey(org.key), now()))?.read).toBeUndefined();
+  });
+
+  test("drizzle-pg/0016: told the generation the node holds the dossier under, the statement leaves it out when it reads that one", async () => {
+    const [{ generation }] = await queryRows<{ generation: number }>(app, "SELECT generation::float8 AS generation FROM generations WHERE organization_id = ? AND table_name = 'dossiers'", org.id);
+    const read = (known: number | null) =>
+      queryRows<{ dossier: { id: string } | null; dossier_known: boolean }>(
+        app,
+        "SELECT dossier, dossier_known FROM dossier_read_keys_known(?, ARRAY[?]::text[], ARRAY[?]::text[], ARRAY[?]::float8[], ?)",
+        org.id,
+        hashKey(org.key),
+        id,
+        known,
+        new Date().toISOString(),
+      );
+    expect(await read(generation)).toEqual([{ dossier: null, dossier_known: true }]);
+    for (const known of [generation - 1, null]) {
+      const [row] = await read(known);
+      expect({ id: row.dossier?.id, known: row.dossier_known }).toEqual({ id, known: false });
+    }
+    // The counting statement alike.
+    const admitted = await queryRows<{ dossier: unknown; dossier_known: boolean }>(
+      app,
+      "SELECT dossier, dossier_known FROM dossier_admit_keys_known(?, ARRAY[?]::text[], ARRAY[?]::text[], ARRAY[?]::float8[], ?, 0::bigint, 0::bigint, ?::bigint)",
+      org.id,
+      hashKey(org.key),
+      id,
+      generation,
+      new Date().toISOString(),
+      now(),
+    );
+    expect(admitted).toEqual([{ dossier: null, dossier_known: true }]);
+  });
+
+  test("a dossier held under the generation read is answered from the node: the same bytes and ETag; a change is read again", async () => {
+    const mine = (await call(app, "POST", "/dossiers", { key: org.key, body: { type: "candidate", name: "Held once" } })).json.data.id as string;
+    const first = await call(app, "GET", `/dossiers/${mine}`, { key: org.key });
+    const again = await call(app, "GET", `/dossiers/${mine}`, { key: org.key });
+    expect({ status: again.status, text: again.text, etag: again.headers.get("etag") }).toEqual({ status: 200, text: first.text, etag: first.headers.get("etag") });
+    // The node's record (frozen: src/db/pg/answer-cache.ts), not a copy parsed from the statement.
+    const held = await app.dossier.store.counters!.admitKey(hashKey(org.key), now(), { dossierId: mine });
+    expect(Object.isFrozen(held?.read?.dossier)).toBe(true);
+    expect((await call(app, "PATCH", `/dossiers/${mine}`, { key: org.key, body: { name: "Held twice" } })).status).toBe(200);
+    const fresh = await app.dossier.store.counters!.admitKey(hashKey(org.key), now(), { dossierId: mine });
+    expect({ frozen: Object.isFrozen(fresh?.read?.dossier), name: fresh?.read?.dossier?.name }).toEqual({ frozen: false, name: "Held twice" });
+    expect((await call(app, "GET", `/dossiers/${mine}`, { key: org.key })).json.data.name).toBe("Held twice");
+  });
+
+  test("a record left out of the statement but gone from the node by its answer: nothing is read ahead (the request reads it as any other)", async () => {
+    const sql = new SQL(app.dossier.config.databaseUrl!, { max: 1 });
+    onCleanup(() => sql.close());
+    const held = dossierRecords((load) => load());
+    const counters = pgCounters(sql, held);
+    const hash = hashKey(org.key);
+    const first = (await counters.admitKey(hash, now(), { dossierId: id }))!; // the node learns the key's organization
+    const record = first.read!.dossier!;
+    const planted = { ...record, name: "As the node holds it" };
+    held.remember(first.generations, org.id, id, planted, (value) => value);
+    expect((await counters.admitKey(hash, now(), { dossierId: id }))?.read).toEqual<ReadAheadDone>({ organizationId: org.id, dossierId: id, dossier: planted });
+    // Asked under the generation held; held under another one before the statement answers.
+    const asked = counters.admitKey(hash, now(), { dossierId: id });
+    held.remember({ ...first.generations!, dossiers: first.generations!.dossiers + 1 }, org.id, id, record, (value) => value);
+    const admitted = await asked;
+    expect({ counted: admitted?.rate.allowed, read: admitted?.read }).toEqual({ counted: true, read: undefined });
   });
 
   test("a request that 402 refuses reads nothing ahead", async () => {

@@ -19,7 +19,9 @@
 // A dossier that the request's admission read ahead (GET /dossiers/{id}, src/db/pg/counters.ts) is
 // answered as read: that statement read it with the generations, after the request began. It is
 // kept as any read record, and one remembered under the same generations is answered instead (the
-// same record: its ETag is then computed once, not on every read).
+// same record: its ETag is then computed once, not on every read). The statement is told the
+// generation each such dossier is held under, and leaves out one held under the generation it reads
+// (drizzle-pg/0016): its JSON would only be parsed to be dropped.
 //
 // Remembered: a dossier and a contact as a GET shows them, and GET /dossiers's answers (what
 // src/db/dossiers.ts remembers on SQLite; answers with `overdue` or a contact never are). Dossiers'
@@ -87,6 +89,18 @@ class NodeCache<V> {
     return this.recalled(key, generation) ?? this.kept(key, generation, value, keep);
   }
 
+  /** The generation `key`'s value is kept under, if one is (src/db/pg/counters.ts tells it to the
+   * admission statement, which then leaves out a record the node holds under the generation it reads). */
+  generationOf(organizationId: string, key: string): number | undefined {
+    return this.entries.get(`${organizationId}\n${key}`)?.generation;
+  }
+
+  /** The value kept under `key` for `generation`, if it still is; nothing else changes. */
+  heldUnder(organizationId: string, key: string, generation: number): V | undefined {
+    const entry = this.entries.get(`${organizationId}\n${key}`);
+    return entry?.generation === generation ? entry.value : undefined;
+  }
+
   /** The value kept under `key` for `generation`; one kept under another generation goes. */
   private recalled(key: string, generation: number): V | undefined {
     const entry = this.entries.get(key);
@@ -112,6 +126,11 @@ class NodeCache<V> {
   }
 }
 
+/** The dossiers a node holds as a GET shows them, by the generation each was read under. */
+export type DossierRecords = NodeCache<Dossier>;
+
+export const dossierRecords = (alone: Alone): DossierRecords => new NodeCache<Dossier>(alone, "dossiers", RECORDS_REMEMBERED);
+
 /** One remembered record is shared by every request that gets it: none may change it for the others. */
 function frozen<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
@@ -127,9 +146,15 @@ interface Cached {
 }
 
 /** `queries` with the reads above remembered, checked against `seen()`: the generations the current
- * request's admission read (undefined outside a GET's read); and `read()`, what it read ahead. */
-export function cachedReads<Q extends Cached>(queries: Q, seen: () => CacheGenerations | undefined, read: () => ReadAheadDone | undefined, alone: Alone): Q {
-  const dossiers = new NodeCache<Dossier>(alone, "dossiers", RECORDS_REMEMBERED);
+ * request's admission read (undefined outside a GET's read); and `read()`, what it read ahead.
+ * `dossiers`: the records, shared with the admissions (src/db/pg/counters.ts). */
+export function cachedReads<Q extends Cached>(
+  queries: Q,
+  seen: () => CacheGenerations | undefined,
+  read: () => ReadAheadDone | undefined,
+  alone: Alone,
+  dossiers: DossierRecords = dossierRecords(alone),
+): Q {
   const contacts = new NodeCache<Contact>(alone, "contacts", RECORDS_REMEMBERED);
   const answers = new NodeCache<Answer>(alone, "dossiers", MAX_ANSWERS, ANSWERS_CHARS, (answer) => 2 * answer.json.length);
   return {

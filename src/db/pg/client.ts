@@ -18,7 +18,7 @@ import type { Logger } from "../../log";
 import { storageUnavailable } from "../group-commit";
 import type { NewEvent } from "../events";
 import type { Admission, CacheGenerations, ReadAheadDone, SharedCounters, Store } from "../store";
-import { cachedReads } from "./answer-cache";
+import { cachedReads, dossierRecords } from "./answer-cache";
 import { pgContactBatchQueries, type PgContactBatches } from "./contacts";
 import { pgCounters } from "./counters";
 import { pgLeaseQueries, type PgLeases } from "./leases";
@@ -185,6 +185,11 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     return scope.tx ? query() : begun(scope).then(query);
   };
   const contactBatches = guarded({ batches: pgContactBatchQueries(() => current()?.tx ?? sql) }, inScope).batches;
+  // A remembered read that is not remembered yet: outside the read's snapshot, on the pool (see
+  // src/db/pg/answer-cache.ts).
+  const alone = <T>(load: () => Promise<T>) => scopes.run({ writes: false, open: false }, load);
+  // The dossiers this node holds, shared by its answer caches and its admissions (drizzle-pg/0016).
+  const held = dossierRecords(alone);
   const queries = cachedReads(
     guarded(
       pgQueries(
@@ -195,8 +200,8 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     ),
     () => current()?.seen,
     () => current()?.read,
-    // Outside the read's snapshot, on the pool: see src/db/pg/answer-cache.ts.
-    (load) => scopes.run({ writes: false, open: false }, load),
+    alone,
+    held,
   );
   const leases = guarded({ leases: pgLeaseQueries(() => sql) }, (query) => retried(pool + 1, query).catch(lost)).leases;
   const lanes = guarded({ lanes: pgLaneQueries(() => sql) }, (query) => retried(pool + 1, query).catch(lost)).lanes;
@@ -218,7 +223,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
   // Each admission is its own statement and commit, on the pool: tried again on a lost connection
   // (a count may then be taken twice, never missed). The generations it read, and what it read
   // ahead, go to the read of the request it admits (a GET's), for the answer caches.
-  const shared = pgCounters(sql);
+  const shared = pgCounters(sql, held);
   const counters = Object.fromEntries(
     Object.entries(shared).map(([name, method]) => [
       name,

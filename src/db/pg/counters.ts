@@ -27,6 +27,7 @@ import type { SQL } from "bun";
 import type { KeyHolder } from "../principals";
 import type { SessionLookup } from "../sessions";
 import type { Admission, CacheGenerations, RateDecision, ReadAhead, ReadAheadDone, SharedCounters } from "../store";
+import type { DossierRecords } from "./answer-cache";
 import { dossierOfJson } from "./dossiers";
 import { SIGN_IN_LOCK } from "./lock-classes";
 
@@ -270,11 +271,29 @@ interface Asked {
 /** The dossier ids `asked` read ahead, by index, for the statement (NULL when none does). */
 const dossierIds = (asked: Asked[]) => (asked.some((a) => a.ahead) ? asked.map((a) => a.ahead?.dossierId ?? null) : null);
 
+/** By request, the dossiers generation under which the node holds the dossier it reads ahead
+ * (NULL: it does not; all NULL when the organization is not known yet). */
+const knownGenerations = (held: DossierRecords | undefined, organizationId: string | null, asked: Asked[]) =>
+  held && organizationId !== null && asked.some((a) => a.ahead) ? asked.map((a) => (a.ahead && held.generationOf(organizationId, a.ahead.dossierId)) ?? null) : null;
+
+interface ReadRow {
+  counted: boolean;
+  plan: string;
+  dossier: Record<string, unknown> | null;
+  /** The statement left the dossier out: the node holds it under the generation read (drizzle-pg/0016). */
+  dossier_known: boolean;
+  dossiers_generation: number;
+}
+
 /** What a statement's row read ahead for its request: only a counted request of a Growth
- * organization's (drizzle-pg/0011), else nothing. */
-function readAhead(organizationId: string, asked: Asked, row: { counted: boolean; plan: string; dossier: Record<string, unknown> | null }): ReadAheadDone | undefined {
+ * organization's (drizzle-pg/0011), else nothing; nothing too when the statement left out the
+ * record the node held and it has gone since (the request reads it by itself). */
+function readAhead(held: DossierRecords | undefined, organizationId: string, asked: Asked, row: ReadRow): ReadAheadDone | undefined {
   if (!asked.ahead || !row.counted || row.plan !== "growth") return undefined;
-  return { organizationId, dossierId: asked.ahead.dossierId, dossier: row.dossier && dossierOfJson(row.dossier) };
+  const { dossierId } = asked.ahead;
+  if (!row.dossier_known) return { organizationId, dossierId, dossier: row.dossier && dossierOfJson(row.dossier) };
+  const dossier = held?.heldUnder(organizationId, dossierId, row.dossiers_generation);
+  return dossier && { organizationId, dossierId, dossier };
 }
 
 /** The places a count statement's rows say it reserved (from > to: none). */
@@ -319,7 +338,7 @@ const MAX_HASHES_KNOWN = 100_000;
  * The shared counters on `sql` (the pool: each statement commits by itself). Each admission also
  * answers the generations its statement read, for the answer caches of the request it admits.
  */
-export function pgCounters(sql: SQL): SharedCounters {
+export function pgCounters(sql: SQL, held?: DossierRecords): SharedCounters {
   const touched = new Set<string>();
   let swept = -Infinity;
   // Old hits go by subject (an index range each), at most every SWEEP_EVERY_MS of the callers'
@@ -335,15 +354,17 @@ export function pgCounters(sql: SQL): SharedCounters {
     })().catch(() => {});
   };
 
-  type Read = { plan: string; dossier: Record<string, unknown> | null };
+  type Read = Omit<ReadRow, "counted">;
   type Reserving = { reserved_from: number; reserved_to: number };
   const reserves = new Reserves();
   const keys = new Lanes<KeyHolder>(
     {
       async count(organizationId, asked, now, extra) {
         const ids = dossierIds(asked);
-        const rows = await sql<(KeyHolder & Counted & Generations & Read & Reserving & { i: number })[]>`SELECT * FROM dossier_admit_keys_reserving(${organizationId}::text,
-          ${sql.array(asked.map((a) => a.hash), "TEXT")}, ${ids && sql.array(ids, "TEXT")}::text[], ${new Date(now).toISOString()}::text,
+        const known = knownGenerations(held, organizationId, asked);
+        const rows = await sql<(KeyHolder & Counted & Generations & Read & Reserving & { i: number })[]>`SELECT * FROM dossier_admit_keys_known(${organizationId}::text,
+          ${sql.array(asked.map((a) => a.hash), "TEXT")}, ${ids && sql.array(ids, "TEXT")}::text[], ${known && sql.array(known, "FLOAT8")}::float8[],
+          ${new Date(now).toISOString()}::text,
           ${extra}::bigint, ${RESERVED_FOR_MS}::bigint, ${now}::bigint)`;
         if (rows.length === 0) return null;
         const organizationOf = rows[0].organization_id;
@@ -351,17 +372,19 @@ export function pgCounters(sql: SQL): SharedCounters {
         const generations = cacheGenerations(organizationOf, rows[0]);
         const found = new Map<number, Admission<KeyHolder>>();
         for (const row of rows) {
-          found.set(row.i, { found: keyHolder(row), rate: decided(row, now), generations, read: readAhead(organizationOf, asked[row.i], row) });
+          found.set(row.i, { found: keyHolder(row), rate: decided(row, now), generations, read: readAhead(held, organizationOf, asked[row.i], row) });
         }
         return { organizationId: organizationOf, found, reserved: reservedOf(rows[0], now) };
       },
       async read(organizationId, asked, now) {
         const ids = dossierIds(asked);
-        const rows = await sql<(KeyHolder & Generations & Read & { i: number })[]>`SELECT * FROM dossier_read_keys(${organizationId}::text,
-          ${sql.array(asked.map((a) => a.hash), "TEXT")}, ${ids && sql.array(ids, "TEXT")}::text[], ${new Date(now).toISOString()}::text)`;
+        const known = knownGenerations(held, organizationId, asked);
+        const rows = await sql<(KeyHolder & Generations & Read & { i: number })[]>`SELECT * FROM dossier_read_keys_known(${organizationId}::text,
+          ${sql.array(asked.map((a) => a.hash), "TEXT")}, ${ids && sql.array(ids, "TEXT")}::text[], ${known && sql.array(known, "FLOAT8")}::float8[],
+          ${new Date(now).toISOString()}::text)`;
         const found = new Map<number, Reading<KeyHolder>>();
         for (const row of rows) {
-          const read = readAhead(organizationId, asked[row.i], { ...row, counted: true });
+          const read = readAhead(held, organizationId, asked[row.i], { ...row, counted: true });
           found.set(row.i, { found: keyHolder(row), plan: row.plan, lim: row.rate_limit, generations: cacheGenerations(organizationId, row), read });
         }
         return found;
@@ -379,8 +402,10 @@ export function pgCounters(sql: SQL): SharedCounters {
       async count(organizationId, asked, now, extra) {
         const [idleSince, madeSince] = cutOffs(now);
         const ids = dossierIds(asked);
-        const rows = await sql<(SessionLookup & Counted & Generations & Read & Reserving & { i: number })[]>`SELECT * FROM dossier_admit_sessions_reserving(${organizationId}::text,
-          ${sql.array(asked.map((a) => a.hash), "TEXT")}, ${ids && sql.array(ids, "TEXT")}::text[], ${idleSince}::text, ${madeSince}::text,
+        const known = knownGenerations(held, organizationId, asked);
+        const rows = await sql<(SessionLookup & Counted & Generations & Read & Reserving & { i: number })[]>`SELECT * FROM dossier_admit_sessions_known(${organizationId}::text,
+          ${sql.array(asked.map((a) => a.hash), "TEXT")}, ${ids && sql.array(ids, "TEXT")}::text[], ${known && sql.array(known, "FLOAT8")}::float8[],
+          ${idleSince}::text, ${madeSince}::text,
           ${extra}::bigint, ${RESERVED_FOR_MS}::bigint, ${now}::bigint)`;
         if (rows.length === 0) return null;
         const organizationOf = rows[0].organizationId;
@@ -388,18 +413,20 @@ export function pgCounters(sql: SQL): SharedCounters {
         const generations = cacheGenerations(organizationOf, rows[0]);
         const found = new Map<number, Admission<SessionLookup>>();
         for (const row of rows) {
-          found.set(row.i, { found: sessionLookup(row), rate: decided(row, now), generations, read: readAhead(organizationOf, asked[row.i], row) });
+          found.set(row.i, { found: sessionLookup(row), rate: decided(row, now), generations, read: readAhead(held, organizationOf, asked[row.i], row) });
         }
         return { organizationId: organizationOf, found, reserved: reservedOf(rows[0], now) };
       },
       async read(organizationId, asked, now) {
         const [idleSince, madeSince] = cutOffs(now);
         const ids = dossierIds(asked);
-        const rows = await sql<(SessionLookup & Generations & Read & { i: number })[]>`SELECT * FROM dossier_read_sessions(${organizationId}::text,
-          ${sql.array(asked.map((a) => a.hash), "TEXT")}, ${ids && sql.array(ids, "TEXT")}::text[], ${idleSince}::text, ${madeSince}::text)`;
+        const known = knownGenerations(held, organizationId, asked);
+        const rows = await sql<(SessionLookup & Generations & Read & { i: number })[]>`SELECT * FROM dossier_read_sessions_known(${organizationId}::text,
+          ${sql.array(asked.map((a) => a.hash), "TEXT")}, ${ids && sql.array(ids, "TEXT")}::text[], ${known && sql.array(known, "FLOAT8")}::float8[],
+          ${idleSince}::text, ${madeSince}::text)`;
         const found = new Map<number, Reading<SessionLookup>>();
         for (const row of rows) {
-          const read = readAhead(organizationId, asked[row.i], { ...row, counted: true });
+          const read = readAhead(held, organizationId, asked[row.i], { ...row, counted: true });
           found.set(row.i, { found: sessionLookup(row), plan: row.plan, lim: row.rateLimit, generations: cacheGenerations(organizationId, row), read });
         }
         return found;

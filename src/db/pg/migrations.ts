@@ -18,6 +18,7 @@ import m0012 from "../../../drizzle-pg/0012_admission_reads.sql" with { type: "t
 import m0013 from "../../../drizzle-pg/0013_batched_hits.sql" with { type: "text" };
 import m0014 from "../../../drizzle-pg/0014_hit_order.sql" with { type: "text" };
 import m0015 from "../../../drizzle-pg/0015_reserved_places.sql" with { type: "text" };
+import m0016 from "../../../drizzle-pg/0016_known_dossiers.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_foundation": m0000,
@@ -36,6 +37,7 @@ export const migrationSql: Record<string, string> = {
   "0013_batched_hits": m0013,
   "0014_hit_order": m0014,
   "0015_reserved_places": m0015,
+  "0016_known_dossiers": m0016,
 };
 
 export const migrationJournal: { entries: { idx: number; when: number; tag: string }[] } = journal;
