@@ -147,9 +147,10 @@ export async function startServer(options: AppOptions & ServeOptions): Promise<R
     const idleAgain = () => srv.timeout(request, idle);
     // A request without a body (most reads) answers with no await of its own: on SQLite, within the
     // turn of the event loop that took it, unless it reads a file.
-    if (!carriesBody(request) && answersInTurn) return afterwards(compressed(request, app.handle(request, address, true)), idleAgain);
+    const bodyless = !carriesBody(request);
+    if (bodyless && answersInTurn) return afterwards(compressed(request, app.handle(request, address, true)), idleAgain);
     return afterwards(
-      compressed(request, app.handle(request, address)).then((response) => inOneWrite(request, response)),
+      compressed(request, app.handle(request, address, bodyless)).then((response) => inOneWrite(request, response)),
       idleAgain,
     );
   };

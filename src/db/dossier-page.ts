@@ -241,8 +241,10 @@ export interface Answer {
   total: number;
   /** The last row's key when rows follow (ListPage's `next`). */
   next: Boundary | null;
-  /** The route's whole answer, made once per remembered answer (src/http/routes/dossiers.ts). */
-  envelope?: string;
+  /** The route's whole answer, its length in bytes, and its bytes once it has been written
+   * after an await (src/http/one-write.ts): made once per remembered answer
+   * (src/http/routes/dossiers.ts). */
+  envelope?: { text: string; length: number; bytes?: Uint8Array };
 }
 
 /** What a store remembers of GET /dossiers. */
@@ -254,14 +256,15 @@ export interface ListCaches {
 }
 
 // The caps bound the memory: the answers together hold at most ANSWERS_CHARS characters of JSON (a
-// page of 25 typical dossiers is about 19,000, of 100 about 77,000; their envelopes as much again),
+// page of 25 typical dossiers is about 19,000, of 100 about 77,000; their envelopes, as text and,
+// on PostgreSQL, as bytes, as much again each),
 // the oldest going first. A single answer of more than MAX_ANSWER_CHARS (a page of long intake
 // notes) is not remembered.
 const MAX_BOUNDARIES = 1000;
 const MAX_ANSWERS = 128;
 const ANSWERS_CHARS = 4_000_000;
 const MAX_ANSWER_CHARS = 256_000;
-const answerChars = (answer: Answer) => 2 * answer.json.length;
+const answerChars = (answer: Answer) => 3 * answer.json.length;
 const cachesOf = new WeakMap<Database, ListCaches>();
 
 /** The store's caches of GET /dossiers (made once per connection, by its query module). */

@@ -27,6 +27,7 @@ import type { Guard, Principal } from "./auth";
 import { etagOf, ifMatchHolds, ifNoneMatchHits, preconditionFailed } from "./etag";
 import { fingerprint, Idempotency, idempotencyKey, KeyAnsweredElsewhere, malformedKey, replay, storable, type Answer as StoredAnswer } from "./idempotency";
 import { operation, type Answer } from "./openapi-doc";
+import { sendsKept, type KeptAnswer } from "./one-write";
 import { one, parseQuery, pathId, readBytes, readJson, searchParams } from "./request";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -123,15 +124,15 @@ const JSON_TYPE = "application/json;charset=utf-8";
  * a contact, a page of notes; src/db/stamp-cache.ts), made once per record as its ETag is
  * (src/http/etag.ts): every request that gets the record sends the same text, where Elysia would
  * write it out again for each. */
-const rememberedTexts = new WeakMap<object, { text: string; bytes: number }>();
-function rememberedText(value: unknown): { text: string; bytes: number } | null {
+const rememberedTexts = new WeakMap<object, KeptAnswer>();
+function rememberedText(value: unknown): KeptAnswer | null {
   if (value === null || typeof value !== "object") return null;
   const { data } = value as { data?: unknown };
   if (data === null || typeof data !== "object" || !Object.isFrozen(data) || Object.keys(value).length !== 1) return null;
   let text = rememberedTexts.get(data);
   if (text === undefined) {
     const json = JSON.stringify(value);
-    text = { text: json, bytes: Buffer.byteLength(json) };
+    text = { text: json, length: Buffer.byteLength(json) };
     rememberedTexts.set(data, text);
   }
   return text;
@@ -269,8 +270,10 @@ export function defineRoute<P extends string = never, L = undefined, Q extends T
       const text = spec.method === "GET" ? rememberedText(value) : null;
       if (text === null) return value;
       set.headers["content-type"] = JSON_TYPE;
-      // Its length told: a short answer then leaves as it is (src/http/one-write.ts).
-      set.headers["content-length"] = String(text.bytes);
+      // Its length told: a short answer then leaves as it is, a long one from its bytes encoded
+      // once (src/http/one-write.ts).
+      set.headers["content-length"] = String(text.length);
+      sendsKept(request, text);
       return text.text;
     };
     const handled = (body: B) => chain(spec.handler({ ...asked, ctx: inUnits, resource, query, body, request, set }), withStatus);

@@ -21,6 +21,7 @@ import { cursorOf } from "../../services/cursor";
 import { dossierExists } from "../../services/links";
 import { defineRoute, type Asked } from "../route";
 import { cursorPaging, one, pagedAnswer, readBytes, validate } from "../request";
+import { sendsKept } from "../one-write";
 import { historyRoutes } from "./history";
 
 const MULTIPART_LIMIT = 11_534_336; // 11 MB (C8, C10)
@@ -182,9 +183,14 @@ export const dossierRoutes = [
       return chain(listed, (answer) => {
         if (answer.envelope === undefined) {
           const meta = pagedAnswer({ data: [], total: answer.total, next_after: answer.next && cursorOf("dossiers", answer.next) }, paged).meta;
-          answer.envelope = `{"data":${answer.json},"meta":${JSON.stringify(meta)}}`;
+          const text = `{"data":${answer.json},"meta":${JSON.stringify(meta)}}`;
+          answer.envelope = { text, length: Buffer.byteLength(text) };
         }
-        return answer.envelope;
+        // Kept for inOneWrite, which writes a long answer from its bytes, encoded once, rather
+        // than read them back out of the Response (src/http/one-write.ts).
+        set.headers["content-length"] = String(answer.envelope.length);
+        sendsKept(request, answer.envelope);
+        return answer.envelope.text;
       });
     },
   }),
