@@ -8,13 +8,18 @@
 // 3. For each N (10,000, then 1,000,000): bench/seed.ts seeds a SQLite data folder (the SQLite
 //    bench's rows, through the real CLI for the organization, key and flows), bench/pg-seed.ts copies
 //    its rows into a fresh database of that server (the product's migrations and triggers).
-// 4. PostgreSQL phase: `dist/dossier serve --no-bootstrap` with DOSSIER_DATABASE_URL (pool 10, the
-//    default) and bench/raw-pg-server.ts (Bun.SQL, pool 10) both pinned to CPU 0, wrk to CPU 1, the
-//    PostgreSQL server unpinned. R rounds; in each, every endpoint runs S seconds on the product and
-//    S on the raw baseline (product first in odd rounds, raw first in even ones), each after
-//    --settle seconds of the same load. CPU per request from /proc/PID/stat (utime+stime) of the
-//    Dossier process and of every process of the PostgreSQL server, before and after each run.
-// 5. SQLite phase: `dist/dossier serve` on the seeded folder, the same endpoints, R rounds (no raw).
+// 4. PostgreSQL phase: for every N, `dist/dossier serve --no-bootstrap` with DOSSIER_DATABASE_URL
+//    (pool 10, the default) and bench/raw-pg-server.ts (Bun.SQL, pool 10), all pinned to CPU 0, wrk
+//    to CPU 1, the PostgreSQL server unpinned. Once each product's overdue job (C22) has given the
+//    seed's overdue dossiers their tasks: VACUUM (ANALYZE) of each database, then CHECKPOINT, so
+//    that no clean-up of the seed is measured. R rounds; in each, every endpoint runs on every N
+//    in turn (ascending in odd rounds, descending in even ones), S seconds on the product and S on
+//    the raw baseline (product first in odd rounds, raw first in even ones), each after --settle
+//    seconds of the same load: the sizes whose p99s are compared see the same host. CPU per
+//    request from /proc/PID/stat (utime+stime) of the Dossier process and of every process of the
+//    PostgreSQL server, before and after each run.
+// 5. SQLite phase: `dist/dossier serve` on each N's seeded folder in turn, the same endpoints, R
+//    rounds (no raw).
 // 6. The table goes to stdout and to docs/performance.md between <!-- bench:postgres:begin/end -->.
 //
 // Options: --n 10000,1000000  --seconds S (3)  --rounds R (3)  --connections C (16)  --settle S (1)
@@ -190,13 +195,6 @@ interface Row {
   note?: string;
 }
 
-interface SizeReport {
-  n: number;
-  rows: Row[];
-  load: number[][];
-  seedSeconds: { sqlite: number; pg: number };
-}
-
 /** The seed's dossiers past their stage's deadline get their overdue task from the product's job
  * once it starts (src/jobs/overdue.ts), in long transactions whose work and locks (the
  * organization's dossiers generation) fall on whichever server is measured meanwhile: waited for
@@ -232,19 +230,28 @@ async function overdueCaughtUp(url: string, n: number) {
   }
 }
 
-async function runSize(wrk: string, root: string, pg: Awaited<ReturnType<typeof startPostgres>>, n: number): Promise<SizeReport> {
+/** One N: its seeded SQLite folder, its PostgreSQL database, the PostgreSQL node's data folder. */
+interface Size {
+  n: number;
+  s: SeedResult;
+  dataDir: string;
+  pgData: string;
+  database: string;
+  url: string;
+  rows: Row[];
+  seedSeconds: { sqlite: number; pg: number };
+}
+
+async function prepare(root: string, pg: Postgres, n: number): Promise<Size> {
   const dataDir = join(root, `n${n}`);
   log(`N = ${n}: seeding SQLite (${dataDir})`);
   const s = await seed({ exe, dataDir, n, log });
   const database = `bench_n${n}`;
   const url = pg.url(database);
-  {
-    const { SQL } = await import("bun");
-    const admin = new SQL({ url: pg.url("postgres"), max: 1 });
-    await admin.unsafe(`DROP DATABASE IF EXISTS "${database}"`);
-    await admin.unsafe(`CREATE DATABASE "${database}" TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C'`);
-    await admin.close({ timeout: 1 });
-  }
+  await admin(pg, async (db) => {
+    await db.unsafe(`DROP DATABASE IF EXISTS "${database}"`);
+    await db.unsafe(`CREATE DATABASE "${database}" TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C'`);
+  });
   log(`N = ${n}: copying into PostgreSQL database ${database}`);
   const pgSeed = await seedPostgres({ sqlitePath: join(dataDir, "dossier.db"), url, log });
   log(`N = ${n}: PostgreSQL seeded in ${pgSeed.seconds.toFixed(1)} s: ${JSON.stringify(pgSeed.rows)}`);
@@ -252,100 +259,126 @@ async function runSize(wrk: string, root: string, pg: Awaited<ReturnType<typeof 
   const pgData = join(root, `n${n}-pgnode`);
   mkdirSync(pgData, { recursive: true, mode: 0o700 });
   if (existsSync(join(dataDir, "master.key"))) copyFileSync(join(dataDir, "master.key"), join(pgData, "master.key"));
-
-  const env = { ...process.env, DOSSIER_LOG: "off", DOSSIER_LOG_LEVEL: "warn" };
   const rows: Row[] = ENDPOINTS.map((endpoint) => ({ endpoint, app: [], raw: [], ratios: [], sqlite: [] }));
-  const load: number[][] = [loadavg()];
+  return { n, s, dataDir, pgData, database, url, rows, seedSeconds: { sqlite: s.seconds.total, pg: pgSeed.seconds } };
+}
 
-  // PostgreSQL: the product and the raw baseline.
-  const appPort = await freePort();
-  const rawPort = await freePort();
-  const app = Bun.spawn(["taskset", "-c", String(SERVER_CPU), exe, "serve", "--no-bootstrap", "--port", String(appPort), "--data", pgData], {
-    env: { ...env, DOSSIER_DATABASE_URL: url, DOSSIER_DATABASE_POOL: String(POOL) },
+type Postgres = Awaited<ReturnType<typeof startPostgres>>;
+async function admin(pg: Postgres, work: (db: InstanceType<typeof import("bun").SQL>) => Promise<void>) {
+  const { SQL } = await import("bun");
+  const db = new SQL({ url: pg.url("postgres"), max: 1 });
+  try {
+    await work(db);
+  } finally {
+    await db.close({ timeout: 1 });
+  }
+}
+
+const env = { ...process.env, DOSSIER_LOG: "off", DOSSIER_LOG_LEVEL: "warn" };
+type Server = { proc: ReturnType<typeof Bun.spawn>; base: string };
+async function serve(args: string[], extraEnv: Record<string, string> = {}): Promise<Server> {
+  const port = await freePort();
+  const proc = Bun.spawn(["taskset", "-c", String(SERVER_CPU), ...args, "--port", String(port)], {
+    env: { ...env, ...extraEnv },
     stdout: "ignore",
     stderr: "inherit",
   });
-  const raw = Bun.spawn(
-    ["taskset", "-c", String(SERVER_CPU), process.execPath, join(ROOT, "bench", "raw-pg-server.ts"), "--url", url, "--org", s.organizationId, "--port", String(rawPort), "--pool", String(POOL)],
-    { stdout: "ignore", stderr: "ignore" },
-  );
-  const appBase = `http://127.0.0.1:${appPort}`;
-  const rawBase = `http://127.0.0.1:${rawPort}`;
+  return { proc, base: `http://127.0.0.1:${port}` };
+}
+
+/** Sizes in the order of this round: ascending in odd rounds, descending in even ones. */
+const inRound = <T>(all: T[], round: number) => (round % 2 === 1 ? all : [...all].reverse());
+
+/** The PostgreSQL phase. Every N's product and raw server run side by side (idle but for the one
+ * measured), and each round measures every endpoint on every N in turn: the p99 growth then sets
+ * 1M beside 10k measured minutes apart under the same load on the host, rather than one size
+ * after the other (the run of 2026-12-01 00:34 UTC measured its 10k half at load averages of
+ * 1.4-2.3 and its 1M half at 3.1-3.9, and missed four p99 growths that the 18:04 run had met). */
+async function postgresPhase(wrk: string, root: string, pg: Postgres, sizes: Size[], load: number[][]) {
+  const servers: { size: Size; app: Server; raw: Server }[] = [];
   try {
-    await waitHealthy(`${appBase}/healthz`, 60_000, app);
-    await waitHealthy(`${rawBase}/healthz`, 30_000, raw);
-    await overdueCaughtUp(url, n);
-    await sameAnswers(appBase, rawBase, s.key, s);
-    for (const row of rows) {
-      const bad = (await probe(appBase, row.endpoint.app(s), s.key, row.endpoint.expect)) ?? (await probe(rawBase, row.endpoint.raw(s), undefined, row.endpoint.expect));
-      if (bad) row.note = `failing: ${bad}`;
+    for (const size of sizes) {
+      const app = await serve([exe, "serve", "--no-bootstrap", "--data", size.pgData], { DOSSIER_DATABASE_URL: size.url, DOSSIER_DATABASE_POOL: String(POOL) });
+      const raw = await serve([process.execPath, join(ROOT, "bench", "raw-pg-server.ts"), "--url", size.url, "--org", size.s.organizationId, "--pool", String(POOL)]);
+      servers.push({ size, app, raw });
+      await waitHealthy(`${app.base}/healthz`, 60_000, app.proc);
+      await waitHealthy(`${raw.base}/healthz`, 30_000, raw.proc);
+    }
+    for (const { size } of servers) await overdueCaughtUp(size.url, size.n);
+    // The seeds, the jobs and the vacuums leave gigabytes of dirty pages at 1M, which the
+    // checkpointer would write out over the next minutes, beside the measured servers.
+    const t0 = performance.now();
+    await admin(pg, async (db) => void (await db.unsafe("CHECKPOINT")));
+    log(`CHECKPOINT in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    for (const { size, app, raw } of servers) {
+      await sameAnswers(app.base, raw.base, size.s.key, size.s);
+      for (const row of size.rows) {
+        const bad = (await probe(app.base, row.endpoint.app(size.s), size.s.key, row.endpoint.expect)) ?? (await probe(raw.base, row.endpoint.raw(size.s), undefined, row.endpoint.expect));
+        if (bad) row.note = `failing: ${bad}`;
+      }
     }
     for (let round = 1; round <= rounds; round++) {
-      log(`N = ${n}: PostgreSQL round ${round}/${rounds} (load ${loadavg().map((l) => l.toFixed(2)).join(" ")})`);
-      for (const row of rows) {
-        if (row.note) continue;
-        await waitForRateRoom(appBase, s.key, log);
-        const runApp = () => measure(wrk, root, appBase, row.endpoint.app(s), s.key, app.pid, pg.pid);
-        const runRaw = () => measure(wrk, root, rawBase, row.endpoint.raw(s), undefined, raw.pid, pg.pid);
-        let a: Measured;
-        let r: Measured;
-        if (round % 2 === 1) {
-          a = await runApp();
-          r = await runRaw();
-        } else {
-          r = await runRaw();
-          a = await runApp();
+      log(`PostgreSQL round ${round}/${rounds} (load ${loadavg().map((l) => l.toFixed(2)).join(" ")})`);
+      for (let e = 0; e < ENDPOINTS.length; e++) {
+        for (const { size, app, raw } of inRound(servers, round)) {
+          const row = size.rows[e];
+          if (row.note) continue;
+          await waitForRateRoom(app.base, size.s.key, log);
+          const runApp = () => measure(wrk, root, app.base, row.endpoint.app(size.s), size.s.key, app.proc.pid, pg.pid);
+          const runRaw = () => measure(wrk, root, raw.base, row.endpoint.raw(size.s), undefined, raw.proc.pid, pg.pid);
+          let a: Measured;
+          let r: Measured;
+          if (round % 2 === 1) {
+            a = await runApp();
+            r = await runRaw();
+          } else {
+            r = await runRaw();
+            a = await runApp();
+          }
+          for (const [m, who] of [[a, "app"], [r, "raw"]] as const) {
+            if (m.non2xx + m.socketErrors > m.requests * 0.01) row.note = `failing (${who}): ${m.non2xx} non-2xx, ${m.socketErrors} socket errors; ${m.firstError ?? ""}`;
+          }
+          row.app.push(a);
+          row.raw.push(r);
+          row.ratios.push(a.rps / r.rps);
+          // Each round's figures, with the time: an outlier can then be set beside what ran when.
+          const figures = (m: Measured) => `${Math.round(m.rps)} req/s, p99 ${m.p99ms.toFixed(2)} ms, CPU ms/req ${m.cpuServerMs.toFixed(3)} + ${m.cpuPgMs.toFixed(3)}`;
+          log(`  N = ${size.n} ${row.endpoint.name}: product ${figures(a)}; raw ${figures(r)}; ratio ${(a.rps / r.rps).toFixed(2)}`);
         }
-        for (const [m, who] of [[a, "app"], [r, "raw"]] as const) {
-          if (m.non2xx + m.socketErrors > m.requests * 0.01) row.note = `failing (${who}): ${m.non2xx} non-2xx, ${m.socketErrors} socket errors; ${m.firstError ?? ""}`;
-        }
-        row.app.push(a);
-        row.raw.push(r);
-        row.ratios.push(a.rps / r.rps);
-        // Each round's figures, with the time: an outlier can then be set beside what ran when.
-        const figures = (m: Measured) => `${Math.round(m.rps)} req/s, CPU ms/req ${m.cpuServerMs.toFixed(3)} + ${m.cpuPgMs.toFixed(3)}`;
-        log(`  ${row.endpoint.name}: product ${figures(a)}; raw ${figures(r)}; ratio ${(a.rps / r.rps).toFixed(2)}`);
       }
       load.push(loadavg());
     }
   } finally {
-    await stop(app);
-    await stop(raw);
-  }
-
-  // SQLite: the same endpoints on the seeded folder, the product only.
-  if (!has("no-sqlite")) {
-    const port = await freePort();
-    const lite = Bun.spawn(["taskset", "-c", String(SERVER_CPU), exe, "serve", "--no-bootstrap", "--port", String(port), "--data", dataDir], {
-      env,
-      stdout: "ignore",
-      stderr: "inherit",
-    });
-    const base = `http://127.0.0.1:${port}`;
-    try {
-      await waitHealthy(`${base}/healthz`, 60_000, lite);
-      for (let round = 1; round <= rounds; round++) {
-        log(`N = ${n}: SQLite round ${round}/${rounds}`);
-        for (const row of rows) {
-          if (row.note) continue;
-          await waitForRateRoom(base, s.key, log);
-          row.sqlite.push(await measure(wrk, root, base, row.endpoint.app(s), s.key, lite.pid, null));
-        }
-      }
-      load.push(loadavg());
-    } finally {
-      await stop(lite);
+    for (const { app, raw } of servers) {
+      await stop(app.proc);
+      await stop(raw.proc);
     }
   }
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(pgData, { recursive: true, force: true });
-  {
-    const { SQL } = await import("bun");
-    const admin = new SQL({ url: pg.url("postgres"), max: 1 });
-    await admin.unsafe(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await admin.close({ timeout: 1 });
+}
+
+/** The SQLite phase: the same endpoints on each N's seeded folder, the product only, one N after
+ * the other. Not interleaved as the PostgreSQL phase is: the seeded folders' overdue dossiers have
+ * no task yet, and the 1M server's overdue job, started with it, would run beside the 10k one's
+ * measures (the run of 2026-12-01 02:47 UTC, interleaved: 10k's list at 4,672 req/s, p99 13 ms;
+ * 21,517 and 6 ms in the run before). It runs beside 1M's measures: SQLite's figures are a report. */
+async function sqlitePhase(wrk: string, root: string, sizes: Size[], load: number[][]) {
+  for (const size of sizes) {
+    const lite = await serve([exe, "serve", "--no-bootstrap", "--data", size.dataDir]);
+    try {
+      await waitHealthy(`${lite.base}/healthz`, 60_000, lite.proc);
+      for (let round = 1; round <= rounds; round++) {
+        log(`N = ${size.n}: SQLite round ${round}/${rounds}`);
+        for (const row of size.rows) {
+          if (row.note) continue;
+          await waitForRateRoom(lite.base, size.s.key, log);
+          row.sqlite.push(await measure(wrk, root, lite.base, row.endpoint.app(size.s), size.s.key, lite.proc.pid, null));
+        }
+      }
+    } finally {
+      await stop(lite.proc);
+    }
   }
-  return { n, rows, load, seedSeconds: { sqlite: s.seconds.total, pg: pgSeed.seconds } };
+  load.push(loadavg());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -354,11 +387,9 @@ async function runSize(wrk: string, root: string, pg: Awaited<ReturnType<typeof 
 const fmt = (x: number, digits = 0) => (Number.isFinite(x) ? x.toFixed(digits) : "n/a");
 const med = (runs: Measured[], pick: (m: Measured) => number) => median(runs.map(pick));
 
-function sizeTable(report: SizeReport): string[] {
+function sizeTable(report: Size): string[] {
   const lines = [
     `#### N = ${report.n.toLocaleString("en-US")} (seeded: SQLite ${fmt(report.seedSeconds.sqlite, 0)} s, copy into PostgreSQL ${fmt(report.seedSeconds.pg, 0)} s)`,
-    "",
-    `Load average (1, 5, 15 min) at the start, after each PostgreSQL round and after the SQLite rounds: ${report.load.map((l) => l.map((x) => x.toFixed(2)).join(" ")).join(" · ")}`,
     "",
     "| endpoint | PG product req/s | p50 ms | p99 ms | PG raw req/s | raw p99 ms | ratio | target | CPU ms/req Dossier + PG | CPU ms/req raw + PG | SQLite req/s | SQLite p99 ms |",
     "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|",
@@ -381,7 +412,7 @@ function sizeTable(report: SizeReport): string[] {
   return lines;
 }
 
-function growthTable(small: SizeReport, large: SizeReport): string[] {
+function growthTable(small: Size, large: Size): string[] {
   const lines = [
     `#### p99 growth, N = ${large.n.toLocaleString("en-US")} vs ${small.n.toLocaleString("en-US")} (target ≤ ${GROWTH_TARGET}×, the product on PostgreSQL)`,
     "",
@@ -425,16 +456,20 @@ process.on("SIGINT", () => process.exit(130));
 process.on("SIGTERM", () => process.exit(143));
 log(`PostgreSQL: starting (${PG_SETTINGS.filter((_, i) => i % 2 === 1).join(" ")})`);
 const pg = await startPostgres(PG_SETTINGS);
-const reports: SizeReport[] = [];
+const reports: Size[] = [];
+const load: number[][] = [];
 try {
-  const { SQL } = await import("bun");
-  const admin = new SQL({ url: pg.url("postgres"), max: 1 });
-  const [v] = await admin`SELECT version() AS v`;
-  const settings = await admin`SELECT name, setting, unit FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'shared_buffers', 'full_page_writes', 'wal_sync_method')`;
-  await admin.close({ timeout: 1 });
-  const pgLine = `${String(v.v).split(",")[0]}; ${settings.map((r: { name: string; setting: string; unit: string | null }) => `${r.name}=${r.setting}${r.unit ?? ""}`).join(", ")}`;
+  let pgLine = "";
+  await admin(pg, async (db) => {
+    const [v] = await db`SELECT version() AS v`;
+    const settings = await db`SELECT name, setting, unit FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'shared_buffers', 'full_page_writes', 'wal_sync_method')`;
+    pgLine = `${String(v.v).split(",")[0]}; ${settings.map((r: { name: string; setting: string; unit: string | null }) => `${r.name}=${r.setting}${r.unit ?? ""}`).join(", ")}`;
+  });
   log(pgLine);
-  for (const n of sizes) reports.push(await runSize(wrk, root, pg, n));
+  for (const n of sizes) reports.push(await prepare(root, pg, n));
+  load.push(loadavg());
+  await postgresPhase(wrk, root, pg, reports, load);
+  if (!has("no-sqlite")) await sqlitePhase(wrk, root, reports, load);
 
   const lines = [
     `### Run of ${started.toISOString().slice(0, 16).replace("T", " ")} UTC (\`npm run bench -- --engine postgres${process.argv.slice(2).filter((a) => a !== "--engine" && a !== "postgres").map((a) => " " + a).join("")}\`)`,
@@ -443,8 +478,9 @@ try {
     `- PostgreSQL: ${pgLine} (the tests' npm binaries, one server for the run, a fresh database per N)`,
     `- ${rounds} rounds × ${seconds} s per endpoint and server, ${settle} s settle before each; wrk -t1 -c${connections} pinned to CPU ${LOAD_CPU}; ` +
       `\`dist/dossier serve\` (DOSSIER_LOG=off, pool ${POOL}) and bench/raw-pg-server.ts (Bun.SQL, pool ${POOL}) pinned to CPU ${SERVER_CPU}, PostgreSQL unpinned; ` +
-      `product and raw alternate within a round (product first in odd rounds); ratio = median of the per-round ratios product / raw req/s`,
+      `product and raw alternate within a round (product first in odd rounds); every N's servers run side by side and each endpoint is measured on every N in turn (ascending in odd rounds), so both sizes see the same load on the host; ratio = median of the per-round ratios product / raw req/s`,
     `- CPU ms/req: (utime + stime) of the server process, and of the postmaster and all its children, over the measured run, divided by its requests`,
+    `- Load average (1, 5, 15 min) once every N is seeded, after each PostgreSQL round and after the SQLite rounds: ${load.map((l) => l.map((x) => x.toFixed(2)).join(" ")).join(" · ")}`,
     "",
   ];
   for (const r of reports) lines.push(...sizeTable(r), "");
