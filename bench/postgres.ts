@@ -236,7 +236,6 @@ interface Size {
   s: SeedResult;
   dataDir: string;
   pgData: string;
-  database: string;
   url: string;
   rows: Row[];
   seedSeconds: { sqlite: number; pg: number };
@@ -260,7 +259,7 @@ async function prepare(root: string, pg: Postgres, n: number): Promise<Size> {
   mkdirSync(pgData, { recursive: true, mode: 0o700 });
   if (existsSync(join(dataDir, "master.key"))) copyFileSync(join(dataDir, "master.key"), join(pgData, "master.key"));
   const rows: Row[] = ENDPOINTS.map((endpoint) => ({ endpoint, app: [], raw: [], ratios: [], sqlite: [] }));
-  return { n, s, dataDir, pgData, database, url, rows, seedSeconds: { sqlite: s.seconds.total, pg: pgSeed.seconds } };
+  return { n, s, dataDir, pgData, url, rows, seedSeconds: { sqlite: s.seconds.total, pg: pgSeed.seconds } };
 }
 
 type Postgres = Awaited<ReturnType<typeof startPostgres>>;
@@ -291,7 +290,7 @@ const inRound = <T>(all: T[], round: number) => (round % 2 === 1 ? all : [...all
 
 /** The PostgreSQL phase. Every N's product and raw server run side by side (idle but for the one
  * measured), and each round measures every endpoint on every N in turn: the p99 growth then sets
- * 1M beside 10k measured minutes apart under the same load on the host, rather than one size
+ * 1M beside 10k measured seconds apart under the same load on the host, rather than one size
  * after the other (the run of 2026-12-01 00:34 UTC measured its 10k half at load averages of
  * 1.4-2.3 and its 1M half at 3.1-3.9, and missed four p99 growths that the 18:04 run had met). */
 async function postgresPhase(wrk: string, root: string, pg: Postgres, sizes: Size[], load: number[][]) {
