@@ -128,6 +128,33 @@ interface Measured extends WrkResult {
   /** CPU milliseconds per request: the server process (Dossier or raw), PostgreSQL's processes. */
   cpuServerMs: number;
   cpuPgMs: number;
+  /** The server's resident memory after the run, in MB (a larger heap, longer collections). */
+  rssMb: number;
+  /** How often the organization's dossiers generation moved during the run (the product's
+   * remembered answers then read again), or null for the raw server. */
+  generationMoves: number | null;
+}
+
+/** The server's resident set, in MB, from /proc (0 when it is gone). */
+function rssMb(pid: number): number {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);
+    return line ? Number(line[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The organization's dossiers generation (src/db/generations.ts's rule, drizzle-pg/0001's triggers). */
+async function dossiersGeneration(url: string, organizationId: string): Promise<number> {
+  const { SQL } = await import("bun");
+  const db = new SQL({ url, max: 1 });
+  try {
+    const [row] = await db`SELECT generation FROM generations WHERE organization_id = ${organizationId} AND table_name = 'dossiers'`;
+    return Number(row?.generation ?? 0);
+  } finally {
+    await db.close({ timeout: 1 });
+  }
 }
 
 async function waitDrained(base: string) {
@@ -141,19 +168,22 @@ async function waitDrained(base: string) {
   }
 }
 
-async function measure(wrk: string, workDir: string, base: string, spec: RequestSpec, key: string | undefined, pid: number, pgPid: number | null): Promise<Measured> {
+/** `generation` reads the product's dossiers generation, before and after the measured run. */
+async function measure(wrk: string, workDir: string, base: string, spec: RequestSpec, key: string | undefined, pid: number, pgPid: number | null, generation?: () => Promise<number>): Promise<Measured> {
   if (settle > 0) {
     await runWrk({ wrk, workDir, baseUrl: base, spec, key, seconds: settle, connections, cpu: LOAD_CPU, serverPid: pid });
     await waitDrained(base);
   }
+  const g0 = generation ? await generation() : 0;
   const s0 = cpuTicks(pid);
   const p0 = pgPid ? treeTicks(pgPid) : 0;
   const r = await runWrk({ wrk, workDir, baseUrl: base, spec, key, seconds, connections, cpu: LOAD_CPU, serverPid: pid });
   const s1 = cpuTicks(pid);
   const p1 = pgPid ? treeTicks(pgPid) : 0;
+  const g1 = generation ? await generation() : 0;
   await waitDrained(base);
   const perReq = (ticks: number) => (r.requests > 0 ? (ticks * 1000) / TICK / r.requests : NaN);
-  return { ...r, cpuServerMs: perReq(s1 - s0), cpuPgMs: perReq(p1 - p0) };
+  return { ...r, cpuServerMs: perReq(s1 - s0), cpuPgMs: perReq(p1 - p0), rssMb: rssMb(pid), generationMoves: generation ? g1 - g0 : null };
 }
 
 async function probe(base: string, spec: RequestSpec, key: string | undefined, expect: number): Promise<string | null> {
@@ -323,7 +353,7 @@ async function postgresPhase(wrk: string, root: string, pg: Postgres, sizes: Siz
           const row = size.rows[e];
           if (row.note) continue;
           await waitForRateRoom(app.base, size.s.key, log);
-          const runApp = () => measure(wrk, root, app.base, row.endpoint.app(size.s), size.s.key, app.proc.pid, pg.pid);
+          const runApp = () => measure(wrk, root, app.base, row.endpoint.app(size.s), size.s.key, app.proc.pid, pg.pid, () => dossiersGeneration(size.url, size.s.organizationId));
           const runRaw = () => measure(wrk, root, raw.base, row.endpoint.raw(size.s), undefined, raw.proc.pid, pg.pid);
           let a: Measured;
           let r: Measured;
@@ -341,7 +371,9 @@ async function postgresPhase(wrk: string, root: string, pg: Postgres, sizes: Siz
           row.raw.push(r);
           row.ratios.push(a.rps / r.rps);
           // Each round's figures, with the time: an outlier can then be set beside what ran when.
-          const figures = (m: Measured) => `${Math.round(m.rps)} req/s, p99 ${m.p99ms.toFixed(2)} ms, CPU ms/req ${m.cpuServerMs.toFixed(3)} + ${m.cpuPgMs.toFixed(3)}`;
+          const figures = (m: Measured) =>
+            `${Math.round(m.rps)} req/s, p99 ${m.p99ms.toFixed(2)} ms, CPU ms/req ${m.cpuServerMs.toFixed(3)} + ${m.cpuPgMs.toFixed(3)}, RSS ${m.rssMb.toFixed(0)} MB` +
+            (m.generationMoves === null ? "" : `, dossiers generation +${m.generationMoves}`);
           log(`  N = ${size.n} ${row.endpoint.name}: product ${figures(a)}; raw ${figures(r)}; ratio ${(a.rps / r.rps).toFixed(2)}`);
         }
       }
