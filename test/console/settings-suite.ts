@@ -4,9 +4,9 @@
 // refuses it); the webhook endpoint, a delivery to a real receiver that fails, its attempts in the
 // log and Retry re-sending it; a flow and its stages made, renamed, reordered by keyboard, deleted;
 // members and viewers find no settings. axe finds no serious or critical violation on any screen.
-import chromium from "@sparticuz/chromium";
 import { afterAll, describe, expect, test } from "bun:test";
 import { chromium as playwright, type Browser, type Page } from "playwright-core";
+import { chromiumArgs, chromiumExecutable } from "../helpers/chromium";
 import { consoleServer, focused, LOAD_MS, newPage, PASSWORD, refusedByPolicy, screenshot, seriousFindings, signedIn } from "./console";
 import type { Engine } from "../helpers/stores";
 
@@ -26,7 +26,7 @@ export async function settingsSuite(engine: Engine) {
   /** An admin made through the API, signed in by their setup link in a page of the second browser
    * that may use the clipboard. */
   async function adminInSecondBrowser(): Promise<Page> {
-    second ??= (async () => playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true }))();
+    second ??= (async () => playwright.launch({ executablePath: await chromiumExecutable(), args: chromiumArgs, headless: true }))();
     const context = await (await second).newContext({ permissions: ["clipboard-read", "clipboard-write"] });
     // As newPage does: what the page's policy refuses, for refusedByPolicy.
     await context.addInitScript(`window.refusedByPolicy = [];

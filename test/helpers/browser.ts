@@ -1,15 +1,16 @@
 // A real headless Chromium for tests that drive a page: playwright-core with @sparticuz/chromium's
-// build (no browser download). One browser per test file, launched on first use and closed after
-// the file; each test takes a new context (its own cookies and storage) with newContext().
-import chromium from "@sparticuz/chromium";
+// build (no browser download; unpacked by ./chromium.ts). One browser per test file, launched on
+// first use and closed after the file; each test takes a new context (its own cookies and storage)
+// with newContext().
 import { afterAll } from "bun:test";
 import { chromium as playwright, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
+import { chromiumArgs, chromiumExecutable } from "./chromium";
 
 let launched: Promise<Browser> | null = null;
 
 /** The file's browser, launched on first use. */
 export function browser(): Promise<Browser> {
-  launched ??= (async () => playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true }))();
+  launched ??= (async () => playwright.launch({ executablePath: await chromiumExecutable(), args: chromiumArgs, headless: true }))();
   return launched;
 }
 

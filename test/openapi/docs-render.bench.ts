@@ -12,11 +12,11 @@
 // from the navigation). Waiting from outside with Playwright's role queries would poll the whole
 // accessibility tree on the page's main thread at every frame, the thread Scalar renders on, and
 // slow what it measures.
-import chromium from "@sparticuz/chromium";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium as playwright } from "playwright-core";
+import { chromiumArgs, chromiumExecutable } from "../helpers/chromium";
 import { startServer } from "../../src/server";
 
 const runs = Number(process.argv[2] ?? 5);
@@ -46,7 +46,7 @@ type Marks = { intro: number; operation: number; addDocument?: number };
 
 const dataDir = mkdtempSync(join(tmpdir(), "dossier-bench-docs-"));
 const server = await startServer({ host: "127.0.0.1", port: 0, dataDir, webhooks: false, config: { log: "off" } });
-const browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
+const browser = await playwright.launch({ executablePath: await chromiumExecutable(), args: chromiumArgs, headless: true });
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 /** CPU time (user + system, ms) of the browser: one process (--single-process), this one's child.
  * Less swayed by other work on the machine than the times shown, which wait for the cores. */
